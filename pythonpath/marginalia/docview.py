@@ -1,0 +1,204 @@
+"""The model's view of a document: a compact, numbered text form.
+
+The Writer adapter reads a document into a list of ``Para`` records (one per
+paragraph or table, numbered from 1 in document order); this module renders
+them without knowing about UNO::
+
+    1: # Annual report
+    2: Sales grew by ⟦12 %⟧ this year.
+    3: - first point
+    4:   - nested point
+    5: 1. numbered item
+    6: | Region | Sales |
+       | North | 12 |
+
+A table is one numbered block, so "paragraph N" always means one thing the
+tools can replace or delete as a whole. ⟦ and ⟧ mark the user's selection.
+The overhead over plain text is the number and a few marker characters per
+paragraph.
+
+Writer counts positions in UTF-16 code units, Python in code points; the
+helpers at the end convert, so characters above U+FFFF (emoji, CJK extension
+ideographs, mathematical letters) do not shift offsets.
+"""
+
+import re
+
+SEL_OPEN = "\u27e6"
+SEL_CLOSE = "\u27e7"
+LINE_BREAK = "\u21b5"
+
+LEGEND = ("Each line starts with the paragraph number and a colon. '#' marks heading "
+          "levels, '- ' bullet items and '1. ' numbered items (indented two spaces per "
+          "nesting level), '| a | b |' table rows (a table is one numbered paragraph), "
+          "%s and %s enclose the user's selection, %s is a line break inside a paragraph."
+          % (SEL_OPEN, SEL_CLOSE, LINE_BREAK))
+
+_NEEDS_ESCAPE = re.compile(r"^(#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|\||\\)")
+
+
+class Para(object):
+    """One numbered block of the document.
+
+    ``heading`` is the outline level (0 for body text); ``list_level`` is 1 for
+    a top-level list item, 0 outside lists; ``list_kind`` is "bullet" or
+    "number"; ``label`` is Writer's rendered number ("3.", "iv)"); ``rows`` is
+    a list of rows of cell strings for a table, else None. ``sel_start`` and
+    ``sel_end`` (code points into ``text``) mark the selected part, or None.
+    """
+
+    __slots__ = ("number", "text", "heading", "list_level", "list_kind", "label",
+                 "rows", "sel_start", "sel_end", "style")
+
+    def __init__(self, number, text="", heading=0, list_level=0, list_kind=None,
+                 label="", rows=None, sel_start=None, sel_end=None, style=""):
+        self.number = number
+        self.text = text
+        self.heading = heading
+        self.list_level = list_level
+        self.list_kind = list_kind
+        self.label = label
+        self.rows = rows
+        self.sel_start = sel_start
+        self.sel_end = sel_end
+        self.style = style
+
+    @property
+    def is_table(self):
+        return self.rows is not None
+
+    @property
+    def selected(self):
+        return self.sel_start is not None
+
+    def plain(self):
+        """The block's plain text (table cells joined by tabs and newlines)."""
+        if self.rows is not None:
+            return "\n".join("\t".join(row) for row in self.rows)
+        return self.text
+
+    def __repr__(self):
+        return "Para(%d, %r)" % (self.number, self.plain()[:40])
+
+
+def _cell(text):
+    return text.replace("|", "\\|").replace("\n", LINE_BREAK)
+
+
+def _marked(text, start, end):
+    if start is None:
+        return text
+    return text[:start] + SEL_OPEN + text[start:end] + SEL_CLOSE + text[end:]
+
+
+def body(para):
+    """The rendered block without its number (several lines for a table)."""
+    if para.rows is not None:
+        lines = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in para.rows]
+        if not lines:
+            lines = ["| |"]
+        if para.selected:
+            lines[0] = SEL_OPEN + lines[0]
+            lines[-1] = lines[-1] + SEL_CLOSE
+        return lines
+    text = _marked(para.text, para.sel_start, para.sel_end).replace("\n", LINE_BREAK)
+    if para.heading:
+        return ["#" * min(para.heading, 6) + " " + text]
+    if para.list_level:
+        indent = "  " * (para.list_level - 1)
+        if para.list_kind == "number":
+            marker = (para.label or "1.").strip() + " "
+        else:
+            marker = "- "
+        return [indent + marker + text]
+    if _NEEDS_ESCAPE.match(text):
+        text = "\\" + text
+    return [text]
+
+
+def render_para(para):
+    """One block in the numbered form; continuation lines of a table are indented."""
+    lines = body(para)
+    head = "%d: " % para.number
+    pad = " " * len(head)
+    return head + ("\n" + pad).join(lines)
+
+
+def render(paras, budget, total=None, end=None):
+    """Render ``paras`` until ``budget`` characters; returns (text, last_number_shown).
+
+    At least one block is always shown (truncated if alone it exceeds the
+    budget). When not everything fits, a last line tells which call continues.
+    """
+    out = []
+    used = 0
+    last = None
+    for para in paras:
+        piece = render_para(para)
+        if out and used + len(piece) + 1 > budget:
+            break
+        if not out and len(piece) > budget:
+            more = len(piece) - budget
+            piece = piece[:budget] + "\u2026 [%d more characters of this paragraph not shown; " \
+                "use search_document to find text in it]" % more
+        out.append(piece)
+        used += len(piece) + 1
+        last = para.number
+    if paras and last is not None and last < paras[-1].number:
+        stop = end if end is not None else paras[-1].number
+        out.append("[Stopped at paragraph %d to keep the answer short%s. Continue with "
+                   "read_document(start=%d, end=%d).]"
+                   % (last, (" (the document has %d)" % total) if total else "", last + 1, stop))
+    return "\n".join(out), last
+
+
+def outline(paras, limit=40):
+    """Heading lines "N: ## Title"; deeper levels are dropped first to stay within ``limit``."""
+    heads = [p for p in paras if p.heading and p.rows is None]
+    deepest = max([p.heading for p in heads] or [0])
+    while deepest > 1 and len(heads) > limit:
+        deepest -= 1
+        heads = [p for p in heads if p.heading <= deepest]
+    lines = ["%d: %s %s" % (p.number, "#" * min(p.heading, 6), _short(p.text, 80))
+             for p in heads[:limit]]
+    if len(heads) > limit:
+        lines.append("\u2026 and %d more headings" % (len(heads) - limit))
+    return lines
+
+
+def _short(text, size):
+    text = text.replace("\n", " ").strip()
+    return text if len(text) <= size else text[:size - 1].rstrip() + "\u2026"
+
+
+def short(text, size=60):
+    """Text for one line of a summary: whitespace folded, cut with an ellipsis."""
+    return _short(" ".join(text.split()), size)
+
+
+def plain_size(paras):
+    """Characters of the blocks' plain text, paragraph ends included."""
+    return sum(len(p.plain()) + 1 for p in paras)
+
+
+# ---------------------------------------------------------------- UTF-16
+
+def utf16_len(text):
+    """Length of ``text`` in UTF-16 code units, as Writer counts it."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def to_utf16(text, index):
+    """Code point index into ``text`` -> UTF-16 offset."""
+    return utf16_len(text[:index])
+
+
+def from_utf16(text, offset):
+    """UTF-16 offset into ``text`` -> code point index (an offset inside a pair rounds down)."""
+    units = 0
+    for i, ch in enumerate(text):
+        step = 2 if ord(ch) > 0xFFFF else 1
+        if units + step > offset:
+            return i
+        units += step
+    return len(text)

@@ -1,0 +1,118 @@
+"""docview: the compact numbered form, budgeting, outline and UTF-16 offsets."""
+
+import ast
+import os
+
+from marginalia import docview
+from marginalia.docview import (SEL_CLOSE, SEL_OPEN, Para, from_utf16, outline, render,
+                                render_para, to_utf16, utf16_len)
+
+
+def sample():
+    return [
+        Para(1, "Report", heading=1),
+        Para(2, "Sales grew this year.", sel_start=6, sel_end=10),
+        Para(3, "first", list_level=1, list_kind="bullet"),
+        Para(4, "nested", list_level=2, list_kind="bullet"),
+        Para(5, "one", list_level=1, list_kind="number", label="1."),
+        Para(6, rows=[["Region", "Sales"], ["North", "1|2"]]),
+        Para(7, "# not a heading"),
+        Para(8, "line\nbreak"),
+        Para(9, ""),
+    ]
+
+
+def test_every_kind_renders_compactly():
+    text, last = render(sample(), budget=10000)
+    assert last == 9
+    assert text.split("\n") == [
+        "1: # Report",
+        "2: Sales %sgrew%s this year." % (SEL_OPEN, SEL_CLOSE),
+        "3: - first",
+        "4:   - nested",
+        "5: 1. one",
+        "6: | Region | Sales |",
+        "   | North | 1\\|2 |",
+        "7: \\# not a heading",
+        "8: line\u21b5break",
+        "9: ",
+    ]
+
+
+def test_selected_table_is_enclosed():
+    para = Para(12, rows=[["a"], ["b"]], sel_start=0, sel_end=0)
+    assert render_para(para) == "12: %s| a |\n    | b |%s" % (SEL_OPEN, SEL_CLOSE)
+
+
+def test_budget_stops_between_paragraphs_with_a_continue_hint():
+    paras = [Para(n, "x" * 50) for n in range(1, 101)]
+    text, last = render(paras, budget=500, total=100, end=100)
+    shown = [line for line in text.split("\n") if not line.startswith("[")]
+    assert len(shown) == last
+    assert 5 <= last < 10
+    assert len(text) < 700
+    assert text.endswith("Continue with read_document(start=%d, end=100).]" % (last + 1))
+
+
+def test_continuation_pages_cover_everything_once():
+    paras = [Para(n, "word %d " % n * 7) for n in range(1, 301)]
+    seen = []
+    start = 1
+    while start <= 300:
+        text, last = render(paras[start - 1:], budget=2000, total=300, end=300)
+        seen.extend(int(l.split(":")[0]) for l in text.split("\n") if l[:1].isdigit())
+        start = last + 1
+    assert seen == list(range(1, 301))
+
+
+def test_oversized_single_paragraph_is_truncated_not_dropped():
+    text, last = render([Para(1, "y" * 5000), Para(2, "z")], budget=1000)
+    assert last == 1
+    assert "4003 more characters" in text
+    assert len(text) < 1300
+
+
+def test_outline_drops_deep_levels_first():
+    paras = [Para(1, "Top", heading=1)]
+    paras += [Para(n, "Sub %d" % n, heading=2) for n in range(2, 6)]
+    paras += [Para(n, "Deep %d" % n, heading=3) for n in range(6, 60)]
+    lines = outline(paras, limit=10)
+    assert lines == ["1: # Top"] + ["%d: ## Sub %d" % (n, n) for n in range(2, 6)]
+    assert outline(paras[:3], limit=10) == ["1: # Top", "2: ## Sub 2", "3: ## Sub 3"]
+
+
+def test_outline_cuts_with_a_count_when_one_level_is_too_long():
+    paras = [Para(n, "H%d" % n, heading=1) for n in range(1, 51)]
+    lines = outline(paras, limit=5)
+    assert lines[-1] == "\u2026 and 45 more headings"
+    assert len(lines) == 6
+
+
+def test_compact_form_costs_little_over_plain_text():
+    paras = [Para(n, "A sentence of ordinary prose that fills a paragraph. " * 6)
+             for n in range(1, 1001)]
+    text, _ = render(paras, budget=10 ** 9)
+    assert len(text) < docview.plain_size(paras) * 1.05
+
+
+def test_utf16_helpers_with_non_bmp_characters():
+    s = "a😀b𝔸c"
+    assert utf16_len(s) == 7
+    assert to_utf16(s, 2) == 3         # after "a😀"
+    assert to_utf16(s, 4) == 6
+    assert from_utf16(s, 3) == 2
+    assert from_utf16(s, 2) == 1       # inside the surrogate pair: rounds down
+    assert from_utf16(s, 7) == 5
+    for i in range(len(s) + 1):
+        assert from_utf16(s, to_utf16(s, i)) == i
+
+
+def test_short_folds_whitespace():
+    assert docview.short("a\n  b", 10) == "a b"
+    assert docview.short("x" * 20, 10) == "x" * 9 + "\u2026"
+
+
+def test_module_is_python38_syntax():
+    path = os.path.join(os.path.dirname(docview.__file__), "docview.py")
+    with open(path, encoding="utf-8") as handle:
+        ast.parse(handle.read(), feature_version=(3, 8))
