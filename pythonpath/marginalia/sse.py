@@ -1,0 +1,142 @@
+"""Server-Sent Events decoding: network bytes in, SSEEvent values out.
+
+Follows the WHATWG event-stream rules with the quirks chat servers need:
+
+* Lines end with LF, CRLF or CR. A CR that ends one read and an LF that
+  starts the next are one line break, not two (which would dispatch an
+  event early).
+* Bytes are split into lines before any UTF-8 decoding: only complete lines
+  are decoded, so a multibyte character cut between two reads survives.
+  Invalid bytes decode to U+FFFD rather than raising.
+* Several ``data:`` lines of one event join with ``\\n``; lines starting with
+  ``:`` are comments (OpenRouter ``: OPENROUTER PROCESSING`` keep-alives).
+* ``event:``, ``id:`` and ``retry:`` are kept. ``event: error`` passes
+  through as the event name; old llama.cpp builds send a bare
+  ``error: {...}`` line, which becomes an event named "error".
+* An event is dispatched at a blank line, or by ``close()`` at end of body
+  (servers that never send the final blank line). Unlike the spec, an event
+  with a name but no data is still dispatched, so a data-less
+  ``event: error`` is not lost.
+"""
+
+
+class SSEEvent(object):
+    """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``."""
+
+    __slots__ = ("event", "data", "id", "retry")
+
+    def __init__(self, event="message", data="", id=None, retry=None):
+        self.event = event
+        self.data = data
+        self.id = id
+        self.retry = retry
+
+    def __eq__(self, other):
+        return (isinstance(other, SSEEvent) and self.event == other.event
+                and self.data == other.data and self.id == other.id
+                and self.retry == other.retry)
+
+    def __ne__(self, other):
+        return not self == other
+
+    def __repr__(self):
+        return "SSEEvent(event=%r, data=%r, id=%r, retry=%r)" % (
+            self.event, self.data, self.id, self.retry)
+
+
+class SSEDecoder(object):
+    """Incremental decoder: ``feed(bytes) -> [SSEEvent]``, then ``close() -> [SSEEvent]``."""
+
+    def __init__(self):
+        self._pending = []       # bytes of a line not yet terminated
+        self._skip_lf = False    # the last read ended with CR: drop a leading LF
+        self._data = []          # data lines of the event being built
+        self._event = None       # event name of the event being built
+        self._retry = None
+        self._last_id = None     # the spec keeps the last id across events
+
+    def feed(self, data):
+        """Decode one network read; returns the events it completed."""
+        if not data:
+            return []
+        if self._skip_lf:
+            self._skip_lf = False
+            if data[:1] == b"\n":
+                data = data[1:]
+                if not data:
+                    return []
+        has_cr = b"\r" in data
+        if not has_cr and b"\n" not in data:
+            self._pending.append(data)
+            return []
+        if self._pending:
+            self._pending.append(data)
+            data = b"".join(self._pending)
+            self._pending = []
+        if has_cr:
+            # The final CR completes its line now; remember to swallow the LF
+            # of a CRLF pair if it arrives at the start of the next read.
+            self._skip_lf = data.endswith(b"\r")
+            data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+        end = data.rfind(b"\n")
+        if end < len(data) - 1:
+            self._pending.append(data[end + 1:])
+        # Complete lines end on an ASCII LF, so no character is cut here.
+        text = data[:end].decode("utf-8", "replace")
+        return self._lines(text.split("\n"))
+
+    def close(self):
+        """End of body: process an unterminated last line and flush the last event."""
+        events = []
+        if self._pending:
+            line = b"".join(self._pending).decode("utf-8", "replace")
+            self._pending = []
+            events = self._lines([line])
+        event = self._dispatch()
+        if event is not None:
+            events.append(event)
+        return events
+
+    def _dispatch(self):
+        if not self._data and self._event is None:
+            self._retry = None
+            return None
+        event = SSEEvent(self._event or "message", "\n".join(self._data),
+                         self._last_id, self._retry)
+        self._data = []
+        self._event = None
+        self._retry = None
+        return event
+
+    def _lines(self, lines):
+        events = []
+        for line in lines:
+            # Hot path: one data line per chat chunk.
+            if line.startswith("data: "):
+                self._data.append(line[6:])
+                continue
+            if not line:
+                event = self._dispatch()
+                if event is not None:
+                    events.append(event)
+                continue
+            if line[0] == ":":
+                continue
+            field, sep, value = line.partition(":")
+            if value.startswith(" "):
+                value = value[1:]
+            if field == "data":
+                self._data.append(value)
+            elif field == "event":
+                self._event = value
+            elif field == "id":
+                if "\0" not in value:
+                    self._last_id = value
+            elif field == "retry":
+                if value and value.strip("0123456789") == "":
+                    self._retry = int(value)
+            elif field == "error":
+                # Old llama.cpp: a bare "error: {...}" line instead of an event.
+                self._event = "error"
+                self._data.append(value)
+        return events

@@ -1,0 +1,418 @@
+"""StreamAccumulator: parsed chat-completion chunks in, events and one result out.
+
+I/O-free: the transport feeds SSE events (``feed_sse``) or parsed chunks
+(``feed``) and calls ``finish()`` at end of body; each call returns the
+events it caused. ``result()`` is what the turn loop acts on.
+
+Each ``choices[0].delta`` is normalised for the provider quirks listed in
+docs (provider-streams.md), then handed to the vendored ``deltamerge``
+merger, which owns the structure (tool-call arguments, reasoning_details,
+raw reasoning_content). Displayed text and readable reasoning are split out
+here, because they pass through the ``<think>`` splitter and the text tool
+call filter first. How tool-call fragments find their call is in ``_route``.
+
+Mid-stream errors (``{"error": ...}``, ``event: error``, finish_reason
+"error", a chunk that is not JSON) keep the text that streamed, record the
+error, ignore the rest of the stream and make ``result().tool_calls`` empty:
+none of that response's calls may run.
+"""
+
+import binascii
+import json
+import os
+
+import deltamerge
+
+from . import thinking
+from .events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
+from .textcalls import TextCallFilter
+
+# eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
+_FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
+
+# Delta keys handled here rather than by the merger.
+_SPLIT_KEYS = frozenset(["content", "reasoning", "tool_calls", "function_call"])
+
+
+def new_call_id():
+    """A fresh tool-call id for providers that send none (Gemini, some local servers)."""
+    return "call_" + binascii.hexlify(os.urandom(12)).decode("ascii")
+
+
+def _error_sentence(error):
+    """One plain sentence from a provider error payload (dict, string or anything)."""
+    message = error
+    if isinstance(error, dict):
+        message = error.get("message") or error.get("error") or error.get("code") or ""
+        if isinstance(message, dict):
+            message = message.get("message", "")
+    message = " ".join(str(message).split())[:300]
+    if not message:
+        return "The model server reported an error while answering."
+    if message[-1] not in ".!?":
+        message += "."
+    return "The model server reported an error: " + message
+
+
+def _sse_error_sentence(data):
+    try:
+        payload = json.loads(data)
+    except ValueError:
+        return _error_sentence(data)
+    if isinstance(payload, dict) and payload.get("error") is not None:
+        payload = payload["error"]
+    return _error_sentence(payload)
+
+
+def _readable_details(details):
+    """Readable text of OpenRouter reasoning_details entries; encrypted ones are skipped."""
+    parts = []
+    for entry in details:
+        if not isinstance(entry, dict) or entry.get("type") == "reasoning.encrypted":
+            continue
+        text = entry.get("text")
+        if not isinstance(text, str):
+            text = entry.get("summary")
+        if isinstance(text, str):
+            parts.append(text)
+    return "".join(parts)
+
+
+class _Call(object):
+    """What the router knows about one tool call; arguments live in the merger."""
+
+    __slots__ = ("pos", "provider_id", "call_id", "name", "started")
+
+    def __init__(self, pos):
+        self.pos = pos
+        self.provider_id = None
+        self.call_id = None
+        self.name = ""
+        self.started = False
+
+
+class StreamResult(object):
+    """The outcome of one streamed response (see ARCHITECTURE.md for the fields)."""
+
+    __slots__ = ("content", "reasoning", "tool_calls", "finish_reason", "usage",
+                 "error", "done", "reasoning_content", "reasoning_details")
+
+    def __init__(self, **fields):
+        for name in self.__slots__:
+            setattr(self, name, fields.get(name))
+
+    def assistant_message(self):
+        """The assistant message to append to history, in OpenAI format.
+
+        ``reasoning_content`` (DeepSeek) and ``reasoning_details`` (OpenRouter)
+        are included whenever the provider sent them: the turn loop keeps or
+        strips them per provider (DeepSeek wants reasoning_content only on
+        messages with tool calls within a turn and rejects it elsewhere).
+        """
+        message = {"role": "assistant",
+                   "content": self.content if (self.content or not self.tool_calls) else None}
+        if self.tool_calls:
+            calls = []
+            for call in self.tool_calls:
+                item = {"id": call["id"], "type": "function",
+                        "function": {"name": call["name"], "arguments": call["arguments"]}}
+                if call.get("extra_content") is not None:
+                    item["extra_content"] = call["extra_content"]   # Gemini thought signature
+                calls.append(item)
+            message["tool_calls"] = calls
+        if self.reasoning_content:
+            message["reasoning_content"] = self.reasoning_content
+        if self.reasoning_details:
+            message["reasoning_details"] = self.reasoning_details
+        return message
+
+
+class StreamAccumulator(object):
+    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter."""
+
+    def __init__(self, id_factory=None, think_window=thinking.R1_WINDOW):
+        self._new_id = id_factory or new_call_id
+        self._merger = deltamerge.DeltaAccumulator()
+        self._think = thinking.ThinkSplitter(think_window)
+        self._textcalls = TextCallFilter()
+        self._content = []
+        self._reasoning = []
+        self._calls = []          # _Call, in order of first appearance
+        self._by_index = {}       # provider index -> _Call currently at that index
+        self._by_id = {}          # provider id -> _Call
+        self._text_calls = []     # calls parsed from the text, at finish
+        self._finish_reason = None
+        self._usage = None
+        self._error = None
+        self._done = False
+        self._finished = False
+
+    # -- input -----------------------------------------------------------
+
+    def feed_sse(self, event):
+        """Handle one SSEEvent: [DONE], event: error, JSON decoding, error payloads."""
+        if self._done or self._finished or self._error is not None:
+            return []
+        data = event.data
+        if event.event == "error":
+            return self._fail(_sse_error_sentence(data))
+        if data == "[DONE]" or data.strip() == "[DONE]":
+            self._done = True
+            return []
+        if not data or data.isspace():
+            return []
+        try:
+            chunk = json.loads(data)
+        except ValueError:
+            return self._fail("The model server sent a garbled answer stream.")
+        return self.feed(chunk)
+
+    def feed(self, chunk):
+        """Handle one parsed chunk; returns the events it caused."""
+        if self._finished or self._error is not None or not isinstance(chunk, dict):
+            return []
+        if chunk.get("error") is not None:
+            # OpenAI, OpenRouter, Anthropic compat, llama.cpp: error payload mid-stream.
+            return self._fail(_error_sentence(chunk["error"]))
+        events = []
+        reason = None
+        # Empty choices: usage chunks, Azure prompt-filter chunks. Perplexity's
+        # "chat.completion.done" object is read like any other chunk.
+        choices = chunk.get("choices")
+        if choices and isinstance(choices, list) and isinstance(choices[0], dict):
+            choice = choices[0]
+            delta = choice.get("delta")
+            if delta and isinstance(delta, dict):
+                # Mistral puts the last delta and the finish reason in one chunk: delta first.
+                content = delta.get("content")
+                if len(delta) == 1 and type(content) is str:
+                    self._text(content, events)       # hot path
+                else:
+                    self._apply(delta, events)
+            reason = choice.get("finish_reason")
+        usage = chunk.get("usage")
+        if usage:
+            self._usage = usage                       # cumulative: last non-null wins
+            events.append(Event(USAGE, usage=usage))
+        if reason is not None:
+            reason = _FINISH_ALIASES.get(reason, reason)
+            if reason == "error":
+                # OpenRouter: a finish reason of "error" is an error too.
+                events.extend(self._fail("The model server stopped the answer with an error."))
+            elif reason is not None:
+                self._finish_reason = reason
+        return events
+
+    def finish(self):
+        """End of body: flush held text, parse text tool calls, emit DONE (once)."""
+        if self._finished:
+            return []
+        events = []
+        for kind, text in self._think.finish():
+            self._piece(kind, text, events)
+        tail, calls = self._textcalls.finish()
+        if tail:
+            self._content.append(tail)
+            events.append(Event(TEXT, text=tail))
+        # Text calls count only when no structured call arrived, and never after an error.
+        if calls and self._error is None and not any(c.name for c in self._calls):
+            for call in calls:
+                call["id"] = call.get("id") or self._new_id()
+                self._text_calls.append(call)
+                events.append(Event(TOOL_CALL_STARTED, call_id=call["id"], name=call["name"]))
+        self._finished = True
+        events.append(Event(DONE, finish_reason=self._finish_reason))
+        return events
+
+    # -- output ----------------------------------------------------------
+
+    def result(self):
+        """The response so far (complete after finish()) as a StreamResult."""
+        snap = self._merger.snapshot()
+        details = snap.get("reasoning_details") or None
+        return StreamResult(
+            content="".join(self._content), reasoning="".join(self._reasoning),
+            tool_calls=self._tool_calls(snap) if self._error is None else [],
+            finish_reason=self._finish_reason, usage=self._usage, error=self._error,
+            done=self._done, reasoning_content=snap.get("reasoning_content") or None,
+            reasoning_details=details)
+
+    def _tool_calls(self, snap):
+        if not any(call.name for call in self._calls):
+            return [dict(call) for call in self._text_calls]
+        entries = {}
+        for entry in snap.get("tool_calls") or ():
+            entries[entry.get("index")] = entry
+        calls = []
+        for call in self._calls:
+            if not call.name:
+                continue              # nothing to run without a name
+            entry = entries.get(call.pos, {})
+            function = entry.get("function") or {}
+            arguments = function.get("arguments")
+            if not isinstance(arguments, str) or arguments.strip() in ("", "null"):
+                arguments = "{}"
+            if self._finish_reason == "length":
+                try:
+                    json.loads(arguments)
+                except ValueError:
+                    continue          # cut off mid-arguments: never run it
+            if call.call_id is None:
+                call.call_id = call.provider_id or self._new_id()
+            item = {"id": call.call_id, "name": call.name, "arguments": arguments}
+            if entry.get("extra_content") is not None:
+                item["extra_content"] = entry["extra_content"]
+            calls.append(item)
+        return calls
+
+    # -- internals -------------------------------------------------------
+
+    def _fail(self, message):
+        self._error = message
+        return [Event(ERROR, message=message)]
+
+    def _text(self, text, events):
+        """Content text: through the think splitter, then the text-call filter."""
+        for kind, piece in self._think.feed(text):
+            self._piece(kind, piece, events)
+
+    def _piece(self, kind, text, events):
+        if kind == thinking.TEXT:
+            shown = self._textcalls.feed(text)
+            if shown:
+                self._content.append(shown)
+                events.append(Event(TEXT, text=shown))
+        elif kind == thinking.REASONING:
+            self._reasoning.append(text)
+            events.append(Event(REASONING, text=text))
+        else:
+            # R1 template: all the answer so far was reasoning (see thinking.py).
+            self._reasoning.append("".join(self._content) + self._textcalls.raw_pending())
+            self._content = []
+            self._textcalls = TextCallFilter()
+
+    def _apply(self, delta, events):
+        rest = {}
+        for key, value in delta.items():
+            if key not in _SPLIT_KEYS:
+                rest[key] = value
+        # Readable reasoning: OpenRouter sends the same text as `reasoning` and in
+        # `reasoning_details`; show it once, from the details. Newer vLLM sends
+        # `reasoning` and `reasoning_content` with the same text: take `reasoning`.
+        details = delta.get("reasoning_details")
+        if details and isinstance(details, list):
+            readable = _readable_details(details)
+        else:
+            readable = delta.get("reasoning")
+            if not isinstance(readable, str) or not readable:
+                readable = delta.get("reasoning_content")
+        if readable and isinstance(readable, str):
+            self._reasoning.append(readable)
+            events.append(Event(REASONING, text=readable))
+        content = delta.get("content")
+        if isinstance(content, str):
+            self._text(content, events)
+        elif isinstance(content, list):
+            self._parts(content, events)
+        fragments = delta.get("tool_calls")
+        if not fragments and isinstance(delta.get("function_call"), dict):
+            fragments = [{"function": delta["function_call"]}]   # legacy function_call
+        if fragments and isinstance(fragments, list):
+            routed = []
+            touched = []
+            for fragment in fragments:
+                if isinstance(fragment, dict):
+                    call, normalised = self._route(fragment)
+                    routed.append(normalised)
+                    touched.append(call)
+            rest["tool_calls"] = routed
+            for call in touched:
+                if call.name and not call.started:
+                    call.started = True
+                    if call.call_id is None:
+                        call.call_id = call.provider_id or self._new_id()
+                    events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id,
+                                        name=call.name))
+        if rest:
+            self._merger.add(rest)
+
+    def _parts(self, parts, events):
+        """Magistral: content as a list of text and thinking parts."""
+        for part in parts:
+            if isinstance(part, str):
+                self._text(part, events)
+            elif not isinstance(part, dict):
+                continue
+            elif part.get("type") == "thinking":
+                thought = part.get("thinking")
+                if isinstance(thought, str):
+                    thought = [{"text": thought}]
+                for item in thought or ():
+                    text = item.get("text") if isinstance(item, dict) else item
+                    if isinstance(text, str) and text:
+                        self._reasoning.append(text)
+                        events.append(Event(REASONING, text=text))
+            elif isinstance(part.get("text"), str):
+                self._text(part["text"], events)
+
+    def _route(self, fragment):
+        """Find the call a tool-call fragment belongs to; returns (call, fragment for the merger).
+
+        - A known provider id always means that call.
+        - OpenAI: one call per index. Ollama reuses index 0 for parallel calls,
+          so a new, different id at an occupied index opens a new call.
+          Gateways starting at index 1 are fine: indexes map to dense positions.
+        - Gemini and Mistral send no index (or null): a new id, or a name with
+          no id, opens a new call; anything else continues the last call.
+        - First non-empty name wins: LM Studio resends "name": "", Fireworks
+          and LiteLLM resend the whole name with every fragment.
+        """
+        index = fragment.get("index")
+        provider_id = fragment.get("id")
+        if not isinstance(provider_id, str) or not provider_id:
+            provider_id = None
+        function = fragment.get("function")
+        if not isinstance(function, dict):
+            function = {}
+        name = function.get("name")
+        if not isinstance(name, str):
+            name = ""
+        call = self._by_id.get(provider_id) if provider_id else None
+        if call is None:
+            if isinstance(index, int) and not isinstance(index, bool):
+                call = self._by_index.get(index)
+                if call is not None and provider_id and call.provider_id:
+                    call = None       # Ollama: shared index, new id
+                if call is None:
+                    call = self._open_call()
+                    self._by_index[index] = call
+            elif provider_id or name or not self._calls:
+                call = self._open_call()
+            else:
+                call = self._calls[-1]
+        if provider_id and call.provider_id is None:
+            call.provider_id = provider_id
+            self._by_id[provider_id] = call
+            if call.call_id is None:
+                call.call_id = provider_id
+        if name and not call.name:
+            call.name = name
+        normalised = {"index": call.pos}
+        for key, value in fragment.items():
+            # id, type and name are tracked on the call; the merger gets the rest.
+            if key == "function" and isinstance(value, dict):
+                out = {}
+                for fkey, fvalue in value.items():
+                    if fkey == "arguments" and fvalue is not None and not isinstance(fvalue, str):
+                        fvalue = json.dumps(fvalue, ensure_ascii=False)   # whole-object arguments
+                    if fkey != "name":
+                        out[fkey] = fvalue
+                normalised["function"] = out
+            elif key not in ("index", "id", "type", "function"):
+                normalised[key] = value
+        return call, normalised
+
+    def _open_call(self):
+        call = _Call(len(self._calls))
+        self._calls.append(call)
+        return call

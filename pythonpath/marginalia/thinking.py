@@ -1,0 +1,174 @@
+"""Split ``<think>...</think>`` reasoning out of streamed answer text.
+
+Local models (Qwen3, QwQ, DeepSeek-R1 distills on llama.cpp, vLLM without a
+reasoning parser, text-generation-webui) write their reasoning into the
+content, with tags cut anywhere between chunks ("<thi", "nk>"). The splitter
+is a small state machine that holds back only what could still become a tag.
+
+R1-style templates put ``<think>`` in the *prompt*, so the model emits
+reasoning and only the closing ``</think>``. Text that was already shown as
+answer cannot be taken back with the closed event vocabulary, so the rule is:
+
+1. At the start of a response, text is held back for a short window
+   (``window`` characters, 256 by default). A leading ``<think>`` opens a
+   think block at once and reasoning streams live. A ``</think>`` inside the
+   window makes everything before it reasoning. When the window fills up or
+   the response ends, the held text is released as answer text.
+2. If a lone ``</think>`` arrives after answer text was released (long R1
+   reasoning), the splitter yields RECLASSIFY: the caller moves all answer
+   text so far into the reasoning of its *result*, so history and tools get
+   the right answer, but the panel has already shown that reasoning as text
+   and should re-render the finished message from the result.
+
+The trade-off: every response's first visible text is delayed by up to
+``window`` characters (well under a second on most servers), in exchange
+for short R1 reasoning never showing as answer text. Callers that know the
+provider never does this (cloud APIs) can pass ``window=0``.
+
+Only the first tag decides R1 mode: after a ``<think>`` block has been seen,
+a stray ``</think>`` is ordinary text. A ``<think>`` anywhere opens a block
+(interleaved thinking). Whitespace right after a tag and at the very start is
+dropped.
+"""
+
+OPEN = "<think>"
+CLOSE = "</think>"
+
+TEXT = "text"
+REASONING = "reasoning"
+RECLASSIFY = "reclassify"   # everything yielded as TEXT so far was reasoning
+
+R1_WINDOW = 256
+
+_START, _THINK, _ANSWER = 0, 1, 2
+
+
+def _partial_at(text, tags):
+    """Index where a proper prefix of one of ``tags`` ends ``text``, else len(text)."""
+    # Each tag holds a single "<", so only the last "<" can begin a partial tag.
+    start = text.rfind("<", max(0, len(text) - len(CLOSE) + 1))
+    if start < 0:
+        return len(text)
+    tail = text[start:]
+    for tag in tags:
+        if tag.startswith(tail):
+            return start
+    return len(text)
+
+
+class ThinkSplitter(object):
+    """``feed(text) -> [(kind, text)]`` and ``finish() -> [(kind, text)]``; kinds TEXT, REASONING, RECLASSIFY."""
+
+    def __init__(self, window=R1_WINDOW):
+        self._window = window
+        self._state = _START if window > 0 else _ANSWER
+        self._held = ""
+        self._seen_tag = False    # after any tag, a lone </think> is plain text
+        self._strip = True        # drop whitespace before the next emitted piece
+
+    def feed(self, text):
+        """Split one content delta; returns the pieces that are certain now."""
+        if self._state == _ANSWER and not self._held and "<" not in text:
+            # Hot path: plain answer text.
+            if self._strip:
+                text = text.lstrip()
+                if not text:
+                    return []
+                self._strip = False
+            return [(TEXT, text)]
+        out = []
+        buf = self._held + text
+        self._held = ""
+        while buf:
+            if self._state == _START:
+                buf = self._start(buf, out)
+            elif self._state == _THINK:
+                buf = self._think(buf, out)
+            else:
+                buf = self._answer(buf, out)
+        return out
+
+    def finish(self):
+        """End of the response: release held text (a partial tag is just text)."""
+        out = []
+        held, self._held = self._held, ""
+        if self._state == _THINK:
+            self._emit(out, REASONING, held)
+        else:
+            self._emit(out, TEXT, held)
+        self._state = _ANSWER
+        return out
+
+    def _emit(self, out, kind, text):
+        if self._strip:
+            text = text.lstrip()
+            if not text:
+                return
+            self._strip = False
+        if text:
+            out.append((kind, text))
+
+    def _open(self):
+        self._state = _THINK
+        self._seen_tag = True
+        self._strip = True
+
+    def _close(self):
+        self._state = _ANSWER
+        self._seen_tag = True
+        self._strip = True
+
+    def _start(self, buf, out):
+        stripped = buf.lstrip()
+        if stripped.startswith(OPEN):
+            self._open()
+            return stripped[len(OPEN):]
+        if not stripped or OPEN.startswith(stripped):
+            self._held = buf          # whitespace or "<thi": wait for more
+            return ""
+        end = buf.find(CLOSE)
+        opening = buf.find(OPEN)
+        if opening >= 0 and (end < 0 or opening < end):
+            # Answer text first, then a think block: the answer rules apply.
+            self._state = _ANSWER
+            return buf
+        if end >= 0:
+            # R1 template: the opening tag was in the prompt.
+            self._emit(out, REASONING, buf[:end].rstrip())
+            self._close()
+            return buf[end + len(CLOSE):]
+        if len(buf) < self._window:
+            self._held = buf
+            return ""
+        self._state = _ANSWER
+        return buf
+
+    def _think(self, buf, out):
+        end = buf.find(CLOSE)
+        if end >= 0:
+            self._emit(out, REASONING, buf[:end])
+            self._close()
+            return buf[end + len(CLOSE):]
+        cut = _partial_at(buf, (CLOSE,))
+        self._emit(out, REASONING, buf[:cut])
+        self._held = buf[cut:]
+        return ""
+
+    def _answer(self, buf, out):
+        opening = buf.find(OPEN)
+        closing = -1 if self._seen_tag else buf.find(CLOSE)
+        if closing >= 0 and (opening < 0 or closing < opening):
+            # A lone </think> after released text: R1 reasoning longer than the window.
+            self._emit(out, TEXT, buf[:closing])
+            out.append((RECLASSIFY, ""))
+            self._close()
+            return buf[closing + len(CLOSE):]
+        if opening >= 0:
+            self._emit(out, TEXT, buf[:opening])
+            self._open()
+            return buf[opening + len(OPEN):]
+        tags = (OPEN,) if self._seen_tag else (OPEN, CLOSE)
+        cut = _partial_at(buf, tags)
+        self._emit(out, TEXT, buf[:cut])
+        self._held = buf[cut:]
+        return ""
