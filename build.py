@@ -1,0 +1,173 @@
+#!/usr/bin/env python3
+"""Build, install and test Marginalia.
+
+    python3 build.py            build dist/marginalia.oxt
+    python3 build.py install    build and add it to your LibreOffice (replaces an older one)
+    python3 build.py test [-- pytest args]
+                                prepare what the tests need (.venv with pytest over the
+                                Python that has LibreOffice's uno) and run the whole suite
+
+Standard library only; runs on the Python that is on PATH.
+"""
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+import zipfile
+from xml.etree import ElementTree
+
+ROOT = os.path.dirname(os.path.abspath(__file__))
+DIST = os.path.join(ROOT, "dist")
+OXT = os.path.join(DIST, "marginalia.oxt")
+VENV = os.path.join(ROOT, ".venv")
+MANIFEST_NS = "{http://openoffice.org/2001/manifest}"
+# A fixed date keeps the archive byte-for-byte reproducible.
+ZIP_DATE = (2026, 1, 1, 0, 0, 0)
+
+
+def fail(message):
+    sys.stderr.write("build.py: %s\n" % message)
+    sys.exit(1)
+
+
+def _package_files():
+    """(archive name, source path) for everything the .oxt holds."""
+    files = [("description.xml", "description.xml"),
+             ("META-INF/manifest.xml", "META-INF/manifest.xml"),
+             ("LICENSE", "LICENSE"),
+             ("marginalia_component.py", "extension/marginalia_component.py")]
+    walks = (("extension/registry", "registry"), ("extension/icons", "icons"),
+             ("extension/description", "description"), ("dialogs", "dialogs"),
+             ("pythonpath", "pythonpath"))
+    for src_dir, arc_dir in walks:
+        base = os.path.join(ROOT, src_dir)
+        for dirpath, dirnames, filenames in os.walk(base):
+            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+            for name in sorted(filenames):
+                if name.endswith((".pyc", ".pyo")) or name.startswith("."):
+                    continue
+                path = os.path.join(dirpath, name)
+                rel = os.path.relpath(path, base).replace(os.sep, "/")
+                files.append((arc_dir + "/" + rel, os.path.relpath(path, ROOT)))
+    # vendor/ modules sit beside the package so `import deltamerge` works in the office.
+    for name in sorted(os.listdir(os.path.join(ROOT, "vendor"))):
+        if name.endswith(".py"):
+            files.append(("pythonpath/" + name, os.path.join("vendor", name)))
+    return files
+
+
+def _check(files):
+    names = set(arc for arc, _ in files)
+    for needed in ("registry/Marginalia.xcs", "icons/extension.png"):
+        if needed not in names:
+            fail("%s is missing from the package" % needed)
+    tree = ElementTree.parse(os.path.join(ROOT, "META-INF", "manifest.xml"))
+    listed = set(e.get(MANIFEST_NS + "full-path") for e in tree.getroot())
+    for path in sorted(listed - names):
+        fail("META-INF/manifest.xml names %s, which is not in the package" % path)
+    for path in sorted(names):
+        if path.startswith("registry/") and path not in listed:
+            fail("%s is not listed in META-INF/manifest.xml" % path)
+    version = re.search(r'<version value="([^"]+)"',
+                        open(os.path.join(ROOT, "description.xml")).read()).group(1)
+    init = open(os.path.join(ROOT, "pythonpath", "marginalia", "__init__.py")).read()
+    if '__version__ = "%s"' % version not in init:
+        fail("description.xml version %s differs from marginalia.__version__" % version)
+
+
+def build():
+    files = _package_files()
+    _check(files)
+    os.makedirs(DIST, exist_ok=True)
+    tmp = OXT + ".tmp"
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for arc, src in files:
+            info = zipfile.ZipInfo(arc, ZIP_DATE)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            with open(os.path.join(ROOT, src), "rb") as fh:
+                zf.writestr(info, fh.read())
+    os.replace(tmp, OXT)
+    print("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files),
+                                              os.path.getsize(OXT)))
+    return OXT
+
+
+def uno_python():
+    """A Python that can ``import uno`` (Debian's system python3 with python3-uno)."""
+    candidates = [os.environ.get("MARGINALIA_UNO_PYTHON"), sys.executable, "/usr/bin/python3",
+                  "/usr/lib/libreoffice/program/python",
+                  "/Applications/LibreOffice.app/Contents/Resources/python"]
+    for exe in candidates:
+        if exe and os.path.exists(exe) and subprocess.call(
+                [exe, "-c", "import uno"], stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL) == 0:
+            return exe
+    fail("no Python with LibreOffice's uno module was found: install LibreOffice and its "
+         "Python bridge (on Debian: apt-get install libreoffice-writer python3-uno), or set "
+         "MARGINALIA_UNO_PYTHON")
+
+
+def install():
+    oxt = build()
+    python = uno_python()
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
+    code = subprocess.call([python, "-m", "marginalia.lo_install", oxt], env=env)
+    if code:
+        sys.exit(code)
+
+
+def _prepare_venv():
+    python = uno_python()
+    venv_python = os.path.join(VENV, "bin", "python")
+    if not os.path.exists(venv_python):
+        print("creating .venv from %s" % python)
+        if subprocess.call([python, "-m", "venv", "--system-site-packages", VENV]):
+            fail("could not create .venv (on Debian: apt-get install python3-venv)")
+    if subprocess.call([venv_python, "-c", "import pytest, uno"], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.DEVNULL):
+        if subprocess.call([venv_python, "-m", "pip", "install", "-q", "pytest"]):
+            fail("could not install pytest into .venv")
+    return venv_python
+
+
+def test(pytest_args):
+    for tool, hint in (("soffice", "libreoffice-writer libreoffice-gtk3"),
+                       ("Xvfb", "xvfb"), ("xdotool", "xdotool")):
+        if shutil.which(tool) is None:
+            fail("%s is missing; the office and window tests need it (on Debian: "
+                 "apt-get install %s)" % (tool, hint))
+    build()
+    venv_python = _prepare_venv()
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
+                                         os.path.join(ROOT, "vendor")])
+    # Tells tests/conftest.py to count any skipped test as a failure.
+    env["MARGINALIA_NO_SKIPS"] = "1"
+    env["MARGINALIA_OXT"] = OXT
+    args = [venv_python, "-m", "pytest", "-p", "no:cacheprovider", "-ra"]
+    if not any(not a.startswith("-") for a in pytest_args):
+        args.append("tests")
+    args.extend(pytest_args)
+    return subprocess.call(args, cwd=ROOT, env=env)
+
+
+def main(argv):
+    command = argv[1] if len(argv) > 1 else "build"
+    rest = argv[2:]
+    if rest[:1] == ["--"]:
+        rest = rest[1:]
+    if command == "build":
+        build()
+    elif command == "install":
+        install()
+    elif command == "test":
+        sys.exit(test(rest))
+    else:
+        fail("unknown command %r (build, install or test)" % command)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

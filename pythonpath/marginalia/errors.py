@@ -1,0 +1,38 @@
+"""Typed errors. Each carries one plain sentence fit to show a Writer user."""
+
+
+class MarginaliaError(Exception):
+    """Base class: str(error) is the sentence shown in the panel."""
+
+
+class EndpointError(MarginaliaError):
+    """The model server could not be reached or refused the request.
+
+    ``retryable`` is set for failures that happened before any answer byte
+    arrived and that a bounded retry may cure (connect errors, 429/502/503).
+    """
+
+    def __init__(self, message, status=None, retryable=False, retry_after=None):
+        MarginaliaError.__init__(self, message)
+        self.status = status
+        self.retryable = retryable
+        self.retry_after = retry_after
+
+
+class StreamError(MarginaliaError):
+    """The server reported an error inside the stream, or the stream broke."""
+
+
+class ConfigError(MarginaliaError):
+    """The settings are incomplete or invalid (bad URL, http to a remote host...)."""
+
+
+class ToolError(MarginaliaError):
+    """A tool refused its arguments or could not act; goes back to the model."""
+
+
+class Cancelled(MarginaliaError):
+    """The user stopped the turn."""
+
+    def __init__(self, message="Stopped."):
+        MarginaliaError.__init__(self, message)

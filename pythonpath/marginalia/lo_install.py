@@ -1,0 +1,52 @@
+"""``python -m marginalia.lo_install FILE.oxt``: add the extension to the user's LibreOffice.
+
+``unopkg`` refuses to run as root without ``--shared``, so this installs through
+the ExtensionManager API inside a headless office started on the user's own
+profile. That works for root and ordinary users alike and replaces an older
+version of the same identifier.
+"""
+
+import os
+import sys
+
+from .lo_process import Office, OfficeError
+
+
+def default_profile():
+    """The folder LibreOffice uses as UserInstallation when none is given."""
+    if sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Application Support")
+    elif os.name == "nt":
+        base = os.environ.get("APPDATA", os.path.expanduser("~"))
+    else:
+        base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+    name = "LibreOffice" if sys.platform == "darwin" or os.name == "nt" else "libreoffice"
+    return os.path.join(base, name, "4")
+
+
+def main(argv):
+    if len(argv) != 2:
+        sys.stderr.write("usage: python -m marginalia.lo_install FILE.oxt\n")
+        return 2
+    oxt = argv[1]
+    if not os.path.isfile(oxt):
+        sys.stderr.write("There is no extension file at %s.\n" % oxt)
+        return 2
+    profile = default_profile()
+    if os.path.exists(os.path.join(profile, "user", ".lock")):
+        sys.stderr.write("LibreOffice seems to be running (its profile is locked): close it "
+                         "and run the install again.\n")
+        return 1
+    os.makedirs(profile, exist_ok=True)
+    try:
+        with Office(profile_dir=profile) as office:
+            office.install(oxt)
+    except OfficeError as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 1
+    print("installed %s into %s" % (os.path.basename(oxt), profile))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))

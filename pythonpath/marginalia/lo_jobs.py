@@ -1,0 +1,55 @@
+"""Commands the ``org.marginalia.Job`` service runs inside the office.
+
+The test harness and the headless runner reach the extension's own code this
+way: one JSON payload in, one JSON-able result out. ``execute`` runs on a UNO
+socket thread, so anything touching documents goes through lo_mainthread.
+"""
+
+import importlib
+
+from . import __version__
+
+# Command prefix -> module with handle(ctx, command, document, payload).
+_PREFIXES = {
+    "writer.": "marginalia.lo_jobs_writer",
+    "chat.": "marginalia.lo_jobs_chat",
+}
+
+
+def _ping(ctx, document, payload):
+    return {"version": __version__}
+
+
+def _settings_load(ctx, document, payload):
+    from . import lo_settings
+    settings = lo_settings.load(ctx)
+    out = dict((name, getattr(settings, name)) for name, _ in settings.FIELDS)
+    # Tests check the key reached the container; never hand the key itself back.
+    out["api_key"] = bool(out["api_key"])
+    return out
+
+
+def _settings_save(ctx, document, payload):
+    from . import lo_settings
+    current = lo_settings.load(ctx)
+    lo_settings.save(ctx, current.copy(**payload))
+    return True
+
+
+_COMMANDS = {
+    "ping": _ping,
+    "settings.load": _settings_load,
+    "settings.save": _settings_save,
+}
+
+
+def execute(ctx, command, document, payload):
+    """Run one command; raises for an unknown one."""
+    handler = _COMMANDS.get(command)
+    if handler is not None:
+        return handler(ctx, document, payload)
+    for prefix, module_name in _PREFIXES.items():
+        if command.startswith(prefix):
+            module = importlib.import_module(module_name)
+            return module.handle(ctx, command, document, payload)
+    raise ValueError("unknown command %r" % (command,))

@@ -1,0 +1,79 @@
+"""Running code on LibreOffice's main (VCL) thread.
+
+Every UI and document call belongs on the main thread. Workers post work with
+``com.sun.star.awt.AsyncCallback``; ``notify`` then runs on the main thread in
+headless, gen and gtk3 alike. Python's ``threading.main_thread()`` is whichever
+thread first imported pyuno, so we learn the real main thread from the first
+callback that runs, and code known to run there (the panel factory) can say so.
+"""
+
+import logging
+import threading
+
+import unohelper
+from com.sun.star.awt import XCallback
+
+from .errors import MarginaliaError
+
+log = logging.getLogger("marginalia.mainthread")
+
+_main_ident = [None]
+
+
+def note_main_thread():
+    """Record the calling thread as the VCL main thread (call only from there)."""
+    _main_ident[0] = threading.get_ident()
+
+
+def on_main_thread():
+    return _main_ident[0] is not None and threading.get_ident() == _main_ident[0]
+
+
+class _Callback(unohelper.Base, XCallback):
+    def __init__(self, fn):
+        self._fn = fn
+
+    def notify(self, _data):
+        note_main_thread()
+        try:
+            self._fn()
+        except Exception:
+            # Nothing may escape into VCL's event loop; the fn reports its own errors.
+            log.exception("main-thread callback failed")
+
+
+def post(ctx, fn):
+    """Run ``fn()`` later on the main thread; returns at once."""
+    cb = ctx.ServiceManager.createInstanceWithContext("com.sun.star.awt.AsyncCallback", ctx)
+    cb.addCallback(_Callback(fn), None)
+
+
+class MainThreadTimeout(MarginaliaError):
+    pass
+
+
+def run_sync(ctx, fn, timeout=300.0):
+    """Run ``fn()`` on the main thread and return its result or raise its exception.
+
+    Called from a worker; on the main thread itself it just calls fn (waiting
+    for our own event loop would deadlock).
+    """
+    if on_main_thread():
+        return fn()
+    done = threading.Event()
+    box = {}
+
+    def call():
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # handed back to the waiting worker
+            box["error"] = exc
+        finally:
+            done.set()
+
+    post(ctx, call)
+    if not done.wait(timeout):
+        raise MainThreadTimeout("LibreOffice did not respond in time; please try again.")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

@@ -1,0 +1,245 @@
+"""A private LibreOffice process driven over the UNO bridge (the client side).
+
+Used by ``build.py install``, the test harness and the headless runner: start
+soffice with its own throwaway profile, connect, install the .oxt through the
+ExtensionManager API (works as root, where ``unopkg`` refuses), and always end
+the process, by its own PID, however the caller leaves.
+"""
+
+import os
+import re
+import shutil
+import signal
+import socket
+import subprocess
+import tempfile
+import time
+import zipfile
+
+import uno
+import unohelper
+from com.sun.star.beans import PropertyValue
+from com.sun.star.task import XInteractionHandler
+from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
+
+SOFFICE_CANDIDATES = (
+    "/usr/lib/libreoffice/program/soffice",
+    "/opt/libreoffice/program/soffice",
+    "/Applications/LibreOffice.app/Contents/MacOS/soffice",
+    r"C:\Program Files\LibreOffice\program\soffice.exe",
+)
+
+
+class OfficeError(Exception):
+    """The office could not be found, started, or asked to do something."""
+
+
+def find_soffice():
+    """Path of the soffice binary, or raise OfficeError with an install hint."""
+    found = os.environ.get("MARGINALIA_SOFFICE") or shutil.which("soffice")
+    if found:
+        return found
+    for candidate in SOFFICE_CANDIDATES:
+        if os.path.exists(candidate):
+            return candidate
+    raise OfficeError("LibreOffice was not found: install it (on Debian: apt-get install "
+                      "libreoffice-writer python3-uno) or set MARGINALIA_SOFFICE.")
+
+
+def props(**values):
+    """A tuple of PropertyValue from keyword arguments."""
+    out = []
+    for name, value in values.items():
+        pv = PropertyValue()
+        pv.Name = name
+        pv.Value = value
+        out.append(pv)
+    return tuple(out)
+
+
+def _free_port():
+    sock = socket.socket()
+    try:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+    finally:
+        sock.close()
+
+
+class _Approve(unohelper.Base, XInteractionHandler):
+    """Approves the extension manager's questions (licence, replacing a version)."""
+
+    def handle(self, request):
+        for cont in request.getContinuations():
+            if cont.queryInterface(uno.getTypeByName(
+                    "com.sun.star.task.XInteractionApprove")) is not None:
+                cont.select()
+                return
+
+
+class _Progress(unohelper.Base, XProgressHandler):
+    def push(self, status):
+        pass
+
+    def update(self, status):
+        pass
+
+    def pop(self):
+        pass
+
+
+class _CommandEnv(unohelper.Base, XCommandEnvironment):
+    def getInteractionHandler(self):
+        return _Approve()
+
+    def getProgressHandler(self):
+        return _Progress()
+
+
+def _identifier(oxt_path):
+    with zipfile.ZipFile(oxt_path) as zf:
+        text = zf.read("description.xml").decode("utf-8")
+    match = re.search(r'<identifier\s+value="([^"]+)"', text)
+    return match.group(1) if match else None
+
+
+def install_extension(ctx, oxt_path):
+    """Add (or replace) the .oxt in the running office's user profile.
+
+    The approving handler also "approves" error reports (unsatisfied
+    dependencies...), after which addExtension returns quietly without
+    installing anything, so success is checked by looking the identifier up.
+    """
+    em = ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
+    url = uno.systemPathToFileUrl(os.path.abspath(oxt_path))
+    em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
+    wanted = _identifier(oxt_path)
+    deployed = em.getDeployedExtensions("user", em.createAbortChannel(), _CommandEnv())
+    if wanted not in [ext.getIdentifier().Value for ext in deployed]:
+        raise OfficeError("LibreOffice did not install %s (check its description.xml "
+                          "dependencies)." % os.path.basename(oxt_path))
+
+
+def office_env(base):
+    """The environment for soffice, without the caller's Python settings.
+
+    The office's embedded Python must import the *installed* extension, not a
+    checkout on PYTHONPATH. A pyenv Python's bin folder first on PATH made
+    addExtension fail with std::bad_alloc, so such folders are dropped too.
+    """
+    env = dict((k, v) for k, v in base.items()
+               if not (k.startswith("PYTHON") or k.startswith("PYENV")
+                       or k.startswith("VIRTUAL_ENV")))
+    if "PATH" in env:
+        env["PATH"] = os.pathsep.join(
+            p for p in env["PATH"].split(os.pathsep)
+            if ".pyenv" not in p and not os.path.exists(os.path.join(p, "..", "pyvenv.cfg")))
+    return env
+
+
+class Office(object):
+    """One soffice process with its own profile; a context manager that always ends it."""
+
+    def __init__(self, profile_dir=None, headless=True, env=None, extra_args=()):
+        self._own_profile = profile_dir is None
+        self.profile_dir = profile_dir or tempfile.mkdtemp(prefix="marginalia-profile-")
+        self.headless = headless
+        self.env = env
+        self.extra_args = tuple(extra_args)
+        self.process = None
+        self.ctx = None
+        self.smgr = None
+        self.desktop = None
+        self.port = None
+
+    def start(self, timeout=90.0):
+        soffice = find_soffice()
+        self.port = _free_port()
+        args = [soffice, "-env:UserInstallation=" + uno.systemPathToFileUrl(self.profile_dir),
+                "--norestore", "--nologo", "--nodefault", "--nofirststartwizard",
+                "--accept=socket,host=127.0.0.1,port=%d;urp;StarOffice.ComponentContext"
+                % self.port]
+        if self.headless:
+            args.insert(1, "--headless")
+        args.extend(self.extra_args)
+        env = office_env(os.environ if self.env is None else self.env)
+        # A new session so the whole process tree (oosplash + soffice.bin) ends together.
+        self.process = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
+                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                                        start_new_session=True)
+        local = uno.getComponentContext()
+        resolver = local.ServiceManager.createInstanceWithContext(
+            "com.sun.star.bridge.UnoUrlResolver", local)
+        url = "uno:socket,host=127.0.0.1,port=%d;urp;StarOffice.ComponentContext" % self.port
+        deadline = time.time() + timeout
+        while True:
+            if self.process.poll() is not None:
+                raise OfficeError("LibreOffice exited during start-up (code %s)."
+                                  % self.process.returncode)
+            try:
+                self.ctx = resolver.resolve(url)
+                break
+            except Exception:
+                if time.time() > deadline:
+                    self.kill()
+                    raise OfficeError("LibreOffice did not start within %d seconds." % timeout)
+                time.sleep(0.2)
+        self.smgr = self.ctx.ServiceManager
+        self.desktop = self.smgr.createInstanceWithContext("com.sun.star.frame.Desktop", self.ctx)
+        return self
+
+    def install(self, oxt_path):
+        install_extension(self.ctx, oxt_path)
+
+    def create(self, service):
+        return self.smgr.createInstanceWithContext(service, self.ctx)
+
+    def load(self, path_or_url, hidden=True, **extra):
+        url = path_or_url if "://" in path_or_url or path_or_url.startswith("private:") \
+            else uno.systemPathToFileUrl(os.path.abspath(path_or_url))
+        args = dict(extra)
+        if hidden:
+            args["Hidden"] = True
+        doc = self.desktop.loadComponentFromURL(url, "_blank", 0, props(**args))
+        if doc is None:
+            raise OfficeError("LibreOffice could not open %s." % path_or_url)
+        return doc
+
+    def new_writer(self, hidden=True):
+        return self.load("private:factory/swriter", hidden=hidden)
+
+    def terminate(self, timeout=20.0):
+        """Ask the office to quit; kill its process group if it will not."""
+        if self.process is None:
+            return
+        if self.process.poll() is None and self.desktop is not None:
+            try:
+                self.desktop.terminate()
+            except Exception:
+                pass  # the bridge dies with the process: expected
+        try:
+            self.process.wait(timeout)
+        except subprocess.TimeoutExpired:
+            self.kill()
+        self._cleanup()
+
+    def kill(self):
+        if self.process is not None and self.process.poll() is None:
+            try:
+                os.killpg(self.process.pid, signal.SIGKILL)
+            except OSError:
+                self.process.kill()
+            self.process.wait(10)
+        self._cleanup()
+
+    def _cleanup(self):
+        self.desktop = self.smgr = self.ctx = None
+        if self._own_profile and self.process is not None and self.process.poll() is not None:
+            shutil.rmtree(self.profile_dir, ignore_errors=True)
+
+    def __enter__(self):
+        return self.start()
+
+    def __exit__(self, *exc):
+        self.terminate()
+        return False

@@ -1,0 +1,71 @@
+"""Shared pytest set-up: the office fixtures and the no-silent-skips rule."""
+
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for sub in ("pythonpath", "vendor", ""):
+    path = os.path.join(ROOT, sub) if sub else ROOT
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+_skipped = []
+
+
+def pytest_runtest_logreport(report):
+    if report.skipped:
+        _skipped.append(report.nodeid)
+
+
+def pytest_sessionfinish(session, exitstatus):
+    # `python3 build.py test` must not report success with tiers skipped.
+    if os.environ.get("MARGINALIA_NO_SKIPS") and _skipped and session.exitstatus == 0:
+        sys.stderr.write("\n%d test(s) were skipped; skips count as failures here:\n  %s\n"
+                         % (len(_skipped), "\n  ".join(_skipped)))
+        session.exitstatus = 1
+
+
+def _oxt():
+    oxt = os.environ.get("MARGINALIA_OXT")
+    if oxt and os.path.exists(oxt):
+        return oxt
+    import build
+    return build.build()
+
+
+def _harness(gui):
+    try:
+        import uno  # noqa: F401
+    except ImportError:
+        pytest.fail("LibreOffice's Python bridge (uno) cannot be imported by %s: run the suite "
+                    "with `python3 build.py test` (it builds a .venv over the Python that has "
+                    "uno), or install libreoffice-writer and python3-uno." % sys.executable,
+                    pytrace=False)
+    from support.office import OfficeHarness
+    return OfficeHarness(_oxt(), gui=gui).start()
+
+
+@pytest.fixture(scope="session")
+def office():
+    """A private headless LibreOffice with the built .oxt installed."""
+    harness = _harness(gui=False)
+    yield harness
+    harness.stop()
+
+
+@pytest.fixture(scope="session")
+def gui_office():
+    """A private LibreOffice with real windows on an Xvfb screen, the .oxt installed."""
+    harness = _harness(gui=True)
+    yield harness
+    harness.stop()
+
+
+@pytest.fixture
+def writer_doc(office):
+    """A fresh hidden Writer document, closed after the test."""
+    doc = office.new_writer()
+    yield doc
+    office.close(doc)

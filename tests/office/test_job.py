@@ -1,0 +1,18 @@
+"""The in-process job service that tests and the headless runner use."""
+
+import pytest
+
+from support.office import JobError
+
+
+def test_ping_runs_inside_the_installed_extension(office):
+    import marginalia
+    assert office.job("ping") == {"version": marginalia.__version__}
+    # The install through the API is fast enough to do once per test session.
+    assert office.install_seconds < 30
+
+
+def test_unknown_command_is_a_clear_error(office):
+    with pytest.raises(JobError) as info:
+        office.job("no.such.command")
+    assert "unknown command" in str(info.value)

@@ -1,0 +1,1 @@
+"""Test helpers shared by the core, office and gui suites (the scripted SSE server)."""
