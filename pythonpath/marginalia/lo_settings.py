@@ -1,0 +1,150 @@
+"""Settings in LibreOffice: typed registry values plus the API key in the password container.
+
+The registry schema (registry/Marginalia.xcs) holds every field of
+config.Settings except ``api_key``: registry values end up in plain text in the
+profile's registrymodifications.xcu. The key goes to
+com.sun.star.task.PasswordContainer instead, one record per endpoint origin
+(scheme://host:port), so switching between providers keeps each provider's key.
+
+Call these on the VCL main thread: reading a key protected by a user master
+password may show LibreOffice's master password prompt.
+"""
+
+from urllib.parse import urlsplit
+
+import uno
+
+from marginalia import config
+
+ROOT = "/org.marginalia.Settings"
+GROUPS = {
+    "Connection": ("provider", "endpoint", "model", "allow_http",
+                   "connect_timeout", "read_timeout"),
+    "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
+             "extra_instructions", "max_rounds", "track_changes"),
+}
+# Registry types, so a Python int written into a double property does not fail.
+FLOATS = ("temperature", "connect_timeout", "read_timeout")
+INTS = ("max_tokens", "max_rounds")
+
+KEY_USER = "marginalia"
+KEY_SCHEME = "marginalia-key://"
+
+
+def key_url(endpoint):
+    """The password container URL for an endpoint: one record per scheme, host and port."""
+    parts = urlsplit((endpoint or "").strip())
+    host = (parts.hostname or "").lower()
+    if not host:
+        return KEY_SCHEME + "default"
+    port = parts.port or (443 if parts.scheme == "https" else 80)
+    return "%s%s/%s/%d" % (KEY_SCHEME, parts.scheme or "http", host, port)
+
+
+def _prop(name, value):
+    pv = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    pv.Name = name
+    pv.Value = value
+    return pv
+
+
+def _config(ctx, path, update=False):
+    provider = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.configuration.ConfigurationProvider", ctx)
+    service = ("com.sun.star.configuration.ConfigurationUpdateAccess" if update
+               else "com.sun.star.configuration.ConfigurationAccess")
+    return provider.createInstanceWithArguments(service, (_prop("nodepath", path),))
+
+
+def _interaction_handler(ctx):
+    return ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.task.InteractionHandler", ctx)
+
+
+def _password_container(ctx):
+    return ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.task.PasswordContainer", ctx)
+
+
+def load(ctx, with_key=True):
+    """The user's settings: registry values and (unless with_key is False) the endpoint's key."""
+    values = {}
+    for group, names in GROUPS.items():
+        node = _config(ctx, "%s/%s" % (ROOT, group))
+        for name in names:
+            value = node.getByName(name)
+            if value is None:
+                values[name] = None
+            elif name in FLOATS:
+                values[name] = float(value)
+            elif name in INTS:
+                values[name] = int(value)
+            else:
+                values[name] = value
+    settings = config.Settings(**values)
+    if not with_key:
+        return settings
+    return settings.copy(api_key=load_key(ctx, settings.endpoint))
+
+
+def save(ctx, settings):
+    """Write the registry values, then store (or remove) the key for the endpoint."""
+    for group, names in GROUPS.items():
+        node = _config(ctx, "%s/%s" % (ROOT, group), update=True)
+        for name in names:
+            value = getattr(settings, name)
+            if value is not None and name in FLOATS:
+                value = float(value)
+            elif value is not None and name in INTS:
+                value = int(value)
+            node.replaceByName(name, value)
+        node.commitChanges()
+    save_key(ctx, settings.endpoint, settings.api_key)
+
+
+def load_key(ctx, endpoint):
+    """The stored key for an endpoint, or "" when there is none."""
+    container = _password_container(ctx)
+    url = key_url(endpoint)
+    record = container.findForName(url, KEY_USER, _interaction_handler(ctx))
+    # find* strips path segments until something matches: insist on our exact URL.
+    if record is None or record.Url != url:
+        return ""
+    for user in record.UserList:
+        if user.UserName == KEY_USER and user.Passwords:
+            return user.Passwords[0]
+    return ""
+
+
+def save_key(ctx, endpoint, key):
+    """Keep the key in the password container, persistently when LibreOffice allows it.
+
+    A fresh profile has persistent password storage off and no master
+    password. Then we turn storage on protected by LibreOffice's default master
+    password, which is what Tools > Options > Security does when the user
+    ticks "Persistently save passwords" without a master password; a user who
+    set a master password is asked for it by LibreOffice's own prompt. If that
+    still fails (prompt cancelled), the key is kept for this session only.
+    Returns True when the key was stored persistently.
+    """
+    container = _password_container(ctx)
+    url = key_url(endpoint)
+    handler = _interaction_handler(ctx)
+    # Always drop the old value first: an empty key means "forget it".
+    for remove in (container.remove, container.removePersistent):
+        try:
+            remove(url, KEY_USER)
+        except Exception:  # no such record, or storage locked: nothing to drop
+            pass
+    if not key:
+        return True
+    if not container.isPersistentStoringAllowed():
+        container.allowPersistentStoring(True)
+    if not container.hasMasterPassword():
+        container.useDefaultMasterPassword(handler)
+    try:
+        container.addPersistent(url, KEY_USER, (key,), handler)
+        return True
+    except Exception:  # NoMasterException: the user cancelled the master password prompt
+        container.add(url, KEY_USER, (key,), handler)
+        return False
