@@ -268,8 +268,17 @@ class StreamAccumulator(object):
     # -- internals -------------------------------------------------------
 
     def _fail(self, message):
+        """Record a mid-stream error; text held back so far is released first."""
+        events = []
+        for kind, text in self._think.finish():
+            self._piece(kind, text, events)
+        tail, _ = self._textcalls.finish()     # calls of a failed response never run
+        if tail:
+            self._content.append(tail)
+            events.append(Event(TEXT, text=tail))
         self._error = message
-        return [Event(ERROR, message=message)]
+        events.append(Event(ERROR, message=message))
+        return events
 
     def _text(self, text, events):
         """Content text: through the think splitter, then the text-call filter."""
@@ -287,7 +296,8 @@ class StreamAccumulator(object):
             events.append(Event(REASONING, text=text))
         else:
             # R1 template: all the answer so far was reasoning (see thinking.py).
-            self._reasoning.append("".join(self._content) + self._textcalls.raw_pending())
+            moved = "".join(self._content) + self._textcalls.raw_pending()
+            self._reasoning.append(moved.rstrip())
             self._content = []
             self._textcalls = TextCallFilter()
 
