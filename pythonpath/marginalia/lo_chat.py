@@ -1,0 +1,230 @@
+"""One chat per document: the conversation, its worker thread, and event delivery.
+
+The sidebar may destroy and rebuild its panel at any time, so the chat state
+lives here, keyed by the document, and a fresh panel replays ``session.log``.
+A turn runs on a worker thread (HTTP must never block the UI); its events are
+queued and handed to listeners on the main thread in batches, at most about
+30 a second, with adjacent text pieces merged, so a fast stream costs the UI
+a bounded number of repaints. The headless runner drives the same class.
+"""
+
+import logging
+import threading
+import time
+
+import unohelper
+from com.sun.star.util import XCloseListener
+
+from . import events as ev
+from . import lo_mainthread
+from .errors import Cancelled, MarginaliaError
+
+log = logging.getLogger("marginalia.chat")
+
+UNEXPECTED = ("Something went wrong inside Marginalia; the details are in the log file "
+              "(marginalia.log in your LibreOffice profile).")
+
+_sessions = {}
+_sessions_lock = threading.Lock()
+
+
+def session_for(ctx, doc):
+    """The document's ChatSession, created on first use."""
+    key = doc.RuntimeUID
+    with _sessions_lock:
+        session = _sessions.get(key)
+        if session is None:
+            session = _sessions[key] = ChatSession(ctx, doc, key)
+    return session
+
+
+def _drop(key):
+    with _sessions_lock:
+        _sessions.pop(key, None)
+
+
+def merge_entries(entries):
+    """Join adjacent text (and adjacent reasoning) deltas into one event each."""
+    out = []
+    for entry in entries:
+        prev = out[-1] if out else None
+        if (prev is not None and entry[0] == "event" and prev[0] == "event"
+                and entry[1].kind in (ev.TEXT, ev.REASONING) and entry[1].kind == prev[1].kind):
+            out[-1] = ("event", ev.Event(prev[1].kind, text=prev[1].text + entry[1].text))
+        else:
+            out.append(entry)
+    return out
+
+
+class _Pump(object):
+    """Carries entries from any thread to the main thread, coalesced."""
+
+    INTERVAL = 1.0 / 30
+
+    def __init__(self, ctx, deliver):
+        self._ctx = ctx
+        self._deliver = deliver
+        self._lock = threading.Lock()
+        self._pending = []
+        self._scheduled = False
+        self._last = 0.0
+
+    def push(self, entry):
+        with self._lock:
+            self._pending.append(entry)
+            if self._scheduled:
+                return
+            self._scheduled = True
+            delay = self._last + self.INTERVAL - time.monotonic()
+        if delay <= 0:
+            lo_mainthread.post(self._ctx, self._drain)
+        else:
+            timer = threading.Timer(delay, lo_mainthread.post, (self._ctx, self._drain))
+            timer.daemon = True
+            timer.start()
+
+    def _drain(self):
+        with self._lock:
+            batch, self._pending = self._pending, []
+            self._scheduled = False
+            self._last = time.monotonic()
+        if batch:
+            self._deliver(merge_entries(batch))
+
+
+class _CloseWatch(unohelper.Base, XCloseListener):
+    """Stops the document's turn when the document closes."""
+
+    def __init__(self, session):
+        self._session = session
+
+    def queryClosing(self, event, gets_ownership):
+        pass
+
+    def notifyClosing(self, event):
+        self._session.document_closed()
+
+    def disposing(self, event):
+        self._session.document_closed()
+
+
+class ChatSession(object):
+    def __init__(self, ctx, doc, key):
+        from .loop import Conversation
+        self.ctx = ctx
+        self.doc = doc
+        self.key = key
+        self.conversation = Conversation()
+        self.log = []
+        self.settings_override = None  # a dict of Settings fields (headless runner)
+        self._listeners = []
+        self._pump = _Pump(ctx, self._deliver)
+        self._cancel = None
+        self._thread = None
+        self._closed = False
+        try:
+            doc.addCloseListener(_CloseWatch(self))
+        except Exception:
+            log.exception("could not watch the document for closing")
+
+    # -- listeners (main thread) ---------------------------------------------------
+    def add_listener(self, fn):
+        self._listeners.append(fn)
+
+    def remove_listener(self, fn):
+        if fn in self._listeners:
+            self._listeners.remove(fn)
+
+    def _deliver(self, batch):
+        self.log.extend(batch)
+        for fn in list(self._listeners):
+            try:
+                fn(batch)
+            except Exception:
+                log.exception("chat listener failed")
+
+    def _emit(self, event):
+        self._pump.push(("event", event))
+
+    # -- turns -------------------------------------------------------------------
+    @property
+    def busy(self):
+        return self._thread is not None and self._thread.is_alive()
+
+    def send(self, text):
+        """Start a turn on a worker thread; False when one is running or text is empty."""
+        text = (text or "").strip()
+        if not text or self.busy or self._closed:
+            return False
+        from .http_client import CancelToken
+        self._pump.push(("user", text))
+        self._cancel = CancelToken()
+        self._thread = threading.Thread(target=self._run, args=(text, self._cancel),
+                                        name="marginalia-turn", daemon=True)
+        self._thread.start()
+        return True
+
+    def stop(self):
+        if self._cancel is not None:
+            self._cancel.cancel()
+
+    def new_chat(self):
+        """Forget the conversation (stopping a running turn first)."""
+        from .loop import Conversation
+        self.stop()
+        self.conversation = Conversation()
+        self.log = []
+
+    def document_closed(self):
+        if self._closed:
+            return
+        self._closed = True
+        self.stop()
+        self._listeners = []
+        _drop(self.key)
+
+    def _settings(self):
+        from . import lo_settings
+        settings = lo_settings.load(self.ctx)
+        if self.settings_override:
+            settings = settings.copy(**self.settings_override)
+        return settings
+
+    def _run(self, text, cancel):
+        from . import loop
+        from .http_client import ChatClient
+        from .lo_writer_tools import WriterToolbox
+        toolbox = None
+        try:
+            settings = self._settings()
+            runner = lambda fn: lo_mainthread.run_sync(self.ctx, fn)  # noqa: E731
+            toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
+            toolbox.begin_turn(turn_title(text))
+            context = toolbox.context()
+            loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
+                          settings, self._emit, cancel, context=context)
+        except Cancelled as exc:
+            self._emit(ev.Event(ev.ERROR, message=str(exc)))
+            self._emit(ev.Event(ev.DONE, finish_reason="cancelled"))
+        except MarginaliaError as exc:
+            self._emit(ev.Event(ev.ERROR, message=str(exc)))
+            self._emit(ev.Event(ev.DONE, finish_reason="error"))
+        except Exception:
+            log.exception("chat turn failed")
+            self._emit(ev.Event(ev.ERROR, message=UNEXPECTED))
+            self._emit(ev.Event(ev.DONE, finish_reason="error"))
+        finally:
+            if toolbox is not None:
+                try:
+                    toolbox.end_turn()
+                except Exception:
+                    # The document may be gone; the undo context closes with it.
+                    log.exception("ending the turn failed")
+
+
+def turn_title(text):
+    """The undo step's title: the request, shortened."""
+    first = " ".join(text.split())
+    if len(first) > 40:
+        first = first[:39].rstrip() + "…"
+    return "Marginalia: " + first
