@@ -1,9 +1,10 @@
-"""Where the model server is, whether we may talk to it, and what we send.
+"""Where the model server is, whether we may talk to it, what we send, what it says.
 
 Pure: no I/O. ``Endpoint`` turns whatever the user pasted into a base URL and
 the chat and models URLs; ``check_policy`` decides whether plain http is
 allowed; ``build_body`` builds the chat request from the settings, sending
-only what the user actually set.
+only what the user actually set; ``status_error`` turns an error answer into
+one sentence for the user.
 
 Host policy. Plain http is allowed without asking only to hosts on this
 computer or the local network, because that is where local model servers
@@ -19,11 +20,13 @@ https unless the user ticks ``allow_http``.
 """
 
 import ipaddress
+import json
 import re
-
-from .errors import ConfigError
-
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
+
+from .errors import ConfigError, EndpointError
 
 _LAN_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
     "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
@@ -178,3 +181,136 @@ def build_body(settings, messages, tools=None, include_usage=True):
     if settings.reasoning_effort:
         body["reasoning_effort"] = settings.reasoning_effort
     return body
+
+
+# ---------------------------------------------------------------- what the server says
+
+_MODEL_MISSING = re.compile(
+    r"model\b.*\b(not found|does not exist|not exist|unknown|no such|not available)"
+    r"|(unknown|invalid|no such|not a valid) model", re.I | re.S)
+_STREAM_OPTIONS_REFUSED = re.compile(
+    r"stream_options|include_usage|unknown (field|parameter|argument|name)|unrecognized"
+    r"|extra (inputs|fields)|additional properties", re.I)
+
+
+def looks_like_html(content_type, body):
+    """True for a web page (a proxy's or a login portal's), which is never shown raw."""
+    if "html" in (content_type or "").lower():
+        return True
+    head = body.lstrip()[:20].lower()
+    return head.startswith(b"<!doctype") or head.startswith(b"<html")
+
+
+def _clean(message, secret):
+    """A server message fit to show: one line, letters in it, not too long; else None."""
+    if not isinstance(message, str):
+        return None
+    text = " ".join(message.split())
+    if secret:
+        text = text.replace(secret, "***")
+    if not re.search(r"[A-Za-z]{2}", text) or "<" in text and ">" in text:
+        return None
+    if len(text) > 200:
+        text = text[:200].rsplit(" ", 1)[0] + "..."
+    return text
+
+
+def server_message(body, content_type=None, secret=None):
+    """(message, code) from an error body, each None when absent or not presentable."""
+    if looks_like_html(content_type, body):
+        return None, None
+    text = body.decode("utf-8", "replace").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        # A short plain-text body ("model not found") is still worth showing.
+        return (_clean(text, secret) if "\n" not in text else None), None
+    if isinstance(data, list) and data:  # Gemini: [{"error": {...}}]
+        data = data[0]
+    if not isinstance(data, dict):
+        return None, None
+    error = data.get("error", data)
+    message = code = None
+    if isinstance(error, dict):
+        message = error.get("message") or error.get("detail") or error.get("msg")
+        code = error.get("code") or error.get("type")
+    elif isinstance(error, str):
+        message = error
+    if message is None and isinstance(data.get("detail"), str):  # FastAPI servers (vLLM)
+        message = data["detail"]
+    return _clean(message, secret), (code if isinstance(code, str) else None)
+
+
+def rejects_stream_options(status, body):
+    """True when a 400/422 looks like the server refusing the stream_options field."""
+    return status in (400, 422) and bool(
+        _STREAM_OPTIONS_REFUSED.search(body.decode("utf-8", "replace")))
+
+
+def retry_after(headers):
+    """Seconds the server asks us to wait (Retry-After, or OpenAI's retry-after-ms)."""
+    value = headers.get("retry-after-ms")
+    try:
+        if value is not None:
+            return max(0.0, float(value) / 1000.0)
+    except ValueError:
+        pass
+    value = headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def status_error(status, headers, body, settings, endpoint):
+    """The EndpointError for a non-2xx answer (or an error object in a 200)."""
+    content_type = headers.get("Content-Type")
+    message, code = server_message(body, content_type, settings.api_key)
+    said = ' The server said: "%s"' % message if message else ""
+    model = (settings.model or "").strip()
+    wait = retry_after(headers)
+
+    def error(sentence, retryable=False):
+        return EndpointError(sentence + said, status=status, retryable=retryable,
+                             retry_after=wait if retryable else None)
+
+    if status in (400, 404) and (code == "model_not_found"
+                                 or _MODEL_MISSING.search(message or "")):
+        return error('The server does not know the model "%s"; choose another one in the '
+                     'options.' % model)
+    if status == 401:
+        return error("The server rejected the API key (401); check the key in the options.")
+    if status == 403:
+        return error("The server refused access (403); the key may not be allowed to use "
+                     "this model.")
+    if status == 404:
+        return error('Nothing answered at %s (404); check the server address and the model '
+                     'name "%s".' % (endpoint.chat_url.split("?")[0], model))
+    if status == 429:
+        if code == "insufficient_quota":
+            return error("The account has run out of credit or quota (429).")
+        return error("The server is limiting requests (429); wait a moment and try again.",
+                     retryable=True)
+    if looks_like_html(content_type, body):
+        return error("The server at %s answered with a web page instead of the API (status "
+                     "%d); check the server address and any proxy." % (endpoint.host, status),
+                     retryable=status in (502, 503))
+    if status >= 500:
+        return error("The model server had an error (%d)." % status,
+                     retryable=status in (502, 503))
+    if status == 200:
+        return error("The server reported an error.")
+    if status in (400, 422):
+        return error("The server rejected the request (%d)." % status)
+    return error("The server answered with an unexpected status (%d)." % status)

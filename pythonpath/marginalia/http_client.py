@@ -1,0 +1,447 @@
+"""The HTTP transport: the models list and the streaming chat POST.
+
+Threading. Every request runs on its own daemon thread (an ``_Exchange``)
+that makes all the blocking calls: DNS, connect, TLS, send, reads. It hands
+what it gets to the caller through a queue, and the caller polls that queue
+every 0.05 s, checking the CancelToken in between. So Stop returns at once
+even when the network call is stuck somewhere no timeout reaches (a slow DNS
+lookup, a read on a silent stream); closing the exchange then shuts the
+socket down so its thread ends too.
+
+Timeouts. ``connect_timeout`` covers connect and the TLS handshake; after
+that the socket timeout is ``read_timeout``, which bounds every single read:
+the wait for the response head and any silent gap inside the stream.
+
+Retries happen only before any answer byte arrived: connect errors, and 429,
+502 and 503 (honouring Retry-After), at most ``retries`` times and
+``max_wait`` seconds in all. A stream that broke after it started is never
+retried. The API key goes only to the configured scheme, host and port:
+redirects elsewhere are followed without it, and never logged.
+"""
+
+import http.client
+import json
+import logging
+import queue
+import socket
+import ssl
+import threading
+from urllib.parse import urljoin, urlsplit
+
+from . import __version__
+from .endpoint import (check_policy, endpoint_for, looks_like_html, origin_of,
+                       rejects_stream_options, status_error)
+from .errors import Cancelled, EndpointError
+
+log = logging.getLogger("marginalia.http")
+
+POLL = 0.05            # how often a waiting caller looks at the CancelToken
+READ_SIZE = 16384
+ERROR_BODY_LIMIT = 65536
+MODELS_BODY_LIMIT = 8 * 1024 * 1024
+_REDIRECTS = (301, 302, 303, 307, 308)
+
+_ssl_context = None
+
+
+def _tls():
+    """One verifying TLS context for the process (loading the CA store is slow)."""
+    global _ssl_context
+    if _ssl_context is None:
+        _ssl_context = ssl.create_default_context()
+    return _ssl_context
+
+
+def transport_error(phase, exc, parts, settings):
+    """The EndpointError for a failure before the response head (phase connect or wait)."""
+    host = parts.hostname
+    where = "%s:%s" % (host, parts.port or (443 if parts.scheme == "https" else 80))
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return EndpointError("The certificate of %s could not be verified (%s), so no "
+                             "connection was made." % (host, exc.verify_message or "invalid"))
+    if isinstance(exc, ssl.SSLError):
+        return EndpointError("A secure connection to %s could not be set up; check whether "
+                             "the address should start with http:// instead." % host)
+    if isinstance(exc, socket.gaierror):
+        return EndpointError("The server name %s could not be found; check the address and "
+                             "the network connection." % host)
+    if isinstance(exc, ConnectionRefusedError):
+        return EndpointError("Nothing is listening at %s (connection refused); is the model "
+                             "server running?" % where, retryable=True)
+    if isinstance(exc, socket.timeout):
+        if phase == "connect":
+            return EndpointError("Connecting to %s timed out after %g seconds."
+                                 % (where, settings.connect_timeout), retryable=True)
+        return EndpointError("The server at %s did not answer within %g seconds."
+                             % (where, settings.read_timeout))
+    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return EndpointError("The server at %s closed the connection without answering."
+                             % where, retryable=True)
+    if isinstance(exc, http.client.HTTPException):
+        return EndpointError("The server at %s did not answer in HTTP; check the address and "
+                             "port." % where)
+    if isinstance(exc, OSError):
+        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
+                             retryable=True)
+    return EndpointError("Could not talk to %s (%s)." % (where, type(exc).__name__))
+
+
+def broken_stream_error(exc, read_timeout):
+    """The EndpointError for a stream that failed after the answer started."""
+    if isinstance(exc, socket.timeout):
+        return EndpointError("The server sent nothing for %g seconds, so the answer was "
+                             "cut off." % read_timeout)
+    return EndpointError("The connection to the server broke in the middle of the answer.")
+
+
+class CancelToken(object):
+    """Set from any thread by Stop; the transport and the loop poll it."""
+
+    def __init__(self):
+        self._event = threading.Event()
+
+    def cancel(self):
+        self._event.set()
+
+    @property
+    def cancelled(self):
+        return self._event.is_set()
+
+    def wait(self, seconds):
+        """Sleep up to ``seconds``; True if cancelled meanwhile."""
+        return self._event.wait(seconds)
+
+    def check(self):
+        if self._event.is_set():
+            raise Cancelled()
+
+
+class _Exchange(object):
+    """One HTTP request on its own thread; messages arrive on a queue.
+
+    Messages: ("head", (status, headers)), ("data", bytes), ("end", None),
+    ("error", (phase, exception)) where phase is connect, wait or body.
+    """
+
+    def __init__(self, url, method, headers, body, connect_timeout, read_timeout):
+        self.url = url
+        self._method = method
+        self._headers = headers
+        self._body = body
+        self._connect_timeout = connect_timeout or None
+        self._read_timeout = read_timeout or None
+        self._queue = queue.Queue(maxsize=256)
+        self._closed = threading.Event()
+        self._lock = threading.Lock()
+        self._sock = None
+        thread = threading.Thread(target=self._run, name="marginalia-http")
+        thread.daemon = True
+        thread.start()
+
+    def _put(self, item):
+        while not self._closed.is_set():
+            try:
+                self._queue.put(item, timeout=POLL)
+                return
+            except queue.Full:
+                continue
+
+    def _run(self):
+        parts = urlsplit(self.url)
+        path = parts.path or "/"
+        if parts.query:
+            path += "?" + parts.query
+        conn = response = None
+        phase = "connect"
+        try:
+            if parts.scheme == "https":
+                conn = http.client.HTTPSConnection(parts.hostname, parts.port,
+                                                   timeout=self._connect_timeout,
+                                                   context=_tls())
+            else:
+                conn = http.client.HTTPConnection(parts.hostname, parts.port,
+                                                  timeout=self._connect_timeout)
+            conn.connect()
+            with self._lock:
+                self._sock = conn.sock
+            if self._closed.is_set():
+                return
+            conn.sock.settimeout(self._read_timeout)
+            phase = "wait"
+            conn.request(self._method, path, body=self._body, headers=self._headers)
+            response = conn.getresponse()
+            self._put(("head", (response.status, response.msg)))
+            phase = "body"
+            while not self._closed.is_set():
+                data = response.read1(READ_SIZE)
+                if not data:
+                    # read1 reports a short Content-Length body as a plain end.
+                    if response.length:
+                        raise http.client.IncompleteRead(b"", response.length)
+                    break
+                self._put(("data", data))
+            self._put(("end", None))
+        except Exception as exc:  # handed to the caller, who owns the sentence
+            if not self._closed.is_set():
+                self._put(("error", (phase, exc)))
+        finally:
+            for closable in (response, conn):
+                if closable is not None:
+                    try:
+                        closable.close()
+                    except Exception:  # already broken by close() from the caller
+                        pass
+
+    def get(self, cancel, limit=None):
+        """The next message; raises Cancelled as soon as ``cancel`` is set."""
+        waited = 0.0
+        while True:
+            if cancel is not None and cancel.cancelled:
+                self.close()
+                raise Cancelled()
+            try:
+                return self._queue.get(timeout=POLL)
+            except queue.Empty:
+                waited += POLL
+                # A safety net for waits no socket timeout covers (DNS).
+                if limit is not None and waited > limit:
+                    self.close()
+                    return ("error", ("wait", socket.timeout("timed out")))
+
+    def close(self):
+        """Stop the exchange from any thread; unblocks a read in progress."""
+        self._closed.set()
+        with self._lock:
+            sock = self._sock
+        if sock is not None:
+            try:
+                # socket.socket's own shutdown: SSLSocket.shutdown would also
+                # drop its SSL object under the reading thread's feet.
+                socket.socket.shutdown(sock, socket.SHUT_RDWR)
+            except (OSError, ValueError):
+                pass
+
+
+class ChatStream(object):
+    """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
+
+    def __init__(self, client, exchange, cancel, preread=None):
+        self._client = client
+        self._exchange = exchange
+        self._cancel = cancel
+        self._preread = preread
+        self._done = False
+
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        if self._done:
+            raise StopIteration
+        if self._preread is not None:
+            data, self._preread = self._preread, None
+            self._done = True
+            return data
+        try:
+            kind, value = self._exchange.get(self._cancel, self._client._limit())
+        except Cancelled:
+            self.close()
+            raise
+        if kind == "data":
+            return value
+        self.close()
+        if kind == "end":
+            raise StopIteration
+        phase, exc = value
+        log.info("stream broke: %s", type(exc).__name__)
+        raise broken_stream_error(exc, self._client.settings.read_timeout)
+
+    next = __next__
+
+    def close(self):
+        self._done = True
+        self._preread = None
+        self._exchange.close()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+class ChatClient(object):
+    """Talks to one OpenAI-compatible server described by ``settings``."""
+
+    retries = 2               # extra attempts before the first answer byte
+    backoff = (0.5, 1.5)      # seconds between attempts when the server names none
+    max_wait = 30.0           # total seconds spent waiting between attempts
+    max_redirects = 5
+
+    def __init__(self, settings, retries=None, backoff=None, max_wait=None):
+        self.settings = settings
+        self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
+        self._key = (settings.api_key or "").strip()
+        if retries is not None:
+            self.retries = retries
+        if backoff is not None:
+            self.backoff = tuple(backoff)
+        if max_wait is not None:
+            self.max_wait = max_wait
+
+    def _limit(self):
+        timeouts = [t for t in (self.settings.connect_timeout, self.settings.read_timeout) if t]
+        return sum(timeouts) + 2.0 if len(timeouts) == 2 else None
+
+    def _headers(self, url, method):
+        headers = {"User-Agent": "Marginalia/%s" % __version__,
+                   "Accept": "text/event-stream" if method == "POST" else "application/json"}
+        if method == "POST":
+            headers["Content-Type"] = "application/json"
+        if self._key and origin_of(url) == self.endpoint.origin:
+            headers["Authorization"] = "Bearer " + self._key
+        return headers
+
+    def list_models(self, cancel=None):
+        """The model ids the server offers, sorted."""
+        exchange, _headers = self._open("GET", self.endpoint.models_url, None, cancel)
+        text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
+        try:
+            data = json.loads(text.decode("utf-8", "replace"))
+        except ValueError:
+            raise EndpointError("The server's list of models is not valid JSON.")
+        if isinstance(data, dict):
+            # OpenAI shape is {"data": [...]}; Ollama's native one is {"models": [...]}.
+            data = data.get("data", data.get("models"))
+        ids = set()
+        for item in data if isinstance(data, list) else []:
+            if isinstance(item, dict):
+                item = item.get("id") or item.get("name")
+            if isinstance(item, str) and item:
+                ids.add(item)
+        return sorted(ids)
+
+    def open_stream(self, body, cancel=None):
+        """POST the chat request; returns a ChatStream of bytes chunks.
+
+        Raises EndpointError (one sentence) or Cancelled, here for failures
+        before the answer starts and from the iterator for later ones.
+        """
+        cancel = cancel or CancelToken()
+        exchange, headers = self._open("POST", self.endpoint.chat_url, body, cancel)
+        if "json" in (headers.get("Content-Type") or "").lower():
+            # A server that ignored stream: true answered with one JSON object.
+            text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
+            return ChatStream(self, exchange, cancel, preread=self._json_as_sse(text))
+        return ChatStream(self, exchange, cancel)
+
+    def _read_all(self, exchange, cancel, limit):
+        data = []
+        size = 0
+        try:
+            while size < limit:
+                kind, value = exchange.get(cancel, self._limit())
+                if kind == "data":
+                    data.append(value)
+                    size += len(value)
+                elif kind == "end":
+                    break
+                else:
+                    raise broken_stream_error(value[1], self.settings.read_timeout)
+        finally:
+            exchange.close()
+        return b"".join(data)[:limit]
+
+    def _json_as_sse(self, text):
+        try:
+            data = json.loads(text.decode("utf-8", "replace"))
+        except ValueError:
+            raise EndpointError("The server answered with something that is not a chat stream.")
+        if isinstance(data, dict) and data.get("error"):
+            raise status_error(200, {}, text, self.settings, self.endpoint)
+        chunks = []
+        for choice in (data.get("choices") or []) if isinstance(data, dict) else []:
+            message = dict(choice.get("message") or {})
+            for index, call in enumerate(message.get("tool_calls") or []):
+                call.setdefault("index", index)
+            chunks.append({"choices": [{"index": choice.get("index", 0), "delta": message,
+                                        "finish_reason": choice.get("finish_reason")}]})
+        if isinstance(data, dict) and data.get("usage"):
+            chunks.append({"choices": [], "usage": data["usage"]})
+        if not chunks:
+            raise EndpointError("The server answered with something that is not a chat stream.")
+        return b"".join(b"data: " + json.dumps(c).encode("utf-8") + b"\n\n" for c in chunks) \
+            + b"data: [DONE]\n\n"
+
+    def _open(self, method, url, body, cancel):
+        """Send until a 2xx head arrives: redirects, retries, the stream_options fallback."""
+        cancel = cancel or CancelToken()
+        attempt = 0
+        waited = 0.0
+        redirects = 0
+        stripped = False
+        while True:
+            cancel.check()
+            payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+            exchange = _Exchange(url, method, self._headers(url, method), payload,
+                                 self.settings.connect_timeout, self.settings.read_timeout)
+            kind, value = exchange.get(cancel, self._limit())
+            if kind == "error":
+                exchange.close()
+                error = transport_error(value[0], value[1], urlsplit(url), self.settings)
+            else:
+                status, headers = value
+                log.info("%s %s -> %d", method, url.split("?")[0], status)
+                location = headers.get("Location")
+                if status in _REDIRECTS and location:
+                    exchange.close()
+                    redirects += 1
+                    method, url, body = self._redirect(status, method, url, location, body,
+                                                       redirects)
+                    continue
+                if 200 <= status < 300:
+                    if looks_like_html(headers.get("Content-Type"), b""):
+                        exchange.close()
+                        raise status_error(status, headers, b"<html>", self.settings,
+                                           self.endpoint)
+                    return exchange, headers
+                text = self._read_all(exchange, cancel, ERROR_BODY_LIMIT)
+                if (not stripped and body is not None and "stream_options" in body
+                        and rejects_stream_options(status, text)):
+                    # Some servers (older vLLM, strict proxies) refuse unknown
+                    # fields: usage is not worth failing the request for.
+                    log.info("server refused stream_options; retrying without")
+                    body = dict((k, v) for k, v in body.items() if k != "stream_options")
+                    stripped = True
+                    continue
+                error = status_error(status, headers, text, self.settings, self.endpoint)
+            if error.retryable and attempt < self.retries:
+                delay = error.retry_after
+                if delay is None:
+                    delay = self.backoff[min(attempt, len(self.backoff) - 1)]
+                if waited + delay <= self.max_wait:
+                    attempt += 1
+                    waited += delay
+                    log.info("retrying in %.1f s (attempt %d)", delay, attempt + 1)
+                    if cancel.wait(delay):
+                        raise Cancelled()
+                    continue
+            raise error
+
+    def _redirect(self, status, method, url, location, body, count):
+        """The next (method, url, body) for a redirect, or an EndpointError."""
+        target = urljoin(url, location)
+        if count > self.max_redirects:
+            raise EndpointError("The server at %s redirected too many times." % self.endpoint.host)
+        parts = urlsplit(target)
+        if parts.scheme not in ("http", "https") or not parts.hostname:
+            raise EndpointError("The server at %s redirected to an address that is not a web "
+                                "address." % self.endpoint.host)
+        check_policy(parts.scheme, parts.hostname, self.settings.allow_http)
+        if status in (307, 308) or method == "GET":
+            # _headers() leaves Authorization out when target is another origin.
+            if origin_of(target) != self.endpoint.origin:
+                log.info("redirected to another host; the API key is not sent there")
+            return method, target, body
+        raise EndpointError("The server moved to %s; put that address in the options."
+                            % target[:120])

@@ -1,0 +1,426 @@
+"""The HTTP transport against a real scripted server on 127.0.0.1 (no mocks)."""
+
+import json
+import logging
+import os
+import shutil
+import socket
+import ssl
+import subprocess
+import threading
+import time
+
+import pytest
+
+from marginalia.config import Settings
+from marginalia.errors import Cancelled, ConfigError, EndpointError
+from marginalia.http_client import CancelToken, ChatClient
+from tests.support.sse_server import (ScriptedServer, error_response, html_response,
+                                      sse_body, stream_response, text_delta, text_response)
+
+KEY = "sk-test-123456"
+BODY = {"model": "test-model", "messages": [{"role": "user", "content": "hi"}],
+        "stream": True, "stream_options": {"include_usage": True}}
+
+
+def make_client(url, **settings):
+    values = dict(endpoint=url, model="test-model", api_key=KEY, connect_timeout=2.0,
+                  read_timeout=5.0)
+    values.update(settings)
+    return ChatClient(Settings(**values), backoff=(0.05, 0.05))
+
+
+def expected_bytes(response):
+    return b"".join(p.encode("utf-8") if isinstance(p, str) else p
+                    for p in response["body"] if not isinstance(p, dict))
+
+
+def collect(stream):
+    """(pieces, seconds from start to each piece)."""
+    start = time.monotonic()
+    pieces, times = [], []
+    for piece in stream:
+        pieces.append(piece)
+        times.append(time.monotonic() - start)
+    return pieces, times
+
+
+@pytest.mark.parametrize("options", [
+    {"chunked": True, "split": [1, 2, 5, 3, 11], "delay": 0.003},
+    {"chunked": False, "split": [7, 1, 4], "delay": 0.003},
+    {"content_length": True, "split": 13, "delay": 0.003},
+])
+def test_stream_arrives_whole_and_incrementally(server, options):
+    response = text_response("Grüße, café ☕ and more text", pieces=5, **options)
+    server.add(response)
+    pieces, times = collect(make_client(server.url).open_stream(BODY))
+    assert b"".join(pieces) == expected_bytes(response)
+    # Incremental: the first piece is delivered long before the last one.
+    assert len(pieces) > 10
+    assert times[0] < times[-1] / 3
+
+
+def test_request_carries_body_and_headers(server):
+    server.add(text_response("ok"))
+    list(make_client(server.url).open_stream(BODY))
+    request = server.chat_requests[0]
+    assert request.method == "POST" and request.path == "/v1/chat/completions"
+    assert request.json == BODY
+    assert request.headers["authorization"] == "Bearer " + KEY
+    assert request.headers["content-type"] == "application/json"
+    assert request.headers["accept"] == "text/event-stream"
+
+
+def test_chunked_stream_cut_mid_json_is_an_error_after_the_prefix(server):
+    body = sse_body([text_delta("Hello"), text_delta("world")])
+    first = body[0]
+    server.add({"chunked": True, "body": [first, body[1][:25], {"cut": True}, body[1][25:]]})
+    received = []
+    with pytest.raises(EndpointError) as info:
+        for piece in make_client(server.url).open_stream(BODY):
+            received.append(piece)
+    assert b"".join(received) == (first + body[1][:25]).encode("utf-8")
+    assert "broke in the middle" in str(info.value)
+
+
+def test_content_length_stream_cut_short_is_an_error(server):
+    server.add({"content_length": True,
+                "body": ['data: {"choices": [', {"cut": True}, "never sent"]})
+    with pytest.raises(EndpointError) as info:
+        list(make_client(server.url).open_stream(BODY))
+    assert "broke" in str(info.value)
+
+
+def test_close_delimited_stream_cut_ends_quietly_with_the_prefix(server):
+    # Without framing the transport cannot tell a cut from the end; the
+    # accumulator notices the missing finish (documented behaviour).
+    server.add({"body": ['data: {"choices": [{"delta": {"content": "Hi"', {"cut": True}]})
+    assert b"".join(make_client(server.url).open_stream(BODY)) == \
+        b'data: {"choices": [{"delta": {"content": "Hi"'
+
+
+def test_401_is_a_key_sentence_with_the_server_message_and_no_retry(server):
+    server.add(error_response(401, "Incorrect API key provided: %s." % KEY, "invalid_api_key"))
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    message = str(info.value)
+    assert message.startswith("The server rejected the API key (401)")
+    assert "Incorrect API key provided" in message
+    assert KEY not in message  # a server echoing the key never gets it shown
+    assert info.value.status == 401 and not info.value.retryable
+    assert len(server.chat_requests) == 1
+
+
+@pytest.mark.parametrize("response", [
+    error_response(404, "The model `nope-7b` does not exist or you do not have access to it.",
+                   "model_not_found"),
+    error_response(404, 'model "nope-7b" not found, try pulling it first'),  # Ollama
+    error_response(400, "nope-7b is not a valid model ID"),                  # OpenRouter
+])
+def test_unknown_model_names_the_model(server, response):
+    server.add(response)
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url, model="nope-7b").open_stream(dict(BODY, model="nope-7b"))
+    assert 'does not know the model "nope-7b"' in str(info.value)
+
+
+def test_404_without_a_model_message_points_at_the_address(server):
+    server.add({"status": 404, "headers": {"Content-Type": "text/plain"}, "body": []})
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "Nothing answered at %s/chat/completions (404)" % server.url in str(info.value)
+
+
+def test_403_forbidden(server):
+    server.add(error_response(403, "Project does not have access to model"))
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "refused access (403)" in str(info.value)
+
+
+def test_429_then_200_honours_retry_after(server):
+    server.add(error_response(429, "Rate limit reached", headers={"Retry-After": "0.4"}),
+               text_response("after the wait"))
+    start = time.monotonic()
+    data = b"".join(make_client(server.url).open_stream(BODY))
+    assert time.monotonic() - start >= 0.4
+    assert b"after the wait"[:5] in data
+    assert len(server.chat_requests) == 2
+
+
+def test_429_asking_for_too_long_a_wait_fails_at_once(server):
+    server.add(error_response(429, "Slow down", headers={"Retry-After": "120"}))
+    start = time.monotonic()
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert time.monotonic() - start < 1.0
+    assert "limiting requests (429)" in str(info.value)
+    assert len(server.chat_requests) == 1
+
+
+def test_insufficient_quota_429_is_not_retried(server):
+    server.add(error_response(429, "You exceeded your current quota.", "insufficient_quota"))
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "run out of credit" in str(info.value)
+    assert len(server.chat_requests) == 1
+
+
+def test_503_retries_are_bounded(server):
+    server.add(*[error_response(503, "overloaded")] * 4)
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "had an error (503)" in str(info.value)
+    assert len(server.chat_requests) == 3  # the first attempt and two retries
+
+
+def test_500_html_page_is_never_shown_and_not_retried(server):
+    server.add(html_response(500))
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    message = str(info.value)
+    assert "web page" in message and "(status 500)" in message
+    assert "<" not in message and "nginx" not in message
+    assert len(server.chat_requests) == 1
+
+
+def test_502_html_from_a_proxy_is_retried(server):
+    server.add(html_response(502), text_response("fine"))
+    assert b"fine"[:2] in b"".join(make_client(server.url).open_stream(BODY))
+    assert len(server.chat_requests) == 2
+
+
+def test_200_html_page_is_an_error(server):
+    server.add({"headers": {"Content-Type": "text/html"}, "body": ["<html>login</html>"]})
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "web page" in str(info.value)
+
+
+def test_non_streamed_json_answer_becomes_sse(server):
+    answer = {"choices": [{"index": 0, "finish_reason": "stop",
+                           "message": {"role": "assistant", "content": "Whole answer"}}],
+              "usage": {"prompt_tokens": 3, "completion_tokens": 2, "total_tokens": 5}}
+    server.add({"headers": {"Content-Type": "application/json"}, "body": [json.dumps(answer)]})
+    data = b"".join(make_client(server.url).open_stream(BODY)).decode()
+    events = [json.loads(line[6:]) for line in data.split("\n\n") if line.startswith("data: {")]
+    assert events[0]["choices"][0]["delta"]["content"] == "Whole answer"
+    assert events[1]["usage"]["total_tokens"] == 5
+    assert data.endswith("data: [DONE]\n\n")
+
+
+def test_stall_past_the_idle_timeout_is_an_error(server):
+    server.add(stream_response([text_delta("partial")], done=False,
+                               body=sse_body([text_delta("partial")], done=False)
+                               + [{"sleep": 3}, "data: [DONE]\n\n"]))
+    received = []
+    start = time.monotonic()
+    with pytest.raises(EndpointError) as info:
+        for piece in make_client(server.url, read_timeout=0.3).open_stream(BODY):
+            received.append(piece)
+    elapsed = time.monotonic() - start
+    assert received and b"partial" in b"".join(received)
+    assert "sent nothing for 0.3 seconds" in str(info.value)
+    assert 0.25 < elapsed < 1.5
+
+
+def test_no_response_head_within_the_read_timeout(server):
+    server.add(dict(text_response("late"), head_delay=3))
+    start = time.monotonic()
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url, read_timeout=0.3).open_stream(BODY)
+    assert "did not answer within 0.3 seconds" in str(info.value)
+    assert time.monotonic() - start < 1.5
+
+
+def cancel_after(token, seconds):
+    """Cancel from another thread; returns a list that receives the cancel time."""
+    when = []
+
+    def fire():
+        time.sleep(seconds)
+        when.append(time.monotonic())
+        token.cancel()
+    threading.Thread(target=fire, daemon=True).start()
+    return when
+
+
+def test_cancel_mid_stream_returns_within_half_a_second(server):
+    server.add({"body": sse_body([text_delta("first")], done=False) + [{"sleep": 10}]})
+    token = CancelToken()
+    stream = make_client(server.url).open_stream(BODY, token)
+    assert b"first" in next(stream)
+    fired = cancel_after(token, 0.2)
+    with pytest.raises(Cancelled):
+        next(stream)
+    latency = time.monotonic() - fired[0]
+    print("cancel latency mid-stream: %.3f s" % latency)
+    assert latency < 0.5
+    with pytest.raises(StopIteration):
+        next(stream)  # closed for good
+
+
+def test_cancel_while_waiting_for_the_head(server):
+    server.add(dict(text_response("late"), head_delay=10))
+    token = CancelToken()
+    fired = cancel_after(token, 0.2)
+    with pytest.raises(Cancelled):
+        make_client(server.url).open_stream(BODY, token)
+    assert time.monotonic() - fired[0] < 0.5
+
+
+def test_cancel_while_waiting_to_retry(server):
+    server.add(error_response(429, "wait", headers={"Retry-After": "10"}), text_response("x"))
+    token = CancelToken()
+    fired = cancel_after(token, 0.2)
+    with pytest.raises(Cancelled):
+        make_client(server.url).open_stream(BODY, token)
+    assert time.monotonic() - fired[0] < 0.5
+    assert len(server.chat_requests) == 1
+
+
+def free_port():
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    port = sock.getsockname()[1]
+    sock.close()
+    return port
+
+
+def test_connection_refused_is_retried_then_explained():
+    client = make_client("http://127.0.0.1:%d/v1" % free_port())
+    start = time.monotonic()
+    with pytest.raises(EndpointError) as info:
+        client.open_stream(BODY)
+    assert "connection refused" in str(info.value)
+    assert "model server running" in str(info.value)
+    assert info.value.retryable
+    assert 0.1 <= time.monotonic() - start < 2.0  # two short backoffs happened
+
+
+def test_dns_failure():
+    client = make_client("https://no-such-host.invalid/v1", connect_timeout=3, read_timeout=3)
+    with pytest.raises(EndpointError) as info:
+        client.open_stream(BODY)
+    assert "no-such-host.invalid could not be found" in str(info.value)
+
+
+def test_stream_options_rejected_then_retried_once_without(server):
+    server.add(error_response(400, "Unrecognized request argument supplied: stream_options"),
+               text_response("usage-free"))
+    data = b"".join(make_client(server.url).open_stream(BODY))
+    assert b"\"finish_reason\": \"stop\"" in data
+    first, second = server.chat_requests
+    assert first.json["stream_options"] == {"include_usage": True}
+    assert "stream_options" not in second.json
+    assert second.json["messages"] == BODY["messages"]
+
+
+def test_stream_options_fallback_happens_only_once(server):
+    server.add(*[error_response(400, "extra inputs are not permitted")] * 3)
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "rejected the request (400)" in str(info.value)
+    assert len(server.chat_requests) == 2
+
+
+def test_authorization_dropped_on_redirect_to_another_host():
+    with ScriptedServer([text_response("from the other host")]) as other:
+        target = other.url_with_host("localhost") + "/chat/completions"
+        with ScriptedServer([{"status": 307, "headers": {"Location": target},
+                              "body": []}]) as first:
+            data = b"".join(make_client(first.url).open_stream(BODY))
+        assert b"other" in data
+        assert first.chat_requests[0].headers["authorization"] == "Bearer " + KEY
+        redirected = other.chat_requests[0]
+        assert "authorization" not in redirected.headers
+        assert redirected.json == BODY  # 307 keeps the method and body
+
+
+def test_authorization_kept_on_redirect_within_the_host(server):
+    server.add({"status": 308, "headers": {"Location": "/v2/chat/completions"}, "body": []},
+               text_response("moved"))
+    list(make_client(server.url).open_stream(BODY))
+    first, second = server.chat_requests
+    assert second.path == "/v2/chat/completions"
+    assert second.headers["authorization"] == "Bearer " + KEY
+
+
+def test_redirect_to_plain_http_on_the_internet_is_refused(server):
+    server.add({"status": 307, "headers": {"Location": "http://example.com/v1/chat/completions"},
+                "body": []})
+    with pytest.raises(ConfigError):
+        make_client(server.url).open_stream(BODY)
+
+
+def test_list_models_sends_the_key_and_sorts():
+    with ScriptedServer(models=["zeta", "alpha", "mid"], api_key=KEY) as srv:
+        assert make_client(srv.url).list_models() == ["alpha", "mid", "zeta"]
+        request = srv.requests[0]
+        assert request.method == "GET" and request.path == "/v1/models"
+        assert request.headers["authorization"] == "Bearer " + KEY
+        with pytest.raises(EndpointError) as info:
+            make_client(srv.url, api_key="wrong").list_models()
+        assert "(401)" in str(info.value)
+
+
+def test_list_models_reads_ollama_native_shape(server):
+    server.models = {"headers": {"Content-Type": "application/json"},
+                     "body": [json.dumps({"models": [{"name": "qwen3:8b"}, {"name": "gemma3"}]})]}
+    assert make_client(server.url, api_key="").list_models() == ["gemma3", "qwen3:8b"]
+    assert "authorization" not in server.requests[0].headers
+
+
+def test_the_key_is_never_logged(server, caplog):
+    server.add(error_response(401, "bad key"), text_response("x"))
+    caplog.set_level(logging.DEBUG)
+    with pytest.raises(EndpointError):
+        make_client(server.url).open_stream(BODY)
+    assert caplog.records  # something was logged...
+    assert KEY not in caplog.text  # ...but never the key
+
+
+@pytest.fixture
+def tls_server(tmp_path):
+    """A TLS listener with a self-signed certificate, which a client must refuse."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is needed to make a test certificate")
+    cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                    "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
+                   check=True, capture_output=True)
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(5)
+
+    def serve():
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            try:
+                context.wrap_socket(conn, server_side=True).close()
+            except (ssl.SSLError, OSError):
+                conn.close()
+    threading.Thread(target=serve, daemon=True).start()
+    yield listener.getsockname()[1]
+    listener.close()
+
+
+def test_tls_certificate_failure(tls_server):
+    client = make_client("https://localhost:%d/v1" % tls_server)
+    with pytest.raises(EndpointError) as info:
+        client.open_stream(BODY)
+    assert "certificate of localhost could not be verified" in str(info.value)
+    assert "self-signed" in str(info.value) or "self signed" in str(info.value)
+
+
+def test_https_to_a_plain_http_port(server):
+    client = make_client(server.url.replace("http://", "https://"))
+    with pytest.raises(EndpointError) as info:
+        client.open_stream(BODY)
+    assert "secure connection" in str(info.value)
+    assert os.linesep not in str(info.value)
