@@ -1,0 +1,203 @@
+"""Run Marginalia's agent on a document from the command line.
+
+    PYTHONPATH=pythonpath:vendor python3 -m marginalia.headless DOCUMENT \\
+        --message TEXT [--message TEXT ...] --output OUT [--endpoint URL] [--model NAME] \\
+        [--api-key-env VAR] [--track-changes] [--oxt PATH]
+
+A private headless LibreOffice with a throwaway profile gets the built .oxt;
+each message runs as one chat turn *inside* the office through the
+extension's own ChatSession (same loop, tools, undo and tracked changes as
+the sidebar). Events go to stdout as JSON lines; OUT is saved in the format
+its extension names. Needs the Python that has ``uno``.
+"""
+
+import argparse
+import json
+import os
+import signal
+import sys
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DEFAULT_OXT = os.path.join(ROOT, "dist", "marginalia.oxt")
+FILTERS = {".odt": "writer8", ".docx": "MS Word 2007 XML", ".pdf": "writer_pdf_Export"}
+POLL_SECONDS = 0.05
+
+
+class UsageError(Exception):
+    """Bad command-line arguments: exit code 2."""
+
+
+class RunError(Exception):
+    """The document, the office or the endpoint failed: exit code 1."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message):
+        raise UsageError("Bad arguments: %s (see --help)." % message)
+
+
+def parse_args(argv):
+    p = _Parser(prog="python3 -m marginalia.headless",
+                description="Run Marginalia chat turns on a document and save the result.")
+    p.add_argument("document")
+    p.add_argument("--message", action="append", required=True,
+                   help="a chat message; repeat for several turns")
+    p.add_argument("--output", required=True, help="where to save (.odt, .docx or .pdf)")
+    p.add_argument("--endpoint", default=os.environ.get("MARGINALIA_ENDPOINT"))
+    p.add_argument("--model", default=os.environ.get("MARGINALIA_MODEL"))
+    p.add_argument("--api-key-env", metavar="VAR",
+                   help="name of the environment variable holding the API key "
+                        "(default MARGINALIA_API_KEY)")
+    p.add_argument("--track-changes", action="store_true",
+                   help="record the edits as tracked changes")
+    p.add_argument("--oxt", default=DEFAULT_OXT, help="the extension to install")
+    args = p.parse_args(argv)
+    ext = os.path.splitext(args.output)[1].lower()
+    if ext not in FILTERS:
+        raise UsageError("The output must end in .odt, .docx or .pdf.")
+    if not os.path.isfile(args.document) or not os.access(args.document, os.R_OK):
+        raise UsageError("The document %s does not exist or cannot be read." % args.document)
+    if not os.path.isfile(args.oxt):
+        raise UsageError("The extension %s is missing; build it with `python3 build.py`."
+                         % args.oxt)
+    if not args.model:
+        raise UsageError("No model given: use --model or MARGINALIA_MODEL.")
+    key_var = args.api_key_env or "MARGINALIA_API_KEY"
+    if args.api_key_env and args.api_key_env not in os.environ:
+        raise UsageError("The environment variable %s is not set." % args.api_key_env)
+    args.api_key = os.environ.get(key_var, "")
+    return args
+
+
+def output_line(entry):
+    """Map a session entry to the runner's JSON-lines vocabulary (None: not shown)."""
+    kind = entry.get("type")
+    if kind in ("reasoning", "text"):
+        return {"type": kind, "text": entry.get("text", "")}
+    if kind == "tool_call":
+        return {"type": "tool_call", "id": entry.get("call_id"), "name": entry.get("name"),
+                "arguments": entry.get("arguments")}
+    if kind == "tool_result":
+        return {"type": "tool_result", "id": entry.get("call_id"), "name": entry.get("name"),
+                "ok": bool(entry.get("ok")), "result": entry.get("result")}
+    if kind == "usage":
+        out = {"type": "usage"}
+        out.update(entry.get("usage") or {})
+        return out
+    if kind == "error":
+        return {"type": "error", "message": entry.get("message")}
+    if kind == "done":
+        return {"type": "done"}
+    return None
+
+
+def _emit(line, out):
+    out.write(json.dumps(line, ensure_ascii=False) + "\n")
+    out.flush()
+
+
+def run_turn(office, doc, message, settings, out):
+    """One chat turn; returns the error sentence it ended with, or None."""
+    started = office.job("chat.start", doc, message=message, settings=settings)
+    if not started.get("started"):
+        raise RunError("The chat turn could not start.")
+    error = None
+    while True:
+        try:
+            polled = office.job("chat.poll", doc)
+        except KeyboardInterrupt:
+            # Stop the turn inside the office first so it quits promptly.
+            office.job("chat.stop", doc)
+            raise
+        for entry in polled["entries"]:
+            line = output_line(entry)
+            if line is None:
+                continue
+            _emit(line, out)
+            if line["type"] == "error" and error is None:
+                error = line["message"]
+            if line["type"] == "done":
+                return error
+        time.sleep(POLL_SECONDS)
+
+
+def _store(doc, path):
+    import uno
+    from .lo_process import props
+    ext = os.path.splitext(path)[1].lower()
+    url = uno.systemPathToFileUrl(os.path.abspath(path))
+    doc.storeToURL(url, props(FilterName=FILTERS[ext], Overwrite=True))
+
+
+class _Office(object):
+    """Adapts lo_process.Office to the job calls the runner makes."""
+
+    def __init__(self, office):
+        self.office = office
+
+    def job(self, command, document=None, **payload):
+        from com.sun.star.beans import NamedValue
+        args = [NamedValue("Command", command), NamedValue("Payload", json.dumps(payload))]
+        if document is not None:
+            args.append(NamedValue("Document", document))
+        data = json.loads(self.office.create("org.marginalia.Job").execute(tuple(args)))
+        if not data.get("ok"):
+            raise RunError("Marginalia failed inside LibreOffice: %s" % data.get("error"))
+        return data["result"]
+
+
+def run(args, out):
+    from .lo_process import Office, OfficeError
+    settings = {"model": args.model, "api_key": args.api_key,
+                "track_changes": bool(args.track_changes)}
+    if args.endpoint:
+        settings["endpoint"] = args.endpoint
+    office = Office()
+    try:
+        office.start()
+        office.install(args.oxt)
+        try:
+            doc = office.load(args.document, hidden=True)
+        except Exception:
+            raise RunError("LibreOffice could not open %s." % args.document)
+        runner = _Office(office)
+        for message in args.message:
+            error = run_turn(runner, doc, message, settings, out)
+            if error:
+                raise RunError(error)
+        try:
+            _store(doc, args.output)
+        except Exception:
+            raise RunError("The result could not be saved to %s." % args.output)
+    except OfficeError as exc:
+        raise RunError(str(exc))
+    finally:
+        office.terminate()
+
+
+def _sigterm(_signum, _frame):
+    raise KeyboardInterrupt()
+
+
+def main(argv=None, out=None):
+    out = out or sys.stdout
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except UsageError as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 2
+    signal.signal(signal.SIGTERM, _sigterm)
+    try:
+        run(args, out)
+    except RunError as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("Stopped; the document was not saved.\n")
+        return 130
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
