@@ -76,6 +76,10 @@ class _Entries(object):
         candidates = self.by_index.get(index)
         if candidates:
             kind = entry.get("type")
+            if kind is None:
+                # The common continuation fragment: no type, the latest entry wins.
+                _merge_dict(candidates[-1], entry)
+                return
             # Most recent compatible entry wins: same type, or a type missing on either side.
             for node in reversed(candidates):
                 other = node.get("type")
@@ -115,37 +119,35 @@ def _plain_copy(value):
 def _merge_dict(acc, delta):
     """Merge one delta dict into an internal dict node; returns the node."""
     for key, value in delta.items():
-        if value is None:
-            # None never erases, but records that the key exists.
-            if key not in acc:
-                acc[key] = None
-            continue
-        old = acc.get(key)
-        if old is None or key in REPLACE_KEYS:
-            acc[key] = _adopt(value)
-            continue
         kind = type(value)
         if kind is _str:
-            if type(old) is _Text:
+            # The hot case (content, arguments): append a part, join later.
+            old = acc.get(key)
+            if type(old) is _Text and key not in REPLACE_KEYS:
                 old.parts.append(value)
             else:
                 acc[key] = _Text(value)
+        elif value is None:
+            # None never erases, but records that the key exists.
+            if key not in acc:
+                acc[key] = None
         elif kind is _dict:
-            if type(old) is _dict:
+            old = acc.get(key)
+            if type(old) is _dict and key not in REPLACE_KEYS:
                 _merge_dict(old, value)
             else:
-                acc[key] = _adopt(value)
+                acc[key] = _merge_dict({}, value)
         elif kind is _list:
-            if type(old) is _Entries:
+            old = acc.get(key)
+            if key in REPLACE_KEYS:
+                acc[key] = _adopt(value)
+            elif type(old) is _Entries:
                 for item in value:
                     if type(item) is _dict:
                         old.merge(item)
-            elif type(old) is _list:
-                if not old:
-                    acc[key] = _adopt(value)
-                else:
-                    # Lists of plain values only ever gain new entries.
-                    old.extend(_plain_copy(item) for item in value)
+            elif type(old) is _list and old:
+                # Lists of plain values only ever gain new entries.
+                old.extend(_plain_copy(item) for item in value)
             else:
                 acc[key] = _adopt(value)
         else:

@@ -83,7 +83,7 @@ class SSEDecoder(object):
             self._pending.append(data[end + 1:])
         # Complete lines end on an ASCII LF, so no character is cut here.
         text = data[:end].decode("utf-8", "replace")
-        return self._lines(text.split("\n"))
+        return self._complete(text)
 
     def close(self):
         """End of body: process an unterminated last line and flush the last event."""
@@ -95,6 +95,31 @@ class SSEDecoder(object):
         event = self._dispatch()
         if event is not None:
             events.append(event)
+        return events
+
+    def _complete(self, text):
+        """Events from complete lines joined by LF.
+
+        Chat servers send one ``data:`` line per event, so blank-line-separated
+        blocks are scanned first and a one-line data block becomes an event
+        directly; anything else goes through the line-by-line rules.
+        """
+        if self._data or self._event is not None or self._retry is not None \
+                or "\n\n" not in text:
+            return self._lines(text.split("\n"))
+        blocks = text.split("\n\n")
+        tail = blocks.pop()          # not known to be followed by a blank line
+        events = []
+        for block in blocks:
+            # Each block ends at a blank line, so the event state is clean here.
+            if block.startswith("data: ") and "\n" not in block:
+                events.append(SSEEvent("message", block[6:], self._last_id))
+                continue
+            events.extend(self._lines(block.split("\n")))
+            event = self._dispatch()
+            if event is not None:
+                events.append(event)
+        events.extend(self._lines(tail.split("\n")))
         return events
 
     def _dispatch(self):
@@ -111,14 +136,20 @@ class SSEDecoder(object):
     def _lines(self, lines):
         events = []
         for line in lines:
-            # Hot path: one data line per chat chunk.
-            if line.startswith("data: "):
-                self._data.append(line[6:])
-                continue
             if not line:
+                if self._data and self._event is None and self._retry is None:
+                    # Hot path: a plain data event, dispatched inline.
+                    data = self._data
+                    events.append(SSEEvent("message", data[0] if len(data) == 1
+                                           else "\n".join(data), self._last_id))
+                    self._data = []
+                    continue
                 event = self._dispatch()
                 if event is not None:
                     events.append(event)
+                continue
+            if line.startswith("data: "):
+                self._data.append(line[6:])
                 continue
             if line[0] == ":":
                 continue

@@ -30,6 +30,8 @@ from .textcalls import TextCallFilter
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
 
+_decode = json.JSONDecoder().raw_decode
+
 # Delta keys handled here rather than by the merger.
 _SPLIT_KEYS = frozenset(["content", "reasoning", "tool_calls", "function_call"])
 
@@ -141,6 +143,7 @@ class StreamAccumulator(object):
         self._by_index = {}       # provider index -> _Call currently at that index
         self._by_id = {}          # provider id -> _Call
         self._text_calls = []     # calls parsed from the text, at finish
+        self._plain = False       # think splitter and text-call filter both pass text through
         self._finish_reason = None
         self._usage = None
         self._error = None
@@ -156,13 +159,21 @@ class StreamAccumulator(object):
         data = event.data
         if event.event == "error":
             return self._fail(_sse_error_sentence(data))
-        if data == "[DONE]" or data.strip() == "[DONE]":
-            self._done = True
-            return []
-        if not data or data.isspace():
-            return []
+        if data[:1] != "{":
+            stripped = data.strip()
+            if stripped == "[DONE]":
+                self._done = True
+                return []
+            if not stripped:
+                return []
         try:
-            chunk = json.loads(data)
+            # raw_decode skips json.loads' wrappers; trailing junk is still refused.
+            try:
+                chunk, end = _decode(data)
+            except ValueError:
+                chunk, end = json.loads(data), len(data)    # leading whitespace
+            if end != len(data) and not data[end:].isspace():
+                raise ValueError("trailing data")
         except ValueError:
             return self._fail("The model server sent a garbled answer stream.")
         return self.feed(chunk)
@@ -185,9 +196,16 @@ class StreamAccumulator(object):
             if delta and isinstance(delta, dict):
                 # Mistral puts the last delta and the finish reason in one chunk: delta first.
                 content = delta.get("content")
-                if len(delta) == 1 and type(content) is str:
-                    self._text(content, events)       # hot path
-                else:
+                size = len(delta)
+                if type(content) is str and (size == 1 or (size == 2 and "role" in delta)):
+                    if self._plain and "<" not in content and "[" not in content:
+                        # Hot path: plain answer text, nothing held back anywhere.
+                        if content:
+                            self._content.append(content)
+                            events.append(Event(TEXT, text=content))
+                    else:
+                        self._text(content, events)
+                elif not (size == 1 and self._arguments_fast(delta)):
                     self._apply(delta, events)
             reason = choice.get("finish_reason")
         usage = chunk.get("usage")
@@ -284,6 +302,27 @@ class StreamAccumulator(object):
         """Content text: through the think splitter, then the text-call filter."""
         for kind, piece in self._think.feed(text):
             self._piece(kind, piece, events)
+        self._plain = self._think.passthrough() and self._textcalls.passthrough()
+
+    def _arguments_fast(self, delta):
+        """Hot path for an OpenAI argument fragment of a known call; False if not one."""
+        fragments = delta.get("tool_calls")
+        if type(fragments) is not list or len(fragments) != 1:
+            return False
+        fragment = fragments[0]
+        if type(fragment) is not dict or len(fragment) != 2:
+            return False
+        function = fragment.get("function")
+        index = fragment.get("index")
+        if type(function) is not dict or len(function) != 1 or type(index) is not int \
+                or type(function.get("arguments")) is not str:
+            return False
+        call = self._by_index.get(index)
+        if call is None or call.pos != index:
+            return False
+        # Already normalised: same index, no id, type or name to track.
+        self._merger.add(delta)
+        return True
 
     def _piece(self, kind, text, events):
         if kind == thinking.TEXT:
@@ -300,6 +339,7 @@ class StreamAccumulator(object):
             self._reasoning.append(moved.rstrip())
             self._content = []
             self._textcalls = TextCallFilter()
+            self._plain = False
 
     def _apply(self, delta, events):
         rest = {}

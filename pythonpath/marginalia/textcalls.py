@@ -169,6 +169,10 @@ class TextCallFilter(object):
         self._held = ""       # a possible partial marker at the end of the text
         self._markup = None   # list of parts from the first full marker on
 
+    def passthrough(self):
+        """True when text without "<" or "[" would be displayed unchanged."""
+        return not self._held and self._markup is None
+
     def feed(self, text):
         """Pass answer text through, keeping back anything that may be call markup."""
         if self._markup is not None:

@@ -66,6 +66,10 @@ class ThinkSplitter(object):
         self._seen_tag = False    # after any tag, a lone </think> is plain text
         self._strip = True        # drop whitespace before the next emitted piece
 
+    def passthrough(self):
+        """True when text without "<" would come out unchanged as TEXT (the hot path)."""
+        return self._state == _ANSWER and not self._held and not self._strip
+
     def feed(self, text):
         """Split one content delta; returns the pieces that are certain now."""
         if self._state == _ANSWER and not self._held and "<" not in text:
