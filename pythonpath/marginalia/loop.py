@@ -1,0 +1,352 @@
+"""The turn loop: ask the model, run the tools it calls, ask again, until it answers.
+
+``run_turn`` is called on a worker thread and reports through ``on_event``
+(the closed vocabulary of events.py). It never raises for tool problems or
+server errors: those end as one ERROR event and a TurnResult. The history it
+leaves behind is always valid to send again:
+
+* Every assistant tool call gets exactly one tool message with its id, in
+  order, also when the turn is stopped mid-tool ("Cancelled by the user.").
+* A stream that was stopped or broke keeps its text, marked " [stopped]" or
+  " [interrupted]"; its tool calls are dropped, since none of them ran.
+* Reasoning echo is decided per message, not per provider: the current
+  turn's assistant messages carry back ``reasoning_details`` (OpenRouter
+  wants them echoed unchanged in a tool loop) and, when they hold tool
+  calls, ``reasoning_content`` (DeepSeek requires it there and rejects it
+  elsewhere). Both are stripped from earlier turns. Gemini's
+  ``extra_content`` on a tool call is part of the call and always kept.
+* Usage: each request reports cumulative usage, so only its last value
+  counts; the turn's usage is the sum of those over its requests.
+"""
+
+import copy
+import logging
+
+from . import thinking
+from .endpoint import Endpoint, build_body
+from .errors import Cancelled, MarginaliaError
+from .events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT,
+                     USAGE, Event)
+from .sse import SSEDecoder
+from .stream import StreamAccumulator
+
+log = logging.getLogger("marginalia.loop")
+
+SYSTEM_PROMPT = (
+    "You are Marginalia, a writing partner working inside LibreOffice Writer. You help the "
+    "user draft, revise, shorten, check and discuss the document they have open.\n"
+    "- Use the document tools to read the part of the text you need before you comment on "
+    "it or change it, and to make the edits the user asks for. Do not paste the document "
+    "back into the chat.\n"
+    "- Change only what was asked, keep the author's voice and formatting, and say in a "
+    "sentence or two what you changed.\n"
+    "- When the user wants advice or an answer rather than an edit, reply in the chat and "
+    "leave the document alone.\n"
+    "- If a tool reports an error, fix the call or explain the problem; do not pretend it "
+    "worked.\n"
+    "- Answer in the language of the user's message. Keep chat replies short.")
+
+NO_TOOLS_PROMPT = (
+    "You are Marginalia, a writing partner working inside LibreOffice Writer. Help the user "
+    "draft, revise and discuss their document. You cannot edit the document in this session: "
+    "give suggestions the user can apply. Answer in the language of the user's message and "
+    "keep replies short.")
+
+CANCELLED_RESULT = "Cancelled by the user."
+STOPPED = " [stopped]"
+INTERRUPTED = " [interrupted]"
+
+# Echo fields that belong to the turn that produced them (see the module docstring).
+_TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
+
+
+def system_prompt(settings, context=None, has_tools=True):
+    """The system message text: the base prompt, the user's instructions, the document context."""
+    parts = [SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT]
+    extra = (settings.extra_instructions or "").strip()
+    if extra:
+        parts.append("Instructions from the user, to follow in every answer:\n" + extra)
+    if context and context.strip():
+        parts.append("The document right now:\n" + context.strip())
+    return "\n\n".join(parts)
+
+
+def add_usage(total, usage):
+    """Sum two usage dicts field by field (nested detail dicts too); either may be None."""
+    if not usage:
+        return copy.deepcopy(total) if total else None
+    result = copy.deepcopy(total) if total else {}
+    for key, value in usage.items():
+        if isinstance(value, bool):
+            continue
+        if isinstance(value, (int, float)):
+            previous = result.get(key)
+            result[key] = (previous if isinstance(previous, (int, float)) else 0) + value
+        elif isinstance(value, dict):
+            previous = result.get(key)
+            result[key] = add_usage(previous if isinstance(previous, dict) else None, value)
+    return result
+
+
+class Conversation(object):
+    """The chat history in OpenAI message format, without the system prompt."""
+
+    def __init__(self, messages=None):
+        self.messages = list(messages or [])
+
+    def append(self, message):
+        self.messages.append(message)
+
+    def clear(self):
+        del self.messages[:]
+
+    def __len__(self):
+        return len(self.messages)
+
+    def for_request(self, turn_start):
+        """Copies of the messages to send; ``turn_start`` is where the current turn begins."""
+        out = []
+        for position, message in enumerate(self.messages):
+            message = dict(message)
+            if message.get("role") == "assistant":
+                if position < turn_start:
+                    for field in _TURN_ONLY_FIELDS:
+                        message.pop(field, None)
+                elif not message.get("tool_calls"):
+                    message.pop("reasoning_content", None)   # DeepSeek rejects it here
+            out.append(message)
+        return out
+
+
+class TurnResult(object):
+    """What a turn did: ``text`` and ``reasoning`` join the rounds' answers."""
+
+    __slots__ = ("text", "reasoning", "usage", "rounds", "tool_calls", "error", "cancelled",
+                 "finish_reason")
+
+    def __init__(self):
+        self.text = ""
+        self.reasoning = ""
+        self.usage = None
+        self.rounds = 0
+        self.tool_calls = []      # {"id", "name", "arguments", "ok", "summary"} in call order
+        self.error = None
+        self.cancelled = False
+        self.finish_reason = None
+
+    def __repr__(self):
+        return ("TurnResult(rounds=%r, tools=%r, error=%r, cancelled=%r, text=%r)"
+                % (self.rounds, len(self.tool_calls), self.error, self.cancelled,
+                   self.text[:60]))
+
+
+def run_turn(client, conversation, user_text, registry, settings, on_event, cancel,
+             context=None):
+    """Run one user turn to its end; returns a TurnResult (see the module docstring)."""
+    return _Turn(client, conversation, registry, settings, on_event, cancel,
+                 context).run(user_text)
+
+
+class _Turn(object):
+    def __init__(self, client, conversation, registry, settings, on_event, cancel, context):
+        self.client = client
+        self.conversation = conversation
+        self.registry = registry
+        self.settings = settings
+        self.on_event = on_event
+        self.cancel = cancel
+        self.context = context
+        self.result = TurnResult()
+        self.status = None
+        self.texts = []
+        self.reasonings = []
+
+    def emit(self, event):
+        self.on_event(event)
+
+    def set_status(self, text):
+        if text != self.status:
+            self.status = text
+            self.emit(Event(STATUS, text=text))
+
+    def fail(self, message, emit=True):
+        self.result.error = message
+        if emit:
+            self.emit(Event(ERROR, message=message))
+
+    def run(self, user_text):
+        result = self.result
+        turn_start = len(self.conversation)
+        self.conversation.append({"role": "user", "content": user_text})
+        tools = self.registry.schemas() if self.registry is not None else []
+        max_rounds = max(1, int(self.settings.max_rounds or 1))
+        finish = None
+        while True:
+            if self.cancel.cancelled:
+                self.keep_partial("", STOPPED)
+                finish = self.stopped()
+                break
+            result.rounds += 1
+            stream = self.request(turn_start, tools)
+            if stream.error is not None or result.cancelled:
+                self.keep_partial(stream.content, STOPPED if result.cancelled else INTERRUPTED)
+                finish = self.stopped() if result.cancelled else "error"
+                break
+            self.conversation.append(stream.assistant_message())
+            finish = stream.finish_reason
+            if not stream.tool_calls:
+                break
+            if not self.run_tools(stream.tool_calls):
+                finish = self.stopped()
+                break
+            if result.rounds >= max_rounds:
+                self.fail("The model was still calling tools after %d rounds, so the turn "
+                          "stopped; send a message to let it continue." % max_rounds)
+                finish = "max_rounds"
+                break
+        result.text = "\n\n".join(t for t in self.texts if t)
+        result.reasoning = "\n\n".join(r for r in self.reasonings if r)
+        result.finish_reason = finish
+        self.status = None
+        self.emit(Event(DONE, finish_reason=finish))
+        return result
+
+    def stopped(self):
+        self.result.cancelled = True
+        self.set_status("Stopped.")
+        return "cancelled"
+
+    def think_window(self):
+        """Hold back early text for R1-style ``</think>`` only on local servers.
+
+        R1 chat templates that leave ``<think>`` in the prompt run on local
+        servers (llama.cpp, Ollama, vLLM without a reasoning parser); cloud
+        APIs split reasoning out themselves, so their first words are not delayed.
+        """
+        try:
+            local = Endpoint(self.settings.endpoint).is_local
+        except MarginaliaError:
+            local = True
+        return thinking.R1_WINDOW if local else 0
+
+    def request(self, turn_start, tools):
+        """One streamed request; returns its StreamResult (``error`` set on failure)."""
+        accumulator = StreamAccumulator(think_window=self.think_window())
+        decoder = SSEDecoder()
+        prior_usage = self.result.usage
+        forward = _Forwarder(self, prior_usage)
+        stream = None
+        error = None
+        try:
+            messages = [{"role": "system",
+                         "content": system_prompt(self.settings, self.context, bool(tools))}]
+            body = build_body(self.settings, messages + self.conversation.for_request(turn_start),
+                              tools)
+            self.set_status("Connecting\u2026")
+            stream = self.client.open_stream(body, self.cancel)
+            self.set_status("Waiting for the model\u2026")
+            for data in stream:
+                if self.cancel.cancelled:
+                    raise Cancelled()   # a client that does not poll the token itself
+                for event in decoder.feed(data):
+                    forward(accumulator.feed_sse(event))
+                if forward.error_shown:
+                    break              # the server reported an error: the rest is moot
+            for event in decoder.close():
+                forward(accumulator.feed_sse(event))
+            forward(accumulator.finish())
+        except Cancelled:
+            self.result.cancelled = True
+            forward(accumulator.finish(), text_only=True)
+        except MarginaliaError as exc:
+            error = str(exc)
+            forward(accumulator.finish(), text_only=True)
+        finally:
+            close = getattr(stream, "close", None)
+            if close is not None:
+                close()
+        outcome = accumulator.result()
+        self.texts.append(outcome.content)
+        self.reasonings.append(outcome.reasoning)
+        if outcome.usage:
+            self.result.usage = add_usage(prior_usage, outcome.usage)
+        if error is not None:
+            outcome.error = error
+            outcome.tool_calls = []
+            self.fail(error)
+        elif outcome.error is not None:
+            self.fail(outcome.error, emit=not forward.error_shown)
+        if self.result.cancelled:
+            outcome.tool_calls = []
+        return outcome
+
+    def keep_partial(self, content, marker):
+        """Keep a stopped or broken answer's text in history, marked, with no tool calls."""
+        content = content or ""
+        last = self.conversation.messages[-1] if len(self.conversation) else {}
+        if not content and last.get("role") == "tool":
+            return   # the tool results already close the exchange
+        # An assistant message even when empty: chat templates (Gemma, Mistral)
+        # refuse two user messages in a row.
+        self.conversation.append({"role": "assistant",
+                                  "content": content + marker if content else marker.strip()})
+
+    def run_tools(self, calls):
+        """Run the calls in order; False if cancelled (every call still gets a result)."""
+        for position, call in enumerate(calls):
+            if self.cancel.cancelled:
+                self.cancel_rest(calls[position:])
+                return False
+            name = call["name"]
+            self.set_status("Running %s\u2026" % name)
+            self.emit(Event(TOOL_CALL, call_id=call["id"], name=name,
+                            arguments=call["arguments"]))
+            try:
+                outcome = self.registry.call(name, call["arguments"])
+            except Cancelled:
+                self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=False,
+                                result=CANCELLED_RESULT, summary="%s cancelled" % name))
+                self.cancel_rest(calls[position:])
+                return False
+            self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=outcome.ok,
+                            result=outcome.content, summary=outcome.summary))
+            self.conversation.append({"role": "tool", "tool_call_id": call["id"],
+                                      "content": outcome.content})
+            self.result.tool_calls.append({"id": call["id"], "name": name,
+                                           "arguments": call["arguments"], "ok": outcome.ok,
+                                           "summary": outcome.summary})
+        return True
+
+    def cancel_rest(self, calls):
+        for call in calls:
+            self.conversation.append({"role": "tool", "tool_call_id": call["id"],
+                                      "content": CANCELLED_RESULT})
+
+
+class _Forwarder(object):
+    """Passes one request's accumulator events on: usage made turn-wide, DONE held back."""
+
+    def __init__(self, turn, prior_usage):
+        self.turn = turn
+        self.prior_usage = prior_usage
+        self.error_shown = False
+
+    def __call__(self, events, text_only=False):
+        turn = self.turn
+        for event in events:
+            kind = event.kind
+            if kind == DONE:
+                continue           # the turn sends one DONE at its very end
+            if text_only and kind not in (TEXT, REASONING):
+                continue
+            if kind == USAGE:
+                event = Event(USAGE, usage=add_usage(self.prior_usage, event.usage))
+            elif kind == TEXT:
+                turn.set_status("Writing\u2026")
+            elif kind == REASONING:
+                turn.set_status("Thinking\u2026")
+                if not turn.settings.show_thinking:
+                    continue
+            elif kind == ERROR:
+                self.error_shown = True
+            turn.emit(event)
