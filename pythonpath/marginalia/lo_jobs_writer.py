@@ -1,0 +1,105 @@
+"""``writer.*`` job commands: the Writer tools driven in process, for tests and bench.
+
+lo_jobs.execute hands these over on a UNO socket thread; the toolbox routes
+all document work to the main thread through lo_mainthread.run_sync, just as
+the sidebar's worker thread does.
+"""
+
+import time
+
+from .config import Settings
+from .errors import Cancelled
+from .lo_writer_tools import WriterToolbox
+
+
+def _toolbox(ctx, document, payload):
+    from .lo_mainthread import run_sync
+    if document is None:
+        raise ValueError("this command needs a Document")
+    settings = Settings(track_changes=bool(payload.get("track_changes", False)))
+    return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn))
+
+
+def _call_tools(ctx, document, payload):
+    """begin_turn(title), each call in turn, end_turn(); results with timings."""
+    box = _toolbox(ctx, document, payload)
+    results = []
+    box.begin_turn(payload.get("title", "test"))
+    try:
+        for call in payload.get("calls", []):
+            started = time.perf_counter()
+            try:
+                result = box.registry.call(call["name"], call.get("arguments", {}))
+            except Cancelled as exc:
+                results.append({"ok": False, "cancelled": True, "content": str(exc),
+                                "seconds": time.perf_counter() - started})
+                break
+            results.append({"ok": result.ok, "content": result.content,
+                            "summary": result.summary,
+                            "seconds": time.perf_counter() - started})
+    finally:
+        box.end_turn()
+    return results
+
+
+def _context(ctx, document, payload):
+    box = _toolbox(ctx, document, payload)
+    started = time.perf_counter()
+    text = box.context()
+    return {"context": text, "seconds": time.perf_counter() - started}
+
+
+def _schemas(ctx, document, payload):
+    box = _toolbox(ctx, document, payload)
+    return box.registry.schemas()
+
+
+def _generate(ctx, document, payload):
+    """Fill ``document`` with a long synthetic report (bench): chapters, sections, lists."""
+    from .lo_mainthread import run_sync
+    return run_sync(ctx, lambda: _fill(document, payload))
+
+
+def _fill(doc, payload):
+    from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+    chapters = int(payload.get("chapters", 30))
+    sections = int(payload.get("sections", 5))
+    paragraphs = int(payload.get("paragraphs", 6))
+    sentence = payload.get("sentence", "The quarterly figures show steady growth in every "
+                                       "region, and the marker word appears here. ")
+    text = doc.getText()
+    cursor = text.createTextCursorByRange(text.getEnd())
+    started = time.perf_counter()
+    doc.lockControllers()
+    try:
+        first = True
+        for c in range(1, chapters + 1):
+            items = [("Heading 1", "Chapter %d" % c)]
+            for s in range(1, sections + 1):
+                items.append(("Heading 2", "Section %d.%d" % (c, s)))
+                for p in range(paragraphs):
+                    items.append(("Text body", sentence * 4))
+            for style, content in items:
+                if not first:
+                    text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+                first = False
+                cursor.setPropertyValue("ParaStyleName", style)
+                text.insertString(cursor, content, False)
+    finally:
+        doc.unlockControllers()
+    return {"seconds": time.perf_counter() - started}
+
+
+_COMMANDS = {
+    "writer.call_tools": _call_tools,
+    "writer.context": _context,
+    "writer.schemas": _schemas,
+    "writer.generate": _generate,
+}
+
+
+def handle(ctx, command, document, payload):
+    handler = _COMMANDS.get(command)
+    if handler is None:
+        raise ValueError("unknown writer command %r" % (command,))
+    return handler(ctx, document, payload)

@@ -1,0 +1,308 @@
+"""Primitive Writer edits: markdown blocks as real structure, deleting blocks.
+
+Callers validate first and call these on the main thread inside the turn's
+undo context; each primitive uses cursors and text calls only, so Writer's
+change tracking records whatever it does. Nothing here adds bookmarks,
+fields or metadata beyond the content asked for.
+"""
+
+import random
+
+import uno
+from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+
+from . import markdown as md
+from .lo_writer_read import is_table
+
+BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
+CODE_FONT = "Liberation Mono"
+CHAR_PROPS = ("CharWeight", "CharPosture", "CharStrikeout", "CharFontName", "HyperLinkURL")
+# Direct paragraph attributes a new paragraph inherits when Writer splits its neighbour.
+PARA_RESET = ("NumberingStyleName", "ParaIsNumberingRestart", "NumberingStartValue",
+              "ParaAdjust", "ParaLeftMargin", "ParaRightMargin", "ParaFirstLineIndent",
+              "ParaTopMargin", "ParaBottomMargin", "ParaBackColor", "BreakType",
+              "PageDescName", "OutlineLevel")
+
+
+def italic():
+    return uno.Enum("com.sun.star.awt.FontSlant", "ITALIC")
+
+
+def _reset(target, names):
+    for name in names:
+        try:
+            target.setPropertyToDefault(name)
+        except Exception:
+            # Not every property is resettable on every object (OutlineLevel on 7.4
+            # cursors, PageDescName without a page break); skipping keeps the rest.
+            pass
+
+
+class Styles(object):
+    """The style names the document offers for each block kind."""
+
+    def __init__(self, doc, body_style="Standard"):
+        families = doc.getStyleFamilies()
+        self._para = families.getByName("ParagraphStyles")
+        self._lists = families.getByName("NumberingStyles")
+        self.body = body_style if self._para.hasByName(body_style) else "Standard"
+        self.bullet_list = self._first(self._lists, ("List Bullet", "List 1"))
+        self.number_list = self._first(self._lists, ("List Number", "Numbering 123"))
+
+    @staticmethod
+    def _first(family, names):
+        for name in names:
+            if family.hasByName(name):
+                return name
+        return names[-1]
+
+    def list_of(self, para_style):
+        """The list style a paragraph style brings with it ("" for none)."""
+        try:
+            return self._para.getByName(para_style).getPropertyValue("NumberingStyleName")
+        except Exception:
+            return ""
+
+    def has_para_style(self, name):
+        return self._para.hasByName(name)
+
+    def para_style_names(self):
+        return list(self._para.getElementNames())
+
+    def for_block(self, block):
+        if block.kind == md.HEADING:
+            name = "Heading %d" % block.level
+            return name if self._para.hasByName(name) else self.body
+        if block.kind == md.CODE:
+            return self._first(self._para, ("Preformatted Text", self.body))
+        if block.kind == md.QUOTE:
+            return self._first(self._para, ("Quotations", self.body))
+        return self.body
+
+
+def write_runs(text, cursor, runs):
+    """Insert ``runs`` at the collapsed ``cursor``, each with exactly its attributes."""
+    for run in runs:
+        if not run.text:
+            continue
+        # With absorb=True the cursor ends up spanning the inserted text.
+        text.insertString(cursor, run.text, True)
+        set_run_attributes(cursor, run)
+        cursor.collapseToEnd()
+
+
+def set_run_attributes(rng, run):
+    values = {}
+    if run.bold:
+        values["CharWeight"] = BOLD
+    if run.italic:
+        values["CharPosture"] = italic()
+    if run.strike:
+        values["CharStrikeout"] = 1      # FontStrikeout.SINGLE
+    if run.code:
+        values["CharFontName"] = CODE_FONT
+    if run.link:
+        values["HyperLinkURL"] = run.link
+    # Unset attributes go back to the paragraph style instead of a direct
+    # "not bold", so a run in a heading stays as bold as the heading.
+    _reset(rng, [name for name in CHAR_PROPS if name not in values])
+    for name, value in values.items():
+        rng.setPropertyValue(name, value)
+
+
+class ListState(object):
+    """The list open at each nesting level while writing, so items join one list.
+
+    Each list the markdown starts gets a list id of its own: with only the
+    shared list style, Writer would join it to an older list of that style
+    and renumber the user's items after it. Items right after a list item
+    of the same kind continue that list; returning from a nested list of
+    another kind continues the outer one.
+    """
+
+    def __init__(self, styles, before_kind=None, before_style="", before_id=""):
+        self.styles = styles
+        self.open = {}
+        if before_kind and before_style and before_id:
+            self.open[1] = (before_kind, before_style, before_id)
+
+    def style_for(self, kind, level):
+        """(list style, list id, new list?) for an item of ``kind`` at ``level``."""
+        for deeper in [lvl for lvl in self.open if lvl > level]:
+            del self.open[deeper]
+        current = self.open.get(level)
+        if current and current[0] == kind:
+            return current[1], current[2], False
+        style = self.styles.bullet_list if kind == md.BULLET else self.styles.number_list
+        # The same shape as Writer's own generated ids ("list" and digits).
+        list_id = "list%d" % random.randint(10 ** 9, 4 * 10 ** 9)
+        self.open[level] = (kind, style, list_id)
+        return style, list_id, True
+
+    def close(self):
+        self.open.clear()
+
+
+def _prepare_paragraph(cursor, style, styles):
+    _reset(cursor, PARA_RESET)
+    cursor.setPropertyValue("ParaStyleName", style)
+    # Resetting does not take a split list item's list away on a cursor in
+    # 7.4: set the style's own list (usually none) explicitly. "Outline" is
+    # the chapter numbering headings get from their style; leave it alone.
+    current = cursor.getPropertyValue("NumberingStyleName")
+    wanted = styles.list_of(style)
+    if current != wanted and current != "Outline":
+        cursor.setPropertyValue("NumberingStyleName", wanted)
+
+
+def write_blocks(doc, cursor, blocks, styles, lists):
+    """Write ``blocks`` starting in the empty paragraph at ``cursor``.
+
+    Returns the number of paragraphs and tables created. If the last block is
+    a table, the empty paragraph Writer keeps after it is removed again unless
+    the document needs it (end of the body, or another table follows).
+    """
+    text = doc.getText()
+    created = 0
+    need_break = False
+    last_was_table = False
+    for block in blocks:
+        if need_break:
+            text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        if block.kind == md.TABLE:
+            lists.close()
+            insert_table(doc, cursor, block.rows, block.header)
+            need_break = False
+            last_was_table = True
+            created += 1
+            continue
+        last_was_table = False
+        _prepare_paragraph(cursor, styles.for_block(block), styles)
+        if block.kind in (md.BULLET, md.NUMBER):
+            style, list_id, _new = lists.style_for(block.kind, block.level)
+            cursor.setPropertyValue("NumberingStyleName", style)
+            cursor.setPropertyValue("ListId", list_id)
+            cursor.setPropertyValue("NumberingLevel", max(0, min(block.level - 1, 9)))
+        else:
+            lists.close()
+        write_runs(text, cursor, block.runs)
+        need_break = True
+        created += 1
+    if last_was_table:
+        _drop_empty_paragraph_after_table(text, cursor)
+    return created
+
+
+def _drop_empty_paragraph_after_table(text, cursor):
+    cursor.gotoStartOfParagraph(False)
+    probe = text.createTextCursorByRange(cursor.getStart())
+    if not probe.gotoNextParagraph(False):
+        return              # last paragraph of the body: Writer needs it after a table
+    if probe.TextTable is not None:
+        return              # a table follows: this paragraph keeps the two apart
+    # Deleting from its start to the next paragraph's start keeps the next
+    # paragraph's own attributes (Writer joins "backwards" in this case).
+    cursor.gotoRange(probe.getStart(), True)
+    cursor.setString("")
+
+
+def insert_table(doc, cursor, rows, header):
+    """A real text table before the paragraph at ``cursor``; rows hold lists of runs."""
+    nrows = len(rows)
+    ncols = max(len(r) for r in rows)
+    table = doc.createInstance("com.sun.star.text.TextTable")
+    table.initialize(nrows, ncols)
+    doc.getText().insertTextContent(cursor, table, False)
+    table.setPropertyValue("RepeatHeadline", bool(header))
+    for r, row in enumerate(rows):
+        for c in range(ncols):
+            cell = table.getCellByPosition(c, r)
+            cell_text = cell.getText()
+            cell_cursor = cell_text.createTextCursor()
+            style = "Table Heading" if header and r == 0 else "Table Contents"
+            try:
+                cell_cursor.setPropertyValue("ParaStyleName", style)
+            except Exception:
+                pass   # a document without the table styles keeps the default
+            write_runs(cell_text, cell_cursor, row[c] if c < len(row) else [])
+    return table
+
+
+# ---------------------------------------------------------------- positioning
+
+def open_paragraph(doc, elements, after):
+    """A cursor in a new empty paragraph after block ``after`` (0 = before the first)."""
+    text = doc.getText()
+    if after == 0:
+        first = elements[0]
+        if is_table(first):
+            para = doc.createInstance("com.sun.star.text.Paragraph")
+            text.insertTextContentBefore(para, first)
+            # Writer keeps the descriptor object in its cache in a broken state;
+            # drop it and reach the new paragraph from the body's start.
+            del para
+            return text.createTextCursorByRange(text.getStart())
+        cursor = text.createTextCursorByRange(first.getStart())
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+        return cursor
+    element = elements[after - 1]
+    if is_table(element):
+        following = elements[after] if after < len(elements) else None
+        if following is None or is_table(following):
+            para = doc.createInstance("com.sun.star.text.Paragraph")
+            text.insertTextContentAfter(para, element)
+            del para
+            return _cursor_after_table(doc, element)
+        cursor = text.createTextCursorByRange(following.getStart())
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+        return cursor
+    cursor = text.createTextCursorByRange(element.getEnd())
+    text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    return cursor
+
+
+def _cursor_after_table(doc, table):
+    name = table.getName()
+    elements = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        elements.append(enum.nextElement())
+    for k, element in enumerate(elements[:-1]):
+        if is_table(element) and element.getName() == name:
+            return doc.getText().createTextCursorByRange(elements[k + 1].getStart())
+    raise RuntimeError("the paragraph inserted after table %s was not found" % name)
+
+
+def delete_blocks(doc, elements, first, last):
+    """Delete blocks first..last (1-based, inclusive) through cursors and table disposal."""
+    text = doc.getText()
+    i = first - 1
+    while i <= last - 1:
+        if is_table(elements[i]):
+            elements[i].dispose()
+            i += 1
+            continue
+        j = i
+        while j + 1 <= last - 1 and not is_table(elements[j + 1]):
+            j += 1
+        _delete_paragraphs(doc, text, elements, i, j)
+        i = j + 1
+
+
+def _delete_paragraphs(doc, text, elements, i, j):
+    after = elements[j + 1] if j + 1 < len(elements) else None
+    before = elements[i - 1] if i > 0 else None
+    if after is not None and not is_table(after):
+        # Start of the first to start of the next: the next keeps its attributes.
+        cursor = text.createTextCursorByRange(elements[i].getStart())
+        cursor.gotoRange(after.getStart(), True)
+    elif before is not None and not is_table(before):
+        cursor = text.createTextCursorByRange(before.getEnd())
+        cursor.gotoRange(elements[j].getEnd(), True)
+    else:
+        # Between tables or alone in the body: empty the text, keep one paragraph.
+        cursor = text.createTextCursorByRange(elements[i].getStart())
+        cursor.gotoRange(elements[j].getEnd(), True)
+    cursor.setString("")

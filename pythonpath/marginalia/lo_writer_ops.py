@@ -1,0 +1,303 @@
+"""The Writer tools' bodies: validate everything, then read or edit.
+
+Each function takes the document first and the tool's arguments after, runs
+on the main thread, and returns a ToolOutput or raises ToolError *before*
+changing anything (arguments, ranges, matches and protection are all checked
+first). Undo, recording and locking are the caller's (lo_writer_tools).
+"""
+
+import re
+from datetime import datetime
+
+from . import docview
+from . import lo_writer_edit as edit
+from . import lo_writer_read as read
+from . import markdown as md
+from .errors import ToolError
+from .lo_writer_turn import AI_AUTHOR
+from .tools import ToolOutput
+
+MAX_MATCHES = 50
+NAMED_COLORS = {
+    "black": 0x000000, "white": 0xFFFFFF, "red": 0xFF0000, "green": 0x00A933,
+    "blue": 0x2A6099, "yellow": 0xFFFF00, "orange": 0xFF8000, "purple": 0x800080,
+    "gray": 0x808080, "grey": 0x808080, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
+    "pink": 0xFFC0CB, "brown": 0x8B4513,
+}
+
+
+# ---------------------------------------------------------------- arguments
+
+def as_int(value, name):
+    if isinstance(value, bool):
+        raise ToolError("%s must be a whole number." % name)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.match(r"^\s*-?\d+\s*$", value):
+        return int(value)
+    raise ToolError("%s must be a whole number, not %r." % (name, value))
+
+
+def as_text(value, name, allow_empty=False):
+    if not isinstance(value, str):
+        raise ToolError("%s must be a string." % name)
+    if not allow_empty and not value.strip():
+        raise ToolError("%s must not be empty." % name)
+    return value
+
+
+def as_bool(value, name):
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ToolError("%s must be true or false." % name)
+
+
+def block_range(start, end, count):
+    """Validated 1-based inclusive (start, end); end -1 means the last paragraph."""
+    start = as_int(start, "start")
+    end = as_int(end, "end")
+    if end == -1:
+        end = count
+    if not 1 <= start <= count:
+        raise ToolError("start %d is out of range: the document has paragraphs 1 to %d."
+                        % (start, count))
+    if not start <= end <= count:
+        raise ToolError("end %d is out of range: it must be between %d and %d."
+                        % (end, start, count))
+    return start, end
+
+
+def parse_color(value, name):
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if text in ("none", "transparent", "auto", ""):
+        return -1
+    if text in NAMED_COLORS:
+        return NAMED_COLORS[text]
+    m = re.match(r"^#?([0-9a-f]{6})$", text)
+    if m:
+        return int(m.group(1), 16)
+    raise ToolError("%s must be a colour like \"#FF0000\" or a name like red, not %r."
+                    % (name, value))
+
+
+def parse_blocks(markdown):
+    blocks = md.parse(as_text(markdown, "markdown"))
+    if not blocks:
+        raise ToolError("The markdown contains no text to insert.")
+    return blocks
+
+
+# ---------------------------------------------------------------- protection
+
+def _section_protected(obj):
+    try:
+        section = obj.getPropertyValue("TextSection")
+    except Exception:
+        return False
+    while section is not None:
+        if section.getPropertyValue("IsProtected"):
+            return True
+        section = section.getPropertyValue("ParentSection")
+    return False
+
+
+def check_writable(objects, what="That part of the document"):
+    for obj in objects:
+        if _section_protected(obj):
+            raise ToolError("%s is in a protected section; nothing was changed." % what)
+
+
+# ---------------------------------------------------------------- searching
+
+def search_descriptor(doc, query, regex, match_case):
+    sd = doc.createSearchDescriptor()
+    sd.setSearchString(query)
+    sd.setPropertyValue("SearchRegularExpression", bool(regex))
+    sd.setPropertyValue("SearchCaseSensitive", bool(match_case))
+    return sd
+
+
+def find_all(doc, query, regex=False, match_case=True):
+    sd = search_descriptor(doc, query, regex, match_case)
+    try:
+        found = doc.findAll(sd)
+    except Exception:
+        raise ToolError("The search pattern %r is not a valid regular expression." % query)
+    if found is None:
+        return []
+    return [found.getByIndex(i) for i in range(found.getCount())]
+
+
+def find_forgiving(doc, query):
+    """Exact case first, any case if that finds nothing (models often mis-case)."""
+    return find_all(doc, query, False, True) or find_all(doc, query, False, False)
+
+
+def no_match(query):
+    return ToolError("No match for \u201c%s\u201d; nothing was changed. Use search_document "
+                     "or read_document to find the exact text." % docview.short(query, 80))
+
+
+def locate(doc, elements, rng):
+    """(block number, code point offset) of a found range, or (None, 0) outside the body."""
+    body = doc.getText()
+    if rng.getText() == body:
+        i = read._index_of_paragraph(body, elements, rng.getStart())
+        if i < 0:
+            return None, 0
+        return i + 1, read._offset_in(body, elements[i], rng.getStart())
+    try:
+        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
+    except Exception:
+        table = None
+    if table is not None:
+        i = read._table_index(elements, table.getName())
+        if i >= 0:
+            return i + 1, 0
+    return None, 0
+
+
+def search_document(doc, query, regex=False, match_case=False):
+    query = as_text(query, "query")
+    ranges = find_all(doc, query, as_bool(regex, "regex"), as_bool(match_case, "match_case"))
+    elements = read.body_elements(doc)
+    matches = []
+    for rng in ranges[:MAX_MATCHES]:
+        number, offset = locate(doc, elements, rng)
+        found = rng.getString()
+        item = {"paragraph": number, "text": found}
+        if number is not None and not read.is_table(elements[number - 1]):
+            para = elements[number - 1].getString()
+            left = max(0, offset - 60)
+            right = min(len(para), offset + len(found) + 60)
+            item["offset"] = offset
+            item["context"] = ("\u2026" if left else "") + para[left:right] + \
+                ("\u2026" if right < len(para) else "")
+        elif number is None:
+            item["where"] = "outside the main text (header, footer, frame or note)"
+        else:
+            item["where"] = "in the table that is paragraph %d" % number
+        matches.append(item)
+    result = {"query": query, "count": len(ranges), "matches": matches}
+    if len(ranges) > MAX_MATCHES:
+        result["note"] = "Only the first %d matches are listed." % MAX_MATCHES
+    return ToolOutput(result, "Found %d match%s for \u201c%s\u201d" % (
+        len(ranges), "" if len(ranges) == 1 else "es", docview.short(query, 40)))
+
+
+# ---------------------------------------------------------------- text edits
+
+def _python_replacement(replacement):
+    # Writer regex replacements use $1 and & for groups; Python wants \g<1>.
+    out = replacement.replace("\\", "\\\\")
+    out = re.sub(r"\$(\d)", r"\\g<\1>", out)
+    return re.sub(r"(?<!\\)&", r"\\g<0>", out)
+
+
+def replace_text(doc, search, replacement, all=False, match_case=True, regex=False):
+    search = as_text(search, "search")
+    replacement = as_text(replacement, "replacement", allow_empty=True)
+    regex = as_bool(regex, "regex")
+    match_case = as_bool(match_case, "match_case")
+    ranges = find_all(doc, search, regex, match_case)
+    if not ranges:
+        raise no_match(search)
+    targets = ranges if as_bool(all, "all") else ranges[:1]
+    check_writable(targets, "A match")
+    if len(targets) > 1:
+        rd = doc.createReplaceDescriptor()
+        rd.setSearchString(search)
+        rd.setReplaceString(replacement)
+        rd.setPropertyValue("SearchRegularExpression", bool(regex))
+        rd.setPropertyValue("SearchCaseSensitive", bool(match_case))
+        # replaceAll keeps each match's character attributes on its replacement.
+        count = doc.replaceAll(rd)
+    else:
+        rng = targets[0]
+        new = replacement
+        if regex:
+            try:
+                flags = 0 if match_case else re.IGNORECASE
+                new = re.sub(search, _python_replacement(replacement), rng.getString(),
+                             count=1, flags=flags)
+            except (re.error, IndexError):
+                new = replacement
+        # setString on the found range keeps the attributes of its first character.
+        rng.setString(new)
+        count = 1
+    shown = docview.short(search, 40)
+    if len(targets) == 1 and len(ranges) > 1:
+        summary = "Replaced the first of %d occurrences of \u201c%s\u201d" % (len(ranges), shown)
+    else:
+        summary = "Replaced %d occurrence%s of \u201c%s\u201d" % (count, "" if count == 1 else "s",
+                                                               shown)
+    return ToolOutput({"replaced": count, "matches": len(ranges)}, summary)
+
+
+def format_text(doc, search, bold=None, italic=None, underline=None, strikethrough=None,
+                color=None, highlight=None, all=False):
+    search = as_text(search, "search")
+    values = {}
+    flags = (("bold", bold, "CharWeight", edit.BOLD, 100.0),
+             ("underline", underline, "CharUnderline", 1, 0),
+             ("strikethrough", strikethrough, "CharStrikeout", 1, 0))
+    for name, value, prop, on, off in flags:
+        value = as_bool(value, name)
+        if value is not None:
+            values[prop] = on if value else off
+    it = as_bool(italic, "italic")
+    if it is not None:
+        import uno
+        values["CharPosture"] = uno.Enum("com.sun.star.awt.FontSlant", "ITALIC" if it else "NONE")
+    fg = parse_color(color, "color")
+    if fg is not None:
+        values["CharColor"] = fg
+    bg = parse_color(highlight, "highlight")
+    if bg is not None:
+        values["CharBackColor"] = bg
+    if not values:
+        raise ToolError("Give at least one of bold, italic, underline, strikethrough, color "
+                        "or highlight.")
+    ranges = find_forgiving(doc, search)
+    if not ranges:
+        raise no_match(search)
+    targets = ranges if as_bool(all, "all") else ranges[:1]
+    check_writable(targets, "A match")
+    names = sorted(values)
+    for rng in targets:
+        rng.setPropertyValues(tuple(names), tuple(values[n] for n in names))
+    return ToolOutput({"formatted": len(targets), "matches": len(ranges)},
+                      "Formatted %d occurrence%s of \u201c%s\u201d" % (
+                          len(targets), "" if len(targets) == 1 else "s",
+                          docview.short(search, 40)))
+
+
+def add_comment(doc, search, comment):
+    search = as_text(search, "search")
+    comment = as_text(comment, "comment")
+    ranges = find_forgiving(doc, search)
+    if not ranges:
+        raise no_match(search)
+    rng = ranges[0]
+    check_writable([rng], "The text to comment on")
+    number, _offset = locate(doc, read.body_elements(doc), rng)
+    import uno
+    note = doc.createInstance("com.sun.star.text.textfield.Annotation")
+    note.setPropertyValue("Author", AI_AUTHOR)
+    note.setPropertyValue("Initials", "AI")
+    note.setPropertyValue("Content", comment)
+    now = datetime.now()
+    stamp = uno.createUnoStruct("com.sun.star.util.DateTime")
+    stamp.Year, stamp.Month, stamp.Day = now.year, now.month, now.day
+    stamp.Hours, stamp.Minutes, stamp.Seconds = now.hour, now.minute, now.second
+    note.setPropertyValue("DateTimeValue", stamp)
+    # absorb=True anchors the comment on the matched text instead of replacing it.
+    rng.getText().insertTextContent(rng, note, True)
+    return ToolOutput({"commented": rng.getString(), "paragraph": number},
+                      "Commented on \u201c%s\u201d" % docview.short(search, 40))

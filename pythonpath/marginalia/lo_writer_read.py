@@ -1,0 +1,273 @@
+"""Reading a Writer document into docview.Para records.
+
+The numbered blocks are the body text's top-level elements in document order:
+each paragraph is one block and each text table is one block (its cells are
+not numbered separately), so paragraph N is exactly what the edit tools can
+address, replace or delete. Headers, footers, frames and footnotes are not
+part of the numbering. Call only on the main thread.
+"""
+
+import re
+
+from .docview import Para
+
+TABLE_SERVICE = "com.sun.star.text.TextTable"
+_PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
+# com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets, NUMBER_NONE shows nothing.
+_BULLET_TYPES = (6, 8)
+_CELL_NAME = re.compile(r"^([A-Za-z]+)(\d+)")
+
+
+def is_table(element):
+    return element.supportsService(TABLE_SERVICE)
+
+
+def body_elements(doc):
+    """The body's top-level paragraphs and tables, in order (index 0 is paragraph 1)."""
+    out = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        out.append(enum.nextElement())
+    return out
+
+
+def _column_index(letters):
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - 64)
+    return n
+
+
+def table_rows(table):
+    """Cell texts row by row; merged or split cells keep their own names' order."""
+    rows = {}
+    for name in table.getCellNames():
+        m = _CELL_NAME.match(name)
+        if not m:
+            continue
+        key = (_column_index(m.group(1)), name)
+        rows.setdefault(int(m.group(2)), []).append((key, table.getCellByName(name).getString()))
+    return [[text for _key, text in sorted(cells)] for _row, cells in sorted(rows.items())]
+
+
+class _ListKinds(object):
+    """Bullet or number for (list, level), asked once per list: rules objects are costly."""
+
+    def __init__(self):
+        self._cache = {}
+
+    def kind(self, para, list_id, level):
+        key = (list_id, level)
+        if key not in self._cache:
+            kind = "number"
+            try:
+                rules = para.getPropertyValue("NumberingRules")
+                if rules is not None:
+                    props = dict((p.Name, p.Value) for p in rules.getByIndex(level))
+                    if props.get("NumberingType") in _BULLET_TYPES:
+                        kind = "bullet"
+            except Exception:
+                # Some imported lists refuse the rules query; a number is the safe guess.
+                pass
+            self._cache[key] = kind
+        return self._cache[key]
+
+
+def para_record(element, number, kinds):
+    """One element -> Para (selection fields left empty)."""
+    if is_table(element):
+        return Para(number, rows=table_rows(element), style="table")
+    outline, list_id, level, label, style = element.getPropertyValues(_PARA_PROPS)
+    text = element.getString()
+    if outline:
+        return Para(number, text, heading=outline, style=style)
+    if list_id:
+        return Para(number, text, list_level=level + 1, list_kind=kinds.kind(element, list_id, level),
+                    label=label, style=style)
+    return Para(number, text, style=style)
+
+
+def records(doc, elements=None, first=1, last=None):
+    """Para records for elements first..last (1-based, inclusive)."""
+    if elements is None:
+        elements = body_elements(doc)
+    kinds = _ListKinds()
+    last = len(elements) if last is None else min(last, len(elements))
+    return [para_record(elements[n - 1], n, kinds) for n in range(first, last + 1)]
+
+
+# ---------------------------------------------------------------- selection
+
+class Selection(object):
+    """Where the user's selection is: block numbers and code point offsets.
+
+    ``start``/``end`` are 1-based block numbers, ``start_offset``/``end_offset``
+    offsets into the first and last block's text; ``text`` the selected text;
+    ``in_table`` when the selection or cursor sits inside a table cell.
+    """
+
+    __slots__ = ("start", "end", "start_offset", "end_offset", "text", "in_table", "ranges")
+
+    def __init__(self):
+        self.start = self.end = None
+        self.start_offset = self.end_offset = 0
+        self.text = ""
+        self.in_table = False
+        self.ranges = []
+
+    @property
+    def empty(self):
+        return not self.text
+
+
+def _text_ranges(doc):
+    controller = doc.getCurrentController()
+    if controller is None:
+        return []
+    sel = controller.getSelection()
+    if sel is None or not sel.supportsService("com.sun.star.text.TextRanges"):
+        return []
+    return [sel.getByIndex(i) for i in range(sel.getCount())]
+
+
+def _index_of_paragraph(text, elements, position):
+    """Binary search the paragraph holding ``position`` (a body text range); -1 if none."""
+    lo, hi = 0, len(elements) - 1
+    found = -1
+    while lo <= hi:
+        mid = (lo + hi) // 2
+        probe = mid
+        # Tables cannot be compared with body ranges: step to a neighbouring paragraph.
+        while probe <= hi and is_table(elements[probe]):
+            probe += 1
+        if probe > hi:
+            hi = mid - 1
+            continue
+        # compareRegionStarts(a, b) is 1 when a starts before b.
+        if text.compareRegionStarts(elements[probe], position) >= 0:
+            found = probe
+            lo = probe + 1
+        else:
+            hi = mid - 1
+    return found
+
+
+def _offset_in(doc_text, element, position):
+    cursor = doc_text.createTextCursorByRange(element.getStart())
+    cursor.gotoRange(position, True)
+    return len(cursor.getString())
+
+
+def _table_index(elements, name):
+    for i, element in enumerate(elements):
+        if is_table(element) and element.getName() == name:
+            return i
+    return -1
+
+
+def selection(doc, elements):
+    """The current selection (first range of a multi-selection) located in ``elements``."""
+    out = Selection()
+    ranges = _text_ranges(doc)
+    out.ranges = ranges
+    if not ranges:
+        return out
+    rng = ranges[0]
+    out.text = rng.getString()
+    body = doc.getText()
+    if rng.getText() != body:
+        cursor = rng.getText().createTextCursorByRange(rng.getStart())
+        table = None
+        try:
+            table = cursor.getPropertyValue("TextTable")
+        except Exception:
+            table = None
+        if table is not None:
+            index = _table_index(elements, table.getName())
+            if index >= 0:
+                out.start = out.end = index + 1
+                out.in_table = True
+        return out
+    # The selection may have been made backwards: order its ends first.
+    first, second = rng.getStart(), rng.getEnd()
+    if body.compareRegionStarts(first, second) < 0:
+        first, second = second, first
+    a = _index_of_paragraph(body, elements, first)
+    b = _index_of_paragraph(body, elements, second)
+    if a < 0 or b < 0:
+        return out
+    out.start, out.end = a + 1, b + 1
+    out.start_offset = _offset_in(body, elements[a], first)
+    out.end_offset = _offset_in(body, elements[b], second)
+    return out
+
+
+def mark(paras, sel):
+    """Set the selection fields of the records ``sel`` covers."""
+    if sel.start is None or sel.empty:
+        return
+    for para in paras:
+        if para.number < sel.start or para.number > sel.end:
+            continue
+        if para.rows is not None or sel.in_table:
+            para.sel_start, para.sel_end = 0, 0
+            continue
+        para.sel_start = sel.start_offset if para.number == sel.start else 0
+        para.sel_end = sel.end_offset if para.number == sel.end else len(para.text)
+
+
+# ---------------------------------------------------------------- statistics
+
+def title(doc):
+    """The document's title, else its file name, else the window title."""
+    try:
+        value = doc.getDocumentProperties().Title
+        if value:
+            return value
+    except Exception:
+        pass
+    try:
+        value = doc.getTitle()     # XTitle: "Untitled 1" or the file name
+        if value:
+            return value
+    except Exception:
+        pass
+    url = doc.getURL()
+    if url:
+        import urllib.parse
+        return urllib.parse.unquote(url.rstrip("/").rsplit("/", 1)[-1])
+    controller = doc.getCurrentController()
+    if controller is not None:
+        return controller.getFrame().getTitle()
+    return "Untitled"
+
+
+def statistics(doc):
+    """Word, character and page counts as Writer computes them."""
+    out = {}
+    for name, key in (("WordCount", "words"), ("CharacterCount", "characters")):
+        try:
+            out[key] = int(doc.getPropertyValue(name))
+        except Exception:
+            out[key] = None
+    pages = None
+    controller = doc.getCurrentController()
+    if controller is not None:
+        try:
+            pages = int(controller.getPropertyValue("PageCount"))
+        except Exception:
+            pages = None
+    out["pages"] = pages
+    return out
+
+
+def headings(elements):
+    """Only the headings, as Para records: the cheap path for the per-turn outline."""
+    out = []
+    for number, element in enumerate(elements, 1):
+        if is_table(element):
+            continue
+        level = element.getPropertyValue("OutlineLevel")
+        if level:
+            out.append(Para(number, element.getString(), heading=level))
+    return out

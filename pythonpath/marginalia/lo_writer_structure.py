@@ -1,0 +1,257 @@
+"""The Writer tools that work on numbered paragraphs: reading and block edits.
+
+Same rules as lo_writer_ops: main thread, everything validated before the
+first change, a ToolOutput back.
+"""
+
+from . import docview
+from . import lo_writer_edit as edit
+from . import lo_writer_read as read
+from . import markdown as md
+from .errors import ToolError
+from .lo_writer_ops import as_bool, as_int, as_text, block_range, check_writable, parse_blocks
+from .tools import ToolOutput
+
+READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
+MAX_TABLE_CELLS = 2000
+
+
+def _plural(n, word):
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def document_info(doc, elements=None):
+    elements = read.body_elements(doc) if elements is None else elements
+    paras = read.records(doc, elements)
+    sel = read.selection(doc, elements)
+    stats = read.statistics(doc)
+    info = {
+        "title": read.title(doc),
+        "paragraphs": len(paras),
+        "tables": sum(1 for p in paras if p.is_table),
+        "words": stats["words"],
+        "characters": stats["characters"],
+        "pages": stats["pages"],
+        "outline": docview.outline(paras, limit=60),
+        "has_selection": not sel.empty,
+        "selection_paragraphs": [sel.start, sel.end] if sel.start and not sel.empty else None,
+        "cursor_paragraph": sel.start,
+        "recording_changes": bool(doc.getPropertyValue("RecordChanges")),
+        "read_only": bool(doc.isReadonly()),
+    }
+    return info
+
+
+def get_document_info(doc):
+    info = document_info(doc)
+    return ToolOutput(info, "Document: %s, %s" % (docview.short(info["title"], 40),
+                                                  _plural(info["paragraphs"], "paragraph")))
+
+
+def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
+    elements = read.body_elements(doc)
+    start, end = block_range(start, end, len(elements))
+    # Records are built only as far as the budget can reach (every rendered
+    # paragraph costs at least "N: " and a newline), so a piece stays cheap.
+    last = min(end, start + budget // 4)
+    paras = read.records(doc, elements, start, last)
+    read.mark(paras, read.selection(doc, elements))
+    text, shown = docview.render(paras, budget, total=len(elements), end=end)
+    return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, len(elements)))
+
+
+def get_selection(doc):
+    elements = read.body_elements(doc)
+    sel = read.selection(doc, elements)
+    if sel.start is None:
+        result = {"selected": False, "text": sel.text,
+                  "note": "Nothing is selected in the main text."}
+        return ToolOutput(result, "No selection")
+    result = {"selected": not sel.empty, "text": sel.text, "start_paragraph": sel.start,
+              "end_paragraph": sel.end, "start_offset": sel.start_offset,
+              "end_offset": sel.end_offset, "in_table": sel.in_table}
+    if sel.empty:
+        result["note"] = "Nothing is selected; the cursor is in paragraph %d." % sel.start
+        return ToolOutput(result, "Cursor in paragraph %d" % sel.start)
+    return ToolOutput(result, "Selection: paragraphs %d\u2013%d" % (sel.start, sel.end))
+
+
+# ---------------------------------------------------------------- inserting
+
+def _context_for(doc, elements, after):
+    """Styles and list state for writing after block ``after`` (0 = start)."""
+    body_style = "Standard"
+    before_kind, before_style, before_id = None, "", ""
+    kinds = read._ListKinds()
+    for i in range(min(after, len(elements)) - 1, max(-1, after - 30), -1):
+        element = elements[i]
+        if read.is_table(element):
+            continue
+        rec = read.para_record(element, i + 1, kinds)
+        if i == after - 1 and rec.list_level == 1:
+            before_kind = rec.list_kind
+            before_style = element.getPropertyValue("NumberingStyleName")
+            before_id = element.getPropertyValue("ListId")
+        if not rec.heading and not rec.list_level:
+            body_style = rec.style
+            break
+    styles = edit.Styles(doc, body_style)
+    return styles, edit.ListState(styles, before_kind, before_style, before_id)
+
+
+def _neighbours(elements, after):
+    return [e for e in elements[max(0, after - 1):after + 1] if not read.is_table(e)]
+
+
+def insert_blocks(doc, elements, after, blocks):
+    check_writable(_neighbours(elements, after), "The place to insert at")
+    styles, lists = _context_for(doc, elements, after)
+    cursor = edit.open_paragraph(doc, elements, after)
+    return edit.write_blocks(doc, cursor, blocks, styles, lists)
+
+
+def _after_index(value, count):
+    after = as_int(value, "after_paragraph")
+    if after == -1:
+        return count
+    if not 0 <= after <= count:
+        raise ToolError("after_paragraph %d is out of range: use 0 for the start, -1 for the "
+                        "end, or a paragraph number from 1 to %d." % (after, count))
+    return after
+
+
+def insert_paragraphs(doc, markdown, after_paragraph):
+    blocks = parse_blocks(markdown)
+    elements = read.body_elements(doc)
+    after = _after_index(after_paragraph, len(elements))
+    made = insert_blocks(doc, elements, after, blocks)
+    where = "at the start" if after == 0 else "after paragraph %d" % after
+    return ToolOutput({"inserted": made, "first_paragraph": after + 1,
+                       "last_paragraph": after + made},
+                      "Inserted %s %s" % (_plural(made, "paragraph"), where))
+
+
+def _check_deletable(doc, elements, start, end):
+    targets = elements[start - 1:end]
+    check_writable([e for e in targets if not read.is_table(e)], "A paragraph in that range")
+    if doc.getPropertyValue("RecordChanges") and any(read.is_table(e) for e in targets):
+        raise ToolError("Writer cannot record deleting a whole table as a tracked change; "
+                        "leave the table out of the range, or delete its text with "
+                        "replace_text. Nothing was changed.")
+
+
+def replace_paragraphs(doc, start, end, markdown):
+    blocks = parse_blocks(markdown)
+    elements = read.body_elements(doc)
+    start, end = block_range(start, end, len(elements))
+    _check_deletable(doc, elements, start, end)
+    # Insert after the range first, then delete it: the new text takes the
+    # place, and with change tracking the old text shows as deleted before it.
+    made = insert_blocks(doc, elements, end, blocks)
+    edit.delete_blocks(doc, read.body_elements(doc), start, end)
+    return ToolOutput({"removed": end - start + 1, "inserted": made},
+                      "Replaced paragraphs %d\u2013%d with %s" % (start, end,
+                                                                  _plural(made, "paragraph")))
+
+
+def delete_paragraphs(doc, start, end):
+    elements = read.body_elements(doc)
+    start, end = block_range(start, end, len(elements))
+    _check_deletable(doc, elements, start, end)
+    edit.delete_blocks(doc, elements, start, end)
+    return ToolOutput({"deleted": end - start + 1},
+                      "Deleted paragraphs %d\u2013%d" % (start, end))
+
+
+def replace_selection(doc, markdown):
+    blocks = parse_blocks(markdown)
+    elements = read.body_elements(doc)
+    sel = read.selection(doc, elements)
+    if sel.start is None or sel.empty:
+        raise ToolError("Nothing is selected. Ask the user to select text, or use "
+                        "replace_text or replace_paragraphs.")
+    rng = sel.ranges[0]
+    check_writable([rng], "The selection")
+    inline = len(blocks) == 1 and blocks[0].kind == md.PARAGRAPH
+    whole = (not sel.in_table and sel.start_offset == 0 and
+             sel.end_offset == len(elements[sel.end - 1].getString()))
+    if whole and not inline:
+        return replace_paragraphs(doc, sel.start, sel.end, markdown)
+    text = rng.getText()
+    cursor = text.createTextCursorByRange(rng)
+    if inline:
+        runs = blocks[0].runs
+        if all(not (r.bold or r.italic or r.code or r.strike or r.link) for r in runs):
+            # Plain words take over the formatting of the text they replace.
+            cursor.setString(md.plain_text(runs))
+        else:
+            cursor.setString("")
+            edit.write_runs(text, cursor, runs)
+        return ToolOutput({"replaced": sel.text, "paragraphs": 1},
+                          "Replaced the selection")
+    if sel.in_table:
+        raise ToolError("Inside a table cell the selection can only be replaced by plain "
+                        "text or one paragraph.")
+    from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+    cursor.setString("")
+    if sel.start_offset > 0:
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    if not cursor.isEndOfParagraph():
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+    after = sel.start if sel.start_offset > 0 else sel.start - 1
+    styles, lists = _context_for(doc, elements, after)
+    made = edit.write_blocks(doc, cursor, blocks, styles, lists)
+    return ToolOutput({"replaced": sel.text, "paragraphs": made},
+                      "Replaced the selection with %s" % _plural(made, "paragraph"))
+
+
+def set_paragraph_style(doc, start, end, style):
+    style = as_text(style, "style")
+    elements = read.body_elements(doc)
+    start, end = block_range(start, end, len(elements))
+    name = _style_name(doc, style)
+    targets = [e for e in elements[start - 1:end] if not read.is_table(e)]
+    if not targets:
+        raise ToolError("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
+                        "paragraphs." % (start, end))
+    check_writable(targets, "A paragraph in that range")
+    for element in targets:
+        element.setPropertyValue("ParaStyleName", name)
+    return ToolOutput({"styled": len(targets), "style": name},
+                      "Set %s to \u201c%s\u201d" % (_plural(len(targets), "paragraph"), name))
+
+
+def _style_name(doc, wanted):
+    family = doc.getStyleFamilies().getByName("ParagraphStyles")
+    if family.hasByName(wanted):
+        return wanted
+    names = family.getElementNames()
+    lowered = wanted.strip().lower()
+    for name in names:
+        display = family.getByName(name).getPropertyValue("DisplayName")
+        if lowered in (name.lower(), display.lower()):
+            return name
+    common = [n for n in names if n.startswith("Heading ") and len(n) <= 9] + \
+        [n for n in ("Standard", "Text body", "Title", "Subtitle", "Quotations") if n in names]
+    raise ToolError("The document has no paragraph style %r. Some of its styles: %s."
+                    % (wanted, ", ".join(common[:16])))
+
+
+def insert_table(doc, after_paragraph, rows, header=True):
+    if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
+        raise ToolError("rows must be a non-empty list of rows, each a non-empty list of "
+                        "cell strings.")
+    cells = [[md.parse_inline("" if c is None else str(c)) for c in row] for row in rows]
+    width = max(len(r) for r in cells)
+    if width * len(cells) > MAX_TABLE_CELLS:
+        raise ToolError("That table has more than %d cells." % MAX_TABLE_CELLS)
+    header = as_bool(header, "header")
+    header = True if header is None else header
+    elements = read.body_elements(doc)
+    after = _after_index(after_paragraph, len(elements))
+    block = md.Block(md.TABLE, rows=cells, header=header)
+    insert_blocks(doc, elements, after, [block])
+    return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width},
+                      "Inserted a %d\u00d7%d table as paragraph %d" % (len(cells), width,
+                                                                       after + 1))

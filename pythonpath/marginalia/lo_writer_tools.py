@@ -1,0 +1,245 @@
+"""WriterToolbox: the document tools of one Writer document, for the turn loop.
+
+Threading: every public method may be called from a worker thread; each
+routes its work through ``runner(fn)``, which runs fn on LibreOffice's main
+thread and returns its result (lo_mainthread.run_sync in the extension).
+
+Safety: edit tools run inside the turn's single undo context, with the
+controllers locked, and (when recording) under the AI author name; see
+lo_writer_turn. Tools validate before changing anything, so a ToolError
+always means the document is unchanged.
+"""
+
+import logging
+
+from . import docview
+from . import lo_writer_ops as ops
+from . import lo_writer_read as read
+from . import lo_writer_structure as structure
+from .errors import Cancelled, ToolError
+from .lo_writer_turn import Turn
+from .tools import ToolRegistry
+
+log = logging.getLogger("marginalia.writer")
+
+_INT = {"type": "integer"}
+_STR = {"type": "string"}
+_BOOL = {"type": "boolean"}
+
+
+def _schema(properties, required=()):
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def _d(schema, description):
+    out = dict(schema)
+    out["description"] = description
+    return out
+
+
+MARKDOWN = _d(_STR, "Markdown: '# ' headings, paragraphs separated by blank lines, '- ' bullet "
+                    "and '1. ' numbered items (indent two spaces to nest), **bold**, *italic*, "
+                    "`code`, [links](https://...), pipe tables. It becomes real Writer "
+                    "structure (styles, list numbering, tables).")
+PARA_START = _d(_INT, "First paragraph number (1-based, as shown by read_document).")
+PARA_END = _d(_INT, "Last paragraph number, inclusive; -1 means the last paragraph.")
+
+TOOLS = (
+    ("get_document_info", False,
+     "Title, paragraph/word/page counts, the outline of headings with their paragraph "
+     "numbers, whether text is selected and whether changes are being recorded.",
+     _schema({})),
+    ("read_document", False,
+     "Read numbered paragraphs start..end in a compact form. " + docview.LEGEND +
+     " Long ranges are cut to a size limit with a note saying where to continue.",
+     _schema({"start": PARA_START, "end": PARA_END})),
+    ("search_document", False,
+     "Find text in the document; returns each match's paragraph number and context.",
+     _schema({"query": _d(_STR, "Text to find, or an ICU regular expression if regex."),
+              "regex": _d(_BOOL, "Treat query as a regular expression (default false)."),
+              "match_case": _d(_BOOL, "Match upper/lower case exactly (default false).")},
+             ["query"])),
+    ("get_selection", False,
+     "The text the user has selected and its paragraph numbers (offsets count characters).",
+     _schema({})),
+    ("replace_text", True,
+     "Replace text everywhere or at its first occurrence; the replacement keeps the "
+     "character formatting of the text it replaces. Returns how many were replaced.",
+     _schema({"search": _d(_STR, "Exact text to replace (or a regular expression if regex)."),
+              "replacement": _d(_STR, "New text (plain; with regex, $1 inserts a group)."),
+              "all": _d(_BOOL, "Replace every occurrence (default false: only the first)."),
+              "match_case": _d(_BOOL, "Match case exactly (default true)."),
+              "regex": _d(_BOOL, "Treat search as a regular expression (default false).")},
+             ["search", "replacement"])),
+    ("insert_paragraphs", True,
+     "Insert new paragraphs written in markdown after a paragraph.",
+     _schema({"markdown": MARKDOWN,
+              "after_paragraph": _d(_INT, "Insert after this paragraph number; 0 inserts at "
+                                          "the start of the document, -1 at the end.")},
+             ["markdown", "after_paragraph"])),
+    ("replace_paragraphs", True,
+     "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content.",
+     _schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN},
+             ["start", "end", "markdown"])),
+    ("delete_paragraphs", True,
+     "Delete paragraphs start..end (a table counts as one paragraph).",
+     _schema({"start": PARA_START, "end": PARA_END}, ["start", "end"])),
+    ("replace_selection", True,
+     "Replace the text the user selected with markdown content. Plain text keeps the "
+     "formatting of the selected text.",
+     _schema({"markdown": MARKDOWN}, ["markdown"])),
+    ("set_paragraph_style", True,
+     "Apply a paragraph style of the document (e.g. \"Heading 1\", \"Heading 2\", "
+     "\"Title\", \"Text body\", \"Quotations\") to paragraphs start..end.",
+     _schema({"start": PARA_START, "end": PARA_END,
+              "style": _d(_STR, "Paragraph style name.")}, ["start", "end", "style"])),
+    ("format_text", True,
+     "Set character formatting on text found in the document (first occurrence, or all). "
+     "Give only the attributes to change; false removes bold/italic/underline/strikethrough.",
+     _schema({"search": _d(_STR, "Exact text to format."),
+              "bold": _BOOL, "italic": _BOOL, "underline": _BOOL, "strikethrough": _BOOL,
+              "color": _d(_STR, "Font colour: \"#RRGGBB\" or a name (red, blue, ...)."),
+              "highlight": _d(_STR, "Background colour: \"#RRGGBB\", a name (yellow, ...) "
+                                    "or \"none\" to remove it."),
+              "all": _d(_BOOL, "Format every occurrence (default false: only the first).")},
+             ["search"])),
+    ("add_comment", True,
+     "Add a Writer comment (shown in the margin) anchored on the first occurrence of a text.",
+     _schema({"search": _d(_STR, "Exact text the comment refers to."),
+              "comment": _d(_STR, "The comment.")}, ["search", "comment"])),
+    ("insert_table", True,
+     "Insert a real Writer table after a paragraph. Cells may use inline markdown.",
+     _schema({"after_paragraph": _d(_INT, "Insert after this paragraph; 0 = start, -1 = end."),
+              "rows": {"type": "array", "description": "Rows, each a list of cell strings.",
+                       "items": {"type": "array", "items": _STR}},
+              "header": _d(_BOOL, "The first row is a header row (default true).")},
+             ["after_paragraph", "rows"])),
+)
+
+_FUNCTIONS = {
+    "get_document_info": structure.get_document_info,
+    "read_document": structure.read_document,
+    "search_document": ops.search_document,
+    "get_selection": structure.get_selection,
+    "replace_text": ops.replace_text,
+    "insert_paragraphs": structure.insert_paragraphs,
+    "replace_paragraphs": structure.replace_paragraphs,
+    "delete_paragraphs": structure.delete_paragraphs,
+    "replace_selection": structure.replace_selection,
+    "set_paragraph_style": structure.set_paragraph_style,
+    "format_text": ops.format_text,
+    "add_comment": ops.add_comment,
+    "insert_table": structure.insert_table,
+}
+
+
+def _is_disposed(exc):
+    return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
+
+
+class WriterToolbox(object):
+    """The tools, turn frame and per-turn context of one Writer document."""
+
+    def __init__(self, ctx, doc, settings, runner):
+        self.ctx = ctx
+        self.doc = doc
+        self.settings = settings
+        self._runner = runner
+        self._turn = Turn(ctx, doc, bool(getattr(settings, "track_changes", False)))
+        self.registry = ToolRegistry(invoke=self._invoke)
+        for name, edits, description, schema in TOOLS:
+            self.registry.register(name, description, schema, self._bind(name), edits=edits)
+
+    def _bind(self, name):
+        fn = _FUNCTIONS[name]
+
+        def tool(**kwargs):
+            return fn(self.doc, **kwargs)
+        tool.__name__ = name
+        return tool
+
+    # -- turn frame -------------------------------------------------------------
+    def begin_turn(self, title):
+        self._runner(lambda: self._turn.begin(title))
+
+    def end_turn(self):
+        """Close the turn's undo step and restore recording; never raises."""
+        try:
+            self._runner(self._turn.end)
+        except Exception as exc:
+            if not _is_disposed(exc):
+                log.exception("end_turn failed")
+
+    # -- tool calls -------------------------------------------------------------
+    def _invoke(self, tool, kwargs):
+        return self._runner(lambda: self._run(tool, kwargs))
+
+    def _run(self, tool, kwargs):
+        """One tool call on the main thread."""
+        try:
+            self._check_open()
+            if not tool.edits:
+                return tool.fn(**kwargs)
+            if self.doc.isReadonly():
+                raise ToolError("The document is read-only; nothing was changed.")
+            self._turn.before_edit()
+            self.doc.lockControllers()
+            try:
+                with self._turn.author():
+                    return tool.fn(**kwargs)
+            finally:
+                self.doc.unlockControllers()
+        except (ToolError, Cancelled, TypeError):
+            raise
+        except Exception as exc:
+            if _is_disposed(exc):
+                raise Cancelled("The document was closed.")
+            raise
+
+    def _check_open(self):
+        try:
+            self.doc.getText()
+        except Exception as exc:
+            if _is_disposed(exc):
+                raise Cancelled("The document was closed.")
+            raise
+
+    # -- per-turn context ---------------------------------------------------------
+    def context(self):
+        """A short description of the document for the model's system message."""
+        return self._runner(self._context)
+
+    def _context(self):
+        self._check_open()
+        elements = read.body_elements(self.doc)
+        heads = read.headings(elements)
+        sel = read.selection(self.doc, elements)
+        stats = read.statistics(self.doc)
+        lines = ["Document: %s" % read.title(self.doc),
+                 "Size: %d paragraphs, %s words, %s pages." % (
+                     len(elements), stats["words"], stats["pages"])]
+        if self.doc.isReadonly():
+            lines.append("The document is read-only.")
+        if self.doc.getPropertyValue("RecordChanges") or self._turn.track_changes:
+            lines.append("Edits are recorded as tracked changes.")
+        outline = docview.outline(heads, limit=30)
+        if outline:
+            lines.append("Outline (paragraph: heading):")
+            lines.extend("  " + line for line in outline)
+        if sel.start is None:
+            lines.append("The cursor is not in the main text.")
+        elif sel.empty:
+            para = read.records(self.doc, elements, sel.start, sel.start)[0]
+            lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
+            lines.append(_clip(docview.render_para(para), 600))
+        else:
+            lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
+                sel.start, sel.end, _clip(sel.text, 1500)))
+        lines.append("Use read_document and search_document to see more; paragraph numbers "
+                     "refer to read_document's numbering.")
+        return "\n".join(lines)
+
+
+def _clip(text, size):
+    return text if len(text) <= size else text[:size] + "\u2026"

@@ -1,0 +1,131 @@
+"""The safety frame around one chat turn's edits: one undo step, tracked changes.
+
+Undo: the first edit tool of a turn enters ``UndoManager.enterUndoContext``
+with the request as title; ``end()`` leaves it, always (also after an error or
+Stop), so every edit of the turn is one Undo step. Nothing is entered for a
+turn that only reads.
+
+Track changes: with the setting on, recording is switched on for the turn
+and switched back after; if the user already records, edits are tracked
+anyway. Writer takes a redline's author from the user profile's name, so
+during each edit call (and only then, so the user's own typing between tool
+calls keeps their name) the profile name is "Marginalia (AI)", restored in
+``finally``. All methods run on the main thread.
+"""
+
+import logging
+
+log = logging.getLogger("marginalia.writer")
+
+AI_AUTHOR = "Marginalia (AI)"
+_PROFILE = "/org.openoffice.UserProfile/Data"
+_NAME_KEYS = ("givenname", "sn")
+
+
+def undo_title(request):
+    """The Undo menu entry for a turn: the request, shortened to one line."""
+    words = " ".join((request or "").split())
+    if len(words) > 50:
+        words = words[:49].rstrip() + "\u2026"
+    return "Marginalia: %s" % (words or "edit")
+
+
+class _Profile(object):
+    def __init__(self, ctx):
+        from com.sun.star.beans import PropertyValue
+        provider = ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.configuration.ConfigurationProvider", ctx)
+        arg = PropertyValue()
+        arg.Name, arg.Value = "nodepath", _PROFILE
+        self._access = provider.createInstanceWithArguments(
+            "com.sun.star.configuration.ConfigurationUpdateAccess", (arg,))
+
+    def names(self):
+        return tuple(self._access.getByName(k) for k in _NAME_KEYS)
+
+    def set_names(self, values):
+        for key, value in zip(_NAME_KEYS, values):
+            self._access.replaceByName(key, value)
+        self._access.commitChanges()
+
+
+class AuthorSwap(object):
+    """Context manager: the profile name is AI_AUTHOR inside, the user's again after."""
+
+    def __init__(self, ctx, active):
+        self._ctx = ctx
+        self._active = active
+        self._saved = None
+        self._profile = None
+
+    def __enter__(self):
+        if self._active:
+            self._profile = _Profile(self._ctx)
+            self._saved = self._profile.names()
+            self._profile.set_names((AI_AUTHOR, ""))
+        return self
+
+    def __exit__(self, *exc):
+        if self._saved is not None:
+            try:
+                self._profile.set_names(self._saved)
+            except Exception:
+                log.exception("could not restore the user name in the profile")
+        return False
+
+
+class Turn(object):
+    """Per-turn edit state of one document."""
+
+    def __init__(self, ctx, doc, track_changes):
+        self.ctx = ctx
+        self.doc = doc
+        self.track_changes = track_changes
+        self.title = undo_title("")
+        self.in_context = False
+        self.restore_recording = None
+        self.edits = 0
+
+    def begin(self, request):
+        self.title = undo_title(request)
+        self.in_context = False
+        self.restore_recording = None
+        self.edits = 0
+
+    def before_edit(self):
+        """Open the undo step and switch recording on at the turn's first edit."""
+        if not self.in_context:
+            self.doc.getUndoManager().enterUndoContext(self.title)
+            self.in_context = True
+        if self.track_changes and self.restore_recording is None:
+            was = bool(self.doc.getPropertyValue("RecordChanges"))
+            if not was:
+                self.doc.setPropertyValue("RecordChanges", True)
+            self.restore_recording = was
+        self.edits += 1
+
+    def recording(self):
+        return bool(self.doc.getPropertyValue("RecordChanges"))
+
+    def author(self):
+        """Wraps one edit: tracked changes made inside carry the AI author."""
+        return AuthorSwap(self.ctx, self.recording())
+
+    def end(self):
+        """Close the undo step and restore recording; safe to call more than once."""
+        errors = []
+        if self.restore_recording is not None:
+            try:
+                if not self.restore_recording:
+                    self.doc.setPropertyValue("RecordChanges", False)
+            except Exception as exc:
+                errors.append(exc)
+            self.restore_recording = None
+        if self.in_context:
+            self.in_context = False
+            try:
+                self.doc.getUndoManager().leaveUndoContext()
+            except Exception as exc:
+                errors.append(exc)
+        for exc in errors:
+            log.warning("ending the turn: %s", exc)

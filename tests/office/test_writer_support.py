@@ -1,0 +1,148 @@
+"""Helpers shared by the Writer tool tests: building documents, running tool turns.
+
+Documents are built through the bridge (small), the tools run in process
+through the ``writer.*`` job commands. Named test_writer_* so it sits with the
+tests it serves; it holds no tests itself.
+"""
+
+import json
+import os
+import tempfile
+
+import uno
+from com.sun.star.beans import PropertyValue
+from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+
+EMOJI_LINE = "Launch 🚀 day: 𝔸lpha and 😀 smiles"
+
+
+def prop(name, value):
+    p = PropertyValue()
+    p.Name, p.Value = name, value
+    return p
+
+
+def build(office, items):
+    """A new Writer document from items: (style, text), ("table", rows), (list_style, text, level)."""
+    doc = office.new_writer()
+    text = doc.getText()
+    cursor = text.createTextCursor()
+    first = True
+    after_table = False
+    for item in items:
+        if item[0] == "table":
+            rows = item[1]
+            # Writer puts the table before the cursor's paragraph and moves the
+            # cursor into the empty paragraph after it: the next item goes there.
+            if not first:
+                text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+            first = False
+            after_table = True
+            table = doc.createInstance("com.sun.star.text.TextTable")
+            table.initialize(len(rows), len(rows[0]))
+            text.insertTextContent(cursor, table, False)
+            for r, row in enumerate(rows):
+                for c, value in enumerate(row):
+                    table.getCellByPosition(c, r).setString(value)
+            continue
+        if not first and not after_table:
+            text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        first = after_table = False
+        style, content = item[0], item[1]
+        if style in ("List 1", "Numbering 123"):
+            cursor.setPropertyValue("ParaStyleName", "Standard")
+            cursor.setPropertyValue("NumberingStyleName", style)
+            cursor.setPropertyValue("NumberingLevel", item[2] if len(item) > 2 else 0)
+        else:
+            cursor.setPropertyValue("NumberingStyleName", "")
+            cursor.setPropertyValue("ParaStyleName", style)
+        text.insertString(cursor, content, False)
+    return doc
+
+
+def sample(office):
+    """Headings, formatted text, a nested list, a table, emoji."""
+    doc = build(office, [
+        ("Heading 1", "Annual report"),
+        ("Standard", "Sales grew in every region this year."),
+        ("Heading 2", "Highlights"),
+        ("List 1", "North doubled", 0),
+        ("List 1", "South held", 1),
+        ("Numbering 123", "First step", 0),
+        ("Numbering 123", "Second step", 0),
+        ("Standard", EMOJI_LINE),
+        ("table", [["Region", "Sales"], ["North", "12"]]),
+        ("Standard", "The end of the report."),
+    ])
+    # "grew" in bold, so tests can check formatting survives edits.
+    found = find(doc, "grew")
+    found.setPropertyValue("CharWeight", 150.0)
+    return doc
+
+
+def find(doc, text):
+    sd = doc.createSearchDescriptor()
+    sd.setSearchString(text)
+    sd.setPropertyValue("SearchCaseSensitive", True)
+    return doc.findFirst(sd)
+
+
+def blocks(doc):
+    """Top-level blocks as dicts: text, style, list label/level, or table rows."""
+    out = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        e = enum.nextElement()
+        if e.supportsService("com.sun.star.text.TextTable"):
+            out.append({"table": [list(r) for r in e.getDataArray()], "name": e.getName()})
+            continue
+        out.append({"text": e.getString(), "style": e.getPropertyValue("ParaStyleName"),
+                    "label": e.getPropertyValue("ListLabelString"),
+                    "list": e.getPropertyValue("ListId") != "" and
+                    e.getPropertyValue("OutlineLevel") == 0,
+                    "level": e.getPropertyValue("NumberingLevel"),
+                    "outline": e.getPropertyValue("OutlineLevel")})
+    return out
+
+
+def texts(doc):
+    return [b.get("text", b.get("table")) for b in blocks(doc)]
+
+
+def turn(office, doc, *calls, **options):
+    """Run one turn of tool calls in process; returns the results (content decoded)."""
+    payload = {"title": options.pop("title", "test turn"),
+               "calls": [{"name": c[0], "arguments": c[1] if len(c) > 1 else {}}
+                         for c in calls]}
+    payload.update(options)
+    results = office.job("writer.call_tools", document=doc, **payload)
+    for r in results:
+        try:
+            r["data"] = json.loads(r["content"])
+        except ValueError:
+            r["data"] = r["content"]
+    return results
+
+
+def one(office, doc, name, **arguments):
+    """A single-call turn; returns its result dict."""
+    return turn(office, doc, (name, arguments))[0]
+
+
+def select(doc, start_text, end_text=None):
+    """Select from the start of one found text to the end of another (or the same)."""
+    a = find(doc, start_text)
+    cursor = doc.getText().createTextCursorByRange(a.getStart())
+    cursor.gotoRange((find(doc, end_text) if end_text else a).getEnd(), True)
+    doc.getCurrentController().select(cursor)
+    return cursor
+
+
+def save_and_reload(office, doc, ext):
+    """Save as .odt or .docx in a temporary folder and load it again (hidden)."""
+    folder = tempfile.mkdtemp(prefix="marginalia-writer-")
+    path = os.path.join(folder, "doc." + ext)
+    url = uno.systemPathToFileUrl(path)
+    filters = {"odt": "writer8", "docx": "MS Word 2007 XML"}
+    doc.storeToURL(url, (prop("FilterName", filters[ext]),))
+    return office.load(path), path
