@@ -3,8 +3,8 @@
 Pure: no I/O. ``Endpoint`` turns whatever the user pasted into a base URL and
 the chat and models URLs; ``check_policy`` decides whether plain http is
 allowed; ``build_body`` builds the chat request from the settings, sending
-only what the user actually set; ``status_error`` turns an error answer into
-one sentence for the user.
+only what the user actually set; ``status_error`` and ``transport_error``
+turn an error answer or a network failure into one sentence for the user.
 
 Host policy. Plain http is allowed without asking only to hosts on this
 computer or the local network, because that is where local model servers
@@ -19,9 +19,12 @@ those apart from the internet without resolving. Everything else needs
 https unless the user ticks ``allow_http``.
 """
 
+import http.client
 import ipaddress
 import json
 import re
+import socket
+import ssl
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
@@ -314,3 +317,45 @@ def status_error(status, headers, body, settings, endpoint):
     if status in (400, 422):
         return error("The server rejected the request (%d)." % status)
     return error("The server answered with an unexpected status (%d)." % status)
+
+
+def transport_error(phase, exc, parts, settings):
+    """The EndpointError for a failure before the response head (phase connect or wait)."""
+    host = parts.hostname
+    where = "%s:%s" % (host, parts.port or (443 if parts.scheme == "https" else 80))
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return EndpointError("The certificate of %s could not be verified (%s), so no "
+                             "connection was made." % (host, exc.verify_message or "invalid"))
+    if isinstance(exc, ssl.SSLError):
+        return EndpointError("A secure connection to %s could not be set up; check whether "
+                             "the address should start with http:// instead." % host)
+    if isinstance(exc, socket.gaierror):
+        return EndpointError("The server name %s could not be found; check the address and "
+                             "the network connection." % host)
+    if isinstance(exc, ConnectionRefusedError):
+        return EndpointError("Nothing is listening at %s (connection refused); is the model "
+                             "server running?" % where, retryable=True)
+    if isinstance(exc, socket.timeout):
+        if phase == "connect":
+            return EndpointError("Connecting to %s timed out after %g seconds."
+                                 % (where, settings.connect_timeout), retryable=True)
+        return EndpointError("The server at %s did not answer within %g seconds."
+                             % (where, settings.read_timeout))
+    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return EndpointError("The server at %s closed the connection without answering."
+                             % where, retryable=True)
+    if isinstance(exc, http.client.HTTPException):
+        return EndpointError("The server at %s did not answer in HTTP; check the address and "
+                             "port." % where)
+    if isinstance(exc, OSError):
+        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
+                             retryable=True)
+    return EndpointError("Could not talk to %s (%s)." % (where, type(exc).__name__))
+
+
+def broken_stream_error(exc, read_timeout):
+    """The EndpointError for a stream that failed after the answer started."""
+    if isinstance(exc, socket.timeout):
+        return EndpointError("The server sent nothing for %g seconds, so the answer was "
+                             "cut off." % read_timeout)
+    return EndpointError("The connection to the server broke in the middle of the answer.")

@@ -29,8 +29,8 @@ import threading
 from urllib.parse import urljoin, urlsplit
 
 from . import __version__
-from .endpoint import (check_policy, endpoint_for, looks_like_html, origin_of,
-                       rejects_stream_options, status_error)
+from .endpoint import (broken_stream_error, check_policy, endpoint_for, looks_like_html,
+                       origin_of, rejects_stream_options, status_error, transport_error)
 from .errors import Cancelled, EndpointError
 
 log = logging.getLogger("marginalia.http")
@@ -50,48 +50,6 @@ def _tls():
     if _ssl_context is None:
         _ssl_context = ssl.create_default_context()
     return _ssl_context
-
-
-def transport_error(phase, exc, parts, settings):
-    """The EndpointError for a failure before the response head (phase connect or wait)."""
-    host = parts.hostname
-    where = "%s:%s" % (host, parts.port or (443 if parts.scheme == "https" else 80))
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return EndpointError("The certificate of %s could not be verified (%s), so no "
-                             "connection was made." % (host, exc.verify_message or "invalid"))
-    if isinstance(exc, ssl.SSLError):
-        return EndpointError("A secure connection to %s could not be set up; check whether "
-                             "the address should start with http:// instead." % host)
-    if isinstance(exc, socket.gaierror):
-        return EndpointError("The server name %s could not be found; check the address and "
-                             "the network connection." % host)
-    if isinstance(exc, ConnectionRefusedError):
-        return EndpointError("Nothing is listening at %s (connection refused); is the model "
-                             "server running?" % where, retryable=True)
-    if isinstance(exc, socket.timeout):
-        if phase == "connect":
-            return EndpointError("Connecting to %s timed out after %g seconds."
-                                 % (where, settings.connect_timeout), retryable=True)
-        return EndpointError("The server at %s did not answer within %g seconds."
-                             % (where, settings.read_timeout))
-    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
-        return EndpointError("The server at %s closed the connection without answering."
-                             % where, retryable=True)
-    if isinstance(exc, http.client.HTTPException):
-        return EndpointError("The server at %s did not answer in HTTP; check the address and "
-                             "port." % where)
-    if isinstance(exc, OSError):
-        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
-                             retryable=True)
-    return EndpointError("Could not talk to %s (%s)." % (where, type(exc).__name__))
-
-
-def broken_stream_error(exc, read_timeout):
-    """The EndpointError for a stream that failed after the answer started."""
-    if isinstance(exc, socket.timeout):
-        return EndpointError("The server sent nothing for %g seconds, so the answer was "
-                             "cut off." % read_timeout)
-    return EndpointError("The connection to the server broke in the middle of the answer.")
 
 
 class CancelToken(object):
@@ -225,11 +183,12 @@ class _Exchange(object):
 class ChatStream(object):
     """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
 
-    def __init__(self, client, exchange, cancel, preread=None):
+    def __init__(self, client, exchange, cancel, first=None, whole=None):
         self._client = client
         self._exchange = exchange
         self._cancel = cancel
-        self._preread = preread
+        self._first = first      # a message already taken off the exchange's queue
+        self._whole = whole      # the entire answer, already read (a non-streamed reply)
         self._done = False
 
     def __iter__(self):
@@ -238,29 +197,30 @@ class ChatStream(object):
     def __next__(self):
         if self._done:
             raise StopIteration
-        if self._preread is not None:
-            data, self._preread = self._preread, None
+        if self._whole is not None:
+            data, self._whole = self._whole, None
             self._done = True
             return data
-        try:
-            kind, value = self._exchange.get(self._cancel, self._client._limit())
-        except Cancelled:
-            self.close()
-            raise
+        if self._first is not None:
+            (kind, value), self._first = self._first, None
+        else:
+            try:
+                kind, value = self._exchange.get(self._cancel, self._client._limit())
+            except Cancelled:
+                self.close()
+                raise
         if kind == "data":
             return value
         self.close()
         if kind == "end":
             raise StopIteration
-        phase, exc = value
+        _phase, exc = value
         log.info("stream broke: %s", type(exc).__name__)
         raise broken_stream_error(exc, self._client.settings.read_timeout)
 
-    next = __next__
-
     def close(self):
         self._done = True
-        self._preread = None
+        self._whole = self._first = None
         self._exchange.close()
 
     def __enter__(self):
@@ -329,11 +289,15 @@ class ChatClient(object):
         """
         cancel = cancel or CancelToken()
         exchange, headers = self._open("POST", self.endpoint.chat_url, body, cancel)
-        if "json" in (headers.get("Content-Type") or "").lower():
-            # A server that ignored stream: true answered with one JSON object.
-            text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
-            return ChatStream(self, exchange, cancel, preread=self._json_as_sse(text))
-        return ChatStream(self, exchange, cancel)
+        if "json" not in (headers.get("Content-Type") or "").lower():
+            return ChatStream(self, exchange, cancel)
+        # Either a server that ignored stream: true and sent one JSON object,
+        # or an event stream mislabelled as JSON: the first bytes tell.
+        first = exchange.get(cancel, self._limit())
+        if first[0] == "data" and first[1].lstrip()[:1] in (b"{", b"["):
+            text = first[1] + self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
+            return ChatStream(self, exchange, cancel, whole=self._json_as_sse(text))
+        return ChatStream(self, exchange, cancel, first=first)
 
     def _read_all(self, exchange, cancel, limit):
         data = []

@@ -7,6 +7,7 @@ import shutil
 import socket
 import ssl
 import subprocess
+import sys
 import threading
 import time
 
@@ -207,6 +208,15 @@ def test_non_streamed_json_answer_becomes_sse(server):
     assert events[0]["choices"][0]["delta"]["content"] == "Whole answer"
     assert events[1]["usage"]["total_tokens"] == 5
     assert data.endswith("data: [DONE]\n\n")
+
+
+def test_event_stream_mislabelled_as_json_still_streams(server):
+    response = text_response("labelled wrong", split=9, delay=0.002,
+                             headers={"Content-Type": "application/json"})
+    server.add(response)
+    pieces = list(make_client(server.url).open_stream(BODY))
+    assert b"".join(pieces) == expected_bytes(response)
+    assert len(pieces) > 5
 
 
 def test_stall_past_the_idle_timeout_is_an_error(server):
@@ -424,3 +434,41 @@ def test_https_to_a_plain_http_port(server):
         client.open_stream(BODY)
     assert "secure connection" in str(info.value)
     assert os.linesep not in str(info.value)
+
+
+def test_exhausted_script_answers_500_naming_the_request(server):
+    server.add(text_response("only one"))
+    list(make_client(server.url).open_stream(BODY))
+    with pytest.raises(EndpointError) as info:
+        make_client(server.url).open_stream(BODY)
+    assert "had an error (500)" in str(info.value)
+    assert "no response left for request 2" in str(info.value)
+
+
+def test_standalone_server_process(tmp_path):
+    """The way a LibreOffice test runs it: a separate process, a port file, a record file."""
+    script = tmp_path / "script.json"
+    script.write_text(json.dumps({"responses": [text_response("Standalone works")],
+                                  "models": ["m1", "m0"], "api_key": KEY}))
+    port_file, record = tmp_path / "port", tmp_path / "record.jsonl"
+    server_py = os.path.join(os.path.dirname(__file__), "..", "support", "sse_server.py")
+    process = subprocess.Popen([sys.executable, server_py, "--script", str(script),
+                                "--port-file", str(port_file), "--record", str(record)],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 10
+        while not port_file.exists() and time.monotonic() < deadline:
+            time.sleep(0.02)
+        port = int(port_file.read_text())
+        client = make_client("http://127.0.0.1:%d/v1" % port)
+        assert client.list_models() == ["m0", "m1"]
+        data = b"".join(client.open_stream(BODY))
+        assert b'"finish_reason": "stop"' in data and data.endswith(b"data: [DONE]\n\n")
+    finally:
+        process.terminate()
+        process.wait(10)
+    lines = [json.loads(line) for line in record.read_text().splitlines()]
+    assert [(r["method"], r["path"]) for r in lines] == [("GET", "/v1/models"),
+                                                         ("POST", "/v1/chat/completions")]
+    assert lines[1]["json"] == BODY
+    assert lines[1]["headers"]["authorization"] == "Bearer " + KEY

@@ -5,8 +5,6 @@ import json
 import threading
 import time
 
-import pytest
-
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, EndpointError, ToolError
 from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL,
