@@ -319,7 +319,7 @@ def status_error(status, headers, body, settings, endpoint):
     return error("The server answered with an unexpected status (%d)." % status)
 
 
-def transport_error(phase, exc, parts, settings):
+def transport_error(phase, exc, parts, connect_timeout, read_timeout):
     """The EndpointError for a failure before the response head (phase connect or wait)."""
     host = parts.hostname
     where = "%s:%s" % (host, parts.port or (443 if parts.scheme == "https" else 80))
@@ -338,9 +338,9 @@ def transport_error(phase, exc, parts, settings):
     if isinstance(exc, socket.timeout):
         if phase == "connect":
             return EndpointError("Connecting to %s timed out after %g seconds."
-                                 % (where, settings.connect_timeout), retryable=True)
+                                 % (where, connect_timeout), retryable=True)
         return EndpointError("The server at %s did not answer within %g seconds."
-                             % (where, settings.read_timeout))
+                             % (where, read_timeout))
     if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
         return EndpointError("The server at %s closed the connection without answering."
                              % where, retryable=True)

@@ -39,6 +39,8 @@ POLL = 0.05            # how often a waiting caller looks at the CancelToken
 READ_SIZE = 16384
 ERROR_BODY_LIMIT = 65536
 MODELS_BODY_LIMIT = 8 * 1024 * 1024
+# A model list never needs the long read timeout a thinking model's first token may.
+MODELS_READ_TIMEOUT = 30.0
 _REDIRECTS = (301, 302, 303, 307, 308)
 
 _ssl_context = None
@@ -264,7 +266,10 @@ class ChatClient(object):
 
     def list_models(self, cancel=None):
         """The model ids the server offers, sorted."""
-        exchange, _headers = self._open("GET", self.endpoint.models_url, None, cancel)
+        read_timeout = min(self.settings.read_timeout or MODELS_READ_TIMEOUT,
+                           MODELS_READ_TIMEOUT)
+        exchange, _headers = self._open("GET", self.endpoint.models_url, None, cancel,
+                                        read_timeout)
         text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
         try:
             data = json.loads(text.decode("utf-8", "replace"))
@@ -337,7 +342,7 @@ class ChatClient(object):
         return b"".join(b"data: " + json.dumps(c).encode("utf-8") + b"\n\n" for c in chunks) \
             + b"data: [DONE]\n\n"
 
-    def _open(self, method, url, body, cancel):
+    def _open(self, method, url, body, cancel, read_timeout=None):
         """Send until a 2xx head arrives: redirects, retries, the stream_options fallback."""
         cancel = cancel or CancelToken()
         attempt = 0
@@ -348,11 +353,14 @@ class ChatClient(object):
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
             exchange = _Exchange(url, method, self._headers(url, method), payload,
-                                 self.settings.connect_timeout, self.settings.read_timeout)
+                                 self.settings.connect_timeout,
+                                 read_timeout or self.settings.read_timeout)
             kind, value = exchange.get(cancel, self._limit())
             if kind == "error":
                 exchange.close()
-                error = transport_error(value[0], value[1], urlsplit(url), self.settings)
+                error = transport_error(value[0], value[1], urlsplit(url),
+                                        self.settings.connect_timeout,
+                                        read_timeout or self.settings.read_timeout)
             else:
                 status, headers = value
                 log.info("%s %s -> %d", method, url.split("?")[0], status)

@@ -14,7 +14,8 @@ Standalone, for a LibreOffice process to connect to::
 ``script.json`` is a list of responses or ``{"responses": [...], "models": [...],
 "repeat_last": false, "api_key": null}``. The port is written to F (atomically)
 once the server listens; with ``--record`` every request is appended to R as a
-JSON line. The process runs until SIGTERM or SIGINT.
+JSON line (method, path, headers as sent, including Authorization: use test
+keys only, and JSON body). The process runs until SIGTERM or SIGINT.
 
 A response is a dict (all keys optional)::
 
