@@ -9,7 +9,8 @@ docs (provider-streams.md), then handed to the vendored ``deltamerge``
 merger, which owns the structure (tool-call arguments, reasoning_details,
 raw reasoning_content). Displayed text and readable reasoning are split out
 here, because they pass through the ``<think>`` splitter and the text tool
-call filter first. How tool-call fragments find their call is in ``_route``.
+call filter first. Which call a tool-call fragment belongs to is decided by
+``toolroute.CallRouter``.
 
 Mid-stream errors (``{"error": ...}``, ``event: error``, finish_reason
 "error", a chunk that is not JSON) keep the text that streamed, record the
@@ -26,6 +27,7 @@ import deltamerge
 from . import thinking
 from .events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 from .textcalls import TextCallFilter
+from .toolroute import CallRouter
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
@@ -42,12 +44,17 @@ def new_call_id():
 
 
 def _error_sentence(error):
-    """One plain sentence from a provider error payload (dict, string or anything)."""
+    """One plain sentence from a provider error payload (dict, JSON text or anything)."""
+    if isinstance(error, str):
+        try:
+            error = json.loads(error)      # event: error / bare error: lines carry JSON text
+        except ValueError:
+            pass
+    if isinstance(error, dict) and error.get("error") is not None:
+        error = error["error"]
     message = error
     if isinstance(error, dict):
-        message = error.get("message") or error.get("error") or error.get("code") or ""
-        if isinstance(message, dict):
-            message = message.get("message", "")
+        message = error.get("message") or error.get("code") or ""
     message = " ".join(str(message).split())[:300]
     if not message:
         return "The model server reported an error while answering."
@@ -56,14 +63,12 @@ def _error_sentence(error):
     return "The model server reported an error: " + message
 
 
-def _sse_error_sentence(data):
+def _valid_json(text):
     try:
-        payload = json.loads(data)
+        json.loads(text)
     except ValueError:
-        return _error_sentence(data)
-    if isinstance(payload, dict) and payload.get("error") is not None:
-        payload = payload["error"]
-    return _error_sentence(payload)
+        return False
+    return True
 
 
 def _readable_details(details):
@@ -78,19 +83,6 @@ def _readable_details(details):
         if isinstance(text, str):
             parts.append(text)
     return "".join(parts)
-
-
-class _Call(object):
-    """What the router knows about one tool call; arguments live in the merger."""
-
-    __slots__ = ("pos", "provider_id", "call_id", "name", "started")
-
-    def __init__(self, pos):
-        self.pos = pos
-        self.provider_id = None
-        self.call_id = None
-        self.name = ""
-        self.started = False
 
 
 class StreamResult(object):
@@ -139,9 +131,8 @@ class StreamAccumulator(object):
         self._textcalls = TextCallFilter()
         self._content = []
         self._reasoning = []
-        self._calls = []          # _Call, in order of first appearance
-        self._by_index = {}       # provider index -> _Call currently at that index
-        self._by_id = {}          # provider id -> _Call
+        self._router = CallRouter()
+        self._calls = self._router.calls
         self._text_calls = []     # calls parsed from the text, at finish
         self._plain = False       # think splitter and text-call filter both pass text through
         self._finish_reason = None
@@ -158,7 +149,7 @@ class StreamAccumulator(object):
             return []
         data = event.data
         if event.event == "error":
-            return self._fail(_sse_error_sentence(data))
+            return self._fail(_error_sentence(data))
         if data[:1] != "{":
             stripped = data.strip()
             if stripped == "[DONE]":
@@ -256,8 +247,16 @@ class StreamAccumulator(object):
             reasoning_details=details)
 
     def _tool_calls(self, snap):
-        if not any(call.name for call in self._calls):
-            return [dict(call) for call in self._text_calls]
+        if any(call.name for call in self._calls):
+            calls = self._structured_calls(snap)
+        else:
+            calls = [dict(call) for call in self._text_calls]
+        if self._finish_reason == "length":
+            # Cut off by the token limit: never run a call whose arguments were truncated.
+            calls = [call for call in calls if _valid_json(call["arguments"])]
+        return calls
+
+    def _structured_calls(self, snap):
         entries = {}
         for entry in snap.get("tool_calls") or ():
             entries[entry.get("index")] = entry
@@ -270,11 +269,6 @@ class StreamAccumulator(object):
             arguments = function.get("arguments")
             if not isinstance(arguments, str) or arguments.strip() in ("", "null"):
                 arguments = "{}"
-            if self._finish_reason == "length":
-                try:
-                    json.loads(arguments)
-                except ValueError:
-                    continue          # cut off mid-arguments: never run it
             if call.call_id is None:
                 call.call_id = call.provider_id or self._new_id()
             item = {"id": call.call_id, "name": call.name, "arguments": arguments}
@@ -317,7 +311,7 @@ class StreamAccumulator(object):
         if type(function) is not dict or len(function) != 1 or type(index) is not int \
                 or type(function.get("arguments")) is not str:
             return False
-        call = self._by_index.get(index)
+        call = self._router.at_index(index)
         if call is None or call.pos != index:
             return False
         # Already normalised: same index, no id, type or name to track.
@@ -372,7 +366,7 @@ class StreamAccumulator(object):
             touched = []
             for fragment in fragments:
                 if isinstance(fragment, dict):
-                    call, normalised = self._route(fragment)
+                    call, normalised = self._router.route(fragment)
                     routed.append(normalised)
                     touched.append(call)
             rest["tool_calls"] = routed
@@ -404,65 +398,3 @@ class StreamAccumulator(object):
                         events.append(Event(REASONING, text=text))
             elif isinstance(part.get("text"), str):
                 self._text(part["text"], events)
-
-    def _route(self, fragment):
-        """Find the call a tool-call fragment belongs to; returns (call, fragment for the merger).
-
-        - A known provider id always means that call.
-        - OpenAI: one call per index. Ollama reuses index 0 for parallel calls,
-          so a new, different id at an occupied index opens a new call.
-          Gateways starting at index 1 are fine: indexes map to dense positions.
-        - Gemini and Mistral send no index (or null): a new id, or a name with
-          no id, opens a new call; anything else continues the last call.
-        - First non-empty name wins: LM Studio resends "name": "", Fireworks
-          and LiteLLM resend the whole name with every fragment.
-        """
-        index = fragment.get("index")
-        provider_id = fragment.get("id")
-        if not isinstance(provider_id, str) or not provider_id:
-            provider_id = None
-        function = fragment.get("function")
-        if not isinstance(function, dict):
-            function = {}
-        name = function.get("name")
-        if not isinstance(name, str):
-            name = ""
-        call = self._by_id.get(provider_id) if provider_id else None
-        if call is None:
-            if isinstance(index, int) and not isinstance(index, bool):
-                call = self._by_index.get(index)
-                if call is not None and provider_id and call.provider_id:
-                    call = None       # Ollama: shared index, new id
-                if call is None:
-                    call = self._open_call()
-                    self._by_index[index] = call
-            elif provider_id or name or not self._calls:
-                call = self._open_call()
-            else:
-                call = self._calls[-1]
-        if provider_id and call.provider_id is None:
-            call.provider_id = provider_id
-            self._by_id[provider_id] = call
-            if call.call_id is None:
-                call.call_id = provider_id
-        if name and not call.name:
-            call.name = name
-        normalised = {"index": call.pos}
-        for key, value in fragment.items():
-            # id, type and name are tracked on the call; the merger gets the rest.
-            if key == "function" and isinstance(value, dict):
-                out = {}
-                for fkey, fvalue in value.items():
-                    if fkey == "arguments" and fvalue is not None and not isinstance(fvalue, str):
-                        fvalue = json.dumps(fvalue, ensure_ascii=False)   # whole-object arguments
-                    if fkey != "name":
-                        out[fkey] = fvalue
-                normalised["function"] = out
-            elif key not in ("index", "id", "type", "function"):
-                normalised[key] = value
-        return call, normalised
-
-    def _open_call(self):
-        call = _Call(len(self._calls))
-        self._calls.append(call)
-        return call

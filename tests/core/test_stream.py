@@ -469,3 +469,11 @@ def test_legacy_function_call_delta():
 def test_nameless_fragments_do_not_become_calls():
     _, result = feed_all([chunk({"tool_calls": [tc(index=0, arguments="{}")]})])
     assert result.tool_calls == []
+
+
+def test_length_drops_truncated_text_calls_too():
+    body = '<tool_call>{"name": "f", "arguments": "{\\"a\\": "}</tool_call>'
+    _, result = feed_all([chunk({"content": body}), chunk({}, "length")])
+    assert result.tool_calls == [] and result.content == ""
+    _, result = feed_all([chunk({"content": body}), chunk({}, "stop")])
+    assert [c["arguments"] for c in result.tool_calls] == ['{"a": ']

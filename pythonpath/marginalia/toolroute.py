@@ -1,0 +1,98 @@
+"""Which tool call a streamed tool-call fragment belongs to.
+
+The vendored merger joins fragments by ``index``, but servers disagree on
+what an index means (provider-streams.md). ``CallRouter.route()`` decides the
+call for each fragment and rewrites the fragment with a dense ``index`` (the
+call's position), so the merger only ever sees well-formed OpenAI fragments.
+
+- A known provider id always means that call.
+- OpenAI: one call per index. Ollama /v1 reuses index 0 for parallel calls,
+  so a new, different id at an occupied index opens a new call. Gateways
+  (Claude behind a proxy) start at index 1: indexes map to dense positions.
+  vLLM repeats an index inside one list: both fragments land on one call.
+- Gemini and Mistral send no index (or null): a new id, or a name with no id,
+  opens a new call; anything else continues the last call.
+- First non-empty name wins: LM Studio resends "name": "", Fireworks and
+  LiteLLM resend the whole name with every fragment. Names, ids and types
+  are kept on the Call, never merged as strings.
+- Whole-object arguments (some local servers) are serialised to JSON text.
+"""
+
+import json
+
+
+class Call(object):
+    """What the router knows about one call; its arguments live in the merger."""
+
+    __slots__ = ("pos", "provider_id", "call_id", "name", "started")
+
+    def __init__(self, pos):
+        self.pos = pos
+        self.provider_id = None   # first non-empty id the provider sent
+        self.call_id = None       # the id we use: provider's, or generated when announced
+        self.name = ""
+        self.started = False      # TOOL_CALL_STARTED emitted
+
+
+class CallRouter(object):
+    """Routes fragments to calls; ``calls`` lists them in order of first appearance."""
+
+    def __init__(self):
+        self.calls = []
+        self._by_index = {}       # provider index -> the call currently at that index
+        self._by_id = {}          # provider id -> call
+
+    def at_index(self, index):
+        """The call a provider index currently designates, or None."""
+        return self._by_index.get(index)
+
+    def route(self, fragment):
+        """Returns (call, fragment rewritten for the merger with a dense index)."""
+        index = fragment.get("index")
+        provider_id = fragment.get("id")
+        if not isinstance(provider_id, str) or not provider_id:
+            provider_id = None
+        function = fragment.get("function")
+        if not isinstance(function, dict):
+            function = {}
+        name = function.get("name")
+        if not isinstance(name, str):
+            name = ""
+        call = self._by_id.get(provider_id) if provider_id else None
+        if call is None:
+            if isinstance(index, int) and not isinstance(index, bool):
+                call = self._by_index.get(index)
+                if call is not None and provider_id and call.provider_id:
+                    call = None       # Ollama: shared index, new id
+                if call is None:
+                    call = self._open()
+                    self._by_index[index] = call
+            elif provider_id or name or not self.calls:
+                call = self._open()
+            else:
+                call = self.calls[-1]
+        if provider_id and call.provider_id is None:
+            call.provider_id = provider_id
+            self._by_id[provider_id] = call
+            if call.call_id is None:
+                call.call_id = provider_id
+        if name and not call.name:
+            call.name = name
+        normalised = {"index": call.pos}
+        for key, value in fragment.items():
+            if key == "function" and isinstance(value, dict):
+                out = {}
+                for fkey, fvalue in value.items():
+                    if fkey == "arguments" and fvalue is not None and not isinstance(fvalue, str):
+                        fvalue = json.dumps(fvalue, ensure_ascii=False)
+                    if fkey != "name":
+                        out[fkey] = fvalue
+                normalised["function"] = out
+            elif key not in ("index", "id", "type", "function"):
+                normalised[key] = value
+        return call, normalised
+
+    def _open(self):
+        call = Call(len(self.calls))
+        self.calls.append(call)
+        return call
