@@ -12,7 +12,7 @@ import uno
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
 from . import markdown as md
-from .lo_writer_read import is_table
+from .lo_writer_read import body_elements, is_table
 
 BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
 CODE_FONT = "Liberation Mono"
@@ -276,22 +276,22 @@ def _cursor_after_table(doc, table):
 
 
 def delete_blocks(doc, elements, first, last):
-    """Delete blocks first..last (1-based, inclusive) through cursors and table disposal."""
-    text = doc.getText()
-    i = first - 1
-    while i <= last - 1:
-        if is_table(elements[i]):
-            elements[i].dispose()
-            i += 1
-            continue
-        j = i
-        while j + 1 <= last - 1 and not is_table(elements[j + 1]):
-            j += 1
-        _delete_paragraphs(doc, text, elements, i, j)
-        i = j + 1
+    """Delete blocks first..last (1-based, inclusive): tables, then the paragraphs.
+
+    Tables go first (dispose) so the paragraphs left form one run that a
+    single cursor deletion removes, which Writer's change tracking records.
+    """
+    tables = [e for e in elements[first - 1:last] if is_table(e)]
+    for table in tables:
+        table.dispose()
+    if tables:
+        elements = body_elements(doc)
+        last -= len(tables)
+    if last >= first:
+        _delete_paragraphs(doc.getText(), elements, first - 1, last - 1)
 
 
-def _delete_paragraphs(doc, text, elements, i, j):
+def _delete_paragraphs(text, elements, i, j):
     after = elements[j + 1] if j + 1 < len(elements) else None
     before = elements[i - 1] if i > 0 else None
     if after is not None and not is_table(after):

@@ -269,9 +269,11 @@ def format_text(doc, search, bold=None, italic=None, underline=None, strikethrou
         raise no_match(search)
     targets = ranges if as_bool(all, "all") else ranges[:1]
     check_writable(targets, "A match")
-    names = sorted(values)
     for rng in targets:
-        rng.setPropertyValues(tuple(names), tuple(values[n] for n in names))
+        for name, value in sorted(values.items()):
+            # One by one: setPropertyValues rejects Python ints for the short-typed
+            # CharUnderline/CharStrikeout, setPropertyValue converts them.
+            rng.setPropertyValue(name, value)
     return ToolOutput({"formatted": len(targets), "matches": len(ranges)},
                       "Formatted %d occurrence%s of \u201c%s\u201d" % (
                           len(targets), "" if len(targets) == 1 else "s",
@@ -281,10 +283,15 @@ def format_text(doc, search, bold=None, italic=None, underline=None, strikethrou
 def add_comment(doc, search, comment):
     search = as_text(search, "search")
     comment = as_text(comment, "comment")
-    ranges = find_forgiving(doc, search)
-    if not ranges:
+    # findFirst, not findAll: Writer 7.4 refuses to anchor a comment on a
+    # range that findAll returned ("no SwTextAttr inserted?").
+    rng = None
+    for case in (True, False):
+        rng = doc.findFirst(search_descriptor(doc, search, False, case))
+        if rng is not None:
+            break
+    if rng is None:
         raise no_match(search)
-    rng = ranges[0]
     check_writable([rng], "The text to comment on")
     number, _offset = locate(doc, read.body_elements(doc), rng)
     import uno

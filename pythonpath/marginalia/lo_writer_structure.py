@@ -182,8 +182,7 @@ def replace_selection(doc, markdown):
     if inline:
         runs = blocks[0].runs
         if all(not (r.bold or r.italic or r.code or r.strike or r.link) for r in runs):
-            # Plain words take over the formatting of the text they replace.
-            cursor.setString(md.plain_text(runs))
+            _replace_keeping_format(text, rng, md.plain_text(runs), len(sel.text))
         else:
             cursor.setString("")
             edit.write_runs(text, cursor, runs)
@@ -204,6 +203,23 @@ def replace_selection(doc, markdown):
     made = edit.write_blocks(doc, cursor, blocks, styles, lists)
     return ToolOutput({"replaced": sel.text, "paragraphs": made},
                       "Replaced the selection with %s" % _plural(made, "paragraph"))
+
+
+def _replace_keeping_format(text, rng, new, length):
+    """Replace ``length`` characters at ``rng`` by ``new`` in the first one's formatting.
+
+    Setting a selection's string takes the attributes *before* it. Text typed
+    after the first selected character takes that character's attributes, so
+    insert there, then remove the old characters on both sides.
+    """
+    cursor = text.createTextCursorByRange(rng.getStart())
+    cursor.goRight(1, False)
+    text.insertString(cursor, new, False)
+    cursor.goRight(max(0, length - 1), True)
+    cursor.setString("")
+    first = text.createTextCursorByRange(rng.getStart())
+    first.goRight(1, True)
+    first.setString("")
 
 
 def set_paragraph_style(doc, start, end, style):
