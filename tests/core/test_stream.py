@@ -127,6 +127,8 @@ EXPECTED = {
         ("gen_1", "get_paragraph", {"index": 7}), ("gen_2", "count_words", {})]),
     "midstream_error.sse": dict(content="Partial answer", finish=None,
                                 error="The model server reported an error: Provider disconnected."),
+    "event_error.sse": dict(content="Working on it", finish=None, error=(
+        "The model server reported an error: Rate limit reached for requests.")),
     "llama_bare_error.sse": dict(content="The", finish=None, error=(
         "The model server reported an error: the request exceeds the available context size.")),
     "usage_only_final.sse": dict(content="Yes.", finish="stop",
@@ -272,10 +274,22 @@ def tc(**fields):
 
 
 def feed_all(chunks, **kwargs):
+    """Feed parsed chunks directly, returning (events per chunk + finish, result).
+
+    The same chunks are also serialised as an SSE body and replayed whole,
+    byte by byte and at random cuts: all must agree with the direct feed.
+    """
     acc = StreamAccumulator(id_factory=counter_ids(), **kwargs)
     per_chunk = [acc.feed(c) for c in chunks]
     per_chunk.append(acc.finish())
-    return per_chunk, acc.result()
+    body = b"".join(b"data: " + json.dumps(c, ensure_ascii=False).encode("utf-8") + b"\n\n"
+                    for c in chunks)
+    events, replayed = replay_all_ways(body, **kwargs)
+    assert [e.to_dict() for e in events] == [e.to_dict() for group in per_chunk for e in group]
+    direct = acc.result()
+    assert [getattr(replayed, n) for n in direct.__slots__] == [
+        getattr(direct, n) for n in direct.__slots__]
+    return per_chunk, direct
 
 
 def test_tool_call_started_once_when_name_known_before_arguments_finish():
