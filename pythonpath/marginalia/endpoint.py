@@ -204,10 +204,24 @@ def looks_like_html(content_type, body):
     return head.startswith(b"<!doctype") or head.startswith(b"<html")
 
 
-def _clean(message, secret):
-    """A server message fit to show: one line, letters in it, not too long; else None."""
+_TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"\n]*", line \d+')
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\w*: *(.*)$")
+
+
+def clean_message(message, secret=None):
+    """A server message fit to show: one line, letters in it, not too long; else None.
+
+    Never a web page; from a Python traceback (vLLM, LiteLLM, llama-cpp-python
+    put them in error messages) only the exception's own message is kept.
+    """
     if not isinstance(message, str):
         return None
+    if _TRACEBACK.search(message):
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        found = _EXCEPTION_LINE.match(lines[-1]) if lines else None
+        message = found.group(2) if found else ""
+        if _TRACEBACK.search(message):
+            return None
     text = " ".join(message.split())
     if secret:
         text = text.replace(secret, "***")
@@ -227,7 +241,7 @@ def server_message(body, content_type=None, secret=None):
         data = json.loads(text)
     except ValueError:
         # A short plain-text body ("model not found") is still worth showing.
-        return (_clean(text, secret) if "\n" not in text else None), None
+        return (clean_message(text, secret) if "\n" not in text else None), None
     if isinstance(data, list) and data:  # Gemini: [{"error": {...}}]
         data = data[0]
     if not isinstance(data, dict):
@@ -241,7 +255,7 @@ def server_message(body, content_type=None, secret=None):
         message = error
     if message is None and isinstance(data.get("detail"), str):  # FastAPI servers (vLLM)
         message = data["detail"]
-    return _clean(message, secret), (code if isinstance(code, str) else None)
+    return clean_message(message, secret), (code if isinstance(code, str) else None)
 
 
 def rejects_stream_options(status, body):

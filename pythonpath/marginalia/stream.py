@@ -25,6 +25,7 @@ import os
 import deltamerge
 
 from . import thinking
+from .endpoint import clean_message
 from .events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 from .textcalls import TextCallFilter
 from .toolroute import CallRouter
@@ -55,7 +56,8 @@ def _error_sentence(error):
     message = error
     if isinstance(error, dict):
         message = error.get("message") or error.get("code") or ""
-    message = " ".join(str(message).split())[:300]
+    # Never a web page or a traceback (a proxy's page, a Python server's crash).
+    message = clean_message(message) if isinstance(message, str) else None
     if not message:
         return "The model server reported an error while answering."
     if message[-1] not in ".!?":

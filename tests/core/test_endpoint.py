@@ -1,5 +1,7 @@
 """Base URL normalisation, host policy and request bodies (endpoint.py)."""
 
+import json
+
 import pytest
 
 from marginalia.config import PRESETS, Settings
@@ -153,3 +155,16 @@ def test_temperature_zero_is_a_setting_not_an_absence():
 def test_no_model_is_a_config_error():
     with pytest.raises(ConfigError):
         build_body(Settings(model="  "), MESSAGES)
+
+
+def test_a_server_traceback_is_never_shown():
+    from marginalia.endpoint import status_error
+    body = json.dumps({"detail": 'Traceback (most recent call last):\n  File "/srv/api.py", '
+                                 'line 88, in chat\n    out = model(x)\nValueError: context '
+                                 'length exceeded'}).encode("utf-8")
+    error = status_error(500, {"Content-Type": "application/json"}, body,
+                         Settings(model="m"), Endpoint("http://localhost:8000"))
+    message = str(error)
+    assert "Traceback" not in message and "File " not in message and "line 88" not in message
+    assert message == ('The model server had an error (500). The server said: '
+                       '"context length exceeded"')

@@ -491,3 +491,24 @@ def test_length_drops_truncated_text_calls_too():
     assert result.tool_calls == [] and result.content == ""
     _, result = feed_all([chunk({"content": body}), chunk({}, "stop")])
     assert [c["arguments"] for c in result.tool_calls] == ['{"a": ']
+
+
+@pytest.mark.parametrize("error, shown", [
+    ({"message": "<html><head><title>502 Bad Gateway</title></head>"
+                 "<body><h1>502 Bad Gateway</h1></body></html>"},
+     "The model server reported an error while answering."),
+    ({"message": 'Traceback (most recent call last):\n  File "/srv/app.py", line 12, in gen\n'
+                 '    raise RuntimeError("CUDA out of memory")\nRuntimeError: CUDA out of memory'},
+     "The model server reported an error: CUDA out of memory."),
+    ({"code": 500}, "The model server reported an error while answering."),
+])
+def test_midstream_error_sentence_never_shows_html_or_a_traceback(error, shown):
+    per_chunk, result = feed_all([chunk({"content": "Partial"}), {"error": error}])
+    assert result.content == "Partial" and result.error == shown
+    assert [e.message for e in per_chunk[1] if e.kind == ev.ERROR] == [shown]
+
+
+def test_event_error_with_an_html_page_is_one_plain_sentence():
+    acc = StreamAccumulator()
+    out = acc.feed_sse(SSEEvent("error", "<!DOCTYPE html>\n<html><body>Error 524</body></html>"))
+    assert [e.message for e in out] == ["The model server reported an error while answering."]
