@@ -65,6 +65,13 @@ def _error_sentence(error):
     return "The model server reported an error: " + message
 
 
+def _arguments(value):
+    """Arguments as JSON text: ``""``, ``"null"``, blank or absent mean ``{}``."""
+    if not isinstance(value, str) or value.strip() in ("", "null"):
+        return "{}"
+    return value
+
+
 def _valid_json(text):
     try:
         json.loads(text)
@@ -229,6 +236,7 @@ class StreamAccumulator(object):
         if calls and self._error is None and not any(c.name for c in self._calls):
             for call in calls:
                 call["id"] = call.get("id") or self._new_id()
+                call["arguments"] = _arguments(call.get("arguments"))
                 self._text_calls.append(call)
                 events.append(Event(TOOL_CALL_STARTED, call_id=call["id"], name=call["name"]))
         self._finished = True
@@ -268,9 +276,7 @@ class StreamAccumulator(object):
                 continue              # nothing to run without a name
             entry = entries.get(call.pos, {})
             function = entry.get("function") or {}
-            arguments = function.get("arguments")
-            if not isinstance(arguments, str) or arguments.strip() in ("", "null"):
-                arguments = "{}"
+            arguments = _arguments(function.get("arguments"))
             if call.call_id is None:
                 call.call_id = call.provider_id or self._new_id()
             item = {"id": call.call_id, "name": call.name, "arguments": arguments}

@@ -512,3 +512,12 @@ def test_event_error_with_an_html_page_is_one_plain_sentence():
     acc = StreamAccumulator()
     out = acc.feed_sse(SSEEvent("error", "<!DOCTYPE html>\n<html><body>Error 524</body></html>"))
     assert [e.message for e in out] == ["The model server reported an error while answering."]
+
+
+@pytest.mark.parametrize("arguments", ['""', '"null"', '"  "', "null"])
+def test_empty_text_call_arguments_become_empty_object(arguments):
+    # The same rule as structured calls: replay and the loop both see "{}".
+    markup = '<tool_call>{"name": "count_words", "arguments": %s}</tool_call>' % arguments
+    _, result = feed_all([chunk({"content": markup}), chunk({}, "stop")])
+    assert calls_of(result) == [("gen_1", "count_words", {})]
+    assert result.tool_calls[0]["arguments"] == "{}"
