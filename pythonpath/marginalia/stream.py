@@ -278,7 +278,7 @@ class StreamAccumulator(object):
             function = entry.get("function") or {}
             arguments = _arguments(function.get("arguments"))
             if call.call_id is None:
-                call.call_id = call.provider_id or self._new_id()
+                call.call_id = self._new_id()   # none, or one the provider reused
             item = {"id": call.call_id, "name": call.name, "arguments": arguments}
             if entry.get("extra_content") is not None:
                 item["extra_content"] = entry["extra_content"]
@@ -382,7 +382,7 @@ class StreamAccumulator(object):
                 if call.name and not call.started:
                     call.started = True
                     if call.call_id is None:
-                        call.call_id = call.provider_id or self._new_id()
+                        call.call_id = self._new_id()   # none, or one the provider reused
                     events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id,
                                         name=call.name))
         if rest:

@@ -5,13 +5,16 @@ what an index means (provider-streams.md). ``CallRouter.route()`` decides the
 call for each fragment and rewrites the fragment with a dense ``index`` (the
 call's position), so the merger only ever sees well-formed OpenAI fragments.
 
-- A known provider id always means that call.
-- OpenAI: one call per index. Ollama /v1 reuses index 0 for parallel calls,
-  so a new, different id at an occupied index opens a new call. Gateways
+- OpenAI: one call per index, also when the provider reuses one id for
+  parallel calls (DeepSeek, GLM): the later call gets a generated id, since
+  tool results are paired by id. Ollama /v1 reuses index 0 for parallel calls,
+  so a new, different id at an occupied index opens a new call (or returns to
+  the earlier call that id names). Gateways
   (Claude behind a proxy) start at index 1: indexes map to dense positions.
   vLLM repeats an index inside one list: both fragments land on one call.
-- Gemini and Mistral send no index (or null): a new id, or a name with no id,
-  opens a new call; anything else continues the last call.
+- Gemini and Mistral send no index (or null): a known id means that call; a
+  new id, or a name with no id, opens a new call; anything else continues the
+  last call.
 - First non-empty name wins: LM Studio resends "name": "", Fireworks and
   LiteLLM resend the whole name with every fragment. Names, ids and types
   are kept on the Call, never merged as strings.
@@ -58,24 +61,29 @@ class CallRouter(object):
         name = function.get("name")
         if not isinstance(name, str):
             name = ""
-        call = self._by_id.get(provider_id) if provider_id else None
-        if call is None:
-            if isinstance(index, int) and not isinstance(index, bool):
-                call = self._by_index.get(index)
-                if call is not None and provider_id and call.provider_id:
-                    call = None       # Ollama: shared index, new id
-                if call is None:
-                    call = self._open()
+        if isinstance(index, int) and not isinstance(index, bool):
+            call = self._by_index.get(index)
+            if call is None or (provider_id and call.provider_id
+                                and provider_id != call.provider_id):
+                # A new index is a new call even with a known id (DeepSeek and GLM
+                # reuse one id for parallel calls); a different id at an occupied
+                # index is a new call too (Ollama), unless it names an earlier one.
+                known = self._by_id.get(provider_id) if call is not None else None
+                call = known or self._open()
+                if known is None:
                     self._by_index[index] = call
-            elif provider_id or name or not self.calls:
-                call = self._open()
-            else:
-                call = self.calls[-1]
+        else:
+            call = self._by_id.get(provider_id) if provider_id else None
+            if call is None:
+                call = self._open() if provider_id or name or not self.calls \
+                    else self.calls[-1]
         if provider_id and call.provider_id is None:
             call.provider_id = provider_id
-            self._by_id[provider_id] = call
-            if call.call_id is None:
-                call.call_id = provider_id
+            if provider_id not in self._by_id:
+                self._by_id[provider_id] = call
+                if call.call_id is None:
+                    call.call_id = provider_id
+            # else: a reused id; the call is given a generated one when announced
         if name and not call.name:
             call.name = name
         normalised = {"index": call.pos}

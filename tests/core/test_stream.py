@@ -521,3 +521,22 @@ def test_empty_text_call_arguments_become_empty_object(arguments):
     _, result = feed_all([chunk({"content": markup}), chunk({}, "stop")])
     assert calls_of(result) == [("gen_1", "count_words", {})]
     assert result.tool_calls[0]["arguments"] == "{}"
+
+
+def test_id_reused_across_indexes_keeps_the_calls_apart_with_unique_ids():
+    # DeepSeek and GLM can give parallel calls the same id: the index tells them
+    # apart (one slot per index), and the second call gets an id of its own, since
+    # the next request would be refused with two results for one id.
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, id="call_0", type="function", name="get_paragraph",
+                                 arguments='{"index": ')]}),
+        chunk({"tool_calls": [tc(index=0, id="call_0", arguments="1}")]}),
+        chunk({"tool_calls": [tc(index=1, id="call_0", type="function", name="count_words",
+                                 arguments="")]}),
+        chunk({"tool_calls": [tc(index=1, arguments="{}")]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("call_0", "get_paragraph", {"index": 1}),
+                                ("gen_1", "count_words", {})]
+    started = [(e.call_id, e.name) for group in per_chunk for e in group
+               if e.kind == ev.TOOL_CALL_STARTED]
+    assert started == [("call_0", "get_paragraph"), ("gen_1", "count_words")]
