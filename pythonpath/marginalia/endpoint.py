@@ -364,7 +364,7 @@ def transport_error(phase, exc, parts, connect_timeout, read_timeout):
     if isinstance(exc, OSError):
         return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
                              retryable=True)
-    return EndpointError("Could not talk to %s (%s)." % (where, type(exc).__name__))
+    return EndpointError("Could not talk to %s; check the server address." % where)
 
 
 def broken_stream_error(exc, read_timeout):

@@ -31,7 +31,7 @@ from urllib.parse import urljoin, urlsplit
 from . import __version__
 from .endpoint import (broken_stream_error, check_policy, endpoint_for, looks_like_html,
                        origin_of, rejects_stream_options, status_error, transport_error)
-from .errors import Cancelled, EndpointError
+from .errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")
 
@@ -52,6 +52,11 @@ def _tls():
     if _ssl_context is None:
         _ssl_context = ssl.create_default_context()
     return _ssl_context
+
+
+def _sendable(key):
+    """True when ``key`` can go in an HTTP header (printable ASCII, as API keys are)."""
+    return all(" " <= char <= "~" for char in key)
 
 
 class CancelToken(object):
@@ -261,6 +266,10 @@ class ChatClient(object):
         if method == "POST":
             headers["Content-Type"] = "application/json"
         if self._key and origin_of(url) == self.endpoint.origin:
+            if not _sendable(self._key):
+                raise ConfigError("The API key contains a character that cannot be sent (an "
+                                  "invisible character or a curly quote, perhaps); paste the "
+                                  "key again in the options.")
             headers["Authorization"] = "Bearer " + self._key
         return headers
 
@@ -358,6 +367,8 @@ class ChatClient(object):
             kind, value = exchange.get(cancel, self._limit())
             if kind == "error":
                 exchange.close()
+                log.info("%s %s failed (%s): %s", method, url.split("?")[0], value[0],
+                         type(value[1]).__name__)
                 error = transport_error(value[0], value[1], urlsplit(url),
                                         self.settings.connect_timeout,
                                         read_timeout or self.settings.read_timeout)

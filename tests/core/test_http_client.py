@@ -472,3 +472,26 @@ def test_standalone_server_process(tmp_path):
                                                          ("POST", "/v1/chat/completions")]
     assert lines[1]["json"] == BODY
     assert lines[1]["headers"]["authorization"] == "Bearer " + KEY
+
+
+@pytest.mark.parametrize("key", [KEY + "\u200b", "\u201c" + KEY + "\u201d"])
+def test_a_key_that_cannot_be_sent_is_one_plain_sentence(server, key):
+    # An invisible character or curly quotes pasted with the key: http.client
+    # cannot encode the header, which must not surface as a Python class name.
+    server.add(text_response("never"))
+    client = make_client(server.url, api_key=key)
+    for call in (lambda: client.open_stream(BODY), client.list_models):
+        with pytest.raises(ConfigError) as info:
+            call()
+        message = str(info.value)
+        assert message.startswith("The API key contains a character that cannot be sent")
+        assert "Error" not in message and key not in message
+    assert server.requests == []
+
+
+def test_an_unexpected_failure_names_no_python_class():
+    from urllib.parse import urlsplit
+    from marginalia.endpoint import transport_error
+    error = transport_error("wait", ValueError("boom"), urlsplit("http://localhost:1234/v1"),
+                            5, 5)
+    assert str(error) == "Could not talk to localhost:1234; check the server address."
