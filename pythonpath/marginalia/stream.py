@@ -209,10 +209,10 @@ class StreamAccumulator(object):
                     self._apply(delta, events)
             reason = choice.get("finish_reason")
         usage = chunk.get("usage")
-        if usage:
+        if usage and type(usage) is dict:
             self._usage = usage                       # cumulative: last non-null wins
             events.append(Event(USAGE, usage=usage))
-        if reason is not None:
+        if type(reason) is str:
             reason = _FINISH_ALIASES.get(reason, reason)
             if reason == "error":
                 # OpenRouter: a finish reason of "error" is an error too.

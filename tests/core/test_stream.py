@@ -540,3 +540,11 @@ def test_id_reused_across_indexes_keeps_the_calls_apart_with_unique_ids():
     started = [(e.call_id, e.name) for group in per_chunk for e in group
                if e.kind == ev.TOOL_CALL_STARTED]
     assert started == [("call_0", "get_paragraph"), ("gen_1", "count_words")]
+
+
+def test_odd_finish_reason_and_usage_values_are_ignored_not_raised():
+    _, result = feed_all([chunk({"content": "Hi"}, finish=["stop"]),
+                          chunk({}, finish=7, usage="n/a"),
+                          chunk({}, finish="stop", usage=[1, 2])])
+    assert result.content == "Hi" and result.finish_reason == "stop"
+    assert result.usage is None and result.error is None
