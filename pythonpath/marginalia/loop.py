@@ -29,6 +29,7 @@ from .events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESUL
                      USAGE, Event)
 from .sse import SSEDecoder
 from .stream import StreamAccumulator
+from .tools import ToolRegistry
 
 log = logging.getLogger("marginalia.loop")
 
@@ -151,7 +152,9 @@ class _Turn(object):
     def __init__(self, client, conversation, registry, settings, on_event, cancel, context):
         self.client = client
         self.conversation = conversation
-        self.registry = registry
+        # No registry means no tools: a call the model makes anyway (a text call
+        # from a local model) still gets an error result, not an exception.
+        self.registry = registry if registry is not None else ToolRegistry()
         self.settings = settings
         self.on_event = on_event
         self.cancel = cancel
@@ -178,7 +181,7 @@ class _Turn(object):
         result = self.result
         turn_start = len(self.conversation)
         self.conversation.append({"role": "user", "content": user_text})
-        tools = self.registry.schemas() if self.registry is not None else []
+        tools = self.registry.schemas()
         max_rounds = max(1, int(self.settings.max_rounds or 1))
         finish = None
         while True:

@@ -463,3 +463,19 @@ def test_end_to_end_server_error_is_one_sentence():
     errors = recorder.kinds(ERROR)
     assert len(errors) == 1 and errors[0].message.startswith("The server rejected the API key")
     assert result.error == errors[0].message
+
+
+def test_without_a_registry_a_called_tool_is_an_error_result_not_an_exception():
+    client = FakeClient(
+        pieces(text_response('<tool_call>{"name": "get_text", "arguments": {}}</tool_call>')),
+        pieces(text_response("I cannot read it, sorry.")))
+    recorder = Recorder()
+    conversation = Conversation()
+    result = run_turn(client, conversation, "Read it", None, SETTINGS, recorder, CancelToken())
+    assert "tools" not in client.bodies[0]
+    assert "cannot edit the document" in client.bodies[0]["messages"][0]["content"]
+    results = recorder.kinds(TOOL_RESULT)
+    assert len(results) == 1 and not results[0].ok
+    assert "no tool named 'get_text'" in results[0].result
+    assert result.text.endswith("I cannot read it, sorry.") and result.error is None
+    assert_history_valid(conversation.messages)
