@@ -144,8 +144,9 @@ def render(paras, budget, total=None, end=None):
         out.append(piece)
         used += len(piece) + 1
         last = para.number
-    if paras and last is not None and last < paras[-1].number:
-        stop = end if end is not None else paras[-1].number
+    stop = end if end is not None else (paras[-1].number if paras else None)
+    # ``end`` may lie beyond the records given: callers build only what fits.
+    if last is not None and stop is not None and last < stop:
         out.append("[Stopped at paragraph %d to keep the answer short%s. Continue with "
                    "read_document(start=%d, end=%d).]"
                    % (last, (" (the document has %d)" % total) if total else "", last + 1, stop))

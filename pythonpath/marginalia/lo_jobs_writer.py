@@ -67,6 +67,7 @@ def _fill(doc, payload):
     paragraphs = int(payload.get("paragraphs", 6))
     sentence = payload.get("sentence", "The quarterly figures show steady growth in every "
                                        "region, and the marker word appears here. ")
+    rare = int(payload.get("rare", 0))       # this many body paragraphs get " zephyr"
     text = doc.getText()
     cursor = text.createTextCursorByRange(text.getEnd())
     started = time.perf_counter()
@@ -78,7 +79,11 @@ def _fill(doc, payload):
             for s in range(1, sections + 1):
                 items.append(("Heading 2", "Section %d.%d" % (c, s)))
                 for p in range(paragraphs):
-                    items.append(("Text body", sentence * 4))
+                    body = sentence * 4
+                    if rare > 0:
+                        body += " zephyr"
+                        rare -= 1
+                    items.append(("Text body", body))
             for style, content in items:
                 if not first:
                     text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
@@ -87,7 +92,9 @@ def _fill(doc, payload):
                 text.insertString(cursor, content, False)
     finally:
         doc.unlockControllers()
-    return {"seconds": time.perf_counter() - started}
+    # Generated text is not the user's work: no undo history for it.
+    doc.getUndoManager().clear()
+    return {"seconds": time.perf_counter() - started, "plain_chars": len(text.getString())}
 
 
 _COMMANDS = {
@@ -103,3 +110,4 @@ def handle(ctx, command, document, payload):
     if handler is None:
         raise ValueError("unknown writer command %r" % (command,))
     return handler(ctx, document, payload)
+

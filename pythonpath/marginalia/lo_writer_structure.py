@@ -22,17 +22,16 @@ def _plural(n, word):
 
 def document_info(doc, elements=None):
     elements = read.body_elements(doc) if elements is None else elements
-    paras = read.records(doc, elements)
     sel = read.selection(doc, elements)
     stats = read.statistics(doc)
     info = {
         "title": read.title(doc),
-        "paragraphs": len(paras),
-        "tables": sum(1 for p in paras if p.is_table),
+        "paragraphs": len(elements),
+        "tables": doc.getTextTables().getCount(),
         "words": stats["words"],
         "characters": stats["characters"],
         "pages": stats["pages"],
-        "outline": docview.outline(paras, limit=60),
+        "outline": docview.outline(read.headings(elements), limit=60),
         "has_selection": not sel.empty,
         "selection_paragraphs": [sel.start, sel.end] if sel.start and not sel.empty else None,
         "cursor_paragraph": sel.start,
@@ -51,10 +50,17 @@ def get_document_info(doc):
 def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
     elements = read.body_elements(doc)
     start, end = block_range(start, end, len(elements))
-    # Records are built only as far as the budget can reach (every rendered
-    # paragraph costs at least "N: " and a newline), so a piece stays cheap.
-    last = min(end, start + budget // 4)
-    paras = read.records(doc, elements, start, last)
+    # Records are built only as far as the budget reaches, so a piece of a
+    # long document costs what it shows.
+    paras = []
+    kinds = read._ListKinds()
+    size = 0
+    for number in range(start, end + 1):
+        para = read.para_record(elements[number - 1], number, kinds)
+        paras.append(para)
+        size += len(para.plain()) + 8
+        if size > budget:
+            break
     read.mark(paras, read.selection(doc, elements))
     text, shown = docview.render(paras, budget, total=len(elements), end=end)
     return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, len(elements)))

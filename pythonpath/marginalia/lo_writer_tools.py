@@ -189,6 +189,7 @@ class WriterToolbox(object):
                 with self._turn.author():
                     return tool.fn(**kwargs)
             finally:
+                read.invalidate()
                 self.doc.unlockControllers()
         except (ToolError, Cancelled, TypeError):
             raise

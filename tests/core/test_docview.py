@@ -65,6 +65,14 @@ def test_continuation_pages_cover_everything_once():
     assert seen == list(range(1, 301))
 
 
+def test_hint_when_the_caller_gave_fewer_records_than_the_range():
+    text, last = render([Para(1, "a"), Para(2, "b")], budget=100, total=50, end=50)
+    assert last == 2
+    assert text.endswith("Continue with read_document(start=3, end=50).]")
+    text, _ = render([Para(1, "a"), Para(2, "b")], budget=100, total=2, end=2)
+    assert "Continue" not in text
+
+
 def test_oversized_single_paragraph_is_truncated_not_dropped():
     text, last = render([Para(1, "y" * 5000), Para(2, "z")], budget=1000)
     assert last == 1

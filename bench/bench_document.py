@@ -1,0 +1,97 @@
+"""Benchmark the Writer tools on a generated 300-page document, in process.
+
+Starts a private headless LibreOffice with the freshly built extension,
+generates a long report (chapters, sections, body paragraphs), then times,
+inside the office through the org.marginalia.Job service:
+
+- get_document_info and the per-turn context;
+- reading the whole document with read_document in budgeted pieces;
+- a replace_text with 1000 hits (all=true), undone again in one step;
+
+and compares the compact numbered form's size with the plain text's.
+Prints the numbers. Run with the Python that has uno:
+
+    .venv/bin/python bench/bench_document.py
+"""
+
+import json
+import os
+import sys
+import time
+
+_ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+for _sub in ("pythonpath", "vendor", "tests", ""):
+    path = os.path.join(_ROOT, _sub) if _sub else _ROOT
+    if path not in sys.path:
+        sys.path.insert(0, path)
+
+import build  # noqa: E402
+from support.office import OfficeHarness  # noqa: E402
+
+CHAPTERS, SECTIONS, PARAGRAPHS = 30, 8, 10
+HITS = 1000
+
+
+def call(harness, doc, name, **arguments):
+    result = harness.job("writer.call_tools", document=doc, title="bench",
+                         calls=[{"name": name, "arguments": arguments}])[0]
+    if not result["ok"]:
+        raise SystemExit("%s failed: %s" % (name, result["content"]))
+    return result
+
+
+def main():
+    harness = OfficeHarness(build.build()).start()
+    try:
+        doc = harness.new_writer()
+        gen = harness.job("writer.generate", document=doc, chapters=CHAPTERS,
+                          sections=SECTIONS, paragraphs=PARAGRAPHS, rare=HITS)
+        info = call(harness, doc, "get_document_info")
+        data = json.loads(info["content"])
+        print("document: %d pages, %d paragraphs, %d words, %d characters of plain text "
+              "(generated in %.2f s)" % (data["pages"], data["paragraphs"], data["words"],
+                                         gen["plain_chars"], gen["seconds"]))
+        print("get_document_info, first call (enumerates the body): %.3f s" % info["seconds"])
+        info = call(harness, doc, "get_document_info")
+        print("get_document_info, document unchanged: %.3f s" % info["seconds"])
+        ctx = harness.job("writer.context", document=doc)
+        print("context: %.3f s, %d characters" % (ctx["seconds"], len(ctx["context"])))
+
+        start, pieces, seconds, compact = 1, 0, 0.0, 0
+        while True:
+            result = call(harness, doc, "read_document", start=start, end=-1)
+            pieces += 1
+            seconds += result["seconds"]
+            lines = result["content"].split("\n")
+            if lines[-1].startswith("[Stopped at paragraph"):
+                compact += len("\n".join(lines[:-1])) + 1
+                start = int(lines[-1].split("start=")[1].split(",")[0])
+            else:
+                compact += len(result["content"]) + 1
+                break
+        print("read_document, whole document: %d pieces, %.3f s in total, %.3f s per piece"
+              % (pieces, seconds, seconds / pieces))
+        print("compact form: %d characters vs %d plain text (%.3fx)"
+              % (compact, gen["plain_chars"], compact / float(gen["plain_chars"])))
+
+        started = time.perf_counter()
+        result = harness.job("writer.call_tools", document=doc, title="bench replace",
+                             calls=[{"name": "replace_text",
+                                     "arguments": {"search": "zephyr",
+                                                   "replacement": "westerly", "all": True}}])[0]
+        wall = time.perf_counter() - started
+        replaced = json.loads(result["content"])["replaced"]
+        print("replace_text all=true: %d replacements in %.3f s (turn incl. undo step: %.3f s)"
+              % (replaced, result["seconds"], wall))
+        if replaced != HITS:
+            raise SystemExit("expected %d replacements" % HITS)
+        started = time.perf_counter()
+        doc.getUndoManager().undo()
+        print("one undo of the replacement turn: %.3f s" % (time.perf_counter() - started))
+        harness.close(doc)
+    finally:
+        harness.stop()
+
+
+if __name__ == "__main__":
+    main()
