@@ -1,0 +1,222 @@
+"""End to end: `python3 -m marginalia.headless` against real documents and a scripted server.
+
+The runner starts its own office and installs the built .oxt; the `office`
+fixture (a second, independent office) only creates the input documents and
+inspects what the runner saved.
+"""
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+
+from support.office import props
+from support.sse_server import (ScriptedServer, error_response, text_response,
+                                tool_calls_response, usage)
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _env(**extra):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
+                                         os.path.join(ROOT, "vendor")])
+    for name in ("MARGINALIA_ENDPOINT", "MARGINALIA_MODEL", "MARGINALIA_API_KEY"):
+        env.pop(name, None)
+    env.update(extra)
+    return env
+
+
+def run_headless(*args, env=None, timeout=180):
+    return subprocess.run([sys.executable, "-m", "marginalia.headless"] + list(args),
+                          cwd=ROOT, env=env or _env(), stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout)
+
+
+def events(stdout):
+    return [json.loads(line) for line in stdout.splitlines() if line.strip()]
+
+
+@pytest.fixture
+def fox_odt(office, tmp_path):
+    """An .odt with a heading and two paragraphs mentioning a fox."""
+    doc = office.new_writer()
+    text = doc.Text
+    cursor = text.createTextCursor()
+    text.insertString(cursor, "Animals", False)
+    cursor.ParaStyleName = "Heading 1"
+    text.insertControlCharacter(cursor, 0, False)  # PARAGRAPH_BREAK
+    cursor.ParaStyleName = "Text Body"
+    text.insertString(cursor, "The quick brown fox jumps.", False)
+    text.insertControlCharacter(cursor, 0, False)
+    text.insertString(cursor, "A fox is clever.", False)
+    path = str(tmp_path / "fox.odt")
+    import uno
+    doc.storeToURL(uno.systemPathToFileUrl(path), props(FilterName="writer8"))
+    office.close(doc)
+    return path
+
+
+def _paragraph_texts(doc):
+    out = []
+    enum = doc.Text.createEnumeration()
+    while enum.hasMoreElements():
+        para = enum.nextElement()
+        if para.supportsService("com.sun.star.text.Paragraph"):
+            out.append(para.getString())
+    return out
+
+
+def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path):
+    out_path = str(tmp_path / "out.odt")
+    script = [
+        tool_calls_response([("call_1", "replace_text",
+                              {"search": "fox", "replacement": "cat", "all": True})],
+                            reasoning="The user wants cats.", usage=usage(100, 10)),
+        text_response("Replaced both foxes.", usage=usage(150, 8)),
+    ]
+    with ScriptedServer(script) as srv:
+        done = run_headless(fox_odt, "--message", "Replace fox with cat everywhere",
+                            "--output", out_path, "--endpoint", srv.url,
+                            "--model", "test-model", "--track-changes")
+        requests = srv.chat_requests
+    assert done.returncode == 0, done.stderr
+    lines = events(done.stdout)
+    kinds = [line["type"] for line in lines]
+    assert kinds[-1] == "done"
+    assert "reasoning" in kinds and "text" in kinds
+    call = next(line for line in lines if line["type"] == "tool_call")
+    assert call["name"] == "replace_text" and call["id"] == "call_1"
+    assert json.loads(call["arguments"])["replacement"] == "cat"
+    result = next(line for line in lines if line["type"] == "tool_result")
+    assert result["ok"] is True and result["id"] == "call_1"
+    assert "".join(line["text"] for line in lines if line["type"] == "text") == \
+        "Replaced both foxes."
+    usage_line = [line for line in lines if line["type"] == "usage"][-1]
+    assert usage_line["total_tokens"] == 268
+    # The second request carried the tool result paired with the call id.
+    tool_msgs = [m for m in requests[1].json["messages"] if m["role"] == "tool"]
+    assert tool_msgs and tool_msgs[0]["tool_call_id"] == "call_1"
+
+    doc = office.load(out_path)
+    try:
+        doc.RecordChanges = False
+        redlines = doc.Redlines
+        assert redlines.getCount() >= 2
+        authors = set(redlines.getByIndex(i).RedlineAuthor for i in range(redlines.getCount()))
+        assert any("Marginalia" in a for a in authors), authors
+        # Accepting every change gives the edited text.
+        dispatcher = office.create("com.sun.star.frame.DispatchHelper")
+        dispatcher.executeDispatch(doc.CurrentController.Frame, ".uno:AcceptAllTrackedChanges",
+                                   "", 0, ())
+        texts = _paragraph_texts(doc)
+        assert texts[0] == "Animals"
+        assert texts[1:] == ["The quick brown cat jumps.", "A cat is clever."]
+    finally:
+        office.close(doc)
+
+
+def test_markdown_insert_saved_as_docx(office, fox_odt, tmp_path):
+    out_path = str(tmp_path / "out.docx")
+    script = [
+        tool_calls_response([("c1", "insert_paragraphs",
+                              {"markdown": "## Habits\n\nFoxes **hunt** at night.",
+                               "after_paragraph": -1})]),
+        text_response("Added a section."),
+    ]
+    with ScriptedServer(script) as srv:
+        done = run_headless(fox_odt, "--message", "Add a section on habits",
+                            "--output", out_path, "--endpoint", srv.url,
+                            env=_env(MARGINALIA_MODEL="test-model"))
+    assert done.returncode == 0, done.stderr
+    doc = office.load(out_path)
+    try:
+        enum = doc.Text.createEnumeration()
+        paras = []
+        while enum.hasMoreElements():
+            p = enum.nextElement()
+            if p.supportsService("com.sun.star.text.Paragraph"):
+                paras.append(p)
+        assert [p.getString() for p in paras][-2:] == ["Habits", "Foxes hunt at night."]
+        assert paras[-2].ParaStyleName.replace(" ", "") in ("Heading2", "heading2")
+        portions = paras[-1].createEnumeration()
+        bold = []
+        while portions.hasMoreElements():
+            portion = portions.nextElement()
+            if portion.getString():
+                bold.append((portion.getString(), portion.CharWeight > 100))
+        assert ("hunt", True) in bold
+        assert all(not b for s, b in bold if s != "hunt")
+    finally:
+        office.close(doc)
+
+
+def test_failing_endpoint_exits_with_one_sentence(fox_odt, tmp_path):
+    out_path = str(tmp_path / "never.odt")
+    with ScriptedServer([error_response(401, "Incorrect API key provided: sk-...abc")]) as srv:
+        done = run_headless(fox_odt, "--message", "hello", "--output", out_path,
+                            "--endpoint", srv.url, "--model", "test-model",
+                            "--api-key-env", "MY_KEY", env=_env(MY_KEY="sk-secret-123"))
+        auth = srv.chat_requests[0].headers.get("authorization")
+    assert auth == "Bearer sk-secret-123"
+    assert done.returncode == 1
+    message = done.stderr.strip()
+    assert len(message.splitlines()) == 1 and "key" in message.lower()
+    assert "sk-secret-123" not in done.stderr + done.stdout
+    assert "Traceback" not in done.stderr
+    assert any(e["type"] == "error" for e in events(done.stdout))
+    assert not os.path.exists(out_path)
+
+
+def test_missing_document_and_bad_output(tmp_path):
+    done = run_headless(str(tmp_path / "missing.odt"), "--message", "x", "--output",
+                        str(tmp_path / "o.odt"), "--model", "m")
+    assert done.returncode == 2
+    assert done.stderr.strip().splitlines() == [
+        "The document %s does not exist or cannot be read." % (tmp_path / "missing.odt")]
+    done = run_headless(__file__, "--message", "x", "--output", str(tmp_path / "o.txt"),
+                        "--model", "m")
+    assert done.returncode == 2 and "must end in .odt, .docx or .pdf" in done.stderr
+
+
+def _office_pids(marker):
+    found = []
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                cmd = open("/proc/%s/cmdline" % pid, "rb").read()
+            except OSError:
+                continue
+            if b"soffice" in cmd and marker in cmd:
+                found.append(int(pid))
+    return found
+
+
+def test_interrupt_ends_the_office(fox_odt, tmp_path):
+    script = [{"status": 200, "headers": {"Content-Type": "text/event-stream"},
+               "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Thinking"}}]}\n\n',
+                        {"sleep": 60}]}]
+    port_marker = b"port="
+    already = set(_office_pids(port_marker))  # the fixture's own office, if started
+    with ScriptedServer(script) as srv:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+             "--output", str(tmp_path / "o.odt"), "--endpoint", srv.url, "--model", "m"],
+            cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True)
+        first = proc.stdout.readline()  # the first streamed event: the turn is running
+        assert json.loads(first)["type"] == "reasoning"
+        before = set(_office_pids(port_marker)) - already
+        assert before, "the runner's office should be running"
+        started = time.time()
+        proc.send_signal(signal.SIGINT)
+        _out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130
+    assert "Stopped" in err and "Traceback" not in err
+    assert time.time() - started < 30
+    assert not (before & set(_office_pids(port_marker)))
+    assert not os.path.exists(str(tmp_path / "o.odt"))
