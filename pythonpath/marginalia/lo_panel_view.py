@@ -1,0 +1,251 @@
+"""The chat panel's controls: built in code inside a UnoControlContainer.
+
+Owns the windows and nothing else: it knows how to lay itself out, append
+text at the end of a pane and show a status; lo_panel decides what to show.
+All methods run on the VCL main thread.
+"""
+
+import uno
+import unohelper
+from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKeyListener,
+                              XWindowListener)
+
+from marginalia import panel_layout
+from marginalia.transcript import utf16_len
+
+KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
+KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
+MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
+POSSIZE = 15               # com.sun.star.awt.PosSize.POSSIZE
+THINKING_BACKGROUND = 0xF1EEF8
+THINKING_TEXT = 0x5A5570
+CHAT_BACKGROUND = 0xFFFFFF
+
+# name: (model service, accessible name / tooltip, model properties)
+CONTROLS = (
+    ("new_chat", "Button", "New chat", {"Label": "New chat"}),
+    ("thinking_toggle", "Button", "Hide thinking", {"Label": "Hide thinking"}),
+    ("thinking", "Edit", "Thinking", {
+        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True,
+        "BackgroundColor": THINKING_BACKGROUND, "TextColor": THINKING_TEXT}),
+    ("transcript", "Edit", "Conversation", {
+        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True,
+        "BackgroundColor": CHAT_BACKGROUND}),
+    ("input", "Edit", "Message", {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
+    ("status", "FixedText", "Status", {"Label": "Ready", "NoLabel": True,
+                                          "MultiLine": True}),
+    ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
+)
+
+
+def _selection(start, end):
+    return uno.createUnoStruct("com.sun.star.awt.Selection", start, end)
+
+
+class _Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener):
+    """Forwards toolkit events to plain callables; the callables catch their own errors."""
+
+    def __init__(self, on_action=None, on_key=None, on_resize=None):
+        self._on_action = on_action
+        self._on_key = on_key
+        self._on_resize = on_resize
+
+    def actionPerformed(self, event):
+        if self._on_action:
+            self._on_action()
+
+    def keyPressed(self, event):
+        if self._on_key:
+            self._on_key(event)
+
+    def keyReleased(self, event):
+        pass
+
+    def windowResized(self, event):
+        if self._on_resize:
+            self._on_resize()
+
+    def windowMoved(self, event):
+        pass
+
+    def windowShown(self, event):
+        if self._on_resize:
+            self._on_resize()
+
+    def windowHidden(self, event):
+        pass
+
+    def disposing(self, event):
+        pass
+
+
+class _EscapeHandler(unohelper.Base, XKeyHandler, XFocusListener):
+    """Sees Escape before the sidebar does (the sidebar sends it to the document).
+
+    A toolkit key handler gets every key of the application first, with the
+    top window as its source; so we follow the focus of our own controls and
+    take Escape only while one of them has it, and only when the panel says
+    it stopped something. Every other key goes on unchanged.
+    """
+
+    def __init__(self, on_escape):
+        self._on_escape = on_escape
+        self.focus_inside = False
+
+    def keyPressed(self, event):
+        if event.KeyCode != KEY_ESCAPE or not self.focus_inside:
+            return False
+        try:
+            return bool(self._on_escape())
+        except Exception:
+            return False  # never swallow a key because of our own trouble
+
+    def keyReleased(self, event):
+        return False
+
+    def focusGained(self, event):
+        self.focus_inside = True
+
+    def focusLost(self, event):
+        self.focus_inside = False
+
+    def disposing(self, event):
+        pass
+
+
+class PanelView(object):
+    """The controls of one panel, inside the sidebar's parent window."""
+
+    def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking):
+        self.ctx = ctx
+        self.parent = parent
+        self.thinking_visible = True
+        self._lengths = {"transcript": 0, "thinking": 0}
+        smgr = ctx.ServiceManager
+        self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
+        self.container.setModel(smgr.createInstanceWithContext(
+            "com.sun.star.awt.UnoControlContainerModel", ctx))
+        self.container.createPeer(parent.getToolkit(), parent)
+        self.controls = {}
+        for name, kind, label, props in CONTROLS:
+            model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
+            # HelpText is the tooltip; VCL also falls back to it for the accessible name
+            # of controls without a label, which is how screen readers and tests find them.
+            model.HelpText = label
+            for key, value in props.items():
+                setattr(model, key, value)
+            control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
+            control.setModel(model)
+            self.container.addControl(name, control)
+            self.controls[name] = control
+        self._on_send, self._on_stop_key = on_send, on_stop_key
+        self._keys = {
+            "input": _Listener(on_key=self._input_key),
+            "transcript": _Listener(on_key=self._pane_key),
+            "thinking": _Listener(on_key=self._pane_key),
+        }
+        for name, listener in self._keys.items():
+            self.controls[name].addKeyListener(listener)
+        self._actions = {
+            "send": _Listener(on_action=on_send),
+            "new_chat": _Listener(on_action=on_new_chat),
+            "thinking_toggle": _Listener(on_action=on_toggle_thinking),
+        }
+        for name, listener in self._actions.items():
+            self.controls[name].addActionListener(listener)
+        self._toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
+        self._escape = _EscapeHandler(on_stop_key)
+        for control in self.controls.values():
+            control.addFocusListener(self._escape)
+        self._toolkit.addKeyHandler(self._escape)
+        self._resize = _Listener(on_resize=self.relayout)
+        parent.addWindowListener(self._resize)
+        self.container.setVisible(True)
+        self.relayout()
+
+    @property
+    def window(self):
+        return self.container.getPeer()
+
+    # -- layout --------------------------------------------------------------
+    def relayout(self):
+        size = self.parent.getPosSize()
+        self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
+        boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible)
+        for name, (x, y, w, h) in boxes.items():
+            control = self.controls[name]
+            control.setPosSize(x, y, w, max(h, 1), POSSIZE)
+        self.controls["thinking"].setVisible(self.thinking_visible)
+
+    def set_thinking_visible(self, visible):
+        self.thinking_visible = visible
+        label = "Hide thinking" if visible else "Show thinking"
+        self.controls["thinking_toggle"].getModel().Label = label
+        self.relayout()
+
+    # -- text ----------------------------------------------------------------
+    def append(self, pane, text):
+        """Insert text at the end of a pane; cost follows len(text), not the pane's length.
+
+        The view follows the end while the cursor sits there; a user who put
+        the cursor or a selection elsewhere (to read or copy) keeps it.
+        """
+        if not text:
+            return
+        control = self.controls[pane]
+        end = self._lengths[pane]
+        before = control.getSelection()
+        following = min(before.Min, before.Max) >= end
+        control.insertText(_selection(end, end), text)
+        end += utf16_len(text)
+        self._lengths[pane] = end
+        control.setSelection(_selection(end, end) if following else before)
+
+    def set_text(self, pane, text):
+        self.controls[pane].setText(text)
+        self._lengths[pane] = utf16_len(text)
+
+    def set_status(self, text):
+        self.controls["status"].getModel().Label = text
+
+    def set_busy(self, busy):
+        # One button: Send while idle, Stop while a turn runs (its label is its accessible name).
+        label = "Stop" if busy else "Send"
+        model = self.controls["send"].getModel()
+        model.Label = label
+        model.HelpText = "Stop the answer" if busy else "Send the message"
+
+    def take_input(self):
+        text = self.controls["input"].getText()
+        return text
+
+    def clear_input(self):
+        self.controls["input"].setText("")
+
+    def focus_input(self):
+        self.controls["input"].setFocus()
+
+    # -- keys ----------------------------------------------------------------
+    def _input_key(self, event):
+        # Key listeners run before the edit handles the key: Enter's newline is
+        # still to come, so the send (posted) clears the field after it lands.
+        if event.KeyCode == KEY_RETURN and not event.Modifiers & MOD_SHIFT:
+            self._on_send(from_enter=True)
+        else:
+            self._pane_key(event)
+
+    def _pane_key(self, event):
+        # Usually the toolkit handler above has taken Escape already.
+        if event.KeyCode == KEY_ESCAPE:
+            self._on_stop_key()
+
+    def dispose(self):
+        try:
+            self._toolkit.removeKeyHandler(self._escape)
+        except Exception:
+            pass  # the toolkit is shutting down: nothing left to detach
+        try:
+            self.parent.removeWindowListener(self._resize)
+        except Exception:
+            pass  # the parent is already gone: nothing left to detach
+        self.container.dispose()

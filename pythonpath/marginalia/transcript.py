@@ -1,0 +1,204 @@
+"""What the chat panel shows, as text appended at the end of two panes (pure).
+
+The panel has a conversation pane and a separate thinking pane. This module
+turns the session's log entries (``("user", text)`` or ``("event", Event)``)
+into the text to append to each pane plus the status line; the UNO view only
+inserts that text at the end of its controls. Appending keeps the cost of an
+update proportional to the new text, never to the transcript's length.
+"""
+
+from marginalia import events
+
+TOOL_MARK = u"  \u25b8 "        # small right-pointing triangle before a tool line
+ERROR_MARK = u"\u26a0 "         # warning sign before an error sentence
+THINKING_HEADER_LIMIT = 60
+
+
+class Appends(object):
+    """Text to add at the end of each pane, and the new status line (None: unchanged)."""
+
+    __slots__ = ("chat", "thinking", "status")
+
+    def __init__(self, chat="", thinking="", status=None):
+        self.chat = chat
+        self.thinking = thinking
+        self.status = status
+
+    def extend(self, other):
+        self.chat += other.chat
+        self.thinking += other.thinking
+        if other.status is not None:
+            self.status = other.status
+        return self
+
+    def __repr__(self):
+        return "Appends(chat=%r, thinking=%r, status=%r)" % (self.chat, self.thinking, self.status)
+
+
+def utf16_len(text):
+    """Length in UTF-16 code units: what LibreOffice's text positions count."""
+    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+def format_usage(usage):
+    """'1,234 tokens (1,000 prompt, 234 answer)' from an OpenAI-style usage dict."""
+    if not usage:
+        return ""
+    prompt = usage.get("prompt_tokens")
+    completion = usage.get("completion_tokens")
+    total = usage.get("total_tokens")
+    if total is None and prompt is not None and completion is not None:
+        total = prompt + completion
+    if total is None:
+        return ""
+    if prompt is not None and completion is not None:
+        return "{:,} tokens ({:,} prompt, {:,} answer)".format(total, prompt, completion)
+    return "{:,} tokens".format(total)
+
+
+def _one_line(text, limit):
+    line = " ".join((text or "").split())
+    return line if len(line) <= limit else line[:limit - 1].rstrip() + u"\u2026"
+
+
+class TranscriptRenderer(object):
+    """Keeps just enough state to know where the next piece of text belongs.
+
+    Blocks in the conversation pane: ``You: ...`` for a user turn, then
+    ``Assistant: ...`` for the answer, tool activity as indented short lines,
+    errors as one sentence after a warning sign. A turn's thinking goes to the
+    thinking pane under a header naming the question it belongs to.
+    """
+
+    def __init__(self):
+        self.reset()
+
+    def reset(self):
+        self._block = None          # None, "user", "answer", "tool", "error"
+        self._at_line_start = True
+        self._empty = True
+        self._question = ""
+        self._assistant_started = False
+        self._thinking_header_done = False
+        self._thinking_interrupted = False
+        self._thinking_empty = True
+        self._thinking_at_line_start = True
+        self.usage = None
+
+    # -- entries -------------------------------------------------------------
+    def render(self, entries):
+        """Appends for a batch of log entries, in order."""
+        out = Appends()
+        for entry in entries:
+            kind, value = entry
+            if kind == "user":
+                out.extend(self.user(value))
+            else:
+                out.extend(self.event(value))
+        return out
+
+    def user(self, text):
+        self._question = text
+        self._assistant_started = False
+        self._thinking_header_done = False
+        self.usage = None
+        chat = self._start_block("user", blank_line=True) + u"You: " + text.rstrip() + "\n"
+        self._at_line_start = True
+        return Appends(chat=chat, status="Connecting\u2026")
+
+    def event(self, ev):
+        handler = getattr(self, "_on_" + ev.kind, None)
+        out = handler(ev) if handler else Appends()
+        if out.chat:
+            # Thinking that resumes after answer text or a tool starts a new paragraph.
+            self._thinking_interrupted = True
+        return out
+
+    def finish_turn(self, stopped=False):
+        """Status for the end of a turn (the session is no longer busy)."""
+        chat = "" if self._at_line_start else "\n"
+        self._at_line_start = True
+        used = format_usage(self.usage)
+        head = "Stopped" if stopped else "Ready"
+        return Appends(chat=chat, status=head + (u" \u00b7 last turn: " + used if used else ""))
+
+    # -- event kinds ---------------------------------------------------------
+    def _on_text(self, ev):
+        if not ev.text:
+            return Appends()
+        chat = ""
+        if not self._assistant_started:
+            chat = self._begin_assistant("answer") + " "
+        elif self._block != "answer":
+            chat = self._start_block("answer")
+        chat += ev.text
+        self._at_line_start = ev.text.endswith("\n")
+        return Appends(chat=chat, status="Writing\u2026")
+
+    def _on_reasoning(self, ev):
+        if not ev.text:
+            return Appends()
+        thinking = ""
+        if not self._thinking_header_done:
+            self._thinking_header_done = True
+            if not self._thinking_empty:
+                thinking += "" if self._thinking_at_line_start else "\n"
+                thinking += "\n"
+            thinking += u"\u2014 " + _one_line(self._question, THINKING_HEADER_LIMIT) + "\n"
+        elif self._thinking_interrupted:
+            thinking += "\n\n" if not self._thinking_at_line_start else "\n"
+        self._thinking_interrupted = False
+        thinking += ev.text
+        self._thinking_empty = False
+        self._thinking_at_line_start = ev.text.endswith("\n")
+        return Appends(thinking=thinking, status="Thinking\u2026")
+
+    def _on_tool_call_started(self, ev):
+        return Appends(status="Running a tool: %s\u2026" % (ev.name or "tool"))
+
+    def _on_tool_call(self, ev):
+        return Appends(status="Running a tool: %s\u2026" % (ev.name or "tool"))
+
+    def _on_tool_result(self, ev):
+        line = ev.summary or ("%s %s" % (ev.name or "tool", "done" if ev.ok else "failed"))
+        chat = ""
+        if not self._assistant_started:
+            chat = self._begin_assistant("tool") + "\n"
+            self._at_line_start = True
+        chat += self._start_block("tool") + TOOL_MARK + _one_line(line, 200) + "\n"
+        self._at_line_start = True
+        return Appends(chat=chat, status="Thinking\u2026")
+
+    def _on_usage(self, ev):
+        self.usage = ev.usage
+        return Appends()
+
+    def _on_status(self, ev):
+        return Appends(status=ev.text) if ev.text else Appends()
+
+    def _on_error(self, ev):
+        sentence = _one_line(ev.message or "Something went wrong.", 400)
+        chat = self._start_block("error") + ERROR_MARK + sentence + "\n"
+        self._at_line_start = True
+        return Appends(chat=chat, status="Error")
+
+    def _on_done(self, ev):
+        return Appends()
+
+    # -- helpers -------------------------------------------------------------
+    def _begin_assistant(self, block):
+        """The 'Assistant:' label, once per turn, before its first text or tool line."""
+        self._assistant_started = True
+        return self._start_block(block, blank_line=True) + "Assistant:"
+
+    def _start_block(self, block, blank_line=False):
+        """Line breaks needed before a new block, and remember we are in it."""
+        prefix = ""
+        if not self._empty:
+            if not self._at_line_start:
+                prefix += "\n"
+            if blank_line:
+                prefix += "\n"
+        self._block = block
+        self._empty = False
+        return prefix

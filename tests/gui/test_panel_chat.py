@@ -1,0 +1,137 @@
+"""The chat panel in a real Writer window on Xvfb, talking to a scripted local model server.
+
+Messages are typed on the (xdotool) keyboard into the panel found by its
+accessible names; what the panel shows is read back the way a user could copy
+it. The server streams thinking, a tool call that really edits the document,
+and an answer.
+"""
+
+import time
+
+from support import sse_server as sse
+
+from conftest import PanelDriver, screenshot, wait_for
+
+TOOL_ROUND = sse.tool_calls_response(
+    [("call_1", "replace_text", {"search": "colour", "replacement": "color", "all": True})],
+    reasoning="The user wants American spelling, so colour becomes color.",
+    usage=sse.usage(100, 20))
+ANSWER = sse.text_response("Done: both are now spelled color.", pieces=6,
+                           reasoning="Both replacements worked; I can confirm.",
+                           usage=sse.usage(180, 24))
+
+
+def test_every_control_has_an_accessible_name(gui_office, gui_doc):
+    panel = PanelDriver(gui_office, gui_doc)
+    names = set(name for name, _role in panel.controls)
+    for name in ("Conversation", "Thinking", "Message", "New chat", "Hide thinking", "Send"):
+        assert name in names
+    assert panel.status() == "Ready"
+    # The panel follows the deck: the conversation is as wide as the deck allows.
+    deck = panel.control("Conversation").getAccessibleParent().getAccessibleContext()
+    assert panel.control("Conversation").getSize().Width >= deck.getSize().Width - 20
+
+
+def test_a_message_streams_thinking_a_tool_line_and_the_answer(gui_office, gui_doc, chat_server):
+    gui_doc.Text.setString("The colour of the colour wheel.")
+    chat_server.add(TOOL_ROUND, ANSWER)
+    panel = PanelDriver(gui_office, gui_doc)
+
+    panel.type("Please use American spelling.")
+    panel.key("Return")                         # Enter sends
+
+    shown = panel.wait_transcript("Done: both are now spelled color.")
+    panel.wait_idle()
+    shown = panel.transcript()
+    assert shown.startswith("You: Please use American spelling.\n")
+    assert u"  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d" in shown
+    assert "Assistant:" in shown
+    assert shown.index("Replaced 2") < shown.index("Done: both")
+    # Thinking is kept out of the answer and shown in its own pane.
+    assert "American spelling, so colour" not in shown
+    thinking = panel.thinking()
+    assert "The user wants American spelling, so colour becomes color." in thinking
+    assert "Both replacements worked" in thinking
+    # The status line reports the last turn's token usage.
+    assert "tokens" in panel.status()
+    # The tool really edited this document, and nothing was typed into it.
+    assert gui_doc.Text.getString() == "The color of the color wheel."
+    assert panel.read("Message") == ""
+    # The request carried the typed message.
+    request = chat_server.chat_requests[0].json
+    assert request["messages"][-1]["content"].endswith("Please use American spelling.")
+    panel.click("Message")                    # leave the cursor where a user would
+    screenshot(gui_office, "panel_chat.png")
+
+
+def test_shift_enter_adds_a_line_and_new_chat_clears(gui_office, gui_doc, chat_server):
+    chat_server.add(sse.text_response("Two lines received.", pieces=2))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("first line")
+    panel.key("shift+Return")
+    panel._xdotool("type", "second line")
+    assert panel.read("Message") == "first line\nsecond line"
+    assert not chat_server.chat_requests     # Shift+Enter did not send
+
+    panel.press("Send")
+    panel.wait_transcript("Two lines received.")
+    panel.wait_idle()
+    assert "You: first line\nsecond line\n" in panel.transcript()
+
+    panel.press("New chat")
+    wait_for(lambda: panel.transcript() == "", what="an empty transcript after New chat")
+    assert panel.status() == "Ready"
+
+
+def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui_doc,
+                                                                 chat_server):
+    words = ["word%d " % i for i in range(400)]
+    slow = sse.stream_response([sse.text_delta(w) for w in words] + [sse.finish()], delay=0.05)
+    chat_server.add(slow)
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Write a lot.")
+    panel.key("Return")
+    wait_for(lambda: panel.send_label() == "Stop", what="Send to turn into Stop")
+    panel.wait_transcript("word5 ")
+    panel.press("Stop")
+    panel.wait_idle(timeout=10)
+    shown = panel.transcript()
+    assert "word5 " in shown
+    assert "word399" not in shown               # the stream was cut short
+    assert "Stopped" in shown or "Stopped" in panel.status()
+    # Stopped for good: nothing more arrives afterwards.
+    time.sleep(1.0)
+    assert panel.transcript() == shown
+
+
+def test_escape_stops_a_running_turn(gui_office, gui_doc, chat_server):
+    words = ["tick%d " % i for i in range(400)]
+    chat_server.add(sse.stream_response([sse.text_delta(w) for w in words] + [sse.finish()],
+                                        delay=0.05))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Count slowly.")
+    panel.key("Return")
+    panel.wait_transcript("tick3 ")
+    panel.click("Message")
+    panel.key("Escape")
+    panel.wait_idle(timeout=10)
+    assert "tick399" not in panel.transcript()
+
+
+def test_a_rebuilt_panel_shows_the_same_conversation(gui_office, gui_doc, chat_server):
+    chat_server.add(sse.text_response("Remember me.", pieces=2, reasoning="A short thought."))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Hello")
+    panel.key("Return")
+    panel.wait_transcript("Remember me.")
+    panel.wait_idle()
+    before = panel.transcript()
+
+    # Switch to another deck and back: the sidebar destroys and recreates the panel.
+    sidebar = gui_doc.CurrentController.getSidebar()
+    sidebar.getDecks().getByName("PropertyDeck").activate(True)
+    time.sleep(0.5)
+    panel.open_deck()
+    panel.refresh()
+    assert panel.transcript() == before
+    assert "A short thought." in panel.thinking()
