@@ -34,12 +34,12 @@ def wait_for(predicate, timeout=20.0, interval=0.05, what="condition"):
 class PanelDriver(object):
     """The Marginalia panel of one document window."""
 
-    def __init__(self, office, doc, x=0):
+    def __init__(self, office, doc, x=0, width=1180):
         self.office = office
         self.doc = doc
         self.frame = doc.CurrentController.Frame
         # No window manager on Xvfb: place and size the window ourselves.
-        self.frame.ContainerWindow.setPosSize(x, 0, 1180, 950, 15)
+        self.frame.ContainerWindow.setPosSize(x, 0, width, 950, 15)
         self.open_deck()
         self.refresh()
 
