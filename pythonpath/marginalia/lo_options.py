@@ -1,0 +1,216 @@
+"""Tools > Options > Marginalia: fills the page from the settings and saves it back.
+
+LibreOffice calls ``handle`` (through the registered OptionsHandler) with
+"initialize" when the page is created, "ok" when the user confirms the dialog
+and "back" when they press Reset. All page state lives in the controls, so
+"ok" and "back" need nothing from "initialize" but the window.
+
+Network work ("List models", "Test connection") runs on a worker thread and
+posts its result back to the main thread; the page may be closed by then, in
+which case the result is dropped.
+"""
+
+import logging
+import threading
+
+import unohelper
+from com.sun.star.awt import XActionListener, XItemListener
+
+from marginalia import config, lo_mainthread, lo_settings, options_form
+
+log = logging.getLogger("marginalia.options")
+
+EFFORT_LABELS = {"": "default"}
+CHECKS = {"show_thinking": "ShowThinkingCheck", "track_changes": "TrackChangesCheck",
+          "allow_http": "AllowHttpCheck"}
+TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
+         "temperature": "TemperatureField", "max_tokens": "MaxTokensField",
+         "max_rounds": "RoundsField", "extra_instructions": "ExtraField"}
+
+
+def handle(ctx, window, event_object, method):
+    """The page's event handler; True when the event was handled."""
+    if method != "external_event":
+        return False
+    if event_object == "initialize":
+        fill(window, lo_settings.load(ctx))
+        _attach(ctx, window)
+        _fetch_models(ctx, window, read_form(window), quiet=True)
+        return True
+    if event_object == "ok":
+        base = lo_settings.load(ctx, with_key=False)
+        settings, problems = options_form.form_to_settings(base, read_form(window))
+        lo_settings.save(ctx, settings)
+        for problem in problems:
+            log.info("options page: %s", problem)
+        return True
+    if event_object == "back":
+        fill(window, lo_settings.load(ctx))
+        return True
+    return False
+
+
+# -- page <-> values ---------------------------------------------------------
+def fill(window, settings):
+    """Show a Settings on the page."""
+    form = options_form.settings_to_form(settings)
+    provider = window.getControl("ProviderList")
+    provider.removeItems(0, provider.getItemCount())
+    provider.addItems(tuple(label for _pid, label, _endpoint in config.PRESETS), 0)
+    ids = [pid for pid, _label, _endpoint in config.PRESETS]
+    pid = form["provider"] if form["provider"] in ids else "custom"
+    provider.selectItemPos(ids.index(pid), True)
+
+    effort = window.getControl("ReasoningList")
+    effort.removeItems(0, effort.getItemCount())
+    effort.addItems(tuple(EFFORT_LABELS.get(e, e) for e in config.REASONING_EFFORTS), 0)
+    efforts = list(config.REASONING_EFFORTS)
+    effort.selectItemPos(efforts.index(form["reasoning_effort"])
+                         if form["reasoning_effort"] in efforts else 0, True)
+
+    for name, control in TEXTS.items():
+        window.getControl(control).setText(form[name])
+    window.getControl("ModelCombo").setText(form["model"])
+    for name, control in CHECKS.items():
+        window.getControl(control).getModel().State = 1 if form[name] else 0
+    _say(window, "")
+
+
+def read_form(window):
+    """{field: text or bool} from the page (main thread only)."""
+    form = {}
+    for name, control in TEXTS.items():
+        form[name] = window.getControl(control).getText()
+    form["model"] = window.getControl("ModelCombo").getText()
+    for name, control in CHECKS.items():
+        form[name] = window.getControl(control).getModel().State == 1
+    pos = window.getControl("ProviderList").getSelectedItemPos()
+    form["provider"] = config.PRESETS[pos][0] if 0 <= pos < len(config.PRESETS) else "custom"
+    pos = window.getControl("ReasoningList").getSelectedItemPos()
+    efforts = config.REASONING_EFFORTS
+    form["reasoning_effort"] = efforts[pos] if 0 <= pos < len(efforts) else ""
+    return form
+
+
+def _say(window, sentence):
+    window.getControl("TestResult").getModel().Label = sentence
+
+
+# -- listeners ---------------------------------------------------------------
+class _PageListener(unohelper.Base, XActionListener, XItemListener):
+    def __init__(self, fn):
+        self._fn = fn
+
+    def actionPerformed(self, event):
+        self._run()
+
+    def itemStateChanged(self, event):
+        self._run()
+
+    def _run(self):
+        try:
+            self._fn()
+        except Exception:
+            log.exception("options page action failed")
+
+    def disposing(self, event):
+        pass
+
+
+def _attach(ctx, window):
+    window.getControl("ProviderList").addItemListener(
+        _PageListener(lambda: _provider_chosen(ctx, window)))
+    window.getControl("RefreshButton").addActionListener(
+        _PageListener(lambda: _fetch_models(ctx, window, read_form(window), quiet=False)))
+    window.getControl("TestButton").addActionListener(
+        _PageListener(lambda: _test(ctx, window, read_form(window))))
+
+
+def _provider_chosen(ctx, window):
+    """A preset fills the endpoint and brings back the key stored for that server."""
+    pos = window.getControl("ProviderList").getSelectedItemPos()
+    if not 0 <= pos < len(config.PRESETS):
+        return
+    endpoint = config.PRESETS[pos][2]
+    if not endpoint:  # "custom": keep what the user typed
+        return
+    window.getControl("EndpointField").setText(endpoint)
+    window.getControl("ApiKeyField").setText(lo_settings.load_key(ctx, endpoint))
+    _say(window, "")
+
+
+# -- network, on a worker ----------------------------------------------------
+def _client_settings(ctx, form):
+    base = lo_settings.load(ctx, with_key=False)
+    settings, _problems = options_form.form_to_settings(base, form)
+    return settings
+
+
+def _in_background(ctx, window, work, show):
+    """Run work() on a worker; show(result_or_exception) on the main thread."""
+    def run():
+        try:
+            result = work()
+        except Exception as exc:  # shown as a sentence by show()
+            result = exc
+        lo_mainthread.post(ctx, lambda: _show_safely(show, result))
+    threading.Thread(target=run, name="marginalia-options", daemon=True).start()
+
+
+def _show_safely(show, result):
+    try:
+        show(result)
+    except Exception:
+        # Most likely the Options dialog was closed while we waited.
+        log.info("options page result dropped", exc_info=True)
+
+
+def _sentence(exc):
+    from marginalia.errors import MarginaliaError
+    if isinstance(exc, MarginaliaError) and str(exc):
+        return str(exc)
+    log.error("options page network call failed", exc_info=exc)
+    return "Something went wrong; the details are in Marginalia's log file."
+
+
+def _fetch_models(ctx, window, form, quiet):
+    settings = _client_settings(ctx, form)
+    if not quiet:
+        _say(window, "Asking the server for its models\u2026")
+
+    def work():
+        from marginalia.http_client import ChatClient
+        return ChatClient(settings).list_models()
+
+    def show(result):
+        if isinstance(result, Exception):
+            if not quiet:
+                _say(window, _sentence(result))
+            return
+        combo = window.getControl("ModelCombo")
+        typed = combo.getText()
+        combo.removeItems(0, combo.getItemCount())
+        if result:
+            combo.addItems(tuple(result), 0)
+        combo.setText(typed)
+        if not quiet:
+            _say(window, "The server offers %d model%s." % (len(result), "" if len(result) == 1 else "s"))
+
+    _in_background(ctx, window, work, show)
+
+
+def _test(ctx, window, form):
+    settings = _client_settings(ctx, form)
+    _say(window, "Testing the connection\u2026")
+
+    def work():
+        from marginalia.http_client import ChatClient
+        return ChatClient(settings).list_models()
+
+    def show(result):
+        if isinstance(result, Exception):
+            _say(window, _sentence(result))
+        else:
+            _say(window, options_form.connection_sentence(settings, result))
+
+    _in_background(ctx, window, work, show)

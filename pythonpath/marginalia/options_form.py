@@ -1,0 +1,120 @@
+"""The Options page's text fields <-> a Settings value (pure).
+
+The page shows every value as text or a tick box; this module formats a
+Settings for the page and reads the page back, keeping the saved value of a
+field the user filled with something unusable and saying why in one sentence.
+"""
+
+from marginalia import config
+
+TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
+               "extra_instructions", "max_rounds")
+CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http")
+
+
+def _number_text(value):
+    if value is None:
+        return ""
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))  # "1", not "1.0"
+    return str(value)
+
+
+def settings_to_form(settings):
+    """{field: text or bool} for the page."""
+    form = {}
+    for name in TEXT_FIELDS:
+        value = getattr(settings, name)
+        form[name] = _number_text(value) if name in ("temperature", "max_tokens",
+                                                     "max_rounds") else (value or "")
+    for name in CHECK_FIELDS:
+        form[name] = bool(getattr(settings, name))
+    form["provider"] = settings.provider
+    form["reasoning_effort"] = settings.reasoning_effort or ""
+    return form
+
+
+def parse_temperature(text):
+    """None for empty, else a float in [0, 2]; raises ValueError with a sentence."""
+    text = (text or "").strip().replace(",", ".")
+    if not text:
+        return None
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError("Temperature must be a number from 0 to 2, or empty.")
+    if not 0.0 <= value <= 2.0:
+        raise ValueError("Temperature must be a number from 0 to 2, or empty.")
+    return value
+
+
+def parse_max_tokens(text):
+    """None for empty, else a positive whole number."""
+    text = (text or "").strip()
+    if not text:
+        return None
+    if not text.isdigit() or int(text) < 1 or int(text) > 10000000:
+        raise ValueError("Max tokens must be a whole number above 0, or empty.")
+    return int(text)
+
+
+def parse_rounds(text):
+    """A tool round limit from 1 to 100."""
+    text = (text or "").strip()
+    if not text.isdigit() or not 1 <= int(text) <= 100:
+        raise ValueError("The tool round limit must be a whole number from 1 to 100.")
+    return int(text)
+
+
+def form_to_settings(base, form):
+    """(Settings, [sentences]): the page's values over ``base``; bad fields keep base's value."""
+    changes = {}
+    problems = []
+    provider = form.get("provider") or base.provider
+    if provider not in [pid for pid, _label, _endpoint in config.PRESETS]:
+        provider = "custom"
+    changes["provider"] = provider
+    endpoint = (form.get("endpoint") or "").strip()
+    if endpoint:
+        changes["endpoint"] = endpoint
+        # An endpoint edited by hand no longer belongs to the chosen preset.
+        if config.preset_endpoint(provider).rstrip("/") != endpoint.rstrip("/"):
+            changes["provider"] = provider_for_endpoint(endpoint)
+    else:
+        problems.append("The endpoint URL is empty; the previous one was kept.")
+    changes["api_key"] = (form.get("api_key") or "").strip()
+    changes["model"] = (form.get("model") or "").strip()
+    changes["extra_instructions"] = form.get("extra_instructions") or ""
+    effort = form.get("reasoning_effort") or ""
+    changes["reasoning_effort"] = effort if effort in config.REASONING_EFFORTS else ""
+    for name, parse in (("temperature", parse_temperature), ("max_tokens", parse_max_tokens),
+                        ("max_rounds", parse_rounds)):
+        try:
+            changes[name] = parse(form.get(name))
+        except ValueError as exc:
+            problems.append(str(exc))
+    for name in CHECK_FIELDS:
+        if name in form:
+            changes[name] = bool(form[name])
+    return base.copy(**changes), problems
+
+
+def provider_for_endpoint(endpoint):
+    """The preset whose endpoint this is, or "custom"."""
+    wanted = (endpoint or "").strip().rstrip("/")
+    for pid, _label, preset in config.PRESETS:
+        if preset and preset.rstrip("/") == wanted:
+            return pid
+    return "custom"
+
+
+def connection_sentence(settings, models):
+    """One sentence on what works, from the server's model list."""
+    where = settings.endpoint
+    if not settings.model:
+        return ("Connected to %s; it offers %d models: choose one under Model."
+                % (where, len(models)))
+    if models and settings.model not in models:
+        return ('Connected to %s, but it has no model named "%s"; choose one from the list.'
+                % (where, settings.model))
+    return 'Connected to %s; the model "%s" is available.' % (where, settings.model)

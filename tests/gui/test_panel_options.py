@@ -1,0 +1,123 @@
+"""The Options page (Tools > Options > Marginalia) in a real window, driven like LibreOffice does.
+
+The page is created from the installed .xdl with the registered handler, and
+the handler's "initialize" / "ok" calls run on the office's main thread (a
+call made from inside an AsyncCallback keeps that thread across the bridge),
+which is where the Options dialog makes them.
+"""
+
+import threading
+
+import unohelper
+from com.sun.star.awt import XCallback
+
+from conftest import wait_for
+
+PUSH_BUTTON = 44
+
+
+class _OnMain(unohelper.Base, XCallback):
+    def __init__(self, fn):
+        self.fn = fn
+        self.done = threading.Event()
+        self.error = None
+
+    def notify(self, _data):
+        try:
+            self.fn()
+        except Exception as exc:  # handed back to the test thread
+            self.error = exc
+        finally:
+            self.done.set()
+
+
+def on_main(office, fn):
+    call = _OnMain(fn)
+    office.create("com.sun.star.awt.AsyncCallback").addCallback(call, None)
+    assert call.done.wait(30), "the office's main thread did not run our call"
+    if call.error is not None:
+        raise call.error
+
+
+def _open_page(office, doc):
+    provider = office.ctx.getValueByName(
+        "/singletons/com.sun.star.deployment.PackageInformationProvider")
+    url = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/OptionsPage.xdl"
+    handler = office.create("org.marginalia.OptionsHandler")
+    parent = doc.CurrentController.Frame.ContainerWindow
+    box = {}
+
+    def create():
+        windows = office.create("com.sun.star.awt.ContainerWindowProvider")
+        box["window"] = windows.createContainerWindow(url, "", parent, handler)
+        box["window"].setVisible(True)
+        assert handler.callHandlerMethod(box["window"], "initialize", "external_event")
+    on_main(office, create)
+    return box["window"], handler
+
+
+def _press(window, label):
+    ctx = window.getAccessibleContext()
+    for i in range(ctx.getAccessibleChildCount()):
+        child = ctx.getAccessibleChild(i).getAccessibleContext()
+        if child.getAccessibleRole() == PUSH_BUTTON and child.getAccessibleName() == label:
+            assert child.doAccessibleAction(0)
+            return
+    raise AssertionError("no %r button on the page" % label)
+
+
+def _result(window):
+    return window.getControl("TestResult").getModel().Label
+
+
+def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, chat_server):
+    gui_office.job("settings.save", endpoint=chat_server.url, model="test-model",
+                   api_key="sk-page-1", temperature=0.5, max_tokens=None, max_rounds=7)
+    window, handler = _open_page(gui_office, gui_doc)
+    try:
+        assert window.getControl("EndpointField").getText() == chat_server.url
+        key_field = window.getControl("ApiKeyField")
+        assert key_field.getText() == "sk-page-1"
+        assert key_field.getModel().EchoChar == ord("*")          # masked
+        assert window.getControl("TemperatureField").getText() == "0.5"
+        assert window.getControl("MaxTokensField").getText() == ""  # empty: not sent
+        assert window.getControl("RoundsField").getText() == "7"
+        assert window.getControl("ProviderList").getSelectedItem() == "Custom"
+        # The model list arrives from the server in the background.
+        combo = window.getControl("ModelCombo")
+        wait_for(lambda: combo.getItemCount() == 1, what="the model list from the server")
+        assert combo.getItem(0) == "test-model" and combo.getText() == "test-model"
+
+        _press(window, "Test connection")
+        wait_for(lambda: _result(window).startswith("Connected"), what="the connection test")
+        assert _result(window) == ('Connected to %s; the model "test-model" is available.'
+                                   % chat_server.url)
+
+        # A wrong model name is named in one sentence.
+        combo.setText("no-such-model")
+        _press(window, "Test connection")
+        wait_for(lambda: "no model named" in _result(window), what="the wrong-model sentence")
+
+        # OK saves: a new key, max tokens, and a bad temperature keeps the saved one.
+        combo.setText("test-model")
+        key_field.setText("sk-page-2")
+        window.getControl("MaxTokensField").setText("256")
+        window.getControl("TemperatureField").setText("hot")
+        on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
+        saved = gui_office.job("settings.load")
+        assert saved["max_tokens"] == 256 and saved["temperature"] == 0.5
+        assert saved["api_key"] is True and saved["model"] == "test-model"
+
+        # A server that is not there: one plain sentence, no traceback.
+        window.getControl("EndpointField").setText("http://127.0.0.1:9/v1")
+        window.getControl("TestResult").getModel().Label = ""
+        _press(window, "Test connection")
+        wait_for(lambda: _result(window) and not _result(window).startswith("Testing"), timeout=40,
+                 what="the failed connection test")
+        shown = _result(window)
+        assert not shown.startswith("Connected") and "Traceback" not in shown
+        assert shown.endswith((".", "?")) and "\n" not in shown
+    finally:
+        on_main(gui_office, window.dispose)
+        gui_office.job("settings.save", api_key="", max_tokens=None, temperature=None,
+                       max_rounds=12)
