@@ -1,0 +1,108 @@
+"""The installed .oxt registers the deck, the panel factory and the Options page.
+
+Checked in the configuration LibreOffice actually merged (not in our source
+files), including that the icon and dialog URLs expand to files that exist:
+a wrong %origin% path gives an empty square on the deck tab and no page.
+"""
+
+import os
+
+import uno
+
+from marginalia import lo_settings
+
+
+def _node(office, path):
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    arg.Name, arg.Value = "nodepath", path
+    return provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationAccess", (arg,))
+
+
+def _existing_file(office, url):
+    """The system path a registry URL points to (vnd.sun.star.expand: resolved)."""
+    if url.startswith("vnd.sun.star.expand:"):
+        from urllib.parse import unquote
+        expander = office.ctx.getValueByName("/singletons/com.sun.star.util.theMacroExpander")
+        url = expander.expandMacros(unquote(url[len("vnd.sun.star.expand:"):]))
+    path = uno.fileUrlToSystemPath(url)
+    assert os.path.isfile(path), "%s does not exist" % path
+    return path
+
+
+def test_panel_factory_is_registered_for_our_resource_urls(office):
+    factory = _node(office, "/org.openoffice.Office.UI.Factories/Registered/UIElementFactories"
+                            "/MarginaliaPanelFactory")
+    assert factory.getByName("Type") == "toolpanel"
+    assert factory.getByName("Name") == "MarginaliaPanelFactory"
+    assert factory.getByName("FactoryImplementation") == "org.marginalia.PanelFactory"
+    assert office.create("org.marginalia.PanelFactory") is not None
+
+
+def test_deck_is_writer_only_and_has_an_icon_that_exists(office):
+    deck = _node(office, "/org.openoffice.Office.UI.Sidebar/Content/DeckList/MarginaliaDeck")
+    assert deck.getByName("Title") == "Marginalia"
+    assert deck.getByName("Id") == "MarginaliaDeck"
+    contexts = deck.getByName("ContextList")
+    assert len(contexts) == 1 and contexts[0].startswith("WriterVariants")
+    icon = _existing_file(office, deck.getByName("IconURL"))
+    with open(icon, "rb") as handle:
+        assert handle.read(8) == b"\x89PNG\r\n\x1a\n"
+    _existing_file(office, deck.getByName("HighContrastIconURL"))
+
+
+def test_chat_panel_sits_in_the_deck_and_names_the_factory(office):
+    panel = _node(office, "/org.openoffice.Office.UI.Sidebar/Content/PanelList"
+                          "/MarginaliaChatPanel")
+    assert panel.getByName("DeckId") == "MarginaliaDeck"
+    assert panel.getByName("ImplementationURL") == \
+        "private:resource/toolpanel/MarginaliaPanelFactory/ChatPanel"
+    assert panel.getByName("WantsCanvas") is False
+    assert panel.getByName("ContextList")[0].startswith("WriterVariants")
+
+
+def test_options_page_is_registered_with_its_dialog_and_handler(office):
+    node = _node(office, "/org.openoffice.Office.OptionsDialog/Nodes/org.marginalia.writer.Node")
+    assert node.getByName("Label") == "Marginalia"
+    assert node.getByName("AllModules") is True
+    leaf = node.getByName("Leaves").getByName("org.marginalia.writer.Settings")
+    assert leaf.getByName("Id") == "org.marginalia.writer"
+    assert leaf.getByName("EventHandlerService") == "org.marginalia.OptionsHandler"
+    page = _existing_file(office, leaf.getByName("OptionsPage"))
+    assert page.endswith("OptionsPage.xdl")
+    handler = office.create("org.marginalia.OptionsHandler")
+    assert handler.getSupportedMethodNames() == ("external_event",)
+
+
+def test_settings_schema_is_installed_with_every_field_but_the_key(office):
+    for group, names in lo_settings.GROUPS.items():
+        node = _node(office, "/org.marginalia.Settings/" + group)
+        assert sorted(node.getElementNames()) == sorted(names)
+    assert "api_key" not in sum((list(n) for n in lo_settings.GROUPS.values()), [])
+
+
+def test_the_sidebar_builds_the_chat_panel_for_a_writer_window(office):
+    doc = office.new_writer(hidden=False)
+    try:
+        sidebar = doc.CurrentController.getSidebar()
+        sidebar.setVisible(True)
+        deck = sidebar.getDecks().getByName("MarginaliaDeck")
+        if not deck.isActive():
+            deck.activate(True)
+        panels = deck.getPanels()
+        assert panels.getElementNames() == ("MarginaliaChatPanel",)
+        panel = panels.getByName("MarginaliaChatPanel")
+        assert panel.getTitle() == "Chat"
+        # The factory's element is what the sidebar shows: our controls, by accessible name.
+        names = set()
+        pending = [doc.CurrentController.Frame.ContainerWindow.getAccessibleContext()]
+        while pending:
+            ctx = pending.pop()
+            names.add(ctx.getAccessibleName())
+            if ctx.getAccessibleChildCount() < 60:
+                pending.extend(ctx.getAccessibleChild(i).getAccessibleContext()
+                               for i in range(ctx.getAccessibleChildCount()))
+        assert {"Conversation", "Thinking", "Message", "Send", "New chat"} <= names
+    finally:
+        office.close(doc)
