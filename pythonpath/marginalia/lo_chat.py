@@ -199,7 +199,8 @@ class ChatSession(object):
             settings = self._settings()
             runner = lambda fn: lo_mainthread.run_sync(self.ctx, fn)  # noqa: E731
             toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
-            toolbox.begin_turn(turn_title(text))
+            # The toolbox titles the turn's undo step after the request.
+            toolbox.begin_turn(text)
             context = toolbox.context()
             loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
                           settings, self._emit, cancel, context=context)
@@ -221,10 +222,3 @@ class ChatSession(object):
                     # The document may be gone; the undo context closes with it.
                     log.exception("ending the turn failed")
 
-
-def turn_title(text):
-    """The undo step's title: the request, shortened."""
-    first = " ".join(text.split())
-    if len(first) > 40:
-        first = first[:39].rstrip() + "…"
-    return "Marginalia: " + first

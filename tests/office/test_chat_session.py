@@ -72,6 +72,12 @@ def test_two_documents_chat_at_once_without_crossing(office):
         assert entries_a[0] == {"type": "user", "text": "add a line"}
         # The two turns streamed at the same time: each began before the other ended.
         assert first["B"] < done["A"] and first["A"] < done["B"]
+        # Each turn is one undo step named after the request; one Undo takes it back.
+        undo = doc_a.UndoManager
+        assert undo.getCurrentUndoActionTitle() == "Marginalia: add a line"
+        undo.undo()
+        assert _paragraphs(doc_a) == [""]
+        assert "Written for B." in _paragraphs(doc_b)
     finally:
         office.close(doc_a)
         office.close(doc_b)
