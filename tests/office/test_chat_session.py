@@ -7,17 +7,8 @@ would show up as the wrong text in the wrong document.
 
 import time
 
+from support.office import paragraph_texts
 from support.sse_server import ScriptedServer, text_response, tool_calls_response
-
-
-def _paragraphs(doc):
-    out = []
-    enum = doc.Text.createEnumeration()
-    while enum.hasMoreElements():
-        para = enum.nextElement()
-        if para.supportsService("com.sun.star.text.Paragraph"):
-            out.append(para.getString())
-    return out
 
 
 def _wait_done(office, doc, timeout=60):
@@ -62,10 +53,10 @@ def test_two_documents_chat_at_once_without_crossing(office):
                 time.sleep(0.02)
             assert len(done) == 2, entries
             entries_a, entries_b = entries["A"], entries["B"]
-        assert "Written for A." in _paragraphs(doc_a)
-        assert "Written for B." in _paragraphs(doc_b)
-        assert not any("B" in p for p in _paragraphs(doc_a))
-        assert not any("A" in p for p in _paragraphs(doc_b))
+        assert "Written for A." in paragraph_texts(doc_a)
+        assert "Written for B." in paragraph_texts(doc_b)
+        assert not any("B" in p for p in paragraph_texts(doc_a))
+        assert not any("A" in p for p in paragraph_texts(doc_b))
         text_a = "".join(e.get("text", "") for e in entries_a if e["type"] == "text")
         text_b = "".join(e.get("text", "") for e in entries_b if e["type"] == "text")
         assert (text_a, text_b) == ("Done for A.", "Done for B.")
@@ -76,8 +67,8 @@ def test_two_documents_chat_at_once_without_crossing(office):
         undo = doc_a.UndoManager
         assert undo.getCurrentUndoActionTitle() == "Marginalia: add a line"
         undo.undo()
-        assert _paragraphs(doc_a) == [""]
-        assert "Written for B." in _paragraphs(doc_b)
+        assert paragraph_texts(doc_a) == [""]
+        assert "Written for B." in paragraph_texts(doc_b)
     finally:
         office.close(doc_a)
         office.close(doc_b)

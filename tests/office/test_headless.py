@@ -14,7 +14,7 @@ import time
 
 import pytest
 
-from support.office import props
+from support.office import paragraph_texts, paragraphs, props
 from support.sse_server import (ScriptedServer, error_response, text_response,
                                 tool_calls_response, usage)
 
@@ -61,16 +61,6 @@ def fox_odt(office, tmp_path):
     return path
 
 
-def _paragraph_texts(doc):
-    out = []
-    enum = doc.Text.createEnumeration()
-    while enum.hasMoreElements():
-        para = enum.nextElement()
-        if para.supportsService("com.sun.star.text.Paragraph"):
-            out.append(para.getString())
-    return out
-
-
 def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path):
     out_path = str(tmp_path / "out.odt")
     script = [
@@ -113,7 +103,7 @@ def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path
         dispatcher = office.create("com.sun.star.frame.DispatchHelper")
         dispatcher.executeDispatch(doc.CurrentController.Frame, ".uno:AcceptAllTrackedChanges",
                                    "", 0, ())
-        texts = _paragraph_texts(doc)
+        texts = paragraph_texts(doc)
         assert texts[0] == "Animals"
         assert texts[1:] == ["The quick brown cat jumps.", "A cat is clever."]
     finally:
@@ -135,12 +125,7 @@ def test_markdown_insert_saved_as_docx(office, fox_odt, tmp_path):
     assert done.returncode == 0, done.stderr
     doc = office.load(out_path)
     try:
-        enum = doc.Text.createEnumeration()
-        paras = []
-        while enum.hasMoreElements():
-            p = enum.nextElement()
-            if p.supportsService("com.sun.star.text.Paragraph"):
-                paras.append(p)
+        paras = paragraphs(doc)
         assert [p.getString() for p in paras][-2:] == ["Habits", "Foxes hunt at night."]
         assert paras[-2].ParaStyleName.replace(" ", "") in ("Heading2", "heading2")
         portions = paras[-1].createEnumeration()

@@ -27,6 +27,21 @@ def named(name, value):
     return nv
 
 
+def paragraphs(doc):
+    """The document body's paragraphs (tables skipped), in order."""
+    out = []
+    enum = doc.Text.createEnumeration()
+    while enum.hasMoreElements():
+        para = enum.nextElement()
+        if para.supportsService("com.sun.star.text.Paragraph"):
+            out.append(para)
+    return out
+
+
+def paragraph_texts(doc):
+    return [para.getString() for para in paragraphs(doc)]
+
+
 class Xvfb(object):
     """A virtual screen on a display number Xvfb picks itself (-displayfd)."""
 
