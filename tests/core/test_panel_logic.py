@@ -1,0 +1,97 @@
+"""Pure logic behind the panel and the Options page: what is appended where, and form parsing."""
+
+import pytest
+
+from marginalia import config, options_form, panel_layout
+from marginalia.events import Event
+from marginalia.transcript import TranscriptRenderer, format_usage, utf16_len
+
+
+def _render_all(entries):
+    renderer = TranscriptRenderer()
+    out = renderer.render(entries)
+    return renderer, out
+
+
+def test_thinking_goes_to_its_own_pane_and_tools_are_short_lines():
+    renderer, out = _render_all([
+        ("user", "Fix the spelling"),
+        ("event", Event("reasoning", text="Look for colour.")),
+        ("event", Event("tool_call_started", call_id="1", name="replace_text")),
+        ("event", Event("tool_result", call_id="1", name="replace_text", ok=True,
+                        summary="Replaced 2 occurrences of \u201ccolour\u201d")),
+        ("event", Event("reasoning", text="Now confirm.")),
+        ("event", Event("text", text="Done.")),
+    ])
+    assert out.chat == ("You: Fix the spelling\n\nAssistant:\n"
+                        "  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d\nDone.")
+    assert "Look for colour" not in out.chat
+    assert out.thinking == "\u2014 Fix the spelling\nLook for colour.\n\nNow confirm."
+    assert out.status == "Writing\u2026"
+
+
+def test_pieces_rendered_one_by_one_equal_the_batch():
+    entries = [("user", "Hi"), ("event", Event("text", text="Hel")),
+               ("event", Event("text", text="lo")), ("event", Event("error", message="Cut.")),
+               ("user", "Again"), ("event", Event("text", text="Yes"))]
+    _, whole = _render_all(entries)
+    renderer = TranscriptRenderer()
+    pieces = "".join(renderer.render([e]).chat for e in entries)
+    assert pieces == whole.chat
+    assert whole.chat == "You: Hi\n\nAssistant: Hello\n\u26a0 Cut.\n\nYou: Again\n\nAssistant: Yes"
+
+
+def test_end_of_turn_status_reports_usage():
+    renderer, _ = _render_all([("user", "Hi"), ("event", Event(
+        "usage", usage={"prompt_tokens": 1000, "completion_tokens": 234, "total_tokens": 1234}))])
+    assert renderer.finish_turn().status == \
+        "Ready \u00b7 last turn: 1,234 tokens (1,000 prompt, 234 answer)"
+    assert renderer.finish_turn(stopped=True).status.startswith("Stopped")
+    assert format_usage(None) == ""
+
+
+def test_utf16_length_counts_astral_characters_twice():
+    assert utf16_len("a\U0001F600b") == 4
+    assert utf16_len("\u00e9\n") == 2
+
+
+def test_form_round_trip_and_bad_fields_keep_saved_values():
+    base = config.Settings(endpoint="https://api.openai.com/v1", provider="openai",
+                           temperature=0.7, max_tokens=100)
+    form = options_form.settings_to_form(base)
+    assert form["temperature"] == "0.7" and form["max_tokens"] == "100"
+    again, problems = options_form.form_to_settings(base, form)
+    assert problems == [] and again.temperature == 0.7 and again.provider == "openai"
+
+    form.update(temperature="warm", max_tokens="", max_rounds="0",
+                endpoint="http://10.0.0.5:8080/v1")
+    changed, problems = options_form.form_to_settings(base, form)
+    assert changed.temperature == 0.7          # kept
+    assert changed.max_tokens is None          # empty: not sent
+    assert changed.max_rounds == base.max_rounds
+    assert changed.provider == "custom"        # endpoint no longer the preset's
+    assert len(problems) == 2
+
+
+@pytest.mark.parametrize("text,value", [("", None), ("0", 0.0), ("1,5", 1.5), ("2", 2.0)])
+def test_temperature_parsing(text, value):
+    assert options_form.parse_temperature(text) == value
+
+
+def test_connection_sentences():
+    settings = config.Settings(endpoint="http://localhost:11434/v1", model="llama3")
+    assert "is available" in options_form.connection_sentence(settings, ["llama3"])
+    assert "no model named" in options_form.connection_sentence(settings, ["qwen"])
+    assert "choose one" in options_form.connection_sentence(settings.copy(model=""), ["a", "b"])
+
+
+@pytest.mark.parametrize("width,height", [(180, 300), (320, 900), (800, 1400)])
+def test_layout_fills_the_panel_without_overlaps(width, height):
+    for thinking in (True, False):
+        boxes = panel_layout.layout(width, height, thinking)
+        for x, y, w, h in boxes.values():
+            assert x >= 0 and y >= 0 and x + w <= width and y + h <= max(height, 320)
+        transcript = boxes["transcript"]
+        assert transcript[2] == width - 2 * panel_layout.MARGIN
+        assert transcript[1] + transcript[3] <= boxes["input"][1]
+        assert (boxes["thinking"][3] > 0) == thinking
