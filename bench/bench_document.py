@@ -51,7 +51,7 @@ def main():
         print("document: %d pages, %d paragraphs, %d words, %d characters of plain text "
               "(generated in %.2f s)" % (data["pages"], data["paragraphs"], data["words"],
                                          gen["plain_chars"], gen["seconds"]))
-        print("get_document_info, first call (enumerates the body): %.3f s" % info["seconds"])
+        print("get_document_info, first call: %.3f s" % info["seconds"])
         info = call(harness, doc, "get_document_info")
         print("get_document_info, document unchanged: %.3f s" % info["seconds"])
         ctx = harness.job("writer.context", document=doc)
@@ -88,6 +88,10 @@ def main():
         started = time.perf_counter()
         doc.getUndoManager().undo()
         print("one undo of the replacement turn: %.3f s" % (time.perf_counter() - started))
+        info = call(harness, doc, "get_document_info")
+        print("get_document_info, first call after the change: %.3f s" % info["seconds"])
+        result = call(harness, doc, "search_document", query="zephyr")
+        print("search_document, 1000 hits (50 listed): %.3f s" % result["seconds"])
         harness.close(doc)
     finally:
         harness.stop()

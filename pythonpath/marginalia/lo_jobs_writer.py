@@ -97,7 +97,27 @@ def _fill(doc, payload):
     return {"seconds": time.perf_counter() - started, "plain_chars": len(text.getString())}
 
 
+def _map_check(ctx, document, payload):
+    """The cheap BodyMap against the exact enumeration: same records? (tests)"""
+    from .lo_mainthread import run_sync
+    from . import lo_writer_map, lo_writer_read as read
+
+    def check():
+        fast = lo_writer_map.build(document)
+        read.invalidate()
+        kinds = read._ListKinds()
+        slow = lo_writer_map.ElementMap(read.body_elements(document), read._para_props, kinds.kind)
+
+        def rows(bmap):
+            return [repr(sorted((k, getattr(p, k)) for k in p.__slots__))
+                    for p in (read.map_record(bmap, n) for n in range(1, len(bmap) + 1))]
+        return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
+                "blocks": len(slow)}
+    return run_sync(ctx, check)
+
+
 _COMMANDS = {
+    "writer.map_check": _map_check,
     "writer.call_tools": _call_tools,
     "writer.context": _context,
     "writer.schemas": _schemas,

@@ -123,15 +123,17 @@ def search_descriptor(doc, query, regex, match_case):
     return sd
 
 
-def find_all(doc, query, regex=False, match_case=True):
+def find_all(doc, query, regex=False, match_case=True, limit=None):
+    """The matching ranges; with ``limit``, (first ``limit`` ranges, total count)."""
     sd = search_descriptor(doc, query, regex, match_case)
     try:
         found = doc.findAll(sd)
     except Exception:
         raise ToolError("The search pattern %r is not a valid regular expression." % query)
-    if found is None:
-        return []
-    return [found.getByIndex(i) for i in range(found.getCount())]
+    count = found.getCount() if found is not None else 0
+    # Each range handed to Python costs a UNO object: take only what is used.
+    ranges = [found.getByIndex(i) for i in range(count if limit is None else min(count, limit))]
+    return ranges if limit is None else (ranges, count)
 
 
 def find_forgiving(doc, query):
@@ -165,15 +167,17 @@ def locate(doc, elements, rng):
 
 def search_document(doc, query, regex=False, match_case=False):
     query = as_text(query, "query")
-    ranges = find_all(doc, query, as_bool(regex, "regex"), as_bool(match_case, "match_case"))
-    elements = read.body_elements(doc)
+    ranges, total = find_all(doc, query, as_bool(regex, "regex"),
+                             as_bool(match_case, "match_case"), limit=MAX_MATCHES)
+    bmap = read.body_map(doc)
+    offsets = read.Offsets(doc.getText())
     matches = []
-    for rng in ranges[:MAX_MATCHES]:
-        number, offset = locate(doc, elements, rng)
+    for rng in ranges:
+        number, offset = read.map_locate(doc, bmap, rng, offsets)
         found = rng.getString()
         item = {"paragraph": number, "text": found}
-        if number is not None and not read.is_table(elements[number - 1]):
-            para = elements[number - 1].getString()
+        if number is not None and not bmap.is_table(number):
+            para = bmap.para_text(number)
             left = max(0, offset - 60)
             right = min(len(para), offset + len(found) + 60)
             item["offset"] = offset
@@ -184,11 +188,11 @@ def search_document(doc, query, regex=False, match_case=False):
         else:
             item["where"] = "in the table that is paragraph %d" % number
         matches.append(item)
-    result = {"query": query, "count": len(ranges), "matches": matches}
-    if len(ranges) > MAX_MATCHES:
+    result = {"query": query, "count": total, "matches": matches}
+    if total > MAX_MATCHES:
         result["note"] = "Only the first %d matches are listed." % MAX_MATCHES
     return ToolOutput(result, "Found %d match%s for \u201c%s\u201d" % (
-        len(ranges), "" if len(ranges) == 1 else "es", docview.short(query, 40)))
+        total, "" if total == 1 else "es", docview.short(query, 40)))
 
 
 # ---------------------------------------------------------------- text edits

@@ -23,29 +23,35 @@ def is_table(element):
 
 
 class _Cache(object):
-    """The last document's element list and headings, reused while it is unchanged.
+    """The last document's element list, reused by the edit tools while it is unchanged.
 
-    Enumerating a 300-page body costs seconds in 7.4 (each element is a new
-    UNO object); one getString of the body costs milliseconds. The text (with
-    its paragraph ends) plus the table count changes whenever blocks are added
-    or removed, so it is the key; the edit tools also call invalidate(). A
-    style change alone keeps the key, so headings could lag behind a user's
-    restyling until the next text change.
+    Enumerating a 300-page body costs seconds (each element is a new UNO
+    object). The key is the body text plus the table count plus the undo and
+    redo stacks' titles and the modified flag: adding, removing, moving or
+    restyling blocks changes one of them (a restyle adds an undo step), and
+    the edit tools also call invalidate(). The reading tools do not use it:
+    they build a lo_writer_map.BodyMap, which is cheap enough to rebuild.
     """
 
     doc = None
     key = None
     elements = None
-    headings = None
+    bmap = None
+    map_doc = None
+    map_key = None
 
 
 def _key(doc):
     text = doc.getText().getString()
-    return (len(text), hash(text), doc.getTextTables().getCount())
+    undo = doc.getUndoManager()
+    return (len(text), hash(text), doc.getTextTables().getCount(),
+            tuple(undo.getAllUndoActionTitles()), tuple(undo.getAllRedoActionTitles()),
+            bool(doc.isModified()))
 
 
 def invalidate():
-    _Cache.doc = _Cache.key = _Cache.elements = _Cache.headings = None
+    _Cache.doc = _Cache.key = _Cache.elements = None
+    _Cache.map_doc = _Cache.map_key = _Cache.bmap = None
 
 
 def _enumerate(doc):
@@ -63,8 +69,37 @@ def body_elements(doc):
     if _Cache.doc is None or _Cache.doc != doc or _Cache.key != key:
         _Cache.doc, _Cache.key = doc, key
         _Cache.elements = _enumerate(doc)
-        _Cache.headings = None
     return _Cache.elements
+
+
+def body_map(doc):
+    """The numbered blocks for reading, reused while _key(doc) is unchanged.
+
+    Building the map costs one bridge call or two per paragraph (~1 s for 300
+    pages on a slow machine); the key costs one getString and the undo titles.
+    """
+    key = _key(doc)
+    if _Cache.map_doc is None or _Cache.map_doc != doc or _Cache.map_key != key:
+        _Cache.map_doc, _Cache.map_key = doc, key
+        _Cache.bmap = _build_map(doc)
+    return _Cache.bmap
+
+
+def _build_map(doc):
+    from . import lo_writer_map
+    try:
+        found = lo_writer_map.build(doc)
+    except Exception:
+        # An unusual body (a shape of tables the walk cannot place); the slow path is exact.
+        found = None
+    if found is not None:
+        return found
+    kinds = _ListKinds()
+    return lo_writer_map.ElementMap(body_elements(doc), _para_props, kinds.kind)
+
+
+def _para_props(element):
+    return element.getPropertyValues(_PARA_PROPS)
 
 
 def _column_index(letters):
@@ -297,17 +332,63 @@ def statistics(doc):
     return out
 
 
-def headings(elements):
-    """Only the headings, as Para records: the cheap path for the per-turn outline."""
-    if _Cache.elements is elements and _Cache.headings is not None:
-        return _Cache.headings
-    out = []
-    for number, element in enumerate(elements, 1):
-        if is_table(element):
-            continue
-        level = element.getPropertyValue("OutlineLevel")
-        if level:
-            out.append(Para(number, element.getString(), heading=level))
-    if _Cache.elements is elements:
-        _Cache.headings = out
+# ---------------------------------------------------------------- over a BodyMap
+
+def map_selection(doc, bmap):
+    """The current selection located in a BodyMap (see selection())."""
+    if bmap.elements is not None:
+        return selection(doc, bmap.elements)
+    out = Selection()
+    ranges = _text_ranges(doc)
+    out.ranges = ranges
+    if not ranges:
+        return out
+    rng = ranges[0]
+    out.text = rng.getString()
+    body = doc.getText()
+    if rng.getText() != body:
+        number = _table_number(bmap, rng)
+        if number is not None:
+            out.start = out.end = number
+            out.in_table = True
+        return out
+    first, second = rng.getStart(), rng.getEnd()
+    if body.compareRegionStarts(first, second) < 0:
+        first, second = second, first
+    from .lo_writer_map import Offsets
+    offsets = Offsets(body)
+    a, out.start_offset = bmap.block_at(offsets.of(first))
+    b, out.end_offset = bmap.block_at(offsets.of(second))
+    if a is None or b is None:
+        out.start_offset = out.end_offset = 0
+        return out
+    out.start, out.end = a, b
     return out
+
+
+def _table_number(bmap, rng):
+    try:
+        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
+    except Exception:
+        table = None
+    return bmap.table_number(table.getName()) if table is not None else None
+
+
+def map_locate(doc, bmap, rng, offsets):
+    """(block number, code point offset) of a found range, or (None, 0) outside the body."""
+    if bmap.elements is not None:
+        from .lo_writer_ops import locate
+        return locate(doc, bmap.elements, rng)
+    if rng.getText() == doc.getText():
+        return bmap.block_at(offsets.of(rng.getStart()))
+    number = _table_number(bmap, rng)
+    return (number, 0) if number is not None else (None, 0)
+
+
+def Offsets(body):
+    from .lo_writer_map import Offsets as _Offsets
+    return _Offsets(body)
+
+
+def map_record(bmap, number):
+    return bmap.record(number, table_rows)

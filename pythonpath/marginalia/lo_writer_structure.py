@@ -20,18 +20,18 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
-def document_info(doc, elements=None):
-    elements = read.body_elements(doc) if elements is None else elements
-    sel = read.selection(doc, elements)
+def document_info(doc):
+    bmap = read.body_map(doc)
+    sel = read.map_selection(doc, bmap)
     stats = read.statistics(doc)
     info = {
         "title": read.title(doc),
-        "paragraphs": len(elements),
+        "paragraphs": len(bmap),
         "tables": doc.getTextTables().getCount(),
         "words": stats["words"],
         "characters": stats["characters"],
         "pages": stats["pages"],
-        "outline": docview.outline(read.headings(elements), limit=60),
+        "outline": docview.outline(bmap.headings(), limit=60),
         "has_selection": not sel.empty,
         "selection_paragraphs": [sel.start, sel.end] if sel.start and not sel.empty else None,
         "cursor_paragraph": sel.start,
@@ -48,27 +48,26 @@ def get_document_info(doc):
 
 
 def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
-    elements = read.body_elements(doc)
-    start, end = block_range(start, end, len(elements))
-    # Records are built only as far as the budget reaches, so a piece of a
-    # long document costs what it shows.
+    bmap = read.body_map(doc)
+    count = len(bmap)
+    start, end = block_range(start, end, count)
+    # Records are built only as far as the budget reaches (tables read their
+    # cells), so a piece of a long document costs what it shows.
     paras = []
-    kinds = read._ListKinds()
     size = 0
     for number in range(start, end + 1):
-        para = read.para_record(elements[number - 1], number, kinds)
+        para = read.map_record(bmap, number)
         paras.append(para)
         size += len(para.plain()) + 8
         if size > budget:
             break
-    read.mark(paras, read.selection(doc, elements))
-    text, shown = docview.render(paras, budget, total=len(elements), end=end)
-    return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, len(elements)))
+    read.mark(paras, read.map_selection(doc, bmap))
+    text, shown = docview.render(paras, budget, total=count, end=end)
+    return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
 
 
 def get_selection(doc):
-    elements = read.body_elements(doc)
-    sel = read.selection(doc, elements)
+    sel = read.map_selection(doc, read.body_map(doc))
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
                   "note": "Nothing is selected in the main text."}

@@ -213,13 +213,13 @@ class WriterToolbox(object):
 
     def _context(self):
         self._check_open()
-        elements = read.body_elements(self.doc)
-        heads = read.headings(elements)
-        sel = read.selection(self.doc, elements)
+        bmap = read.body_map(self.doc)
+        heads = bmap.headings()
+        sel = read.map_selection(self.doc, bmap)
         stats = read.statistics(self.doc)
         lines = ["Document: %s" % read.title(self.doc),
                  "Size: %d paragraphs, %s words, %s pages." % (
-                     len(elements), stats["words"], stats["pages"])]
+                     len(bmap), stats["words"], stats["pages"])]
         if self.doc.isReadonly():
             lines.append("The document is read-only.")
         if self.doc.getPropertyValue("RecordChanges") or self._turn.track_changes:
@@ -231,7 +231,7 @@ class WriterToolbox(object):
         if sel.start is None:
             lines.append("The cursor is not in the main text.")
         elif sel.empty:
-            para = read.records(self.doc, elements, sel.start, sel.start)[0]
+            para = read.map_record(bmap, sel.start)
             lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
             lines.append(_clip(docview.render_para(para), 600))
         else:

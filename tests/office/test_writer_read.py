@@ -150,3 +150,52 @@ def test_reading_changes_nothing(office, doc):
     assert not doc.isModified()
     assert not doc.getUndoManager().isUndoPossible() or \
         doc.getUndoManager().getCurrentUndoActionTitle() != "Marginalia: test turn"
+
+
+def _mixed(office, tables):
+    """Line breaks, a heading, a list, tables, emoji: what the cheap map must place."""
+    from com.sun.star.text.ControlCharacter import LINE_BREAK, PARAGRAPH_BREAK
+    d = office.new_writer()
+    text = d.getText()
+    c = text.createTextCursor()
+    text.insertString(c, "first", False)
+    text.insertControlCharacter(c, LINE_BREAK, False)
+    text.insertString(c, "second line", False)
+    text.insertControlCharacter(c, PARAGRAPH_BREAK, False)
+    c.setPropertyValue("ParaStyleName", "Heading 1")
+    text.insertString(c, "head", False)
+    text.insertControlCharacter(c, PARAGRAPH_BREAK, False)
+    c.setPropertyValue("ParaStyleName", "Standard")
+    c.setPropertyValue("NumberingStyleName", "List 1")
+    text.insertString(c, "item", False)
+    text.insertControlCharacter(c, PARAGRAPH_BREAK, False)
+    c.setPropertyValue("NumberingStyleName", "")
+    for _ in range(tables):
+        t = d.createInstance("com.sun.star.text.TextTable")
+        t.initialize(2, 2)
+        text.insertTextContent(c, t, False)
+        t.getCellByName("A1").setString("a1")
+        t.getCellByName("B1").setString("b1\nline")
+    text.insertString(c, "after \U0001F600", False)
+    text.insertControlCharacter(c, LINE_BREAK, False)
+    text.insertControlCharacter(c, PARAGRAPH_BREAK, False)
+    text.insertControlCharacter(c, PARAGRAPH_BREAK, False)
+    text.insertString(c, "end", False)
+    return d
+
+
+@pytest.mark.parametrize("tables, fast", [(0, True), (1, True), (2, False)])
+def test_cheap_map_reads_exactly_what_the_enumeration_reads(office, tables, fast):
+    d = _mixed(office, tables)
+    try:
+        check = office.job("writer.map_check", document=d)
+        assert check["same"] and check["fast"] is fast
+        assert check["blocks"] == 6 + tables
+    finally:
+        office.close(d)
+
+
+def test_restyling_without_text_change_shows_at_once(office, doc):
+    assert one(office, doc, "get_document_info")["data"]["outline"][0] == "1: # Annual report"
+    doc.getText().createEnumeration().nextElement().setPropertyValue("ParaStyleName", "Heading 2")
+    assert one(office, doc, "get_document_info")["data"]["outline"][0] == "1: ## Annual report"

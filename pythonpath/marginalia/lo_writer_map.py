@@ -1,0 +1,285 @@
+"""A cheap map of the body's numbered blocks, for the reading tools.
+
+Why: every UNO object handed to Python costs a pyuno wrapper (an Invocation
+adapter) and every call a bridge round, so enumerating a 300-page body
+(one SwXParagraph per paragraph, then a property read and a getString each)
+froze Writer for 5-7 s. This map needs no object per paragraph:
+
+- the text of all blocks comes from ONE ``body.getString()``; Writer joins
+  paragraphs (and table cell paragraphs) with "\\n" there, exactly as each
+  paragraph's own getString would render it;
+- one text cursor walks the body with ``gotoNextParagraph`` (which steps over
+  tables) and reads the paragraph's properties in one ``getPropertyValues``;
+- the few things that break the "one line = one paragraph" rule are located
+  individually: manual line breaks (also "\\n" in the text; found with a regex
+  search) and tables (sorted by anchor and placed with compareRegionStarts;
+  their cell lines measured by one getString up to the next paragraph).
+
+Whatever the map cannot explain (line counts that do not add up, a table it
+cannot place) makes ``build`` return None; callers then enumerate the body as
+before, slow but exact. Nothing is cached: the map is rebuilt for each call,
+so a restyle without a text change is never missed. Main thread only.
+"""
+
+import bisect
+import functools
+
+from .docview import Para
+
+# Read for every paragraph; the list details only for list items (each property
+# costs, and most paragraphs are body text).
+CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
+LIST_PROPS = ("NumberingLevel", "ListLabelString")
+# com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets.
+_BULLET_TYPES = (6, 8)
+
+
+class _Block(object):
+    __slots__ = ("first_line", "lines", "props", "kind", "table")
+
+    def __init__(self, first_line, lines, props=None, kind=None, table=None):
+        self.first_line = first_line
+        self.lines = lines
+        self.props = props
+        self.kind = kind
+        self.table = table
+
+
+class BodyMap(object):
+    """Blocks numbered from 1: text, heading and list attributes, table objects."""
+
+    def __init__(self, text, blocks):
+        self.text = text
+        self.blocks = blocks
+        # Offsets of every line start in ``text``, for offset -> block lookups.
+        starts, pos = [], 0
+        for line in text.split("\n"):
+            starts.append(pos)
+            pos += len(line) + 1
+        self._line_starts = starts
+        self._para_starts = [starts[b.first_line] for b in blocks]
+
+    def __len__(self):
+        return len(self.blocks)
+
+    def is_table(self, number):
+        return self.blocks[number - 1].table is not None
+
+    def table(self, number):
+        return self.blocks[number - 1].table
+
+    def start_offset(self, number):
+        """Offset of block ``number``'s text in the body text."""
+        return self._para_starts[number - 1]
+
+    def para_text(self, number):
+        block = self.blocks[number - 1]
+        start = self._line_starts[block.first_line]
+        end_line = block.first_line + block.lines
+        end = (self._line_starts[end_line] - 1) if end_line < len(self._line_starts) \
+            else len(self.text)
+        return self.text[start:end]
+
+    def record(self, number, rows_of):
+        """Para record of block ``number``; ``rows_of(table)`` reads a table's cells."""
+        block = self.blocks[number - 1]
+        if block.table is not None:
+            return Para(number, rows=rows_of(block.table), style="table")
+        outline, list_id, level, label, style = block.props
+        text = self.para_text(number)
+        if outline:
+            return Para(number, text, heading=outline, style=style)
+        if list_id:
+            return Para(number, text, list_level=level + 1, list_kind=block.kind,
+                        label=label, style=style)
+        return Para(number, text, style=style)
+
+    def headings(self):
+        out = []
+        for number, block in enumerate(self.blocks, 1):
+            if block.table is None and block.props[0]:
+                out.append(Para(number, self.para_text(number), heading=block.props[0]))
+        return out
+
+    def block_at(self, offset):
+        """(block number, offset inside it) of a body text offset; tables never match."""
+        i = bisect.bisect_right(self._para_starts, offset) - 1
+        while i >= 0 and self.blocks[i].table is not None:
+            i -= 1
+        if i < 0:
+            return None, 0
+        return i + 1, offset - self._para_starts[i]
+
+    def table_number(self, name):
+        for number, block in enumerate(self.blocks, 1):
+            if block.table is not None and block.table.getName() == name:
+                return number
+        return None
+
+
+def _before(body, a, b):
+    """True when range ``a`` starts before range ``b``."""
+    return body.compareRegionStarts(a, b) == 1
+
+
+def _body_tables(doc, body):
+    """(anchor, table) of the body's own tables in document order; None if unsure."""
+    tables = doc.getTextTables()
+    out = []
+    start = body.getStart()
+    for i in range(tables.getCount()):
+        table = tables.getByIndex(i)
+        anchor = table.getAnchor()
+        try:
+            # Tables in headers, footers or frames cannot be compared with the body.
+            body.compareRegionStarts(anchor, start)
+        except Exception:
+            continue
+        out.append((anchor, table))
+
+    def order(x, y):
+        return body.compareRegionStarts(y[0], x[0])
+    out.sort(key=functools.cmp_to_key(order))
+    return out
+
+
+def _line_breaks(doc, body):
+    """Ranges of the manual line breaks in the body text, in document order."""
+    sd = doc.createSearchDescriptor()
+    sd.setSearchString("\\n")
+    sd.setPropertyValue("SearchRegularExpression", True)
+    found = doc.findAll(sd)
+    out = []
+    for i in range(found.getCount() if found is not None else 0):
+        rng = found.getByIndex(i)
+        if rng.getText() == body:
+            out.append(rng)
+    return out
+
+
+def _list_kind(cursor, cache, list_id, level):
+    key = (list_id, level)
+    if key not in cache:
+        kind = "number"
+        try:
+            rules = cursor.getPropertyValue("NumberingRules")
+            if rules is not None:
+                props = dict((p.Name, p.Value) for p in rules.getByIndex(level))
+                if props.get("NumberingType") in _BULLET_TYPES:
+                    kind = "bullet"
+        except Exception:
+            # Some imported lists refuse the rules query; a number is the safe guess.
+            pass
+        cache[key] = kind
+    return cache[key]
+
+
+def build(doc):
+    """The BodyMap of ``doc``, or None when its structure needs the slow enumeration."""
+    body = doc.getText()
+    text = body.getString()
+    lines = text.split("\n")
+    line_at = dict()
+    pos = 0
+    for index, line in enumerate(lines):
+        line_at[pos] = index
+        pos += len(line) + 1
+    tables = _body_tables(doc, body)
+    breaks = _line_breaks(doc, body)
+    cursor = body.createTextCursor()
+    cursor.gotoStart(False)
+    # ``mark`` trails the walk to measure body text offsets after each table.
+    mark = body.createTextCursor()
+    mark.gotoStart(False)
+    offset = 0
+    kinds = {}
+    blocks = []
+    line = 0
+    while True:
+        if tables and _before(body, tables[0][0], cursor):
+            # Tables sit between the previous paragraph and this one: their
+            # cell lines end where this paragraph's text starts.
+            mark.gotoRange(cursor, True)
+            offset += len(mark.getString())
+            mark.collapseToEnd()
+            next_line = line_at.get(offset)
+            placed = []
+            while tables and _before(body, tables[0][0], cursor):
+                placed.append(tables.pop(0)[1])
+            if next_line is None or len(placed) != 1 or next_line <= line:
+                # Two tables back to back cannot be told apart by line count.
+                return None
+            blocks.append(_Block(line, next_line - line, table=placed[0]))
+            line = next_line
+        outline, list_id, style = cursor.getPropertyValues(CURSOR_PROPS)
+        level, label, kind = 0, "", None
+        if list_id:
+            level, label = cursor.getPropertyValues(LIST_PROPS)
+            kind = _list_kind(cursor, kinds, list_id, level)
+        props = (outline, list_id, level, label, style)
+        block = _Block(line, 1, props, kind)
+        blocks.append(block)
+        if not cursor.gotoNextParagraph(False):
+            block.lines += len(breaks)
+            line += block.lines
+            break
+        while breaks and _before(body, breaks[0], cursor):
+            breaks.pop(0)
+            block.lines += 1
+        line += block.lines
+    if tables or line != len(lines):
+        return None
+    return BodyMap(text, blocks)
+
+
+class ElementMap(BodyMap):
+    """The same interface over an enumerated element list (the exact, slow fallback).
+
+    Table blocks get one empty line of placeholder text, so offsets into this
+    text are not body offsets: selections and search hits are located with
+    the elements instead (``elements`` is set only here).
+    """
+
+    def __init__(self, elements, props_of, kind_of):
+        lines, blocks = [], []
+        for element in elements:
+            if element.supportsService("com.sun.star.text.TextTable"):
+                blocks.append(_Block(len(lines), 1, table=element))
+                lines.append("")
+                continue
+            outline, list_id, level, label, style = props_of(element)
+            kind = kind_of(element, list_id, level) if list_id else None
+            para = element.getString().split("\n")
+            blocks.append(_Block(len(lines), len(para), (outline, list_id, level, label, style),
+                                 kind))
+            lines.extend(para)
+        BodyMap.__init__(self, "\n".join(lines), blocks)
+        self.elements = elements
+
+
+BodyMap.elements = None
+
+
+class Offsets(object):
+    """Body text offsets of positions, measured by getString of the text before them.
+
+    Positions asked in document order cost only the text between them: a
+    trailing cursor remembers the last one.
+    """
+
+    def __init__(self, body):
+        self._body = body
+        self._cursor = None
+        self._offset = 0
+
+    def of(self, position):
+        body = self._body
+        if self._cursor is not None:
+            self._cursor.collapseToEnd()
+        if self._cursor is None or body.compareRegionStarts(self._cursor, position) == -1:
+            self._cursor = body.createTextCursor()
+            self._cursor.gotoStart(False)
+            self._offset = 0
+        self._cursor.gotoRange(position, True)
+        self._offset += len(self._cursor.getString())
+        return self._offset
