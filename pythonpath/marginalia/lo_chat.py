@@ -89,7 +89,7 @@ class _Pump(object):
             self._scheduled = False
             self._last = time.monotonic()
         if batch:
-            self._deliver(merge_entries(batch))
+            self._deliver(batch)
 
 
 class _CloseWatch(unohelper.Base, XCloseListener):
@@ -121,6 +121,9 @@ class ChatSession(object):
         self._pump = _Pump(ctx, self._deliver)
         self._cancel = None
         self._thread = None
+        self._running = False
+        self._final_done = None
+        self._generation = 0
         self._closed = False
         try:
             doc.addCloseListener(_CloseWatch(self))
@@ -136,6 +139,10 @@ class ChatSession(object):
             self._listeners.remove(fn)
 
     def _deliver(self, batch):
+        # Entries of a turn that New chat cleared may still arrive: drop them.
+        batch = merge_entries([entry for gen, entry in batch if gen == self._generation])
+        if not batch:
+            return
         self.log.extend(batch)
         for fn in list(self._listeners):
             try:
@@ -143,13 +150,27 @@ class ChatSession(object):
             except Exception:
                 log.exception("chat listener failed")
 
-    def _emit(self, event):
-        self._pump.push(("event", event))
+    def _emitter(self, generation):
+        """The turn's event callback; DONE is held until the worker has finished.
+
+        Listeners check ``busy`` when DONE arrives, so it must already be False,
+        which is only true once end_turn (a main-thread call) has returned.
+        """
+        def emit(event):
+            if event.kind == ev.DONE:
+                self._final_done = event
+            else:
+                self._push(generation, ("event", event))
+        return emit
+
+    def _push(self, generation, entry):
+        self._pump.push((generation, entry))
 
     # -- turns -------------------------------------------------------------------
     @property
     def busy(self):
-        return self._thread is not None and self._thread.is_alive()
+        """True from send() until the turn's undo step is closed."""
+        return self._running
 
     def send(self, text):
         """Start a turn on a worker thread; False when one is running or text is empty."""
@@ -157,9 +178,12 @@ class ChatSession(object):
         if not text or self.busy or self._closed:
             return False
         from .http_client import CancelToken
-        self._pump.push(("user", text))
+        self._running = True
+        self._final_done = None
+        self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
-        self._thread = threading.Thread(target=self._run, args=(text, self._cancel),
+        self._thread = threading.Thread(target=self._run,
+                                        args=(text, self._cancel, self._generation),
                                         name="marginalia-turn", daemon=True)
         self._thread.start()
         return True
@@ -172,6 +196,7 @@ class ChatSession(object):
         """Forget the conversation (stopping a running turn first)."""
         from .loop import Conversation
         self.stop()
+        self._generation += 1
         self.conversation = Conversation()
         self.log = []
 
@@ -190,10 +215,11 @@ class ChatSession(object):
             settings = settings.copy(**self.settings_override)
         return settings
 
-    def _run(self, text, cancel):
+    def _run(self, text, cancel, generation):
         from . import loop
         from .http_client import ChatClient
         from .lo_writer_tools import WriterToolbox
+        emit = self._emitter(generation)
         toolbox = None
         try:
             settings = self._settings()
@@ -203,17 +229,17 @@ class ChatSession(object):
             toolbox.begin_turn(text)
             context = toolbox.context()
             loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                          settings, self._emit, cancel, context=context)
+                          settings, emit, cancel, context=context)
         except Cancelled as exc:
-            self._emit(ev.Event(ev.ERROR, message=str(exc)))
-            self._emit(ev.Event(ev.DONE, finish_reason="cancelled"))
+            emit(ev.Event(ev.ERROR, message=str(exc)))
+            emit(ev.Event(ev.DONE, finish_reason="cancelled"))
         except MarginaliaError as exc:
-            self._emit(ev.Event(ev.ERROR, message=str(exc)))
-            self._emit(ev.Event(ev.DONE, finish_reason="error"))
+            emit(ev.Event(ev.ERROR, message=str(exc)))
+            emit(ev.Event(ev.DONE, finish_reason="error"))
         except Exception:
             log.exception("chat turn failed")
-            self._emit(ev.Event(ev.ERROR, message=UNEXPECTED))
-            self._emit(ev.Event(ev.DONE, finish_reason="error"))
+            emit(ev.Event(ev.ERROR, message=UNEXPECTED))
+            emit(ev.Event(ev.DONE, finish_reason="error"))
         finally:
             if toolbox is not None:
                 try:
@@ -221,4 +247,7 @@ class ChatSession(object):
                 except Exception:
                     # The document may be gone; the undo context closes with it.
                     log.exception("ending the turn failed")
+            done = self._final_done or ev.Event(ev.DONE, finish_reason="error")
+            self._running = False
+            self._push(generation, ("event", done))
 

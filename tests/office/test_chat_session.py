@@ -18,6 +18,8 @@ def _wait_done(office, doc, timeout=60):
         polled = office.job("chat.poll", doc)
         entries.extend(polled["entries"])
         if any(e["type"] == "done" for e in entries):
+            # DONE is delivered only once the turn has fully ended.
+            assert polled["busy"] is False
             return entries
         time.sleep(0.05)
     raise AssertionError("the turn did not finish: %r" % entries[-5:])
@@ -104,3 +106,42 @@ def test_closing_a_document_mid_turn_cancels_cleanly(office):
         assert not any(e["type"] == "error" for e in entries)
     finally:
         office.close(doc2)
+
+
+def test_new_chat_drops_the_stopped_turns_late_events(office):
+    slow = {"status": 200, "headers": {"Content-Type": "text/event-stream"},
+            "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Hmm"}}]}\n\n',
+                     {"sleep": 0.5},
+                     'data: {"choices":[{"index":0,"delta":{"reasoning":" late"}}]}\n\n',
+                     {"sleep": 30}]}
+    doc = office.new_writer()
+    try:
+        with ScriptedServer([slow, text_response("After the reset.")]) as srv:
+            settings = {"endpoint": srv.url, "model": "test-model"}
+            office.job("chat.start", doc, message="first", settings=settings)
+            seen = []
+            deadline = time.time() + 20
+            while time.time() < deadline and not any(e["type"] == "reasoning" for e in seen):
+                seen.extend(office.job("chat.poll", doc)["entries"])
+                time.sleep(0.02)
+            assert any(e["type"] == "reasoning" for e in seen)
+            assert office.job("chat.new", doc) is True
+            late = []
+            deadline = time.time() + 10
+            while time.time() < deadline:
+                polled = office.job("chat.poll", doc)
+                late.extend(polled["entries"])
+                if not polled["busy"]:
+                    break
+                time.sleep(0.05)
+            assert late == []
+            office.job("chat.start", doc, message="second", settings=settings)
+            entries = _wait_done(office, doc)
+            second = srv.chat_requests[1].json["messages"]
+        assert entries[0] == {"type": "user", "text": "second"}
+        assert "".join(e.get("text", "") for e in entries if e["type"] == "text") == \
+            "After the reset."
+        # The cleared conversation is not sent again.
+        assert [m["content"] for m in second if m["role"] == "user"] == ["second"]
+    finally:
+        office.close(doc)
