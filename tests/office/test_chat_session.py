@@ -55,6 +55,9 @@ def test_two_documents_chat_at_once_without_crossing(office):
                 time.sleep(0.02)
             assert len(done) == 2, entries
             entries_a, entries_b = entries["A"], entries["B"]
+        for label, got in (("A", entries_a), ("B", entries_b)):
+            results = [e for e in got if e["type"] == "tool_result"]
+            assert [r.get("ok") for r in results] == [True], (label, got)
         assert "Written for A." in paragraph_texts(doc_a)
         assert "Written for B." in paragraph_texts(doc_b)
         assert not any("B" in p for p in paragraph_texts(doc_a))
