@@ -7,6 +7,8 @@ inside the office through the org.marginalia.Job service:
 - get_document_info and the per-turn context;
 - reading the whole document with read_document in budgeted pieces;
 - a replace_text with 1000 hits (all=true), undone again in one step;
+- the block edits (insert, replace, restyle, delete paragraphs) at the end or
+  in the middle, each the first call after a change;
 
 and compares the compact numbered form's size with the plain text's.
 Prints the numbers. Run with the Python that has uno:
@@ -38,6 +40,26 @@ def call(harness, doc, name, **arguments):
     if not result["ok"]:
         raise SystemExit("%s failed: %s" % (name, result["content"]))
     return result
+
+
+def edits(harness, doc, count):
+    """The block edits, each the first call after a change (the previous edit)."""
+    middle = count // 2
+    rows = (
+        ("insert_paragraphs at the end", "insert_paragraphs",
+         {"markdown": "Closing words.", "after_paragraph": -1}),
+        ("replace_paragraphs 2 in the middle", "replace_paragraphs",
+         {"start": middle, "end": middle + 1, "markdown": "A new middle paragraph."}),
+        ("set_paragraph_style on 20 in the middle", "set_paragraph_style",
+         {"start": middle + 10, "end": middle + 29, "style": "Quotations"}),
+        ("delete_paragraphs 3 near the end", "delete_paragraphs",
+         {"start": count - 20, "end": count - 18}),
+    )
+    for label, name, arguments in rows:
+        # A change first, so the call cannot reuse anything cached for the old text.
+        doc.getText().insertString(doc.getText().getStart(), "x", False)
+        result = call(harness, doc, name, **arguments)
+        print("%s, first call after a change: %.3f s" % (label, result["seconds"]))
 
 
 def main():
@@ -92,6 +114,7 @@ def main():
         print("get_document_info, first call after the change: %.3f s" % info["seconds"])
         result = call(harness, doc, "search_document", query="zephyr")
         print("search_document, 1000 hits (50 listed): %.3f s" % result["seconds"])
+        edits(harness, doc, data["paragraphs"])
         harness.close(doc)
     finally:
         harness.stop()

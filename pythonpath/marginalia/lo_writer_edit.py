@@ -12,7 +12,6 @@ import uno
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
 from . import markdown as md
-from .lo_writer_read import body_elements, is_table
 
 BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
 CODE_FONT = "Liberation Mono"
@@ -229,80 +228,80 @@ def insert_table(doc, cursor, rows, header):
 
 
 # ---------------------------------------------------------------- positioning
+# Blocks are found with a lo_writer_locate.Locator: only the blocks next to
+# the edit become UNO objects, never one per paragraph of the document.
 
-def open_paragraph(doc, elements, after):
+def open_paragraph(doc, loc, after):
     """A cursor in a new empty paragraph after block ``after`` (0 = before the first)."""
     text = doc.getText()
     if after == 0:
-        first = elements[0]
-        if is_table(first):
+        table, first = loc.block(1)
+        if table is not None:
             para = doc.createInstance("com.sun.star.text.Paragraph")
-            text.insertTextContentBefore(para, first)
+            text.insertTextContentBefore(para, table)
             # Writer keeps the descriptor object in its cache in a broken state;
             # drop it and reach the new paragraph from the body's start.
             del para
             return text.createTextCursorByRange(text.getStart())
-        cursor = text.createTextCursorByRange(first.getStart())
-        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
-        cursor.gotoPreviousParagraph(False)
-        return cursor
-    element = elements[after - 1]
-    if is_table(element):
-        following = elements[after] if after < len(elements) else None
-        if following is None or is_table(following):
+        text.insertControlCharacter(first, PARAGRAPH_BREAK, False)
+        first.gotoPreviousParagraph(False)
+        return first
+    table, cursor = loc.block(after)
+    if table is not None:
+        following_table, following = loc.block(after + 1)
+        if following is None:
+            # Two tables back to back (Writer always ends the body with a paragraph).
             para = doc.createInstance("com.sun.star.text.Paragraph")
-            text.insertTextContentAfter(para, element)
+            text.insertTextContentAfter(para, table)
             del para
-            return _cursor_after_table(doc, element)
-        cursor = text.createTextCursorByRange(following.getStart())
-        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
-        cursor.gotoPreviousParagraph(False)
-        return cursor
-    cursor = text.createTextCursorByRange(element.getEnd())
+            loc.edited_from(after + 1)
+            _t, cursor = loc.block(after + 1)
+            return cursor
+        text.insertControlCharacter(following, PARAGRAPH_BREAK, False)
+        following.gotoPreviousParagraph(False)
+        return following
+    cursor.gotoEndOfParagraph(False)
     text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
     return cursor
 
 
-def _cursor_after_table(doc, table):
-    name = table.getName()
-    elements = []
-    enum = doc.getText().createEnumeration()
-    while enum.hasMoreElements():
-        elements.append(enum.nextElement())
-    for k, element in enumerate(elements[:-1]):
-        if is_table(element) and element.getName() == name:
-            return doc.getText().createTextCursorByRange(elements[k + 1].getStart())
-    raise RuntimeError("the paragraph inserted after table %s was not found" % name)
-
-
-def delete_blocks(doc, elements, first, last):
+def delete_blocks(doc, loc, first, last):
     """Delete blocks first..last (1-based, inclusive): tables, then the paragraphs.
 
     Tables go first (dispose) so the paragraphs left form one run that a
     single cursor deletion removes, which Writer's change tracking records.
+    The cursors are taken before: they stay on their paragraphs meanwhile.
     """
-    tables = [e for e in elements[first - 1:last] if is_table(e)]
+    tables = []
+    span = before = after = None
+    for number, table, cursor in loc.walk(max(1, first - 1), last + 1):
+        if number == first - 1:
+            before = None if table is not None else loc.copy(cursor)
+        elif number == last + 1:
+            after = None if table is not None else loc.copy(cursor)
+        elif table is not None:
+            tables.append(table)
+        elif span is None:
+            span = loc.copy(cursor)
+        else:
+            span.gotoRange(cursor, True)
+    if span is not None:
+        span.gotoEndOfParagraph(True)
     for table in tables:
         table.dispose()
-    if tables:
-        elements = body_elements(doc)
-        last -= len(tables)
-    if last >= first:
-        _delete_paragraphs(doc.getText(), elements, first - 1, last - 1)
-
-
-def _delete_paragraphs(text, elements, i, j):
-    after = elements[j + 1] if j + 1 < len(elements) else None
-    before = elements[i - 1] if i > 0 else None
-    if after is not None and not is_table(after):
+    loc.edited_from(first)
+    if span is None:
+        return
+    text = doc.getText()
+    if after is not None:
         # Start of the first to start of the next: the next keeps its attributes.
-        cursor = text.createTextCursorByRange(elements[i].getStart())
-        cursor.gotoRange(after.getStart(), True)
-    elif before is not None and not is_table(before):
-        cursor = text.createTextCursorByRange(before.getEnd())
-        cursor.gotoRange(elements[j].getEnd(), True)
+        cursor = text.createTextCursorByRange(span.getStart())
+        cursor.gotoRange(after, True)
+    elif before is not None:
+        cursor = before
+        cursor.gotoEndOfParagraph(False)
+        cursor.gotoRange(span.getEnd(), True)
     else:
         # Between tables or alone in the body: empty the text, keep one paragraph.
-        cursor = text.createTextCursorByRange(elements[i].getStart())
-        cursor.gotoRange(elements[j].getEnd(), True)
+        cursor = span
     cursor.setString("")

@@ -107,6 +107,15 @@ def _section_protected(obj):
     return False
 
 
+def protected_sections(doc):
+    """True when some text section is protected: only then is each paragraph checked."""
+    sections = doc.getTextSections()
+    for i in range(sections.getCount()):
+        if sections.getByIndex(i).getPropertyValue("IsProtected"):
+            return True
+    return False
+
+
 def check_writable(objects, what="That part of the document"):
     for obj in objects:
         if _section_protected(obj):
@@ -297,7 +306,8 @@ def add_comment(doc, search, comment):
     if rng is None:
         raise no_match(search)
     check_writable([rng], "The text to comment on")
-    number, _offset = locate(doc, read.body_elements(doc), rng)
+    bmap = read.body_map(doc)
+    number, _offset = read.map_locate(doc, bmap, rng, read.Offsets(doc.getText()))
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Author", AI_AUTHOR)

@@ -9,7 +9,9 @@ from . import lo_writer_edit as edit
 from . import lo_writer_read as read
 from . import markdown as md
 from .errors import ToolError
-from .lo_writer_ops import as_bool, as_int, as_text, block_range, check_writable, parse_blocks
+from .lo_writer_locate import Locator, runs
+from .lo_writer_ops import (as_bool, as_int, as_text, block_range, check_writable, parse_blocks,
+                            protected_sections)
 from .tools import ToolOutput
 
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
@@ -82,64 +84,83 @@ def get_selection(doc):
 
 
 # ---------------------------------------------------------------- inserting
+# The edits find their blocks with a Locator (lo_writer_locate): a cursor walk
+# up to the place edited, with objects only for the paragraphs touched.
 
-def _context_for(doc, elements, after):
+_LIST_PROPS = ("NumberingStyleName", "ListId")
+
+
+def _context_for(doc, loc, after):
     """Styles and list state for writing after block ``after`` (0 = start)."""
     body_style = "Standard"
     before_kind, before_style, before_id = None, "", ""
-    kinds = read._ListKinds()
-    for i in range(min(after, len(elements)) - 1, max(-1, after - 30), -1):
-        element = elements[i]
-        if read.is_table(element):
-            continue
-        rec = read.para_record(element, i + 1, kinds)
-        if i == after - 1 and rec.list_level == 1:
-            before_kind = rec.list_kind
-            before_style = element.getPropertyValue("NumberingStyleName")
-            before_id = element.getPropertyValue("ListId")
-        if not rec.heading and not rec.list_level:
-            body_style = rec.style
+    seen = []
+    for number, table, cursor in loc.walk(after - 29, after):
+        if table is None:
+            outline, list_id, level, _label, style = cursor.getPropertyValues(read._PARA_PROPS)
+            kind = None
+            if number == after and list_id and not outline and level == 0:
+                kind = read._ListKinds().kind(cursor, list_id, level)
+                before_style, before_id = cursor.getPropertyValues(_LIST_PROPS)
+            seen.append((number, outline, list_id, style, kind))
+    for number, outline, list_id, style, kind in reversed(seen):
+        if kind:
+            before_kind = kind
+        if not outline and not list_id:
+            body_style = style
             break
     styles = edit.Styles(doc, body_style)
     return styles, edit.ListState(styles, before_kind, before_style, before_id)
 
 
-def _neighbours(elements, after):
-    return [e for e in elements[max(0, after - 1):after + 1] if not read.is_table(e)]
+def _paragraphs(loc, first, last):
+    """Cursor copies at the paragraphs among blocks first..last (tables left out)."""
+    return [loc.copy(c) for _n, table, c in loc.walk(first, last) if table is None]
 
 
-def insert_blocks(doc, elements, after, blocks):
-    check_writable(_neighbours(elements, after), "The place to insert at")
-    styles, lists = _context_for(doc, elements, after)
-    cursor = edit.open_paragraph(doc, elements, after)
-    return edit.write_blocks(doc, cursor, blocks, styles, lists)
+def insert_blocks(doc, loc, after, blocks):
+    styles, lists = _context_for(doc, loc, after)
+    check_writable(_paragraphs(loc, after, after + 1), "The place to insert at")
+    cursor = edit.open_paragraph(doc, loc, after)
+    made = edit.write_blocks(doc, cursor, blocks, styles, lists)
+    loc.edited_from(max(1, after))
+    return made
 
 
-def _after_index(value, count):
+def _after_index(loc, value):
     after = as_int(value, "after_paragraph")
     if after == -1:
-        return count
+        return loc.count()
+    count = loc.bound(after)
     if not 0 <= after <= count:
         raise ToolError("after_paragraph %d is out of range: use 0 for the start, -1 for the "
                         "end, or a paragraph number from 1 to %d." % (after, count))
     return after
 
 
+def _range(loc, start, end):
+    """block_range with the count walked only as far as the range needs."""
+    start, end = as_int(start, "start"), as_int(end, "end")
+    count = loc.count() if end == -1 else loc.bound(max(start, end))
+    return block_range(start, end, count)
+
+
 def insert_paragraphs(doc, markdown, after_paragraph):
     blocks = parse_blocks(markdown)
-    elements = read.body_elements(doc)
-    after = _after_index(after_paragraph, len(elements))
-    made = insert_blocks(doc, elements, after, blocks)
+    loc = Locator(doc)
+    after = _after_index(loc, after_paragraph)
+    made = insert_blocks(doc, loc, after, blocks)
     where = "at the start" if after == 0 else "after paragraph %d" % after
     return ToolOutput({"inserted": made, "first_paragraph": after + 1,
                        "last_paragraph": after + made},
                       "Inserted %s %s" % (_plural(made, "paragraph"), where))
 
 
-def _check_deletable(doc, elements, start, end):
-    targets = elements[start - 1:end]
-    check_writable([e for e in targets if not read.is_table(e)], "A paragraph in that range")
-    if doc.getPropertyValue("RecordChanges") and any(read.is_table(e) for e in targets):
+def _check_deletable(doc, loc, start, end):
+    if protected_sections(doc):
+        check_writable(_paragraphs(loc, start, end), "A paragraph in that range")
+    if doc.getPropertyValue("RecordChanges") and any(
+            t is not None for _n, t, _c in loc.walk(start, end)):
         raise ToolError("Writer cannot record deleting a whole table as a tracked change; "
                         "leave the table out of the range, or delete its text with "
                         "replace_text. Nothing was changed.")
@@ -147,31 +168,32 @@ def _check_deletable(doc, elements, start, end):
 
 def replace_paragraphs(doc, start, end, markdown):
     blocks = parse_blocks(markdown)
-    elements = read.body_elements(doc)
-    start, end = block_range(start, end, len(elements))
-    _check_deletable(doc, elements, start, end)
+    loc = Locator(doc)
+    start, end = _range(loc, start, end)
+    _check_deletable(doc, loc, start, end)
     # Insert after the range first, then delete it: the new text takes the
     # place, and with change tracking the old text shows as deleted before it.
-    made = insert_blocks(doc, elements, end, blocks)
-    edit.delete_blocks(doc, read.body_elements(doc), start, end)
+    made = insert_blocks(doc, loc, end, blocks)
+    edit.delete_blocks(doc, loc, start, end)
     return ToolOutput({"removed": end - start + 1, "inserted": made},
                       "Replaced paragraphs %d\u2013%d with %s" % (start, end,
-                                                                  _plural(made, "paragraph")))
+                                                                   _plural(made, "paragraph")))
 
 
 def delete_paragraphs(doc, start, end):
-    elements = read.body_elements(doc)
-    start, end = block_range(start, end, len(elements))
-    _check_deletable(doc, elements, start, end)
-    edit.delete_blocks(doc, elements, start, end)
+    loc = Locator(doc)
+    start, end = _range(loc, start, end)
+    _check_deletable(doc, loc, start, end)
+    edit.delete_blocks(doc, loc, start, end)
     return ToolOutput({"deleted": end - start + 1},
                       "Deleted paragraphs %d\u2013%d" % (start, end))
 
 
 def replace_selection(doc, markdown):
     blocks = parse_blocks(markdown)
-    elements = read.body_elements(doc)
-    sel = read.selection(doc, elements)
+    # Locating a selection needs the offsets the reading map gives.
+    bmap = read.body_map(doc)
+    sel = read.map_selection(doc, bmap)
     if sel.start is None or sel.empty:
         raise ToolError("Nothing is selected. Ask the user to select text, or use "
                         "replace_text or replace_paragraphs.")
@@ -179,7 +201,7 @@ def replace_selection(doc, markdown):
     check_writable([rng], "The selection")
     inline = len(blocks) == 1 and blocks[0].kind == md.PARAGRAPH
     whole = (not sel.in_table and sel.start_offset == 0 and
-             sel.end_offset == len(elements[sel.end - 1].getString()))
+             sel.end_offset == len(bmap.para_text(sel.end)))
     if whole and not inline:
         return replace_paragraphs(doc, sel.start, sel.end, markdown)
     text = rng.getText()
@@ -204,7 +226,7 @@ def replace_selection(doc, markdown):
         text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
         cursor.gotoPreviousParagraph(False)
     after = sel.start if sel.start_offset > 0 else sel.start - 1
-    styles, lists = _context_for(doc, elements, after)
+    styles, lists = _context_for(doc, Locator(doc), after)
     made = edit.write_blocks(doc, cursor, blocks, styles, lists)
     return ToolOutput({"replaced": sel.text, "paragraphs": made},
                       "Replaced the selection with %s" % _plural(made, "paragraph"))
@@ -229,18 +251,20 @@ def _replace_keeping_format(text, rng, new, length):
 
 def set_paragraph_style(doc, start, end, style):
     style = as_text(style, "style")
-    elements = read.body_elements(doc)
-    start, end = block_range(start, end, len(elements))
+    loc = Locator(doc)
+    start, end = _range(loc, start, end)
     name = _style_name(doc, style)
-    targets = [e for e in elements[start - 1:end] if not read.is_table(e)]
-    if not targets:
+    if protected_sections(doc):
+        check_writable(_paragraphs(loc, start, end), "A paragraph in that range")
+    spans, styled = runs(loc, start, end)
+    if not styled:
         raise ToolError("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
                         "paragraphs." % (start, end))
-    check_writable(targets, "A paragraph in that range")
-    for element in targets:
-        element.setPropertyValue("ParaStyleName", name)
-    return ToolOutput({"styled": len(targets), "style": name},
-                      "Set %s to \u201c%s\u201d" % (_plural(len(targets), "paragraph"), name))
+    # One call per run of paragraphs between tables, not one per paragraph.
+    for span in spans:
+        span.setPropertyValue("ParaStyleName", name)
+    return ToolOutput({"styled": styled, "style": name},
+                      "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name))
 
 
 def _style_name(doc, wanted):
@@ -269,10 +293,10 @@ def insert_table(doc, after_paragraph, rows, header=True):
         raise ToolError("That table has more than %d cells." % MAX_TABLE_CELLS)
     header = as_bool(header, "header")
     header = True if header is None else header
-    elements = read.body_elements(doc)
-    after = _after_index(after_paragraph, len(elements))
+    loc = Locator(doc)
+    after = _after_index(loc, after_paragraph)
     block = md.Block(md.TABLE, rows=cells, header=header)
-    insert_blocks(doc, elements, after, [block])
+    insert_blocks(doc, loc, after, [block])
     return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width},
                       "Inserted a %d\u00d7%d table as paragraph %d" % (len(cells), width,
                                                                        after + 1))
