@@ -9,6 +9,7 @@ part of the numbering. Call only on the main thread.
 
 import re
 
+from . import lo_writer_changes
 from .docview import Para
 
 TABLE_SERVICE = "com.sun.star.text.TextTable"
@@ -26,10 +27,9 @@ class _Cache(object):
     """The last document's element list, reused by the edit tools while it is unchanged.
 
     Enumerating a 300-page body costs seconds (each element is a new UNO
-    object). The key is the body text plus the table count plus the undo and
-    redo stacks' titles and the modified flag: adding, removing, moving or
-    restyling blocks changes one of them (a restyle adds an undo step), and
-    the edit tools also call invalidate(). The reading tools do not use it:
+    object). The key is the document's change count (lo_writer_changes) plus
+    the body text and the table count, and the edit tools also call
+    invalidate(). The reading tools do not use it:
     they build a lo_writer_map.BodyMap, which is cheap enough to rebuild.
     """
 
@@ -42,11 +42,11 @@ class _Cache(object):
 
 
 def _key(doc):
+    # The change counter catches restyles and attribute changes; the text
+    # and table count are a cheap second check.
     text = doc.getText().getString()
-    undo = doc.getUndoManager()
-    return (len(text), hash(text), doc.getTextTables().getCount(),
-            tuple(undo.getAllUndoActionTitles()), tuple(undo.getAllRedoActionTitles()),
-            bool(doc.isModified()))
+    return (lo_writer_changes.change_count(doc), len(text), hash(text),
+            doc.getTextTables().getCount())
 
 
 def invalidate():
