@@ -167,7 +167,7 @@ def build_body(settings, messages, tools=None, include_usage=True):
     """The chat request body; optional parameters only when the user set them."""
     model = (settings.model or "").strip()
     if not model:
-        raise ConfigError("Choose a model in the options first.")
+        raise ConfigError("Choose a model under Tools > Options > Marginalia first.")
     body = {"model": model, "messages": messages, "stream": True}
     if tools:
         body["tools"] = tools

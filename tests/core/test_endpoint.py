@@ -153,8 +153,10 @@ def test_temperature_zero_is_a_setting_not_an_absence():
 
 
 def test_no_model_is_a_config_error():
-    with pytest.raises(ConfigError):
+    with pytest.raises(ConfigError) as info:
         build_body(Settings(model="  "), MESSAGES)
+    # The sentence tells a Writer user where to fix it.
+    assert "Tools > Options > Marginalia" in str(info.value)
 
 
 def test_a_server_traceback_is_never_shown():
