@@ -222,7 +222,9 @@ class ChatSession(object):
         emit = self._emitter(generation)
         toolbox = None
         try:
-            settings = self._settings()
+            # On the main thread: the password container may prompt for the
+            # master password, and pyuno fails creating it from two threads at once.
+            settings = lo_mainthread.run_sync(self.ctx, self._settings)
             runner = lambda fn: lo_mainthread.run_sync(self.ctx, fn)  # noqa: E731
             toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
             # The toolbox titles the turn's undo step after the request.

@@ -21,8 +21,9 @@ def _ping(ctx, document, payload):
 
 
 def _settings_load(ctx, document, payload):
-    from . import lo_settings
-    settings = lo_settings.load(ctx)
+    from . import lo_mainthread, lo_settings
+    # Jobs run on a socket thread; the password container belongs on the main thread.
+    settings = lo_mainthread.run_sync(ctx, lambda: lo_settings.load(ctx))
     out = dict((name, getattr(settings, name)) for name, _ in settings.FIELDS)
     # Tests check the key reached the container; never hand the key itself back.
     out["api_key"] = bool(out["api_key"])
@@ -30,9 +31,12 @@ def _settings_load(ctx, document, payload):
 
 
 def _settings_save(ctx, document, payload):
-    from . import lo_settings
-    current = lo_settings.load(ctx)
-    lo_settings.save(ctx, current.copy(**payload))
+    from . import lo_mainthread, lo_settings
+
+    def save():
+        current = lo_settings.load(ctx)
+        lo_settings.save(ctx, current.copy(**payload))
+    lo_mainthread.run_sync(ctx, save)
     return True
 
 

@@ -1,0 +1,90 @@
+"""ChatSession's threading and key routing, with the office's main thread played by a test thread.
+
+The glue modules import pyuno, so these run with the office tier's Python; the
+document and the main thread are stand-ins, which lets a test see exactly on
+which thread the settings (and the password container) are read.
+"""
+
+import queue
+import threading
+
+import pytest
+
+from marginalia import lo_chat, lo_mainthread, lo_settings
+from marginalia.errors import ConfigError
+from marginalia.http_client import CancelToken
+
+
+class _MainThread(object):
+    """A thread that runs posted callables in order, like VCL's event loop."""
+
+    def __init__(self):
+        self._queue = queue.Queue()
+        self.thread = threading.Thread(target=self._loop, name="fake-vcl-main", daemon=True)
+        self.thread.start()
+
+    def _loop(self):
+        while True:
+            fn = self._queue.get()
+            if fn is None:
+                return
+            fn()
+
+    def post(self, _ctx, fn):
+        self._queue.put(fn)
+
+    def run_sync(self, _ctx, fn, timeout=300.0):
+        box = {}
+        done = threading.Event()
+
+        def call():
+            try:
+                box["value"] = fn()
+            except BaseException as exc:
+                box["error"] = exc
+            finally:
+                done.set()
+        self._queue.put(call)
+        assert done.wait(timeout)
+        if "error" in box:
+            raise box["error"]
+        return box.get("value")
+
+    def stop(self):
+        self._queue.put(None)
+        self.thread.join(5)
+
+
+class _Doc(object):
+    RuntimeUID = "test-doc"
+
+    def addCloseListener(self, _listener):
+        pass
+
+
+@pytest.fixture
+def main(monkeypatch):
+    fake = _MainThread()
+    monkeypatch.setattr(lo_mainthread, "post", fake.post)
+    monkeypatch.setattr(lo_mainthread, "run_sync", fake.run_sync)
+    yield fake
+    fake.stop()
+
+
+def _session():
+    return lo_chat.ChatSession(None, _Doc(), "test-doc")
+
+
+def test_settings_and_key_are_read_on_the_main_thread(main, monkeypatch):
+    # Reading the key may bring up LibreOffice's master password prompt, and two
+    # workers creating the password container at once made pyuno fail with
+    # "AttributeError: findForName" (two documents starting a turn together).
+    threads = []
+
+    def load(_ctx, with_key=True):
+        threads.append(threading.current_thread())
+        raise ConfigError("No model chosen.")
+    monkeypatch.setattr(lo_settings, "load", load)
+    _session()._run("hello", CancelToken(), 0)
+    assert threads == [main.thread]
+
