@@ -209,11 +209,17 @@ class ChatSession(object):
         _drop(self.key)
 
     def _settings(self):
+        """The user's settings with the override on top (main thread)."""
         from . import lo_settings
-        settings = lo_settings.load(self.ctx)
-        if self.settings_override:
-            settings = settings.copy(**self.settings_override)
-        return settings
+        override = dict(self.settings_override or {})
+        if "endpoint" in override and "api_key" not in override:
+            # The stored key belongs to the stored endpoint's server: an override
+            # pointing elsewhere gets that server's own key, or none.
+            settings = lo_settings.load(self.ctx, with_key=False)
+            override["api_key"] = lo_settings.load_key(self.ctx, override["endpoint"])
+        else:
+            settings = lo_settings.load(self.ctx)
+        return settings.copy(**override) if override else settings
 
     def _run(self, text, cancel, generation):
         from . import loop

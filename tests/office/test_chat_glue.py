@@ -10,7 +10,7 @@ import threading
 
 import pytest
 
-from marginalia import lo_chat, lo_mainthread, lo_settings
+from marginalia import config, lo_chat, lo_mainthread, lo_settings
 from marginalia.errors import ConfigError
 from marginalia.http_client import CancelToken
 
@@ -88,3 +88,23 @@ def test_settings_and_key_are_read_on_the_main_thread(main, monkeypatch):
     _session()._run("hello", CancelToken(), 0)
     assert threads == [main.thread]
 
+
+def test_an_endpoint_override_never_gets_the_stored_endpoints_key(main, monkeypatch):
+    stored = config.Settings(endpoint="https://api.openai.com/v1", api_key="sk-stored-openai")
+    monkeypatch.setattr(lo_settings, "load", lambda _ctx, with_key=True:
+                        stored if with_key else stored.copy(api_key=""))
+    keys = {lo_settings.key_url("https://api.openai.com/v1"): "sk-stored-openai",
+            lo_settings.key_url("https://openrouter.ai/api/v1"): "sk-stored-openrouter"}
+    monkeypatch.setattr(lo_settings, "load_key",
+                        lambda _ctx, endpoint: keys.get(lo_settings.key_url(endpoint), ""))
+    session = _session()
+
+    session.settings_override = {"endpoint": "http://127.0.0.1:9/v1", "model": "m"}
+    assert session._settings().api_key == ""
+    session.settings_override = {"endpoint": "https://openrouter.ai/api/v1"}
+    assert session._settings().api_key == "sk-stored-openrouter"
+    # A key given with the override is the caller's choice (the headless runner's).
+    session.settings_override = {"endpoint": "http://127.0.0.1:9/v1", "api_key": "sk-given"}
+    assert session._settings().api_key == "sk-given"
+    session.settings_override = {"model": "other"}
+    assert session._settings().api_key == "sk-stored-openai"
