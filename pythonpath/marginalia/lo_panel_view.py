@@ -184,6 +184,17 @@ class PanelView(object):
         self.relayout()
 
     # -- text ----------------------------------------------------------------
+    # Text goes to the peer (the VCL edit), never through the UnoControlEdit:
+    # UnoEditControl.insertText is getText() + replaceAt + setText() of the
+    # whole string, so every append re-laid out the entire pane (measured on
+    # LibreOffice 7.4: 140 ms per append into 200 KB of short lines, 0.9 s into
+    # a 20 KB paragraph). The peer's insertText edits the text engine in place
+    # (0.5 ms and 1.5 ms for the same appends). It does not write back to the
+    # model, so the model's Text goes stale while streaming; set_text therefore
+    # also goes through the peer, whose setText syncs the model once.
+    def _text_peer(self, pane):
+        return self.controls[pane].getPeer()
+
     def append(self, pane, text):
         """Insert text at the end of a pane; cost follows len(text), not the pane's length.
 
@@ -192,17 +203,17 @@ class PanelView(object):
         """
         if not text:
             return
-        control = self.controls[pane]
+        peer = self._text_peer(pane)
         end = self._lengths[pane]
-        before = control.getSelection()
+        before = peer.getSelection()
         following = min(before.Min, before.Max) >= end
-        control.insertText(_selection(end, end), text)
+        peer.insertText(_selection(end, end), text)
         end += utf16_len(text)
         self._lengths[pane] = end
-        control.setSelection(_selection(end, end) if following else before)
+        peer.setSelection(_selection(end, end) if following else before)
 
     def set_text(self, pane, text):
-        self.controls[pane].setText(text)
+        self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
 
     def set_status(self, text):
