@@ -108,7 +108,10 @@ def run_turn(office, doc, message, settings, out):
             polled = office.job("chat.poll", doc)
         except KeyboardInterrupt:
             # Stop the turn inside the office first so it quits promptly.
-            office.job("chat.stop", doc)
+            try:
+                office.job("chat.stop", doc)
+            except Exception:  # the office is ended next anyway
+                pass
             raise
         for entry in polled["entries"]:
             line = output_line(entry)
@@ -148,7 +151,12 @@ class _Office(object):
 
 
 def run(args, out):
-    from .lo_process import Office, OfficeError
+    try:
+        from .lo_process import Office, OfficeError
+    except ImportError:
+        raise RunError("This Python cannot reach LibreOffice: run the command with the Python "
+                       "that has LibreOffice's bridge (on Debian /usr/bin/python3 with "
+                       "python3-uno).")
     settings = {"model": args.model, "api_key": args.api_key,
                 "track_changes": bool(args.track_changes)}
     if args.endpoint:
@@ -172,12 +180,34 @@ def run(args, out):
             raise RunError("The result could not be saved to %s." % args.output)
     except OfficeError as exc:
         raise RunError(str(exc))
+    except RunError:
+        raise
+    except Exception:
+        # Most likely the bridge broke: the office crashed or was killed under us.
+        if _ended(office.process):
+            raise RunError("LibreOffice stopped unexpectedly; the document was not saved.")
+        raise RunError("Something went wrong inside LibreOffice; the document was not saved.")
     finally:
         office.terminate()
 
 
+def _ended(process, grace=3.0):
+    """True when the office process has ended (or ends within ``grace`` seconds)."""
+    if process is None:
+        return False
+    try:
+        process.wait(grace)
+        return True
+    except Exception:
+        return False
+
+
+class _Terminated(KeyboardInterrupt):
+    """SIGTERM, handled like Ctrl+C (the office is ended) but with exit code 143."""
+
+
 def _sigterm(_signum, _frame):
-    raise KeyboardInterrupt()
+    raise _Terminated()
 
 
 def main(argv=None, out=None):
@@ -193,9 +223,9 @@ def main(argv=None, out=None):
     except RunError as exc:
         sys.stderr.write("%s\n" % exc)
         return 1
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         sys.stderr.write("Stopped; the document was not saved.\n")
-        return 130
+        return 143 if isinstance(exc, _Terminated) else 130
     return 0
 
 

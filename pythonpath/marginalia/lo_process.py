@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import tempfile
+import threading
 import time
 import zipfile
 
@@ -112,8 +113,14 @@ def install_extension(ctx, oxt_path):
     """
     em = ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
     url = uno.systemPathToFileUrl(os.path.abspath(oxt_path))
-    em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
-    wanted = _identifier(oxt_path)
+    try:
+        em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
+        wanted = _identifier(oxt_path)
+    except Exception:
+        # A broken or foreign file: LibreOffice's zip error, or ours reading it.
+        raise OfficeError("LibreOffice could not install %s: it is not a usable extension "
+                          "file (build it again with `python3 build.py`)."
+                          % os.path.basename(oxt_path))
     deployed = em.getDeployedExtensions("user", em.createAbortChannel(), _CommandEnv())
     if wanted not in [ext.getIdentifier().Value for ext in deployed]:
         raise OfficeError("LibreOffice did not install %s (check its description.xml "
@@ -209,27 +216,50 @@ class Office(object):
         return self.load("private:factory/swriter", hidden=hidden)
 
     def terminate(self, timeout=20.0):
-        """Ask the office to quit; kill its process group if it will not."""
+        """Ask the office to quit; kill its process group if it will not.
+
+        Also killed when it was never connected, and when the wait is
+        interrupted (a second Ctrl+C): the process must not outlive us.
+        """
         if self.process is None:
             return
-        if self.process.poll() is None and self.desktop is not None:
-            try:
-                self.desktop.terminate()
-            except Exception:
-                pass  # the bridge dies with the process: expected
         try:
+            if self.process.poll() is None:
+                if self.desktop is None:
+                    self.kill()
+                    return
+                self._ask_to_quit(min(timeout, 10.0))
             self.process.wait(timeout)
         except subprocess.TimeoutExpired:
             self.kill()
+        except BaseException:
+            self.kill()
+            raise
         self._cleanup()
+
+    def _ask_to_quit(self, timeout):
+        # On a thread: a hung office would block Desktop.terminate() forever.
+        desktop = self.desktop
+
+        def ask():
+            try:
+                desktop.terminate()
+            except Exception:
+                pass  # the bridge dies with the process: expected
+        thread = threading.Thread(target=ask, name="marginalia-office-quit", daemon=True)
+        thread.start()
+        thread.join(timeout)
 
     def kill(self):
         if self.process is not None and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
-            except OSError:
+            except (OSError, AttributeError):  # AttributeError: Windows has no killpg
                 self.process.kill()
-            self.process.wait(10)
+            try:
+                self.process.wait(10)
+            except subprocess.TimeoutExpired:
+                pass
         self._cleanup()
 
     def _cleanup(self):

@@ -205,3 +205,92 @@ def test_interrupt_ends_the_office(fox_odt, tmp_path):
     assert time.time() - started < 30
     assert not (before & set(_office_pids(port_marker)))
     assert not os.path.exists(str(tmp_path / "o.odt"))
+
+
+def _marked_offices(mark):
+    """soffice processes started with MARGINALIA_TEST_MARK=mark in their environment."""
+    found = []
+    for pid in _office_pids(b"soffice"):
+        try:
+            environ = open("/proc/%d/environ" % pid, "rb").read()
+        except OSError:
+            continue
+        if b"MARGINALIA_TEST_MARK=" + mark.encode() in environ.split(b"\0"):
+            found.append(pid)
+    return found
+
+
+def _one_sentence(done):
+    lines = done.stderr.strip().splitlines()
+    assert len(lines) == 1, done.stderr
+    assert "Traceback" not in done.stderr and "com.sun.star" not in done.stderr
+    return lines[0]
+
+
+def test_unusable_extension_file_is_one_sentence_and_the_office_ends(fox_odt, tmp_path):
+    bad = tmp_path / "broken.oxt"
+    bad.write_bytes(b"this is not a zip file")
+    out_path = str(tmp_path / "o.odt")
+    done = run_headless(fox_odt, "--message", "hi", "--output", out_path, "--model", "m",
+                        "--oxt", str(bad), env=_env(MARGINALIA_TEST_MARK=str(tmp_path)))
+    assert done.returncode == 1
+    assert "broken.oxt" in _one_sentence(done)
+    assert not os.path.exists(out_path)
+    assert _marked_offices(str(tmp_path)) == []
+
+
+def test_office_dying_mid_turn_is_one_sentence(fox_odt, tmp_path):
+    script = [{"status": 200, "headers": {"Content-Type": "text/event-stream"},
+               "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Thinking"}}]}\n\n',
+                        {"sleep": 60}]}]
+    out_path = str(tmp_path / "o.odt")
+    with ScriptedServer(script) as srv:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+             "--output", out_path, "--endpoint", srv.url, "--model", "m"],
+            cwd=ROOT, env=_env(MARGINALIA_TEST_MARK=str(tmp_path)), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, universal_newlines=True)
+        assert json.loads(proc.stdout.readline())["type"] == "reasoning"
+        ours = _marked_offices(str(tmp_path))
+        assert ours
+        for pid in ours:
+            os.kill(pid, signal.SIGKILL)
+        out, err = proc.communicate(timeout=60)
+    done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+    assert done.returncode == 1
+    assert "LibreOffice" in _one_sentence(done)
+    assert not os.path.exists(out_path)
+
+
+def test_python_without_uno_is_one_sentence(fox_odt, tmp_path):
+    code = ("import runpy, sys; sys.modules['uno'] = None; "
+            "runpy.run_module('marginalia.headless', run_name='__main__')")
+    done = subprocess.run([sys.executable, "-c", code, fox_odt, "--message", "hi",
+                           "--output", str(tmp_path / "o.odt"), "--model", "m"],
+                          cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=60)
+    assert done.returncode == 1
+    assert "python3-uno" in _one_sentence(done)
+
+
+
+def test_sigterm_during_the_interrupt_still_ends_the_office(fox_odt, tmp_path):
+    script = [{"status": 200, "headers": {"Content-Type": "text/event-stream"},
+               "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Thinking"}}]}\n\n',
+                        {"sleep": 60}]}]
+    with ScriptedServer(script) as srv:
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+             "--output", str(tmp_path / "o.odt"), "--endpoint", srv.url, "--model", "m"],
+            cwd=ROOT, env=_env(MARGINALIA_TEST_MARK=str(tmp_path)), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, universal_newlines=True)
+        assert json.loads(proc.stdout.readline())["type"] == "reasoning"
+        assert _marked_offices(str(tmp_path))
+        proc.send_signal(signal.SIGINT)
+        time.sleep(0.2)
+        proc.send_signal(signal.SIGTERM)
+        _out, err = proc.communicate(timeout=60)
+    assert proc.returncode in (130, 143)
+    assert err.strip().splitlines() == ["Stopped; the document was not saved."]
+    assert _marked_offices(str(tmp_path)) == []
+    assert not os.path.exists(str(tmp_path / "o.odt"))
