@@ -58,10 +58,17 @@ class PanelFactory(_Info, XUIElementFactory):
         _setup_logging(ctx)
 
     def createUIElement(self, url, args):
-        from marginalia import lo_mainthread, lo_panel
-        # The sidebar calls factories on the VCL main thread.
-        lo_mainthread.note_main_thread()
-        return lo_panel.create_ui_element(self.ctx, url, _named_values(args))
+        try:
+            from marginalia import lo_mainthread, lo_panel
+            # The sidebar calls factories on the VCL main thread.
+            lo_mainthread.note_main_thread()
+            return lo_panel.create_ui_element(self.ctx, url, _named_values(args))
+        except Exception:
+            # Logged once here; the sidebar gets a plain UNO error, not a traceback.
+            log.exception("panel factory failed for %s", url)
+            from com.sun.star.uno import RuntimeException
+            raise RuntimeException("Marginalia could not build its panel; the details are "
+                                   "in marginalia.log in the LibreOffice profile.", self)
 
 
 class OptionsHandler(_Info, XContainerWindowEventHandler):

@@ -106,3 +106,22 @@ def test_the_sidebar_builds_the_chat_panel_for_a_writer_window(office):
         assert {"Conversation", "Thinking", "Message", "Send", "New chat"} <= names
     finally:
         office.close(doc)
+
+
+def test_a_failing_panel_build_is_logged_and_raises_a_plain_uno_error(office):
+    factory = office.create("org.marginalia.PanelFactory")
+    log_file = os.path.join(office.profile_dir, "user", "marginalia", "marginalia.log")
+    before = open(log_file, encoding="utf-8").read() if os.path.exists(log_file) else ""
+    from com.sun.star.uno import RuntimeException
+    try:
+        factory.createUIElement("private:resource/toolpanel/MarginaliaPanelFactory/ChatPanel",
+                                ())
+    except RuntimeException as exc:
+        message = exc.Message
+    else:
+        raise AssertionError("a panel without a Frame should be refused")
+    assert "Traceback" not in message and "File \"" not in message
+    assert "marginalia.log" in message
+    with open(log_file, encoding="utf-8") as handle:
+        logged = handle.read()[len(before):]
+    assert "panel factory" in logged and "Frame" in logged
