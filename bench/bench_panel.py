@@ -13,9 +13,10 @@ causes there counts: our Python, the edit control, painting.
 1. Main-thread time per streamed second at 200 and 2000 chunks/s.
 2. Main-thread time per transcript update with a 1 KB and a 200 KB transcript
    already in the panel (the session coalesces to about 30 batches a second and
-   the panel shows at most 10 updates a second, so the update count is
-   taken as 10 x stream seconds). Appending at the end
-   should make the ratio close to 1.
+   the panel shows at most 1 / FLUSH_SECONDS updates a second, so the update
+   count is taken as that rate x stream seconds). The pane keeps only its
+   latest ~80,000 characters and appends through the edit's peer, so the
+   ratio should be close to 1.
 """
 
 import os
@@ -29,10 +30,12 @@ for sub in ("", "pythonpath", "tests"):
 import build  # noqa: E402
 from support import sse_server as sse  # noqa: E402
 from support.office import OfficeHarness  # noqa: E402
+from marginalia.lo_panel import FLUSH_SECONDS  # noqa: E402
+
+UPDATES_PER_SECOND = 1.0 / FLUSH_SECONDS
 
 TICK = os.sysconf("SC_CLK_TCK")
 STREAM_SECONDS = 4.0
-UPDATES_PER_SECOND = 10.0   # lo_panel.FLUSH_SECONDS
 
 
 def soffice_bin_pid(launcher_pid):
@@ -115,8 +118,9 @@ def main():
         print("idle main thread: %.1f ms per second" % (idle * 1000))
 
         print("\n1. main-thread time per streamed second (fresh panel each run)")
-        # One long paragraph is the edit control's worst case (it re-wraps the
-        # paragraph on each update); an answer in short paragraphs is the usual one.
+        # One long paragraph is the edit control's worst case (it lays the
+        # paragraph out again on each update; the renderer's soft wrap bounds
+        # it); an answer in short paragraphs is the usual one.
         for rate in (200, 2000):
             for shape, line_every in (("one paragraph", 0), ("10-word lines", 10)):
                 count = int(rate * STREAM_SECONDS)

@@ -29,10 +29,11 @@ log = logging.getLogger("marginalia.panel")
 
 INTERNAL_ERROR = "Something went wrong in Marginalia; the details are in its log file."
 BUSY_CHECK_SECONDS = 0.25
-# The edit control re-wraps the whole paragraph being appended to on every
-# insert, so a long answer paragraph costs in proportion to the number of
-# inserts: the panel shows at most 10 updates a second (the session delivers
-# up to 30), which still reads as a smooth stream.
+# Each update has a fixed main-thread cost (insert, scroll, repaint: about
+# 2 ms, whatever the transcript's length, see bench/bench_panel.py); the
+# session delivers up to 30 batches a second and the panel shows at most 10
+# of them, which still reads as a smooth stream and keeps a fast stream at a
+# few percent of the main thread.
 FLUSH_SECONDS = 0.1
 
 

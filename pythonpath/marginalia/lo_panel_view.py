@@ -11,7 +11,7 @@ from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKey
                               XWindowListener)
 
 from marginalia import panel_layout
-from marginalia.transcript import utf16_len
+from marginalia.transcript import trim_point, utf16_len
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
@@ -20,6 +20,13 @@ POSSIZE = 15               # com.sun.star.awt.PosSize.POSSIZE
 THINKING_BACKGROUND = 0xF1EEF8
 THINKING_TEXT = 0x5A5570
 CHAT_BACKGROUND = 0xFFFFFF
+# The edit control's work per append still grows with its paragraph count
+# (about 1 ms more per update with 200 KB of short lines), so a pane keeps the
+# last KEEP_CHARS or so: past TRIM_AT the oldest whole blocks give way to a
+# note, in one replace every ~40,000 characters streamed.
+TRIM_AT = 120000
+KEEP_CHARS = 80000
+TRIMMED_NOTE = u"(Earlier messages of this chat are no longer shown here.)\n\n"
 
 # name: (model service, accessible name / tooltip, model properties)
 CONTROLS = (
@@ -210,9 +217,27 @@ class PanelView(object):
         peer.insertText(_selection(end, end), text)
         end += utf16_len(text)
         self._lengths[pane] = end
+        if end > TRIM_AT:
+            removed = self._trim(peer)
+            end = self._lengths[pane] = end - removed
+            before = _selection(max(0, before.Min - removed), max(0, before.Max - removed))
         peer.setSelection(_selection(end, end) if following else before)
 
+    def _trim(self, peer):
+        """Replace the oldest blocks with TRIMMED_NOTE; returns the net UTF-16 units removed."""
+        text = peer.getText()
+        cut = trim_point(text, KEEP_CHARS)
+        if cut <= len(TRIMMED_NOTE):
+            return 0          # no line break in the last KEEP_CHARS: keep it all
+        cut16 = utf16_len(text[:cut])
+        peer.insertText(_selection(0, cut16), TRIMMED_NOTE)
+        return cut16 - utf16_len(TRIMMED_NOTE)
+
     def set_text(self, pane, text):
+        if len(text) > TRIM_AT:      # a rebuilt panel replaying a long chat
+            cut = trim_point(text, KEEP_CHARS)
+            if cut > 0:
+                text = TRIMMED_NOTE + text[cut:]
         self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
 

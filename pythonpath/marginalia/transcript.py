@@ -12,6 +12,15 @@ from marginalia import events
 TOOL_MARK = u"  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = u"\u26a0 "         # warning sign before an error sentence
 THINKING_HEADER_LIMIT = 60
+# The edit control lays out a paragraph again from its start on every insert,
+# and line-breaks the inserted text against the rest of the paragraph: 200
+# words appended to one long paragraph cost 50-150 ms on LibreOffice 7.4,
+# the same words in paragraphs of at most about 600 characters 5-7 ms. So a
+# long paragraph is shown as several: a space after a sentence end becomes a
+# line break once the line is SOFT_WRAP long, any space once it is HARD_WRAP.
+SOFT_WRAP = 500
+HARD_WRAP = 1000
+SENTENCE_END = ".!?:;)\u201d\"'"
 
 
 class Appends(object):
@@ -38,6 +47,56 @@ class Appends(object):
 def utf16_len(text):
     """Length in UTF-16 code units: what LibreOffice's text positions count."""
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
+
+
+class SoftWrap(object):
+    """Turns some spaces of a stream into line breaks so no line grows past HARD_WRAP.
+
+    Stateful over one pane's whole text, so the result does not depend on how
+    the stream was cut into pieces.
+    """
+
+    def __init__(self, soft=SOFT_WRAP, hard=HARD_WRAP):
+        self.soft = soft
+        self.hard = hard
+        self.column = 0          # characters since the last line break
+        self._previous = "\n"
+
+    def feed(self, text):
+        if not text:
+            return text
+        newline = text.rfind("\n")
+        if newline < 0 and self.column + len(text) <= self.soft:
+            self.column += len(text)      # the usual case: nothing to decide
+            self._previous = text[-1]
+            return text
+        out = []
+        column, previous = self.column, self._previous
+        for ch in text:
+            if ch == "\n":
+                column = 0
+            elif ch == " " and (column >= self.hard or
+                                (column >= self.soft and previous in SENTENCE_END)):
+                ch = "\n"
+                column = 0
+            else:
+                column += 1
+            out.append(ch)
+            previous = ch
+        self.column, self._previous = column, previous
+        return "".join(out)
+
+
+def trim_point(text, keep):
+    """Where to cut text so about its last ``keep`` characters stay: after a block
+    boundary (blank line) if there is one, else after a line break; 0 for no cut."""
+    start = max(0, len(text) - keep)
+    if start == 0:
+        return 0
+    cut = text.find("\n\n", start)
+    if cut >= 0:
+        return cut + 2
+    return text.find("\n", start) + 1
 
 
 def format_usage(usage):
@@ -83,7 +142,13 @@ class TranscriptRenderer(object):
         self._thinking_interrupted = False
         self._thinking_empty = True
         self._thinking_at_line_start = True
+        self._wrap = {"chat": SoftWrap(), "thinking": SoftWrap()}
         self.usage = None
+
+    def _wrapped(self, out):
+        out.chat = self._wrap["chat"].feed(out.chat)
+        out.thinking = self._wrap["thinking"].feed(out.thinking)
+        return out
 
     # -- entries -------------------------------------------------------------
     def render(self, entries):
@@ -104,7 +169,7 @@ class TranscriptRenderer(object):
         self.usage = None
         chat = self._start_block("user", blank_line=True) + u"You: " + text.rstrip() + "\n"
         self._at_line_start = True
-        return Appends(chat=chat, status="Connecting\u2026")
+        return self._wrapped(Appends(chat=chat, status="Connecting\u2026"))
 
     def event(self, ev):
         handler = getattr(self, "_on_" + ev.kind, None)
@@ -112,7 +177,7 @@ class TranscriptRenderer(object):
         if out.chat:
             # Thinking that resumes after answer text or a tool starts a new paragraph.
             self._thinking_interrupted = True
-        return out
+        return self._wrapped(out)
 
     def finish_turn(self, stopped=False):
         """Status for the end of a turn (the session is no longer busy)."""
@@ -120,7 +185,8 @@ class TranscriptRenderer(object):
         self._at_line_start = True
         used = format_usage(self.usage)
         head = "Stopped" if stopped else "Ready"
-        return Appends(chat=chat, status=head + (u" \u00b7 last turn: " + used if used else ""))
+        return self._wrapped(
+            Appends(chat=chat, status=head + (u" \u00b7 last turn: " + used if used else "")))
 
     # -- event kinds ---------------------------------------------------------
     def _on_text(self, ev):

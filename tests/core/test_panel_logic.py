@@ -95,3 +95,47 @@ def test_layout_fills_the_panel_without_overlaps(width, height):
         assert transcript[2] == width - 2 * panel_layout.MARGIN
         assert transcript[1] + transcript[3] <= boxes["input"][1]
         assert (boxes["thinking"][3] > 0) == thinking
+
+
+def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces():
+    from marginalia.transcript import SOFT_WRAP, SoftWrap
+    text = " ".join("Sentence number %d is here." % i for i in range(300))
+    whole = SoftWrap().feed(text)
+    wrap = SoftWrap()
+    pieces = "".join(wrap.feed(text[i:i + 7]) for i in range(0, len(text), 7))
+    assert pieces == whole
+    assert whole.replace("\n", " ") == text          # only spaces became line breaks
+    lines = whole.split("\n")
+    assert len(lines) > 10
+    assert all(len(line) < SOFT_WRAP + 40 and line.endswith(".") for line in lines[:-1])
+
+
+def test_soft_wrap_without_sentences_breaks_at_the_hard_limit_and_keeps_short_text():
+    from marginalia.transcript import HARD_WRAP, SoftWrap
+    words = " ".join("w%d" % i for i in range(2000))
+    lines = SoftWrap().feed(words).split("\n")
+    assert all(len(line) <= HARD_WRAP + 10 for line in lines) and len(lines) > 5
+    short = "A short answer. With two sentences.\nAnd a line."
+    assert SoftWrap().feed(short) == short
+
+
+def test_renderer_wraps_a_long_answer_the_same_on_replay():
+    text = " ".join("Word%d." % i for i in range(600))
+    entries = [("user", "Go"), ("event", Event("text", text=text[:1000])),
+               ("event", Event("text", text=text[1000:]))]
+    renderer = TranscriptRenderer()
+    streamed = "".join(renderer.render([e]).chat for e in entries)
+    _, replayed = _render_all(entries)
+    assert streamed == replayed.chat
+    assert "\n" in streamed.split("Assistant: ", 1)[1]
+
+
+def test_trim_point_keeps_whole_blocks_at_the_end():
+    from marginalia.transcript import trim_point
+    text = "".join("You: q%d\n\nAssistant: answer %d\n\n" % (i, i) for i in range(100))
+    cut = trim_point(text, 200)
+    assert 0 < cut and len(text) - cut <= 200
+    assert text[cut:].startswith("Assistant:") or text[cut:].startswith("You:")
+    assert trim_point(text, len(text) + 1) == 0
+    assert trim_point("one line\n" * 50, 40) % len("one line\n") == 0
+    assert trim_point("x" * 500, 100) == 0      # no line break: nothing to cut at
