@@ -35,7 +35,16 @@ def session_for(ctx, doc):
         session = _sessions.get(key)
         if session is None:
             session = _sessions[key] = ChatSession(ctx, doc, key)
+            _recover_author(ctx)
     return session
+
+
+def _recover_author(ctx):
+    try:
+        from .lo_writer_turn import recover_author
+        recover_author(ctx)
+    except Exception:
+        log.exception("could not check the profile name after a crash")
 
 
 def _drop(key):

@@ -13,7 +13,9 @@ calls keeps their name) the profile name is "Marginalia (AI)", restored in
 ``finally``. All methods run on the main thread.
 """
 
+import json
 import logging
+import os
 
 log = logging.getLogger("marginalia.writer")
 
@@ -61,7 +63,14 @@ class AuthorSwap(object):
     def __enter__(self):
         if self._active:
             self._profile = _Profile(self._ctx)
-            self._saved = self._profile.names()
+            names = self._profile.names()
+            if names[0] == AI_AUTHOR:
+                # An earlier edit never got to restore the name (the office crashed).
+                names = _read_rescue(self._ctx) or ("", "")
+            self._saved = names
+            # Written before the swap, so a crash inside the edit cannot cost the
+            # user their name: recover_author() puts it back on the next start.
+            _write_rescue(self._ctx, names)
             self._profile.set_names((AI_AUTHOR, ""))
         return self
 
@@ -69,9 +78,51 @@ class AuthorSwap(object):
         if self._saved is not None:
             try:
                 self._profile.set_names(self._saved)
+                _remove_rescue(self._ctx)
             except Exception:
                 log.exception("could not restore the user name in the profile")
         return False
+
+
+def _rescue_path(ctx):
+    from . import lo_log
+    return os.path.join(os.path.dirname(lo_log.log_path(ctx)), "author-rescue.json")
+
+
+def _read_rescue(ctx):
+    try:
+        with open(_rescue_path(ctx), encoding="utf-8") as fh:
+            names = json.load(fh)
+        return (str(names[0]), str(names[1]))
+    except (OSError, ValueError, IndexError, TypeError):
+        return None
+
+
+def _write_rescue(ctx, names):
+    path = _rescue_path(ctx)
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w", encoding="utf-8") as fh:
+        json.dump(list(names), fh)
+
+
+def _remove_rescue(ctx):
+    try:
+        os.remove(_rescue_path(ctx))
+    except OSError:
+        pass
+
+
+def recover_author(ctx):
+    """Give the user back their profile name if a crash left the AI author in it."""
+    rescued = _read_rescue(ctx)
+    if rescued is None:
+        return False
+    profile = _Profile(ctx)
+    if profile.names()[0] == AI_AUTHOR:
+        profile.set_names(rescued)
+        log.info("restored the user name after an interrupted edit")
+    _remove_rescue(ctx)
+    return True
 
 
 class Turn(object):

@@ -1,5 +1,6 @@
 """One undo step per turn, tracked changes with the AI author, refusals that change nothing."""
 
+import json
 import os
 
 import pytest
@@ -192,3 +193,46 @@ def test_nothing_is_written_into_the_file_as_a_side_effect(office, doc):
     finally:
         office.close(saved)
         os.remove(path)
+
+
+def _set_profile_name(office, names):
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    access = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationUpdateAccess",
+        (prop("nodepath", "/org.openoffice.UserProfile/Data"),))
+    access.replaceByName("givenname", names[0])
+    access.replaceByName("sn", names[1])
+    access.commitChanges()
+
+
+def _rescue_file(office):
+    import glob
+    found = glob.glob(os.path.join(office.profile_dir, "user", "marginalia",
+                                   "author-rescue.json"))
+    return json.load(open(found[0])) if found else None
+
+
+def test_a_crash_mid_edit_cannot_cost_the_user_their_name(office, doc):
+    user = profile_name(office)
+    _set_profile_name(office, ("Ada", "Lovelace"))
+    try:
+        results = turn(office, doc, MULTI[0], track_changes=True)
+        assert results[0]["ok"]
+        assert profile_name(office) == ("Ada", "Lovelace")
+        assert _rescue_file(office) is None
+        # What a crash inside an edit leaves behind: our name in the profile and
+        # the rescue file written before the swap.
+        rescue = os.path.join(office.profile_dir, "user", "marginalia", "author-rescue.json")
+        with open(rescue, "w") as fh:
+            json.dump(["Ada", "Lovelace"], fh)
+        _set_profile_name(office, (AI, ""))
+        # The next tracked edit restores the real name rather than saving ours.
+        results = turn(office, doc, ("replace_text", {"search": "region",
+                                                      "replacement": "area"}),
+                       track_changes=True)
+        assert results[0]["ok"]
+        assert profile_name(office) == ("Ada", "Lovelace")
+        assert _rescue_file(office) is None
+        assert redlines(doc)[-1][1] == AI
+    finally:
+        _set_profile_name(office, user)
