@@ -10,11 +10,15 @@ Call these on the VCL main thread: reading a key protected by a user master
 password may show LibreOffice's master password prompt.
 """
 
+import logging
 from urllib.parse import urlsplit
 
 import uno
 
 from marginalia import config
+from marginalia.errors import ConfigError
+
+log = logging.getLogger("marginalia.settings")
 
 ROOT = "/org.marginalia.Settings"
 GROUPS = {
@@ -106,7 +110,15 @@ def load_key(ctx, endpoint):
     """The stored key for an endpoint, or "" when there is none."""
     container = _password_container(ctx)
     url = key_url(endpoint)
-    record = container.findForName(url, KEY_USER, _interaction_handler(ctx))
+    try:
+        record = container.findForName(url, KEY_USER, _interaction_handler(ctx))
+    except Exception:
+        # The user cancelled LibreOffice's master-password prompt (or the store
+        # is damaged): say so instead of failing the turn with a generic error.
+        log.warning("the password container did not give the key for %s", url)
+        raise ConfigError("Marginalia could not read the API key from LibreOffice's "
+                          "password store; enter the master password when asked, or "
+                          "type the key again under Tools > Options > Marginalia.")
     # find* strips path segments until something matches: insist on our exact URL.
     if record is None or record.Url != url:
         return ""
