@@ -26,10 +26,8 @@ for _sub in ("pythonpath", "vendor"):
     if os.path.join(_ROOT, _sub) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _sub))
 
-from marginalia.sse import SSEDecoder  # noqa: E402
-from marginalia.stream import StreamAccumulator  # noqa: E402
+from marginalia.replay import replay_bytes  # noqa: E402
 
-READ_SIZE = 4096
 REPEATS = 9
 MAX_RATIO = 2.0
 MAX_SCALING = 4.6
@@ -69,15 +67,8 @@ def bare_parse(lines):
 
 
 def accumulate(body):
-    decoder = SSEDecoder()
-    acc = StreamAccumulator()
-    for start in range(0, len(body), READ_SIZE):
-        for event in decoder.feed(body[start:start + READ_SIZE]):
-            acc.feed_sse(event)
-    for event in decoder.close():
-        acc.feed_sse(event)
-    acc.finish()
-    return acc.result()
+    # The same decode-and-accumulate path the replay command and the loop use.
+    return replay_bytes(body)
 
 
 def best_of(jobs):

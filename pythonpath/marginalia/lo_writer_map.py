@@ -157,7 +157,8 @@ def _line_breaks(doc, body):
     return out
 
 
-def _list_kind(cursor, cache, list_id, level):
+def list_kind(cursor, cache, list_id, level):
+    """Bullet or number for (list, level), asked once per list: rules objects are costly."""
     key = (list_id, level)
     if key not in cache:
         kind = "number"
@@ -215,7 +216,7 @@ def build(doc):
         level, label, kind = 0, "", None
         if list_id:
             level, label = cursor.getPropertyValues(LIST_PROPS)
-            kind = _list_kind(cursor, kinds, list_id, level)
+            kind = list_kind(cursor, kinds, list_id, level)
         props = (outline, list_id, level, label, style)
         block = _Block(line, 1, props, kind)
         blocks.append(block)

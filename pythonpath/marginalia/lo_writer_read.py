@@ -14,8 +14,6 @@ from .docview import Para
 
 TABLE_SERVICE = "com.sun.star.text.TextTable"
 _PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
-# com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets, NUMBER_NONE shows nothing.
-_BULLET_TYPES = (6, 8)
 _CELL_NAME = re.compile(r"^([A-Za-z]+)(\d+)")
 
 
@@ -24,21 +22,15 @@ def is_table(element):
 
 
 class _Cache(object):
-    """The last document's element list, reused by the edit tools while it is unchanged.
+    """The last document's element list and block map, reused while it is unchanged.
 
     Enumerating a 300-page body costs seconds (each element is a new UNO
-    object). The key is the document's change count (lo_writer_changes) plus
-    the body text and the table count, and the edit tools also call
-    invalidate(). The reading tools do not use it:
-    they build a lo_writer_map.BodyMap, which is cheap enough to rebuild.
+    object), a BodyMap about a second. The key is the document's change count
+    (lo_writer_changes) plus the body text and the table count, and the edit
+    tools also call invalidate(). One slot per kind: (doc, key, value).
     """
 
-    doc = None
-    key = None
-    elements = None
-    bmap = None
-    map_doc = None
-    map_key = None
+    slots = {}
 
 
 def _key(doc):
@@ -50,8 +42,16 @@ def _key(doc):
 
 
 def invalidate():
-    _Cache.doc = _Cache.key = _Cache.elements = None
-    _Cache.map_doc = _Cache.map_key = _Cache.bmap = None
+    _Cache.slots.clear()
+
+
+def _cached(slot, doc, build):
+    key = _key(doc)
+    entry = _Cache.slots.get(slot)
+    # == compares UNO identity: each job call brings a new proxy of the same model.
+    if entry is None or entry[0] != doc or entry[1] != key:
+        entry = _Cache.slots[slot] = (doc, key, build(doc))
+    return entry[2]
 
 
 def _enumerate(doc):
@@ -64,25 +64,12 @@ def _enumerate(doc):
 
 def body_elements(doc):
     """The body's top-level paragraphs and tables, in order (index 0 is paragraph 1)."""
-    key = _key(doc)
-    # == compares UNO identity: each job call brings a new proxy of the same model.
-    if _Cache.doc is None or _Cache.doc != doc or _Cache.key != key:
-        _Cache.doc, _Cache.key = doc, key
-        _Cache.elements = _enumerate(doc)
-    return _Cache.elements
+    return _cached("elements", doc, _enumerate)
 
 
 def body_map(doc):
-    """The numbered blocks for reading, reused while _key(doc) is unchanged.
-
-    Building the map costs one bridge call or two per paragraph (~1 s for 300
-    pages on a slow machine); the key costs one getString and the undo titles.
-    """
-    key = _key(doc)
-    if _Cache.map_doc is None or _Cache.map_doc != doc or _Cache.map_key != key:
-        _Cache.map_doc, _Cache.map_key = doc, key
-        _Cache.bmap = _build_map(doc)
-    return _Cache.bmap
+    """The numbered blocks for reading (building one costs ~1 s for 300 pages)."""
+    return _cached("map", doc, _build_map)
 
 
 def _build_map(doc):
@@ -128,20 +115,8 @@ class _ListKinds(object):
         self._cache = {}
 
     def kind(self, para, list_id, level):
-        key = (list_id, level)
-        if key not in self._cache:
-            kind = "number"
-            try:
-                rules = para.getPropertyValue("NumberingRules")
-                if rules is not None:
-                    props = dict((p.Name, p.Value) for p in rules.getByIndex(level))
-                    if props.get("NumberingType") in _BULLET_TYPES:
-                        kind = "bullet"
-            except Exception:
-                # Some imported lists refuse the rules query; a number is the safe guess.
-                pass
-            self._cache[key] = kind
-        return self._cache[key]
+        from .lo_writer_map import list_kind
+        return list_kind(para, self._cache, list_id, level)
 
 
 def para_record(element, number, kinds):

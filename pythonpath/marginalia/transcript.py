@@ -7,7 +7,6 @@ inserts that text at the end of its controls. Appending keeps the cost of an
 update proportional to the new text, never to the transcript's length.
 """
 
-from marginalia import events
 
 TOOL_MARK = u"  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = u"\u26a0 "         # warning sign before an error sentence

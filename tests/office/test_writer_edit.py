@@ -23,13 +23,6 @@ We **must** act *now* with `code` and a [link](https://example.org/x).
 """
 
 
-@pytest.fixture
-def doc(office):
-    d = sample(office)
-    yield d
-    office.close(d)
-
-
 def ok(result):
     assert result["ok"], result["content"]
     return result

@@ -4,21 +4,9 @@ import os
 
 import pytest
 
-from test_writer_support import EMOJI_LINE, blocks, find, one, sample, save_and_reload, turn
+from test_writer_support import EMOJI_LINE, SAMPLE_READ, blocks, find, one, sample, save_and_reload, turn
 
-EXPECTED_READ = [
-    "1: # Annual report",
-    "2: Sales grew in every region this year.",
-    "3: ## Highlights",
-    "4: - North doubled",
-    "5:   - South held",
-    "6: 1. First step",
-    "7: 2. Second step",
-    "8: " + EMOJI_LINE,
-    "9: | Region | Sales |",
-    "   | North | 12 |",
-    "10: The end of the report.",
-]
+EXPECTED_READ = SAMPLE_READ
 
 
 @pytest.mark.parametrize("ext", ["odt", "docx"])

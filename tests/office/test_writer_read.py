@@ -2,19 +2,12 @@
 
 import pytest
 
-from test_writer_support import EMOJI_LINE, build, one, sample, select, turn
+from test_writer_support import EMOJI_LINE, SAMPLE_READ, build, one, select, turn
 
 CONTRACT = ["get_document_info", "read_document", "search_document", "get_selection",
             "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
             "replace_selection", "set_paragraph_style", "format_text", "add_comment",
             "insert_table"]
-
-
-@pytest.fixture
-def doc(office):
-    d = sample(office)
-    yield d
-    office.close(d)
 
 
 def test_tool_names_and_required_arguments_are_the_contract(office, doc):
@@ -41,19 +34,7 @@ def test_document_info(office, doc):
 def test_read_document_compact_form(office, doc):
     result = one(office, doc, "read_document", start=1, end=-1)
     assert result["ok"]
-    assert result["content"].split("\n") == [
-        "1: # Annual report",
-        "2: Sales grew in every region this year.",
-        "3: ## Highlights",
-        "4: - North doubled",
-        "5:   - South held",
-        "6: 1. First step",
-        "7: 2. Second step",
-        "8: " + EMOJI_LINE,
-        "9: | Region | Sales |",
-        "   | North | 12 |",
-        "10: The end of the report.",
-    ]
+    assert result["content"].split("\n") == SAMPLE_READ
     assert result["summary"] == "Read paragraphs 1\u201310 of 10"
 
 

@@ -3,18 +3,9 @@
 import json
 import os
 
-import pytest
-
 from test_writer_support import blocks, build, prop, sample, save_and_reload, texts, turn
 
 AI = "Marginalia (AI)"
-
-
-@pytest.fixture
-def doc(office):
-    d = sample(office)
-    yield d
-    office.close(d)
 
 
 def snapshot(doc):

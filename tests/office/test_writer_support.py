@@ -151,3 +151,19 @@ def save_and_reload(office, doc, ext):
     filters = {"odt": "writer8", "docx": "MS Word 2007 XML"}
     doc.storeToURL(url, (prop("FilterName", filters[ext]),))
     return office.load(path), path
+
+
+# read_document(1, -1) of sample(), line by line.
+SAMPLE_READ = [
+    "1: # Annual report",
+    "2: Sales grew in every region this year.",
+    "3: ## Highlights",
+    "4: - North doubled",
+    "5:   - South held",
+    "6: 1. First step",
+    "7: 2. Second step",
+    "8: " + EMOJI_LINE,
+    "9: | Region | Sales |",
+    "   | North | 12 |",
+    "10: The end of the report.",
+]

@@ -10,7 +10,6 @@ import os
 import subprocess
 import time
 
-import uno
 from com.sun.star.beans import NamedValue
 
 from marginalia.lo_process import Office, props  # noqa: F401  (props re-exported for tests)
