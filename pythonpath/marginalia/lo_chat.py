@@ -148,8 +148,17 @@ class ChatSession(object):
             self._listeners.remove(fn)
 
     def _deliver(self, batch):
-        # Entries of a turn that New chat cleared may still arrive: drop them.
-        batch = merge_entries([entry for gen, entry in batch if gen == self._generation])
+        kept = []
+        for gen, (role, payload) in batch:
+            if role == "end":
+                # The turn's last entry: busy turns False here, on the main
+                # thread, so nobody sees an idle session before its DONE.
+                self._running = False
+                role = "event"
+            # Entries of a turn that New chat cleared may still arrive: drop them.
+            if gen == self._generation:
+                kept.append((role, payload))
+        batch = merge_entries(kept)
         if not batch:
             return
         self.log.extend(batch)
@@ -166,7 +175,7 @@ class ChatSession(object):
         which is only true once end_turn (a main-thread call) has returned.
         """
         def emit(event):
-            if event.kind == ev.DONE:
+            if event.kind == ev.DONE:  # sent last, as ("end", event), by _run
                 self._final_done = event
             else:
                 self._push(generation, ("event", event))
@@ -178,7 +187,7 @@ class ChatSession(object):
     # -- turns -------------------------------------------------------------------
     @property
     def busy(self):
-        """True from send() until the turn's undo step is closed."""
+        """True from send() until the turn's DONE (sent after its undo step closed) is delivered."""
         return self._running
 
     def send(self, text):
@@ -265,6 +274,5 @@ class ChatSession(object):
                     # The document may be gone; the undo context closes with it.
                     log.exception("ending the turn failed")
             done = self._final_done or ev.Event(ev.DONE, finish_reason="error")
-            self._running = False
-            self._push(generation, ("event", done))
+            self._push(generation, ("end", done))
 

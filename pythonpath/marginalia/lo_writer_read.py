@@ -211,15 +211,22 @@ def _table_index(elements, name):
     return -1
 
 
+def _first_range(doc):
+    """A Selection holding the selected ranges and the first one's text, and that range."""
+    out = Selection()
+    out.ranges = _text_ranges(doc)
+    if not out.ranges:
+        return out, None
+    rng = out.ranges[0]
+    out.text = rng.getString()
+    return out, rng
+
+
 def selection(doc, elements):
     """The current selection (first range of a multi-selection) located in ``elements``."""
-    out = Selection()
-    ranges = _text_ranges(doc)
-    out.ranges = ranges
-    if not ranges:
+    out, rng = _first_range(doc)
+    if rng is None:
         return out
-    rng = ranges[0]
-    out.text = rng.getString()
     body = doc.getText()
     if rng.getText() != body:
         cursor = rng.getText().createTextCursorByRange(rng.getStart())
@@ -313,13 +320,9 @@ def map_selection(doc, bmap):
     """The current selection located in a BodyMap (see selection())."""
     if bmap.elements is not None:
         return selection(doc, bmap.elements)
-    out = Selection()
-    ranges = _text_ranges(doc)
-    out.ranges = ranges
-    if not ranges:
+    out, rng = _first_range(doc)
+    if rng is None:
         return out
-    rng = ranges[0]
-    out.text = rng.getString()
     body = doc.getText()
     if rng.getText() != body:
         number = _table_number(bmap, rng)

@@ -10,7 +10,7 @@ import time
 
 from support import sse_server as sse
 
-from conftest import PanelDriver, screenshot, wait_for
+from panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
     [("call_1", "replace_text", {"search": "colour", "replacement": "color", "all": True})],

@@ -3,7 +3,7 @@ are shown as lines, and the panel goes on answering (the cost per update is boun
 
 from support import sse_server as sse
 
-from conftest import PanelDriver, screenshot
+from panel_driver import PanelDriver, screenshot
 
 PARAGRAPH = " ".join("Sentence %d of a very long paragraph." % i for i in range(60))
 

@@ -11,7 +11,7 @@ import threading
 import unohelper
 from com.sun.star.awt import XCallback
 
-from conftest import wait_for
+from panel_driver import wait_for
 
 PUSH_BUTTON = 44
 

@@ -2,7 +2,7 @@
 
 from support import sse_server as sse
 
-from conftest import PanelDriver, wait_for
+from panel_driver import PanelDriver, wait_for
 
 
 def _slow_answer(word):

@@ -1,0 +1,202 @@
+"""Driving the real chat panel in a LibreOffice window on Xvfb, through accessibility.
+
+The panel's controls are found by their accessible names (the same names a
+screen reader announces), typed into with XAccessibleEditableText and pressed
+with XAccessibleAction; keys go through xdotool to the focused control, as a
+user's would. Nothing here reaches into the extension's Python objects.
+"""
+
+import os
+import subprocess
+import time
+
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
+DECK = "MarginaliaDeck"
+LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
+SCROLL_PANE = 51  # a multi-line edit
+CONTROL_NAMES = ("Conversation", "Message", "New chat")
+
+
+def wait_for(predicate, timeout=20.0, interval=0.05, what="condition"):
+    """Poll until predicate() is truthy; return its value or fail with what we waited for."""
+    deadline = time.time() + timeout
+    while True:
+        value = predicate()
+        if value:
+            return value
+        if time.time() > deadline:
+            raise AssertionError("timed out after %.0f s waiting for %s" % (timeout, what))
+        time.sleep(interval)
+
+
+class PanelDriver(object):
+    """The Marginalia panel of one document window."""
+
+    def __init__(self, office, doc, x=0, width=1180):
+        self.office = office
+        self.doc = doc
+        self.frame = doc.CurrentController.Frame
+        # No window manager on Xvfb: place and size the window ourselves.
+        self.frame.ContainerWindow.setPosSize(x, 0, width, 950, 15)
+        self.open_deck()
+        self.refresh()
+
+    def open_deck(self):
+        sidebar = self.doc.CurrentController.getSidebar()
+        sidebar.setVisible(True)
+        deck = sidebar.getDecks().getByName(DECK)
+        # activate(True) on an active deck closes it, like a tab click.
+        if not deck.isActive():
+            deck.activate(True)
+
+    # -- finding controls ------------------------------------------------------
+    def refresh(self):
+        """Find the panel's controls again (after the sidebar rebuilt the panel)."""
+        self.controls = wait_for(self._find_controls, what="the chat panel's controls")
+
+    def _find_controls(self):
+        found = {}
+        pending = [self.frame.ContainerWindow.getAccessibleContext()]
+        while pending:
+            ctx = pending.pop()
+            name = ctx.getAccessibleName()
+            role = ctx.getAccessibleRole()
+            found.setdefault((name, role), ctx)
+            count = ctx.getAccessibleChildCount()
+            if count > 60:   # the document body or a long list: never our panel
+                continue
+            for i in range(count):
+                child = ctx.getAccessibleChild(i)
+                if child is not None:
+                    pending.append(child.getAccessibleContext())
+        names = set(name for name, _role in found)
+        if not all(n in names for n in CONTROL_NAMES):
+            return None
+        if "Send" not in names and "Stop" not in names:
+            return None
+        return found
+
+    def control(self, name):
+        matches = [ctx for (n, _r), ctx in self.controls.items() if n == name]
+        if not matches:   # a button renamed itself since we looked
+            return self.control_now((name,))
+        return matches[0]
+
+    def button(self):
+        """The Send/Stop button, whichever it says now."""
+        return self.control_now(("Send", "Stop"))
+
+    def control_now(self, names):
+        """Look among the panel window's children now (names change: Send/Stop)."""
+        panel = self.controls[("Conversation", SCROLL_PANE)].getAccessibleParent()
+        panel = panel.getAccessibleContext()
+        for i in range(panel.getAccessibleChildCount()):
+            ctx = panel.getAccessibleChild(i).getAccessibleContext()
+            if ctx.getAccessibleName() in names:
+                return ctx
+        raise AssertionError("none of %r in the panel" % (names,))
+
+    def names(self):
+        """The accessible names of the panel's controls right now."""
+        panel = self.controls[("Conversation", SCROLL_PANE)].getAccessibleParent()
+        panel = panel.getAccessibleContext()
+        return [panel.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
+                for i in range(panel.getAccessibleChildCount())]
+
+    # -- reading ---------------------------------------------------------------
+    def transcript(self):
+        return self.read("Conversation")
+
+    def thinking(self):
+        return self.read("Thinking")
+
+    def send_label(self):
+        return self.button().getAccessibleName()
+
+    def status(self):
+        """The status line: the one label beside the panel's buttons."""
+        parent = self.button().getAccessibleParent().getAccessibleContext()
+        for i in range(parent.getAccessibleChildCount()):
+            ctx = parent.getAccessibleChild(i).getAccessibleContext()
+            if ctx.getAccessibleRole() == LABEL:
+                return ctx.getAccessibleName()
+        raise AssertionError("no status line in the panel")
+
+    # -- acting ----------------------------------------------------------------
+    def press(self, name):
+        if name in ("Send", "Stop"):
+            ctx = self.control_now((name,))
+        else:
+            ctx = self.control(name)
+        assert ctx.doAccessibleAction(0)
+
+    def _xdotool(self, *args):
+        env = dict(os.environ, DISPLAY=self.office.display)
+        subprocess.run(["xdotool"] + list(args), env=env, check=True)
+
+    def click(self, name):
+        """Click the middle of a control, as a user would to put the cursor there."""
+        ctx = self.control(name)
+        where, size = ctx.getLocationOnScreen(), ctx.getSize()
+        self._xdotool("mousemove", str(where.X + size.Width // 2),
+                      str(where.Y + size.Height // 2), "click", "1")
+        time.sleep(0.3)
+
+    def type(self, text, into="Message"):
+        """Click into a control and type text on the keyboard; checks it landed there.
+
+        On a loaded machine a click can arrive before the window settles; then
+        the text is typed again rather than the test failing later, far from
+        the cause.
+        """
+        for _attempt in range(3):
+            self.click(into)
+            self.key("ctrl+Home", "ctrl+shift+End", "BackSpace")
+            self._xdotool("type", "--delay", "15", text)
+            if self.read(into) == text:
+                self.click(into)
+                self.key("ctrl+End")
+                return
+        raise AssertionError("could not type %r into %s" % (text, into))
+
+    def key(self, *keys):
+        """Press keys (xdotool names) into whatever has the focus."""
+        self._xdotool("key", "--delay", "60", *keys)
+
+    def read(self, name):
+        """A pane's text as a user can copy it: click, select all, copy, read the clipboard.
+
+        (Multi-line edits in LibreOffice 7.4 expose no accessible text.)
+        """
+        self.click(name)
+        self.key("ctrl+Home", "ctrl+shift+End", "ctrl+c")
+        time.sleep(0.2)
+        clipboard = self.office.create("com.sun.star.datatransfer.clipboard.SystemClipboard")
+        contents = clipboard.getContents()
+        if contents is None:
+            return ""
+        for flavor in contents.getTransferDataFlavors():
+            if flavor.MimeType.startswith("text/plain"):
+                return contents.getTransferData(flavor)
+        return ""
+
+    def wait_transcript(self, needle, timeout=40.0):
+        seen = [""]
+
+        def shows():
+            seen[0] = self.transcript()
+            return needle in seen[0]
+        wait_for(shows, timeout, interval=0.3,
+                 what="%r in the transcript (it shows %r)" % (needle, seen))
+        return seen[0]
+
+    def wait_idle(self, timeout=40.0):
+        wait_for(lambda: self.send_label() == "Send", timeout, what="the Send button to come back")
+
+
+def screenshot(office, name):
+    """Save the whole Xvfb screen under tests/artifacts/; returns the path."""
+    os.makedirs(ARTIFACTS, exist_ok=True)
+    path = os.path.join(ARTIFACTS, name)
+    subprocess.run(["import", "-display", office.display, "-window", "root", path], check=True)
+    return path
