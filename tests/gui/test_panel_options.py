@@ -11,7 +11,7 @@ import threading
 import unohelper
 from com.sun.star.awt import XCallback
 
-from panel_driver import wait_for
+from panel_driver import screenshot, wait_for
 
 PUSH_BUTTON = 44
 
@@ -92,6 +92,7 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         wait_for(lambda: _result(window).startswith("Connected"), what="the connection test")
         assert _result(window) == ('Connected to %s; the model "test-model" is available.'
                                    % chat_server.url)
+        screenshot(gui_office, "options_page.png")
 
         # A wrong model name is named in one sentence.
         combo.setText("no-such-model")

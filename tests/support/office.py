@@ -10,6 +10,7 @@ import os
 import subprocess
 import time
 
+import uno  # noqa: F401  (installs the import hook that makes com.sun.star importable)
 from com.sun.star.beans import NamedValue
 
 from marginalia.lo_process import Office, props  # noqa: F401  (props re-exported for tests)
