@@ -14,7 +14,7 @@ import logging
 import threading
 
 import unohelper
-from com.sun.star.awt import XActionListener, XItemListener
+from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 
 from marginalia import config, lo_mainthread, lo_settings, options_form
 
@@ -97,7 +97,7 @@ def _say(window, sentence):
 
 
 # -- listeners ---------------------------------------------------------------
-class _PageListener(unohelper.Base, XActionListener, XItemListener):
+class _PageListener(unohelper.Base, XActionListener, XItemListener, XTextListener):
     def __init__(self, fn):
         self._fn = fn
 
@@ -105,6 +105,9 @@ class _PageListener(unohelper.Base, XActionListener, XItemListener):
         self._run()
 
     def itemStateChanged(self, event):
+        self._run()
+
+    def textChanged(self, event):
         self._run()
 
     def _run(self):
@@ -124,6 +127,28 @@ def _attach(ctx, window):
         _PageListener(lambda: _fetch_models(ctx, window, read_form(window), quiet=False)))
     window.getControl("TestButton").addActionListener(
         _PageListener(lambda: _test(ctx, window, read_form(window))))
+    for name, _parse in VALIDATED:
+        window.getControl(TEXTS[name]).addTextListener(_PageListener(lambda: _validate(window)))
+
+
+# Fields checked as the user types: OK keeps the saved value of a bad field,
+# so the page says so while the user can still fix it.
+VALIDATED = (("temperature", options_form.parse_temperature),
+             ("max_tokens", options_form.parse_max_tokens),
+             ("max_rounds", options_form.parse_rounds))
+
+
+def _validate(window):
+    """Show the first bad field's sentence, or clear an earlier one once all are fine."""
+    for name, parse in VALIDATED:
+        try:
+            parse(window.getControl(TEXTS[name]).getText())
+        except ValueError as exc:
+            _say(window, "%s Until then, OK keeps the saved value." % exc)
+            return
+    shown = window.getControl("TestResult").getModel().Label
+    if shown.endswith("OK keeps the saved value."):
+        _say(window, "")
 
 
 def _provider_chosen(ctx, window):

@@ -104,6 +104,19 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         key_field.setText("sk-page-2")
         window.getControl("MaxTokensField").setText("256")
         window.getControl("TemperatureField").setText("hot")
+        # The page says at once what is wrong with a field, and clears it once fixed.
+        wait_for(lambda: _result(window).startswith("Temperature must be a number"),
+                 what="the temperature sentence")
+        assert _result(window).endswith("OK keeps the saved value.")
+        window.getControl("TemperatureField").setText("0.7")
+        wait_for(lambda: _result(window) == "", what="the sentence to clear")
+        window.getControl("RoundsField").setText("0")
+        wait_for(lambda: _result(window).startswith("The tool round limit"),
+                 what="the round limit sentence")
+        window.getControl("RoundsField").setText("7")
+        wait_for(lambda: _result(window) == "", what="the sentence to clear again")
+        window.getControl("TemperatureField").setText("hot")
+        wait_for(lambda: _result(window).startswith("Temperature"), what="the sentence again")
         on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
         saved = gui_office.job("settings.load")
         assert saved["max_tokens"] == 256 and saved["temperature"] == 0.5
