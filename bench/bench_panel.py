@@ -12,9 +12,9 @@ causes there counts: our Python, the edit control, painting.
 
 1. Main-thread time per streamed second at 200 and 2000 chunks/s.
 2. Main-thread time per transcript update with a 1 KB and a 200 KB transcript
-   already in the panel (the session coalesces to about 30 batches a second and
-   the panel shows at most 1 / FLUSH_SECONDS updates a second, so the update
-   count is taken as that rate x stream seconds). The pane keeps only its
+   already in the panel (the session hands the panel at most 1 / INTERVAL
+   batches a second, one update each, so the update count is taken as that
+   rate x stream seconds). The pane keeps only its
    latest ~80,000 characters and appends through the edit's peer, so the
    ratio should be close to 1.
 """
@@ -30,9 +30,9 @@ for sub in ("", "pythonpath", "tests"):
 import build  # noqa: E402
 from support import sse_server as sse  # noqa: E402
 from support.office import OfficeHarness  # noqa: E402
-from marginalia.lo_panel import FLUSH_SECONDS  # noqa: E402
+from marginalia.lo_chat import _Pump  # noqa: E402
 
-UPDATES_PER_SECOND = 1.0 / FLUSH_SECONDS
+UPDATES_PER_SECOND = 1.0 / _Pump.INTERVAL
 
 TICK = os.sysconf("SC_CLK_TCK")
 STREAM_SECONDS = 4.0

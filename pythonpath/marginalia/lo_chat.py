@@ -3,9 +3,9 @@
 The sidebar may destroy and rebuild its panel at any time, so the chat state
 lives here, keyed by the document, and a fresh panel replays ``session.log``.
 A turn runs on a worker thread (HTTP must never block the UI); its events are
-queued and handed to listeners on the main thread in batches, at most about
-30 a second, with adjacent text pieces merged, so a fast stream costs the UI
-a bounded number of repaints. The headless runner drives the same class.
+queued and handed to listeners on the main thread in batches, at most 10 a
+second, with adjacent text pieces merged, so a fast stream costs the UI a
+bounded number of repaints. The headless runner drives the same class.
 """
 
 import logging
@@ -68,7 +68,11 @@ def merge_entries(entries):
 class _Pump(object):
     """Carries entries from any thread to the main thread, coalesced."""
 
-    INTERVAL = 1.0 / 30
+    # Each panel update has a fixed main-thread cost (insert, scroll, repaint:
+    # about 2 ms whatever the transcript's length, see bench/bench_panel.py);
+    # 10 a second still reads as a smooth stream and keeps a fast stream at a
+    # few percent of the main thread.
+    INTERVAL = 0.1
 
     def __init__(self, ctx, deliver):
         self._ctx = ctx
@@ -129,7 +133,6 @@ class ChatSession(object):
         self._listeners = []
         self._pump = _Pump(ctx, self._deliver)
         self._cancel = None
-        self._thread = None
         self._running = False
         self._final_done = None
         self._generation = 0
@@ -148,18 +151,26 @@ class ChatSession(object):
             self._listeners.remove(fn)
 
     def _deliver(self, batch):
+        """Hand a batch to the listeners; they also get one, maybe empty, when a turn ends.
+
+        A turn cleared by New chat has its entries dropped, but its end still
+        reaches the listeners (as an empty batch), so they learn from ``busy``
+        that the session is idle without polling it.
+        """
         kept = []
+        ended = False
         for gen, (role, payload) in batch:
             if role == "end":
                 # The turn's last entry: busy turns False here, on the main
                 # thread, so nobody sees an idle session before its DONE.
                 self._running = False
+                ended = True
                 role = "event"
             # Entries of a turn that New chat cleared may still arrive: drop them.
             if gen == self._generation:
                 kept.append((role, payload))
         batch = merge_entries(kept)
-        if not batch:
+        if not batch and not ended:
             return
         self.log.extend(batch)
         for fn in list(self._listeners):
@@ -200,10 +211,10 @@ class ChatSession(object):
         self._final_done = None
         self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
-        self._thread = threading.Thread(target=self._run,
+        thread = threading.Thread(target=self._run,
                                         args=(text, self._cancel, self._generation),
                                         name="marginalia-turn", daemon=True)
-        self._thread.start()
+        thread.start()
         return True
 
     def stop(self):

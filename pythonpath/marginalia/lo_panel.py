@@ -10,8 +10,6 @@ Every UNO entry point here catches once, logs, and shows one plain sentence.
 """
 
 import logging
-import threading
-import time
 
 import unohelper
 from com.sun.star.lang import XComponent
@@ -23,18 +21,11 @@ import uno
 from marginalia import lo_mainthread, panel_layout
 from marginalia.errors import MarginaliaError
 from marginalia.events import ERROR, Event
-from marginalia.transcript import Appends, TranscriptRenderer
+from marginalia.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
 
 INTERNAL_ERROR = "Something went wrong in Marginalia; the details are in its log file."
-BUSY_CHECK_SECONDS = 0.25
-# Each update has a fixed main-thread cost (insert, scroll, repaint: about
-# 2 ms, whatever the transcript's length, see bench/bench_panel.py); the
-# session delivers up to 30 batches a second and the panel shows at most 10
-# of them, which still reads as a smooth stream and keeps a fast stream at a
-# few percent of the main thread.
-FLUSH_SECONDS = 0.1
 
 
 def create_ui_element(ctx, url, args):
@@ -79,10 +70,6 @@ class ChatPanel(object):
         self._stopping = False
         self._busy = False
         self._disposed = False
-        self._watch_gen = 0
-        self._pending = Appends()
-        self._last_flush = 0.0
-        self._flush_scheduled = False
         from marginalia.lo_panel_view import PanelView
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
@@ -106,64 +93,22 @@ class ChatPanel(object):
         self._busy = bool(self.session.busy)
         self.view.set_busy(self._busy)
         if self._busy:
+            # The session hands us (maybe empty) a batch when the turn ends.
             self.view.set_status(out.status or "Working\u2026")
-            self._watch_busy()
         else:
             self._show(self.renderer.finish_turn())
 
     @guarded
     def on_entries(self, entries):
-        """Session listener, on the main thread: append the batch, then follow busy."""
+        """Session listener, on the main thread: append the batch, then follow busy.
+
+        The session already coalesces (lo_chat._Pump.INTERVAL), so each batch
+        is one update: one append per pane.
+        """
         if self._disposed:
             return
-        self._pending.extend(self.renderer.render(entries))
-        wait = self._last_flush + FLUSH_SECONDS - time.monotonic()
-        if wait <= 0:
-            self._flush()
-        elif not self._flush_scheduled:
-            self._flush_scheduled = True
-            timer = threading.Timer(wait, lambda: lo_mainthread.post(self.ctx, self._flush_later))
-            timer.daemon = True
-            timer.start()
+        self._show(self.renderer.render(entries))
         self._sync_busy()
-
-    @guarded
-    def _flush_later(self):
-        self._flush_scheduled = False
-        if not self._disposed:
-            self._flush()
-
-    def _flush(self):
-        """Show what accumulated since the last update, in one append per pane."""
-        out, self._pending = self._pending, Appends()
-        self._last_flush = time.monotonic()
-        self._show(out)
-
-    def _watch_busy(self):
-        """Re-check ``session.busy`` a few times a second while a turn runs.
-
-        The turn's last batch can reach us while its worker is still winding
-        down (closing the undo step), and no batch follows; without this the
-        button would keep saying Stop. The timer thread only posts; the check
-        itself runs on the main thread.
-        """
-        self._watch_gen += 1
-        gen = self._watch_gen
-
-        def tick():
-            if not self._disposed and self._busy and gen == self._watch_gen:
-                lo_mainthread.post(self.ctx, lambda: self._busy_tick(gen))
-        timer = threading.Timer(BUSY_CHECK_SECONDS, tick)
-        timer.daemon = True
-        timer.start()
-
-    @guarded
-    def _busy_tick(self, gen):
-        if self._disposed or gen != self._watch_gen:
-            return
-        self._sync_busy()
-        if self._busy:
-            self._watch_busy()
 
     def _sync_busy(self):
         busy = bool(self.session.busy)
@@ -172,7 +117,6 @@ class ChatPanel(object):
         self._busy = busy
         self.view.set_busy(busy)
         if not busy:
-            self._flush()
             self._show(self.renderer.finish_turn(stopped=self._stopping))
             self._stopping = False
 
@@ -219,7 +163,6 @@ class ChatPanel(object):
         self._busy = True
         self.view.set_busy(True)
         self.view.set_status("Connecting\u2026")
-        self._watch_busy()
 
     @guarded
     def on_stop(self):
@@ -235,7 +178,6 @@ class ChatPanel(object):
     def on_new_chat(self):
         self.session.new_chat()
         self.renderer.reset()
-        self._pending = Appends()
         self._stopping = False
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
