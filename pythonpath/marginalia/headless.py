@@ -133,23 +133,6 @@ def _store(doc, path):
     doc.storeToURL(url, props(FilterName=FILTERS[ext], Overwrite=True))
 
 
-class _Office(object):
-    """Adapts lo_process.Office to the job calls the runner makes."""
-
-    def __init__(self, office):
-        self.office = office
-
-    def job(self, command, document=None, **payload):
-        from com.sun.star.beans import NamedValue
-        args = [NamedValue("Command", command), NamedValue("Payload", json.dumps(payload))]
-        if document is not None:
-            args.append(NamedValue("Document", document))
-        data = json.loads(self.office.create("org.marginalia.Job").execute(tuple(args)))
-        if not data.get("ok"):
-            raise RunError("Marginalia failed inside LibreOffice: %s" % data.get("error"))
-        return data["result"]
-
-
 def run(args, out):
     try:
         from .lo_process import Office, OfficeError
@@ -169,9 +152,8 @@ def run(args, out):
             doc = office.load(args.document, hidden=True)
         except Exception:
             raise RunError("LibreOffice could not open %s." % args.document)
-        runner = _Office(office)
         for message in args.message:
-            error = run_turn(runner, doc, message, settings, out)
+            error = run_turn(office, doc, message, settings, out)
             if error:
                 raise RunError(error)
         try:

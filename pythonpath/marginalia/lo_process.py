@@ -6,6 +6,7 @@ ExtensionManager API (works as root, where ``unopkg`` refuses), and always end
 the process, by its own PID, however the caller leaves.
 """
 
+import json
 import os
 import re
 import shutil
@@ -19,7 +20,7 @@ import zipfile
 
 import uno
 import unohelper
-from com.sun.star.beans import PropertyValue
+from com.sun.star.beans import NamedValue, PropertyValue
 from com.sun.star.task import XInteractionHandler
 from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
 
@@ -33,6 +34,16 @@ SOFFICE_CANDIDATES = (
 
 class OfficeError(Exception):
     """The office could not be found, started, or asked to do something."""
+
+
+class JobFailed(OfficeError):
+    """A command of the extension's org.marginalia.Job service failed inside the office."""
+
+    def __init__(self, command, error, detail):
+        OfficeError.__init__(self, "Marginalia failed inside LibreOffice: %s" % error)
+        self.command = command
+        self.error = error
+        self.detail = detail  # the traceback inside the office, for logs and tests
 
 
 def find_soffice():
@@ -200,6 +211,19 @@ class Office(object):
 
     def create(self, service):
         return self.smgr.createInstanceWithContext(service, self.ctx)
+
+    def job(self, command, document=None, **payload):
+        """Run a command of the installed extension in process; returns its decoded result."""
+        job = self.create("org.marginalia.Job")
+        if job is None:
+            raise OfficeError("The Marginalia extension is not installed in this LibreOffice.")
+        args = [NamedValue("Command", command), NamedValue("Payload", json.dumps(payload))]
+        if document is not None:
+            args.append(NamedValue("Document", document))
+        data = json.loads(job.execute(tuple(args)))
+        if not data.get("ok"):
+            raise JobFailed(command, data.get("error"), data.get("detail", ""))
+        return data["result"]
 
     def load(self, path_or_url, hidden=True, **extra):
         url = path_or_url if "://" in path_or_url or path_or_url.startswith("private:") \

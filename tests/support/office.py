@@ -5,26 +5,16 @@ dist/marginalia.oxt through the ExtensionManager API, and reaches the
 extension's own code in process through the ``org.marginalia.Job`` service.
 """
 
-import json
 import os
 import subprocess
 import time
 
-import uno  # noqa: F401  (installs the import hook that makes com.sun.star importable)
-from com.sun.star.beans import NamedValue
-
-from marginalia.lo_process import Office, props  # noqa: F401  (props re-exported for tests)
+# props is re-exported for the tests.
+from marginalia.lo_process import JobFailed, Office, OfficeError, props  # noqa: F401
 
 
 class JobError(AssertionError):
     """A job command failed inside the office; carries its traceback for the test log."""
-
-
-def named(name, value):
-    nv = NamedValue()
-    nv.Name = name
-    nv.Value = value
-    return nv
 
 
 def paragraphs(doc):
@@ -144,14 +134,9 @@ class OfficeHarness(object):
 
     def job(self, command, document=None, **payload):
         """Run a command inside the office; returns its decoded result or raises JobError."""
-        job = self.office.create("org.marginalia.Job")
-        if job is None:
-            raise JobError("the org.marginalia.Job service is not registered")
-        args = [named("Command", command), named("Payload", json.dumps(payload))]
-        if document is not None:
-            args.append(named("Document", document))
-        raw = job.execute(tuple(args))
-        data = json.loads(raw)
-        if not data.get("ok"):
-            raise JobError("%s: %s\n%s" % (command, data.get("error"), data.get("detail", "")))
-        return data["result"]
+        try:
+            return self.office.job(command, document, **payload)
+        except JobFailed as exc:
+            raise JobError("%s: %s\n%s" % (command, exc.error, exc.detail))
+        except OfficeError as exc:
+            raise JobError(str(exc))
