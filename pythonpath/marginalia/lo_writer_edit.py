@@ -62,12 +62,6 @@ class Styles(object):
         except Exception:
             return ""
 
-    def has_para_style(self, name):
-        return self._para.hasByName(name)
-
-    def para_style_names(self):
-        return list(self._para.getElementNames())
-
     def for_block(self, block):
         if block.kind == md.HEADING:
             name = "Heading %d" % block.level

@@ -10,7 +10,6 @@ part of the numbering. Call only on the main thread.
 import re
 
 from . import lo_writer_changes
-from .docview import Para
 
 TABLE_SERVICE = "com.sun.star.text.TextTable"
 _PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
@@ -117,29 +116,6 @@ class _ListKinds(object):
     def kind(self, para, list_id, level):
         from .lo_writer_map import list_kind
         return list_kind(para, self._cache, list_id, level)
-
-
-def para_record(element, number, kinds):
-    """One element -> Para (selection fields left empty)."""
-    if is_table(element):
-        return Para(number, rows=table_rows(element), style="table")
-    outline, list_id, level, label, style = element.getPropertyValues(_PARA_PROPS)
-    text = element.getString()
-    if outline:
-        return Para(number, text, heading=outline, style=style)
-    if list_id:
-        return Para(number, text, list_level=level + 1, list_kind=kinds.kind(element, list_id, level),
-                    label=label, style=style)
-    return Para(number, text, style=style)
-
-
-def records(doc, elements=None, first=1, last=None):
-    """Para records for elements first..last (1-based, inclusive)."""
-    if elements is None:
-        elements = body_elements(doc)
-    kinds = _ListKinds()
-    last = len(elements) if last is None else min(last, len(elements))
-    return [para_record(elements[n - 1], n, kinds) for n in range(first, last + 1)]
 
 
 # ---------------------------------------------------------------- selection
