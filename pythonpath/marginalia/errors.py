@@ -1,5 +1,8 @@
 """Typed errors. Each carries one plain sentence fit to show a Writer user."""
 
+UNEXPECTED = ("Something went wrong inside Marginalia; the details are in the log file "
+              "(marginalia.log in your LibreOffice profile).")
+
 
 class MarginaliaError(Exception):
     """Base class: str(error) is the sentence shown in the panel."""
@@ -36,3 +39,10 @@ class Cancelled(MarginaliaError):
 
     def __init__(self, message="Stopped."):
         MarginaliaError.__init__(self, message)
+
+
+def user_sentence(exc):
+    """The one sentence a user sees for an exception: ours say it, anything else is UNEXPECTED."""
+    if isinstance(exc, MarginaliaError) and str(exc):
+        return str(exc)
+    return UNEXPECTED

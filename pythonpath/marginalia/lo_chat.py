@@ -17,12 +17,9 @@ from com.sun.star.util import XCloseListener
 
 from . import events as ev
 from . import lo_mainthread
-from .errors import Cancelled, MarginaliaError
+from .errors import Cancelled, MarginaliaError, user_sentence
 
 log = logging.getLogger("marginalia.chat")
-
-UNEXPECTED = ("Something went wrong inside Marginalia; the details are in the log file "
-              "(marginalia.log in your LibreOffice profile).")
 
 _sessions = {}
 _sessions_lock = threading.Lock()
@@ -267,16 +264,12 @@ class ChatSession(object):
             context = toolbox.context()
             loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
                           settings, emit, cancel, context=context)
-        except Cancelled as exc:
-            emit(ev.Event(ev.ERROR, message=str(exc)))
-            emit(ev.Event(ev.DONE, finish_reason="cancelled"))
-        except MarginaliaError as exc:
-            emit(ev.Event(ev.ERROR, message=str(exc)))
-            emit(ev.Event(ev.DONE, finish_reason="error"))
-        except Exception:
-            log.exception("chat turn failed")
-            emit(ev.Event(ev.ERROR, message=UNEXPECTED))
-            emit(ev.Event(ev.DONE, finish_reason="error"))
+        except Exception as exc:
+            if not isinstance(exc, MarginaliaError):
+                log.exception("chat turn failed")
+            emit(ev.Event(ev.ERROR, message=user_sentence(exc)))
+            emit(ev.Event(ev.DONE, finish_reason="cancelled" if isinstance(exc, Cancelled)
+                          else "error"))
         finally:
             if toolbox is not None:
                 try:

@@ -191,11 +191,10 @@ def _show_safely(show, result):
 
 
 def _sentence(exc):
-    from marginalia.errors import MarginaliaError
-    if isinstance(exc, MarginaliaError) and str(exc):
-        return str(exc)
-    log.error("options page network call failed", exc_info=exc)
-    return "Something went wrong; the details are in Marginalia's log file."
+    from marginalia.errors import MarginaliaError, user_sentence
+    if not isinstance(exc, MarginaliaError):
+        log.error("options page network call failed", exc_info=exc)
+    return user_sentence(exc)
 
 
 def _fetch_models(ctx, window, form, quiet):

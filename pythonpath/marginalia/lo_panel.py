@@ -19,13 +19,12 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 import uno
 
 from marginalia import lo_mainthread, panel_layout
-from marginalia.errors import MarginaliaError
+from marginalia.errors import user_sentence
 from marginalia.events import ERROR, Event
 from marginalia.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
 
-INTERNAL_ERROR = "Something went wrong in Marginalia; the details are in its log file."
 
 
 def create_ui_element(ctx, url, args):
@@ -38,13 +37,6 @@ def create_ui_element(ctx, url, args):
     return PanelElement(url, frame, panel)
 
 
-def sentence(exc):
-    """The one sentence a user sees for an exception."""
-    if isinstance(exc, MarginaliaError) and str(exc):
-        return str(exc)
-    return INTERNAL_ERROR
-
-
 def guarded(method):
     """Wrap a UI callback: nothing escapes into VCL, the user gets one sentence."""
     def call(self, *args, **kwargs):
@@ -52,7 +44,7 @@ def guarded(method):
             return method(self, *args, **kwargs)
         except Exception as exc:
             log.exception("panel %s failed", method.__name__)
-            self.show_error(sentence(exc))
+            self.show_error(user_sentence(exc))
     call.__name__ = method.__name__
     return call
 
