@@ -114,7 +114,7 @@ def install():
     oxt = build()
     python = uno_python()
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
-    code = subprocess.call([python, "-m", "marginalia.lo_install", oxt], env=env)
+    code = subprocess.call([python, "-m", "marginalia.cli.install", oxt], env=env)
     if code:
         sys.exit(code)
 

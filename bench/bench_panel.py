@@ -30,7 +30,7 @@ for sub in ("", "pythonpath", "tests"):
 import build  # noqa: E402
 from support import sse_server as sse  # noqa: E402
 from support.office import OfficeHarness  # noqa: E402
-from marginalia.lo_chat import _Pump  # noqa: E402
+from marginalia.office.chat_session import _Pump  # noqa: E402
 
 UPDATES_PER_SECOND = 1.0 / _Pump.INTERVAL
 

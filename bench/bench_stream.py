@@ -26,7 +26,7 @@ for _sub in ("pythonpath", "vendor"):
     if os.path.join(_ROOT, _sub) not in sys.path:
         sys.path.insert(0, os.path.join(_ROOT, _sub))
 
-from marginalia.replay import replay_bytes  # noqa: E402
+from marginalia.cli.replay import replay_bytes  # noqa: E402
 
 REPEATS = 9
 MAX_RATIO = 2.0

@@ -23,8 +23,8 @@ JOB = "org.marginalia.Job"
 
 def _setup_logging(ctx):
     try:
-        from marginalia import lo_log
-        lo_log.setup(ctx)
+        from marginalia.office import logfile
+        logfile.setup(ctx)
     except Exception:
         log.exception("log setup failed")
 
@@ -59,10 +59,11 @@ class PanelFactory(_Info, XUIElementFactory):
 
     def createUIElement(self, url, args):
         try:
-            from marginalia import lo_mainthread, lo_panel
+            from marginalia.office import mainthread
+            from marginalia.office import panel
             # The sidebar calls factories on the VCL main thread.
-            lo_mainthread.note_main_thread()
-            return lo_panel.create_ui_element(self.ctx, url, _named_values(args))
+            mainthread.note_main_thread()
+            return panel.create_ui_element(self.ctx, url, _named_values(args))
         except Exception:
             # Logged once here; the sidebar gets a plain UNO error, not a traceback.
             log.exception("panel factory failed for %s", url)
@@ -83,9 +84,10 @@ class OptionsHandler(_Info, XContainerWindowEventHandler):
 
     def callHandlerMethod(self, window, event_object, method):
         try:
-            from marginalia import lo_mainthread, lo_options
-            lo_mainthread.note_main_thread()
-            return lo_options.handle(self.ctx, window, event_object, method)
+            from marginalia.office import mainthread
+            from marginalia.office import options_page
+            mainthread.note_main_thread()
+            return options_page.handle(self.ctx, window, event_object, method)
         except Exception:
             log.exception("options page %s failed", method)
             return False
@@ -107,9 +109,9 @@ class Job(_Info, XJob):
     def execute(self, args):
         values = _named_values(args)
         try:
-            from marginalia import lo_jobs
+            from marginalia.office import jobs
             payload = json.loads(values.get("Payload") or "{}")
-            result = lo_jobs.execute(self.ctx, values.get("Command", ""),
+            result = jobs.execute(self.ctx, values.get("Command", ""),
                                      values.get("Document"), payload)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except Exception as exc:

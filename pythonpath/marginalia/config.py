@@ -1,6 +1,6 @@
 """Settings as a plain value, and the provider presets that fill the endpoint.
 
-The UNO glue (lo_settings) reads these from the typed registry schema and the
+The UNO glue (office.settings_store) reads these from the typed registry schema and the
 key from the password container; everything else receives a Settings.
 """
 

@@ -3,9 +3,9 @@
 import ast
 import os
 
-from marginalia import docview
-from marginalia.docview import (SEL_CLOSE, SEL_OPEN, Para, from_utf16, outline, render,
-                                render_para, to_utf16, utf16_len)
+from marginalia.document import docview
+from marginalia.document.docview import (SEL_CLOSE, SEL_OPEN, Para, from_utf16, outline, render,
+                                         render_para, to_utf16, utf16_len)
 
 
 def sample():

@@ -5,8 +5,8 @@ import json
 import pytest
 
 from marginalia.config import PRESETS, Settings
-from marginalia.endpoint import (Endpoint, build_body, check_policy, endpoint_for,
-                                 is_local_host, is_reasoning_model, origin_of)
+from marginalia.chat.endpoint import (Endpoint, build_body, check_policy, endpoint_for,
+                                      is_local_host, is_reasoning_model, origin_of)
 from marginalia.errors import ConfigError
 
 
@@ -160,7 +160,7 @@ def test_no_model_is_a_config_error():
 
 
 def test_a_server_traceback_is_never_shown():
-    from marginalia.endpoint import status_error
+    from marginalia.chat.endpoint import status_error
     body = json.dumps({"detail": 'Traceback (most recent call last):\n  File "/srv/api.py", '
                                  'line 88, in chat\n    out = model(x)\nValueError: context '
                                  'length exceeded'}).encode("utf-8")

@@ -1,7 +1,6 @@
 """The one sentence a user sees for an exception."""
 
-from marginalia.errors import (UNEXPECTED, Cancelled, EndpointError, MarginaliaError,
-                               user_sentence)
+from marginalia.errors import (UNEXPECTED, Cancelled, EndpointError, MarginaliaError, user_sentence)
 
 
 def test_our_errors_speak_for_themselves():

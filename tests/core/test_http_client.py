@@ -15,9 +15,9 @@ import pytest
 
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
-from marginalia.http_client import CancelToken, ChatClient
-from tests.support.sse_server import (ScriptedServer, error_response, html_response,
-                                      sse_body, stream_response, text_delta, text_response)
+from marginalia.chat.transport import CancelToken, ChatClient
+from tests.support.sse_server import (ScriptedServer, error_response, html_response, sse_body,
+                                      stream_response, text_delta, text_response)
 
 KEY = "sk-test-123456"
 BODY = {"model": "test-model", "messages": [{"role": "user", "content": "hi"}],
@@ -491,7 +491,7 @@ def test_a_key_that_cannot_be_sent_is_one_plain_sentence(server, key):
 
 def test_an_unexpected_failure_names_no_python_class():
     from urllib.parse import urlsplit
-    from marginalia.endpoint import transport_error
+    from marginalia.chat.endpoint import transport_error
     error = transport_error("wait", ValueError("boom"), urlsplit("http://localhost:1234/v1"),
                             5, 5)
     assert str(error) == "Could not talk to localhost:1234; check the server address."

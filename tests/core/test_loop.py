@@ -7,14 +7,13 @@ import time
 
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, EndpointError, ToolError
-from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL,
-                               TOOL_CALL_STARTED, TOOL_RESULT, USAGE)
-from marginalia.http_client import CancelToken, ChatClient
-from marginalia.loop import CANCELLED_RESULT, Conversation, add_usage, run_turn
-from marginalia.tools import ToolRegistry
+from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_CALL_STARTED,
+                               TOOL_RESULT, USAGE)
+from marginalia.chat.transport import CancelToken, ChatClient
+from marginalia.chat.loop import CANCELLED_RESULT, Conversation, add_usage, run_turn
+from marginalia.chat.tools import ToolRegistry
 from tests.support.sse_server import (ScriptedServer, chunk, finish, sse_body, text_delta,
-                                      text_response, tool_call_delta, tool_calls_response,
-                                      usage)
+                                      text_response, tool_call_delta, tool_calls_response, usage)
 
 
 def pieces(response):

@@ -3,9 +3,9 @@
 import ast
 import os
 
-from marginalia import markdown
-from marginalia.markdown import (BULLET, CODE, HEADING, NUMBER, PARAGRAPH, QUOTE, TABLE,
-                                 Run, parse, parse_inline)
+from marginalia.document import markdown
+from marginalia.document.markdown import (BULLET, CODE, HEADING, NUMBER, PARAGRAPH, QUOTE, TABLE,
+                                          Run, parse, parse_inline)
 
 
 def kinds(blocks):

@@ -2,9 +2,11 @@
 
 import pytest
 
-from marginalia import config, options_form, panel_layout
+from marginalia import config
+from marginalia.ui import options_form
+from marginalia.ui import panel_layout
 from marginalia.events import Event
-from marginalia.transcript import TranscriptRenderer, format_usage, utf16_len
+from marginalia.ui.transcript import TranscriptRenderer, format_usage, utf16_len
 
 
 def _render_all(entries):
@@ -98,7 +100,7 @@ def test_layout_fills_the_panel_without_overlaps(width, height):
 
 
 def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces():
-    from marginalia.transcript import SOFT_WRAP, SoftWrap
+    from marginalia.ui.transcript import SOFT_WRAP, SoftWrap
     text = " ".join("Sentence number %d is here." % i for i in range(300))
     whole = SoftWrap().feed(text)
     wrap = SoftWrap()
@@ -111,7 +113,7 @@ def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces()
 
 
 def test_soft_wrap_without_sentences_breaks_at_the_hard_limit_and_keeps_short_text():
-    from marginalia.transcript import HARD_WRAP, SoftWrap
+    from marginalia.ui.transcript import HARD_WRAP, SoftWrap
     words = " ".join("w%d" % i for i in range(2000))
     lines = SoftWrap().feed(words).split("\n")
     assert all(len(line) <= HARD_WRAP + 10 for line in lines) and len(lines) > 5
@@ -131,7 +133,7 @@ def test_renderer_wraps_a_long_answer_the_same_on_replay():
 
 
 def test_trim_point_keeps_whole_blocks_at_the_end():
-    from marginalia.transcript import trim_point
+    from marginalia.ui.transcript import trim_point
     text = "".join("You: q%d\n\nAssistant: answer %d\n\n" % (i, i) for i in range(100))
     cut = trim_point(text, 200)
     assert 0 < cut and len(text) - cut <= 200

@@ -20,8 +20,8 @@ def shipped_sources():
 
 def test_the_glob_finds_the_streaming_core():
     names = [os.path.relpath(p, ROOT).replace(os.sep, "/") for p in shipped_sources()]
-    for expected in ("vendor/deltamerge.py", "pythonpath/marginalia/stream.py",
-                     "pythonpath/marginalia/sse.py"):
+    for expected in ("vendor/deltamerge.py", "pythonpath/marginalia/chat/stream.py",
+                     "pythonpath/marginalia/chat/sse.py"):
         assert expected in names
 
 

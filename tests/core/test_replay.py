@@ -1,4 +1,4 @@
-"""python -m marginalia.replay: one JSON object, the same path the turn loop uses."""
+"""python -m marginalia.cli.replay: one JSON object, the same path the turn loop uses."""
 
 import json
 import os
@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from marginalia import replay
+from marginalia.cli import replay
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -18,7 +18,7 @@ def cli(*args):
     env = dict(os.environ)
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
                                          os.path.join(ROOT, "vendor")])
-    return subprocess.run([sys.executable, "-m", "marginalia.replay"] + list(args),
+    return subprocess.run([sys.executable, "-m", "marginalia.cli.replay"] + list(args),
                           cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=60)
 

@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from marginalia.sse import SSEDecoder, SSEEvent
+from marginalia.chat.sse import SSEDecoder, SSEEvent
 
 
 def decode(reads):

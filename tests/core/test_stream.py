@@ -11,8 +11,8 @@ import random
 import pytest
 
 from marginalia import events as ev
-from marginalia.sse import SSEDecoder, SSEEvent
-from marginalia.stream import StreamAccumulator
+from marginalia.chat.sse import SSEDecoder, SSEEvent
+from marginalia.chat.stream import StreamAccumulator
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "streams")
 

@@ -5,7 +5,7 @@ import random
 
 import pytest
 
-from marginalia.textcalls import TextCallFilter, parse
+from marginalia.chat.textcalls import TextCallFilter, parse
 
 
 def run(chunks):

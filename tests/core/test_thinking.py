@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from marginalia.thinking import REASONING, RECLASSIFY, TEXT, ThinkSplitter
+from marginalia.chat.thinking import REASONING, RECLASSIFY, TEXT, ThinkSplitter
 
 
 def run(chunks, window=256):

@@ -10,9 +10,12 @@ import threading
 
 import pytest
 
-from marginalia import config, lo_chat, lo_mainthread, lo_settings
+from marginalia import config
+from marginalia.office import chat_session
+from marginalia.office import mainthread
+from marginalia.office import settings_store
 from marginalia.errors import ConfigError
-from marginalia.http_client import CancelToken
+from marginalia.chat.transport import CancelToken
 
 
 class _MainThread(object):
@@ -65,14 +68,14 @@ class _Doc(object):
 @pytest.fixture
 def main(monkeypatch):
     fake = _MainThread()
-    monkeypatch.setattr(lo_mainthread, "post", fake.post)
-    monkeypatch.setattr(lo_mainthread, "run_sync", fake.run_sync)
+    monkeypatch.setattr(mainthread, "post", fake.post)
+    monkeypatch.setattr(mainthread, "run_sync", fake.run_sync)
     yield fake
     fake.stop()
 
 
 def _session():
-    return lo_chat.ChatSession(None, _Doc(), "test-doc")
+    return chat_session.ChatSession(None, _Doc(), "test-doc")
 
 
 def test_settings_and_key_are_read_on_the_main_thread(main, monkeypatch):
@@ -84,19 +87,19 @@ def test_settings_and_key_are_read_on_the_main_thread(main, monkeypatch):
     def load(_ctx, with_key=True):
         threads.append(threading.current_thread())
         raise ConfigError("No model chosen.")
-    monkeypatch.setattr(lo_settings, "load", load)
+    monkeypatch.setattr(settings_store, "load", load)
     _session()._run("hello", CancelToken(), 0)
     assert threads == [main.thread]
 
 
 def test_an_endpoint_override_never_gets_the_stored_endpoints_key(main, monkeypatch):
     stored = config.Settings(endpoint="https://api.openai.com/v1", api_key="sk-stored-openai")
-    monkeypatch.setattr(lo_settings, "load", lambda _ctx, with_key=True:
+    monkeypatch.setattr(settings_store, "load", lambda _ctx, with_key=True:
                         stored if with_key else stored.copy(api_key=""))
-    keys = {lo_settings.key_url("https://api.openai.com/v1"): "sk-stored-openai",
-            lo_settings.key_url("https://openrouter.ai/api/v1"): "sk-stored-openrouter"}
-    monkeypatch.setattr(lo_settings, "load_key",
-                        lambda _ctx, endpoint: keys.get(lo_settings.key_url(endpoint), ""))
+    keys = {settings_store.key_url("https://api.openai.com/v1"): "sk-stored-openai",
+            settings_store.key_url("https://openrouter.ai/api/v1"): "sk-stored-openrouter"}
+    monkeypatch.setattr(settings_store, "load_key",
+                        lambda _ctx, endpoint: keys.get(settings_store.key_url(endpoint), ""))
     session = _session()
 
     session.settings_override = {"endpoint": "http://127.0.0.1:9/v1", "model": "m"}

@@ -9,7 +9,7 @@ import os
 
 import uno
 
-from marginalia import lo_settings
+from marginalia.office import settings_store
 
 
 def _node(office, path):
@@ -76,10 +76,10 @@ def test_options_page_is_registered_with_its_dialog_and_handler(office):
 
 
 def test_settings_schema_is_installed_with_every_field_but_the_key(office):
-    for group, names in lo_settings.GROUPS.items():
+    for group, names in settings_store.GROUPS.items():
         node = _node(office, "/org.marginalia.Settings/" + group)
         assert sorted(node.getElementNames()) == sorted(names)
-    assert "api_key" not in sum((list(n) for n in lo_settings.GROUPS.values()), [])
+    assert "api_key" not in sum((list(n) for n in settings_store.GROUPS.values()), [])
 
 
 def test_the_sidebar_builds_the_chat_panel_for_a_writer_window(office):

@@ -1,4 +1,4 @@
-"""End to end: `python3 -m marginalia.headless` against real documents and a scripted server.
+"""End to end: `python3 -m marginalia.cli.headless` against real documents and a scripted server.
 
 The runner starts its own office and installs the built .oxt; the `office`
 fixture (a second, independent office) only creates the input documents and
@@ -15,8 +15,8 @@ import time
 import pytest
 
 from support.office import paragraph_texts, paragraphs, props
-from support.sse_server import (ScriptedServer, error_response, text_response,
-                                tool_calls_response, usage)
+from support.sse_server import (ScriptedServer, error_response, text_response, tool_calls_response,
+                                usage)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -32,7 +32,7 @@ def _env(**extra):
 
 
 def run_headless(*args, env=None, timeout=180):
-    return subprocess.run([sys.executable, "-m", "marginalia.headless"] + list(args),
+    return subprocess.run([sys.executable, "-m", "marginalia.cli.headless"] + list(args),
                           cwd=ROOT, env=env or _env(), stdout=subprocess.PIPE,
                           stderr=subprocess.PIPE, universal_newlines=True, timeout=timeout)
 
@@ -189,7 +189,7 @@ def test_interrupt_ends_the_office(fox_odt, tmp_path):
     already = set(_office_pids(port_marker))  # the fixture's own office, if started
     with ScriptedServer(script) as srv:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+            [sys.executable, "-m", "marginalia.cli.headless", fox_odt, "--message", "hi",
              "--output", str(tmp_path / "o.odt"), "--endpoint", srv.url, "--model", "m"],
             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
             universal_newlines=True)
@@ -246,7 +246,7 @@ def test_office_dying_mid_turn_is_one_sentence(fox_odt, tmp_path):
     out_path = str(tmp_path / "o.odt")
     with ScriptedServer(script) as srv:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+            [sys.executable, "-m", "marginalia.cli.headless", fox_odt, "--message", "hi",
              "--output", out_path, "--endpoint", srv.url, "--model", "m"],
             cwd=ROOT, env=_env(MARGINALIA_TEST_MARK=str(tmp_path)), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, universal_newlines=True)
@@ -264,7 +264,7 @@ def test_office_dying_mid_turn_is_one_sentence(fox_odt, tmp_path):
 
 def test_python_without_uno_is_one_sentence(fox_odt, tmp_path):
     code = ("import runpy, sys; sys.modules['uno'] = None; "
-            "runpy.run_module('marginalia.headless', run_name='__main__')")
+            "runpy.run_module('marginalia.cli.headless', run_name='__main__')")
     done = subprocess.run([sys.executable, "-c", code, fox_odt, "--message", "hi",
                            "--output", str(tmp_path / "o.odt"), "--model", "m"],
                           cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -280,7 +280,7 @@ def test_sigterm_during_the_interrupt_still_ends_the_office(fox_odt, tmp_path):
                         {"sleep": 60}]}]
     with ScriptedServer(script) as srv:
         proc = subprocess.Popen(
-            [sys.executable, "-m", "marginalia.headless", fox_odt, "--message", "hi",
+            [sys.executable, "-m", "marginalia.cli.headless", fox_odt, "--message", "hi",
              "--output", str(tmp_path / "o.odt"), "--endpoint", srv.url, "--model", "m"],
             cwd=ROOT, env=_env(MARGINALIA_TEST_MARK=str(tmp_path)), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, universal_newlines=True)

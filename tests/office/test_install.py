@@ -4,7 +4,7 @@ import os
 import subprocess
 import sys
 
-from marginalia.lo_process import Office
+from marginalia.cli.office_process import Office
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -1,7 +1,7 @@
 """Settings round-trip through the real registry; the API key through the password container.
 
 Runs in the shared headless office with the built .oxt installed. The extension's
-own lo_settings runs in process through the Job service; the checks on where
+own settings_store runs in process through the Job service; the checks on where
 the key went are made from outside, through the office's own services and the
 profile's files.
 """
@@ -36,7 +36,7 @@ def _flush_registry(office):
 
 def _stored_key(office, endpoint):
     """What the office's password container holds for our record of this endpoint."""
-    from marginalia.lo_settings import KEY_USER, key_url
+    from marginalia.office.settings_store import KEY_USER, key_url
     container = office.create("com.sun.star.task.PasswordContainer")
     handler = office.create("com.sun.star.task.InteractionHandler")
     url = key_url(endpoint)
@@ -112,7 +112,7 @@ def test_key_goes_to_the_password_container_and_not_the_registry(office):
     assert office.job("settings.load")["api_key"] is True
     assert _stored_key(office, endpoint) == secret
     # Persistent (survives a restart), protected by a master password, not session-only.
-    from marginalia.lo_settings import key_url
+    from marginalia.office.settings_store import key_url
     assert key_url(endpoint) in _persistent_urls(office)
 
     registry = _flush_registry(office)

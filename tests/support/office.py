@@ -10,7 +10,7 @@ import subprocess
 import time
 
 # props is re-exported for the tests.
-from marginalia.lo_process import JobFailed, Office, OfficeError, props  # noqa: F401
+from marginalia.cli.office_process import JobFailed, Office, OfficeError, props  # noqa: F401
 
 
 class JobError(AssertionError):

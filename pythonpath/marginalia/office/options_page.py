@@ -16,7 +16,10 @@ import threading
 import unohelper
 from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 
-from marginalia import config, lo_mainthread, lo_settings, options_form
+from marginalia import config
+from marginalia.office import mainthread
+from marginalia.office import settings_store
+from marginalia.ui import options_form
 
 log = logging.getLogger("marginalia.options")
 
@@ -33,19 +36,19 @@ def handle(ctx, window, event_object, method):
     if method != "external_event":
         return False
     if event_object == "initialize":
-        fill(window, lo_settings.load(ctx))
+        fill(window, settings_store.load(ctx))
         _attach(ctx, window)
         _fetch_models(ctx, window, read_form(window), quiet=True)
         return True
     if event_object == "ok":
-        base = lo_settings.load(ctx, with_key=False)
+        base = settings_store.load(ctx, with_key=False)
         settings, problems = options_form.form_to_settings(base, read_form(window))
-        lo_settings.save(ctx, settings)
+        settings_store.save(ctx, settings)
         for problem in problems:
             log.info("options page: %s", problem)
         return True
     if event_object == "back":
-        fill(window, lo_settings.load(ctx))
+        fill(window, settings_store.load(ctx))
         return True
     return False
 
@@ -160,13 +163,13 @@ def _provider_chosen(ctx, window):
     if not endpoint:  # "custom": keep what the user typed
         return
     window.getControl("EndpointField").setText(endpoint)
-    window.getControl("ApiKeyField").setText(lo_settings.load_key(ctx, endpoint))
+    window.getControl("ApiKeyField").setText(settings_store.load_key(ctx, endpoint))
     _say(window, "")
 
 
 # -- network, on a worker ----------------------------------------------------
 def _client_settings(ctx, form):
-    base = lo_settings.load(ctx, with_key=False)
+    base = settings_store.load(ctx, with_key=False)
     settings, _problems = options_form.form_to_settings(base, form)
     return settings
 
@@ -178,7 +181,7 @@ def _in_background(ctx, window, work, show):
             result = work()
         except Exception as exc:  # shown as a sentence by show()
             result = exc
-        lo_mainthread.post(ctx, lambda: _show_safely(show, result))
+        mainthread.post(ctx, lambda: _show_safely(show, result))
     threading.Thread(target=run, name="marginalia-options", daemon=True).start()
 
 
@@ -203,7 +206,7 @@ def _fetch_models(ctx, window, form, quiet):
         _say(window, "Asking the server for its models\u2026")
 
     def work():
-        from marginalia.http_client import ChatClient
+        from marginalia.chat.transport import ChatClient
         return ChatClient(settings).list_models()
 
     def show(result):
@@ -228,7 +231,7 @@ def _test(ctx, window, form):
     _say(window, "Testing the connection\u2026")
 
     def work():
-        from marginalia.http_client import ChatClient
+        from marginalia.chat.transport import ChatClient
         return ChatClient(settings).list_models()
 
     def show(result):

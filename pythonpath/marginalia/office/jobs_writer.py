@@ -1,19 +1,19 @@
 """``writer.*`` job commands: the Writer tools driven in process, for tests and bench.
 
-lo_jobs.execute hands these over on a UNO socket thread; the toolbox routes
-all document work to the main thread through lo_mainthread.run_sync, just as
+office.jobs.execute hands these over on a UNO socket thread; the toolbox routes
+all document work to the main thread through office.mainthread.run_sync, just as
 the sidebar's worker thread does.
 """
 
 import time
 
-from .config import Settings
-from .errors import Cancelled
-from .lo_writer_tools import WriterToolbox
+from marginalia.config import Settings
+from marginalia.errors import Cancelled
+from marginalia.writer.toolbox import WriterToolbox
 
 
 def _toolbox(ctx, document, payload):
-    from .lo_mainthread import run_sync
+    from marginalia.office.mainthread import run_sync
     if document is None:
         raise ValueError("this command needs a Document")
     settings = Settings(track_changes=bool(payload.get("track_changes", False)))
@@ -56,7 +56,7 @@ def _schemas(ctx, document, payload):
 
 def _generate(ctx, document, payload):
     """Fill ``document`` with a long synthetic report (bench): chapters, sections, lists."""
-    from .lo_mainthread import run_sync
+    from marginalia.office.mainthread import run_sync
     return run_sync(ctx, lambda: _fill(document, payload))
 
 
@@ -99,14 +99,15 @@ def _fill(doc, payload):
 
 def _map_check(ctx, document, payload):
     """The cheap BodyMap against the exact enumeration: same records? (tests)"""
-    from .lo_mainthread import run_sync
-    from . import lo_writer_map, lo_writer_read as read
+    from marginalia.office.mainthread import run_sync
+    from marginalia.writer import bodymap
+    from marginalia.writer import read
 
     def check():
-        fast = lo_writer_map.build(document)
+        fast = bodymap.build(document)
         read.invalidate()
         kinds = read._ListKinds()
-        slow = lo_writer_map.ElementMap(read.body_elements(document), read._para_props, kinds.kind)
+        slow = bodymap.ElementMap(read.body_elements(document), read._para_props, kinds.kind)
 
         def rows(bmap):
             return [repr(sorted((k, getattr(p, k)) for k in p.__slots__))

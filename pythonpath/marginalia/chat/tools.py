@@ -9,9 +9,9 @@ Only cancellation is allowed to escape, so Stop ends the turn.
 import json
 import logging
 
-from .errors import Cancelled, ToolError
+from marginalia.errors import Cancelled, ToolError
 
-log = logging.getLogger("marginalia.tools")
+log = logging.getLogger("marginalia.chat.tools")
 
 
 class ToolOutput(object):

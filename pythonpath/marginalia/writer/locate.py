@@ -5,7 +5,7 @@ so the first edit after any change froze Writer for 5-9 s on 300 pages.
 A Locator walks ONE text cursor forward with gotoNextParagraph, which costs
 one bridge call per paragraph and no object, and stops at the block asked.
 
-Numbering is the read tools' (lo_writer_map): every body paragraph is a
+Numbering is the read tools' (writer.bodymap): every body paragraph is a
 block and every body text table is one block. gotoNextParagraph steps over
 tables (and gotoStart skips a leading one), so a table is counted when the
 cursor has passed its anchor (compareRegionStarts, the map's own test).
@@ -21,7 +21,7 @@ Main thread only; nothing is written into the document.
 
 import bisect
 
-from .lo_writer_map import _before, _body_tables
+from marginalia.writer.bodymap import _before, _body_tables
 
 CHECKPOINT = 128
 

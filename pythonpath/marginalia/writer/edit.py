@@ -11,7 +11,7 @@ import random
 import uno
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
-from . import markdown as md
+from marginalia.document import markdown as md
 
 BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
 CODE_FONT = "Liberation Mono"
@@ -222,7 +222,7 @@ def insert_table(doc, cursor, rows, header):
 
 
 # ---------------------------------------------------------------- positioning
-# Blocks are found with a lo_writer_locate.Locator: only the blocks next to
+# Blocks are found with a writer.locate.Locator: only the blocks next to
 # the edit become UNO objects, never one per paragraph of the document.
 
 def open_paragraph(doc, loc, after):

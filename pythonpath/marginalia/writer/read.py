@@ -9,7 +9,7 @@ part of the numbering. Call only on the main thread.
 
 import re
 
-from . import lo_writer_changes
+from marginalia.writer import changes
 
 TABLE_SERVICE = "com.sun.star.text.TextTable"
 _PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
@@ -25,7 +25,7 @@ class _Cache(object):
 
     Enumerating a 300-page body costs seconds (each element is a new UNO
     object), a BodyMap about a second. The key is the document's change count
-    (lo_writer_changes) plus the body text and the table count, and the edit
+    (writer.changes) plus the body text and the table count, and the edit
     tools also call invalidate(). One slot per kind: (doc, key, value).
     """
 
@@ -36,7 +36,7 @@ def _key(doc):
     # The change counter catches restyles and attribute changes; the text
     # and table count are a cheap second check.
     text = doc.getText().getString()
-    return (lo_writer_changes.change_count(doc), len(text), hash(text),
+    return (changes.change_count(doc), len(text), hash(text),
             doc.getTextTables().getCount())
 
 
@@ -72,16 +72,16 @@ def body_map(doc):
 
 
 def _build_map(doc):
-    from . import lo_writer_map
+    from marginalia.writer import bodymap
     try:
-        found = lo_writer_map.build(doc)
+        found = bodymap.build(doc)
     except Exception:
         # An unusual body (a shape of tables the walk cannot place); the slow path is exact.
         found = None
     if found is not None:
         return found
     kinds = _ListKinds()
-    return lo_writer_map.ElementMap(body_elements(doc), _para_props, kinds.kind)
+    return bodymap.ElementMap(body_elements(doc), _para_props, kinds.kind)
 
 
 def _para_props(element):
@@ -114,7 +114,7 @@ class _ListKinds(object):
         self._cache = {}
 
     def kind(self, para, list_id, level):
-        from .lo_writer_map import list_kind
+        from marginalia.writer.bodymap import list_kind
         return list_kind(para, self._cache, list_id, level)
 
 
@@ -309,7 +309,7 @@ def map_selection(doc, bmap):
     first, second = rng.getStart(), rng.getEnd()
     if body.compareRegionStarts(first, second) < 0:
         first, second = second, first
-    from .lo_writer_map import Offsets
+    from marginalia.writer.bodymap import Offsets
     offsets = Offsets(body)
     a, out.start_offset = bmap.block_at(offsets.of(first))
     b, out.end_offset = bmap.block_at(offsets.of(second))
@@ -331,7 +331,7 @@ def _table_number(bmap, rng):
 def map_locate(doc, bmap, rng, offsets):
     """(block number, code point offset) of a found range, or (None, 0) outside the body."""
     if bmap.elements is not None:
-        from .lo_writer_ops import locate
+        from marginalia.writer.text_tools import locate
         return locate(doc, bmap.elements, rng)
     if rng.getText() == doc.getText():
         return bmap.block_at(offsets.of(rng.getStart()))
@@ -340,7 +340,7 @@ def map_locate(doc, bmap, rng, offsets):
 
 
 def Offsets(body):
-    from .lo_writer_map import Offsets as _Offsets
+    from marginalia.writer.bodymap import Offsets as _Offsets
     return _Offsets(body)
 
 

@@ -22,16 +22,16 @@ leaves behind is always valid to send again:
 import copy
 import logging
 
-from . import thinking
-from .endpoint import Endpoint, build_body
-from .errors import Cancelled, MarginaliaError
-from .events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT,
-                     USAGE, Event)
-from .sse import SSEDecoder
-from .stream import StreamAccumulator
-from .tools import ToolRegistry
+from marginalia.chat import thinking
+from marginalia.chat.endpoint import Endpoint, build_body
+from marginalia.errors import Cancelled, MarginaliaError
+from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT, USAGE,
+                               Event)
+from marginalia.chat.sse import SSEDecoder
+from marginalia.chat.stream import StreamAccumulator
+from marginalia.chat.tools import ToolRegistry
 
-log = logging.getLogger("marginalia.loop")
+log = logging.getLogger("marginalia.chat.loop")
 
 SYSTEM_PROMPT = (
     "You are Marginalia, a writing partner working inside LibreOffice Writer. You help the "

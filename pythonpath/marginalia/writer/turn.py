@@ -85,8 +85,8 @@ class AuthorSwap(object):
 
 
 def _rescue_path(ctx):
-    from . import lo_log
-    return os.path.join(os.path.dirname(lo_log.log_path(ctx)), "author-rescue.json")
+    from marginalia.office import logfile
+    return os.path.join(os.path.dirname(logfile.log_path(ctx)), "author-rescue.json")
 
 
 def _read_rescue(ctx):

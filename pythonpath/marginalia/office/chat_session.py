@@ -15,9 +15,9 @@ import time
 import unohelper
 from com.sun.star.util import XCloseListener
 
-from . import events as ev
-from . import lo_mainthread
-from .errors import Cancelled, MarginaliaError, user_sentence
+from marginalia import events as ev
+from marginalia.office import mainthread
+from marginalia.errors import Cancelled, MarginaliaError, user_sentence
 
 log = logging.getLogger("marginalia.chat")
 
@@ -38,7 +38,7 @@ def session_for(ctx, doc):
 
 def _recover_author(ctx):
     try:
-        from .lo_writer_turn import recover_author
+        from marginalia.writer.turn import recover_author
         recover_author(ctx)
     except Exception:
         log.exception("could not check the profile name after a crash")
@@ -87,9 +87,9 @@ class _Pump(object):
             self._scheduled = True
             delay = self._last + self.INTERVAL - time.monotonic()
         if delay <= 0:
-            lo_mainthread.post(self._ctx, self._drain)
+            mainthread.post(self._ctx, self._drain)
         else:
-            timer = threading.Timer(delay, lo_mainthread.post, (self._ctx, self._drain))
+            timer = threading.Timer(delay, mainthread.post, (self._ctx, self._drain))
             timer.daemon = True
             timer.start()
 
@@ -120,7 +120,7 @@ class _CloseWatch(unohelper.Base, XCloseListener):
 
 class ChatSession(object):
     def __init__(self, ctx, doc, key):
-        from .loop import Conversation
+        from marginalia.chat.loop import Conversation
         self.ctx = ctx
         self.doc = doc
         self.key = key
@@ -203,7 +203,7 @@ class ChatSession(object):
         text = (text or "").strip()
         if not text or self.busy or self._closed:
             return False
-        from .http_client import CancelToken
+        from marginalia.chat.transport import CancelToken
         self._running = True
         self._final_done = None
         self._push(self._generation, ("user", text))
@@ -220,7 +220,7 @@ class ChatSession(object):
 
     def new_chat(self):
         """Forget the conversation (stopping a running turn first)."""
-        from .loop import Conversation
+        from marginalia.chat.loop import Conversation
         self.stop()
         self._generation += 1
         self.conversation = Conversation()
@@ -236,28 +236,28 @@ class ChatSession(object):
 
     def _settings(self):
         """The user's settings with the override on top (main thread)."""
-        from . import lo_settings
+        from marginalia.office import settings_store
         override = dict(self.settings_override or {})
         if "endpoint" in override and "api_key" not in override:
             # The stored key belongs to the stored endpoint's server: an override
             # pointing elsewhere gets that server's own key, or none.
-            settings = lo_settings.load(self.ctx, with_key=False)
-            override["api_key"] = lo_settings.load_key(self.ctx, override["endpoint"])
+            settings = settings_store.load(self.ctx, with_key=False)
+            override["api_key"] = settings_store.load_key(self.ctx, override["endpoint"])
         else:
-            settings = lo_settings.load(self.ctx)
+            settings = settings_store.load(self.ctx)
         return settings.copy(**override) if override else settings
 
     def _run(self, text, cancel, generation):
-        from . import loop
-        from .http_client import ChatClient
-        from .lo_writer_tools import WriterToolbox
+        from marginalia.chat import loop
+        from marginalia.chat.transport import ChatClient
+        from marginalia.writer.toolbox import WriterToolbox
         emit = self._emitter(generation)
         toolbox = None
         try:
             # On the main thread: the password container may prompt for the
             # master password, and pyuno fails creating it from two threads at once.
-            settings = lo_mainthread.run_sync(self.ctx, self._settings)
-            runner = lambda fn: lo_mainthread.run_sync(self.ctx, fn)  # noqa: E731
+            settings = mainthread.run_sync(self.ctx, self._settings)
+            runner = lambda fn: mainthread.run_sync(self.ctx, fn)  # noqa: E731
             toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
             # The toolbox titles the turn's undo step after the request.
             toolbox.begin_turn(text)

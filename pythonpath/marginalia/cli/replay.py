@@ -1,4 +1,4 @@
-"""Replay a recorded SSE body: ``python -m marginalia.replay FILE.sse``.
+"""Replay a recorded SSE body: ``python -m marginalia.cli.replay FILE.sse``.
 
 Prints one JSON object with what the turn loop would act on: content,
 reasoning, tool_calls ([{id, name, arguments}], arguments a JSON string),
@@ -11,8 +11,8 @@ provider sent none) are random, as they are live.
 import json
 import sys
 
-from .sse import SSEDecoder
-from .stream import StreamAccumulator
+from marginalia.chat.sse import SSEDecoder
+from marginalia.chat.stream import StreamAccumulator
 
 READ_SIZE = 4096    # feed in network-sized reads, as the transport does
 
@@ -46,7 +46,7 @@ def summary(result):
 def main(argv=None):
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        sys.stderr.write("Usage: python -m marginalia.replay FILE.sse\n")
+        sys.stderr.write("Usage: python -m marginalia.cli.replay FILE.sse\n")
         return 2
     try:
         with open(args[0], "rb") as handle:

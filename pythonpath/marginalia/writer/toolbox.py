@@ -2,23 +2,23 @@
 
 Threading: every public method may be called from a worker thread; each
 routes its work through ``runner(fn)``, which runs fn on LibreOffice's main
-thread and returns its result (lo_mainthread.run_sync in the extension).
+thread and returns its result (office.mainthread.run_sync in the extension).
 
 Safety: edit tools run inside the turn's single undo context, with the
 controllers locked, and (when recording) under the AI author name; see
-lo_writer_turn. Tools validate before changing anything, so a ToolError
+writer.turn. Tools validate before changing anything, so a ToolError
 always means the document is unchanged.
 """
 
 import logging
 
-from . import docview
-from . import lo_writer_ops as ops
-from . import lo_writer_read as read
-from . import lo_writer_structure as structure
-from .errors import Cancelled, ToolError
-from .lo_writer_turn import Turn
-from .tools import ToolRegistry
+from marginalia.document import docview
+from marginalia.writer import text_tools as ops
+from marginalia.writer import read
+from marginalia.writer import block_tools as structure
+from marginalia.errors import Cancelled, ToolError
+from marginalia.writer.turn import Turn
+from marginalia.chat.tools import ToolRegistry
 
 log = logging.getLogger("marginalia.writer")
 

@@ -1,7 +1,7 @@
 """The sidebar chat panel: the UI element the factory returns, bound to one document.
 
 The sidebar may destroy and rebuild a panel at any time (deck switched, context
-changed); the conversation lives in the document's ChatSession (lo_chat), so a
+changed); the conversation lives in the document's ChatSession (office.chat_session), so a
 new panel replays ``session.log`` and then follows new entries, which the
 session delivers on the main thread in coalesced batches. The panel binds to
 the document of ``args["Frame"]``, never to the desktop's current component.
@@ -18,10 +18,11 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 
 import uno
 
-from marginalia import lo_mainthread, panel_layout
+from marginalia.office import mainthread
+from marginalia.ui import panel_layout
 from marginalia.errors import user_sentence
 from marginalia.events import ERROR, Event
-from marginalia.transcript import TranscriptRenderer
+from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
 
@@ -53,21 +54,22 @@ class ChatPanel(object):
     """Connects one PanelView to the ChatSession of the frame's document."""
 
     def __init__(self, ctx, frame, parent):
-        from marginalia import lo_chat, lo_settings
+        from marginalia.office import chat_session
+        from marginalia.office import settings_store
         self.ctx = ctx
         self.frame = frame
         self.document = frame.getController().getModel()
-        self.session = lo_chat.session_for(ctx, self.document)
+        self.session = chat_session.session_for(ctx, self.document)
         self.renderer = TranscriptRenderer()
         self._stopping = False
         self._busy = False
         self._disposed = False
-        from marginalia.lo_panel_view import PanelView
+        from marginalia.office.panel_view import PanelView
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking)
         try:
-            show = lo_settings.load(ctx, with_key=False).show_thinking
+            show = settings_store.load(ctx, with_key=False).show_thinking
         except Exception:
             log.exception("reading settings failed; showing thinking")
             show = True
@@ -94,7 +96,7 @@ class ChatPanel(object):
     def on_entries(self, entries):
         """Session listener, on the main thread: append the batch, then follow busy.
 
-        The session already coalesces (lo_chat._Pump.INTERVAL), so each batch
+        The session already coalesces (chat_session._Pump.INTERVAL), so each batch
         is one update: one append per pane.
         """
         if self._disposed:
@@ -133,7 +135,7 @@ class ChatPanel(object):
             return
         if from_enter:
             # The Enter key's newline lands after this listener: read and clear later.
-            lo_mainthread.post(self.ctx, self._send_posted)
+            mainthread.post(self.ctx, self._send_posted)
         else:
             self._send_now()
 
@@ -184,8 +186,8 @@ class ChatPanel(object):
 
     def _refresh_thinking_setting(self):
         """The Options page may have changed "show thinking" since the panel was built."""
-        from marginalia import lo_settings
-        show = bool(lo_settings.load(self.ctx, with_key=False).show_thinking)
+        from marginalia.office import settings_store
+        show = bool(settings_store.load(self.ctx, with_key=False).show_thinking)
         if show != self._last_setting:
             self._last_setting = show
             self.view.set_thinking_visible(show)

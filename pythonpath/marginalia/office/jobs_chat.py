@@ -8,7 +8,7 @@ sees exactly what the sidebar would.
 
 import threading
 
-from . import lo_chat
+from marginalia.office import chat_session
 
 _queues = {}
 _lock = threading.Lock()
@@ -31,7 +31,7 @@ def _collector(key):
 def handle(ctx, command, document, payload):
     if document is None:
         raise ValueError("%s needs a Document" % command)
-    session = lo_chat.session_for(ctx, document)
+    session = chat_session.session_for(ctx, document)
     if command == "chat.start":
         session.settings_override = payload.get("settings") or None
         with _lock:

@@ -28,10 +28,11 @@ import ssl
 import threading
 from urllib.parse import urljoin, urlsplit
 
-from . import __version__
-from .endpoint import (broken_stream_error, check_policy, endpoint_for, looks_like_html,
-                       origin_of, rejects_stream_options, status_error, transport_error)
-from .errors import Cancelled, ConfigError, EndpointError
+from marginalia import __version__
+from marginalia.chat.endpoint import (broken_stream_error, check_policy, endpoint_for,
+                                      looks_like_html, origin_of, rejects_stream_options,
+                                      status_error, transport_error)
+from marginalia.errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")
 

@@ -29,7 +29,7 @@ from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from urllib.parse import urlsplit, urlunsplit
 
-from .errors import ConfigError, EndpointError
+from marginalia.errors import ConfigError, EndpointError
 
 _LAN_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
     "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",

@@ -1,18 +1,18 @@
 """The Writer tools that work on numbered paragraphs: reading and block edits.
 
-Same rules as lo_writer_ops: main thread, everything validated before the
+Same rules as writer.text_tools: main thread, everything validated before the
 first change, a ToolOutput back.
 """
 
-from . import docview
-from . import lo_writer_edit as edit
-from . import lo_writer_read as read
-from . import markdown as md
-from .errors import ToolError
-from .lo_writer_locate import Locator, runs
-from .lo_writer_ops import (as_bool, as_int, as_text, block_range, check_writable, parse_blocks,
-                            protected_sections)
-from .tools import ToolOutput
+from marginalia.document import docview
+from marginalia.writer import edit
+from marginalia.writer import read
+from marginalia.document import markdown as md
+from marginalia.errors import ToolError
+from marginalia.writer.locate import Locator, runs
+from marginalia.writer.text_tools import (as_bool, as_int, as_text, block_range, check_writable,
+                                          parse_blocks, protected_sections)
+from marginalia.chat.tools import ToolOutput
 
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
 MAX_TABLE_CELLS = 2000
@@ -84,7 +84,7 @@ def get_selection(doc):
 
 
 # ---------------------------------------------------------------- inserting
-# The edits find their blocks with a Locator (lo_writer_locate): a cursor walk
+# The edits find their blocks with a Locator (writer.locate): a cursor walk
 # up to the place edited, with objects only for the paragraphs touched.
 
 _LIST_PROPS = ("NumberingStyleName", "ListId")

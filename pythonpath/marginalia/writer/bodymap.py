@@ -24,7 +24,7 @@ so a restyle without a text change is never missed. Main thread only.
 import bisect
 import functools
 
-from .docview import Para
+from marginalia.document.docview import Para
 
 # Read for every paragraph; the list details only for list items (each property
 # costs, and most paragraphs are body text).

@@ -13,7 +13,7 @@ import threading
 import unohelper
 from com.sun.star.awt import XCallback
 
-from .errors import MarginaliaError
+from marginalia.errors import MarginaliaError
 
 log = logging.getLogger("marginalia.mainthread")
 

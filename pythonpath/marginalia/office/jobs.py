@@ -2,17 +2,17 @@
 
 The test harness and the headless runner reach the extension's own code this
 way: one JSON payload in, one JSON-able result out. ``execute`` runs on a UNO
-socket thread, so anything touching documents goes through lo_mainthread.
+socket thread, so anything touching documents goes through mainthread.
 """
 
 import importlib
 
-from . import __version__
+from marginalia import __version__
 
 # Command prefix -> module with handle(ctx, command, document, payload).
 _PREFIXES = {
-    "writer.": "marginalia.lo_jobs_writer",
-    "chat.": "marginalia.lo_jobs_chat",
+    "writer.": "marginalia.office.jobs_writer",
+    "chat.": "marginalia.office.jobs_chat",
 }
 
 
@@ -21,9 +21,10 @@ def _ping(ctx, document, payload):
 
 
 def _settings_load(ctx, document, payload):
-    from . import lo_mainthread, lo_settings
+    from marginalia.office import mainthread
+    from marginalia.office import settings_store
     # Jobs run on a socket thread; the password container belongs on the main thread.
-    settings = lo_mainthread.run_sync(ctx, lambda: lo_settings.load(ctx))
+    settings = mainthread.run_sync(ctx, lambda: settings_store.load(ctx))
     out = dict((name, getattr(settings, name)) for name, _ in settings.FIELDS)
     # Tests check the key reached the container; never hand the key itself back.
     out["api_key"] = bool(out["api_key"])
@@ -31,12 +32,13 @@ def _settings_load(ctx, document, payload):
 
 
 def _settings_save(ctx, document, payload):
-    from . import lo_mainthread, lo_settings
+    from marginalia.office import mainthread
+    from marginalia.office import settings_store
 
     def save():
-        current = lo_settings.load(ctx)
-        lo_settings.save(ctx, current.copy(**payload))
-    lo_mainthread.run_sync(ctx, save)
+        current = settings_store.load(ctx)
+        settings_store.save(ctx, current.copy(**payload))
+    mainthread.run_sync(ctx, save)
     return True
 
 

@@ -1,4 +1,4 @@
-"""``python -m marginalia.lo_install FILE.oxt``: add the extension to the user's LibreOffice.
+"""``python -m marginalia.cli.install FILE.oxt``: add the extension to the user's LibreOffice.
 
 ``unopkg`` refuses to run as root without ``--shared``, so this installs through
 the ExtensionManager API inside a headless office started on the user's own
@@ -9,7 +9,7 @@ version of the same identifier.
 import os
 import sys
 
-from .lo_process import Office, OfficeError
+from marginalia.cli.office_process import Office, OfficeError
 
 
 def default_profile():
@@ -26,7 +26,7 @@ def default_profile():
 
 def main(argv):
     if len(argv) != 2:
-        sys.stderr.write("usage: python -m marginalia.lo_install FILE.oxt\n")
+        sys.stderr.write("usage: python -m marginalia.cli.install FILE.oxt\n")
         return 2
     oxt = argv[1]
     if not os.path.isfile(oxt):

@@ -1,6 +1,6 @@
 """Run Marginalia's agent on a document from the command line.
 
-    PYTHONPATH=pythonpath:vendor python3 -m marginalia.headless DOCUMENT \\
+    PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.headless DOCUMENT \\
         --message TEXT [--message TEXT ...] --output OUT [--endpoint URL] [--model NAME] \\
         [--api-key-env VAR] [--track-changes] [--oxt PATH]
 
@@ -18,7 +18,8 @@ import signal
 import sys
 import time
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+# pythonpath/marginalia/cli/headless.py -> the checkout, where build.py puts dist/.
+ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 DEFAULT_OXT = os.path.join(ROOT, "dist", "marginalia.oxt")
 FILTERS = {".odt": "writer8", ".docx": "MS Word 2007 XML", ".pdf": "writer_pdf_Export"}
 POLL_SECONDS = 0.05
@@ -38,7 +39,7 @@ class _Parser(argparse.ArgumentParser):
 
 
 def parse_args(argv):
-    p = _Parser(prog="python3 -m marginalia.headless",
+    p = _Parser(prog="python3 -m marginalia.cli.headless",
                 description="Run Marginalia chat turns on a document and save the result.")
     p.add_argument("document")
     p.add_argument("--message", action="append", required=True,
@@ -127,7 +128,7 @@ def run_turn(office, doc, message, settings, out):
 
 def _store(doc, path):
     import uno
-    from .lo_process import props
+    from marginalia.cli.office_process import props
     ext = os.path.splitext(path)[1].lower()
     url = uno.systemPathToFileUrl(os.path.abspath(path))
     doc.storeToURL(url, props(FilterName=FILTERS[ext], Overwrite=True))
@@ -135,7 +136,7 @@ def _store(doc, path):
 
 def run(args, out):
     try:
-        from .lo_process import Office, OfficeError
+        from marginalia.cli.office_process import Office, OfficeError
     except ImportError:
         raise RunError("This Python cannot reach LibreOffice: run the command with the Python "
                        "that has LibreOffice's bridge (on Debian /usr/bin/python3 with "

@@ -1,7 +1,7 @@
 """The chat panel's controls: built in code inside a UnoControlContainer.
 
 Owns the windows and nothing else: it knows how to lay itself out, append
-text at the end of a pane and show a status; lo_panel decides what to show.
+text at the end of a pane and show a status; office.panel decides what to show.
 All methods run on the VCL main thread.
 """
 
@@ -10,8 +10,8 @@ import unohelper
 from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKeyListener,
                               XWindowListener)
 
-from marginalia import panel_layout
-from marginalia.transcript import trim_point, utf16_len
+from marginalia.ui import panel_layout
+from marginalia.ui.transcript import trim_point, utf16_len
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE

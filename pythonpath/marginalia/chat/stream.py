@@ -24,11 +24,11 @@ import os
 
 import deltamerge
 
-from . import thinking
-from .endpoint import clean_message
-from .events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
-from .textcalls import TextCallFilter
-from .toolroute import CallRouter
+from marginalia.chat import thinking
+from marginalia.chat.endpoint import clean_message
+from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
+from marginalia.chat.textcalls import TextCallFilter
+from marginalia.chat.toolroute import CallRouter
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}

@@ -3,19 +3,19 @@
 Each function takes the document first and the tool's arguments after, runs
 on the main thread, and returns a ToolOutput or raises ToolError *before*
 changing anything (arguments, ranges, matches and protection are all checked
-first). Undo, recording and locking are the caller's (lo_writer_tools).
+first). Undo, recording and locking are the caller's (writer.toolbox).
 """
 
 import re
 from datetime import datetime
 
-from . import docview
-from . import lo_writer_edit as edit
-from . import lo_writer_read as read
-from . import markdown as md
-from .errors import ToolError
-from .lo_writer_turn import AI_AUTHOR
-from .tools import ToolOutput
+from marginalia.document import docview
+from marginalia.writer import edit
+from marginalia.writer import read
+from marginalia.document import markdown as md
+from marginalia.errors import ToolError
+from marginalia.writer.turn import AI_AUTHOR
+from marginalia.chat.tools import ToolOutput
 
 MAX_MATCHES = 50
 NAMED_COLORS = {

@@ -1,0 +1,1 @@
+"""The chat core (pure): SSE, stream accumulation, HTTP transport, tools, the turn loop."""

@@ -1,0 +1,1 @@
+"""Code that drives an office from outside: the headless runner, install, replay."""

@@ -1,0 +1,1 @@
+"""Document text logic (pure): markdown blocks and the compact document view."""

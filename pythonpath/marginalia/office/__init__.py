@@ -1,0 +1,1 @@
+"""Inside the office (uno): main thread, settings store, chat session, panel, jobs."""

@@ -1,0 +1,1 @@
+"""UI logic (pure): what the panel and the Options page show, without UNO."""
