@@ -1,12 +1,13 @@
-"""Base URL normalisation, host policy and request bodies (endpoint.py)."""
+"""Base URL normalisation, host policy and request bodies (chat/endpoint.py)."""
 
 import json
 
 import pytest
 
 from marginalia.config import PRESETS, Settings
-from marginalia.chat.endpoint import (Endpoint, build_body, check_policy, endpoint_for,
-                                      is_local_host, is_reasoning_model, origin_of)
+from marginalia.chat.endpoint import (Endpoint, build_body, check_policy, default_port,
+                                      endpoint_for, is_local_host, is_reasoning_model,
+                                      origin_of)
 from marginalia.errors import ConfigError
 
 
@@ -60,6 +61,8 @@ def test_origin_has_default_ports():
     assert Endpoint("https://api.openai.com/v1").origin == ("https", "api.openai.com", 443)
     assert Endpoint("http://LOCALHOST").origin == ("http", "localhost", 80)
     assert origin_of("http://localhost:9/x") == ("http", "localhost", 9)
+    assert origin_of("HTTPS://example.com/v1") == ("https", "example.com", 443)
+    assert (default_port("https"), default_port("http"), default_port("")) == (443, 80, 80)
 
 
 @pytest.mark.parametrize("bad, word", [
@@ -160,7 +163,7 @@ def test_no_model_is_a_config_error():
 
 
 def test_a_server_traceback_is_never_shown():
-    from marginalia.chat.endpoint import status_error
+    from marginalia.chat.server_errors import status_error
     body = json.dumps({"detail": 'Traceback (most recent call last):\n  File "/srv/api.py", '
                                  'line 88, in chat\n    out = model(x)\nValueError: context '
                                  'length exceeded'}).encode("utf-8")

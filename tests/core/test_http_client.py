@@ -491,7 +491,7 @@ def test_a_key_that_cannot_be_sent_is_one_plain_sentence(server, key):
 
 def test_an_unexpected_failure_names_no_python_class():
     from urllib.parse import urlsplit
-    from marginalia.chat.endpoint import transport_error
+    from marginalia.chat.server_errors import transport_error
     error = transport_error("wait", ValueError("boom"), urlsplit("http://localhost:1234/v1"),
                             5, 5)
     assert str(error) == "Could not talk to localhost:1234; check the server address."

@@ -1,10 +1,10 @@
-"""Where the model server is, whether we may talk to it, what we send, what it says.
+"""Where the model server is, whether we may talk to it, and what we send it.
 
 Pure: no I/O. ``Endpoint`` turns whatever the user pasted into a base URL and
 the chat and models URLs; ``check_policy`` decides whether plain http is
 allowed; ``build_body`` builds the chat request from the settings, sending
-only what the user actually set; ``status_error`` and ``transport_error``
-turn an error answer or a network failure into one sentence for the user.
+only what the user actually set. What the server answers, and the sentence a
+user sees for a failure, live in ``server_errors``.
 
 Host policy. Plain http is allowed without asking only to hosts on this
 computer or the local network, because that is where local model servers
@@ -19,17 +19,15 @@ those apart from the internet without resolving. Everything else needs
 https unless the user ticks ``allow_http``.
 """
 
-import http.client
 import ipaddress
-import json
 import re
-import socket
-import ssl
-from datetime import datetime, timezone
-from email.utils import parsedate_to_datetime
+from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit, urlunsplit
 
-from marginalia.errors import ConfigError, EndpointError
+from marginalia.config import Settings
+from marginalia.errors import ConfigError
+
+Origin = Tuple[str, str, int]
 
 _LAN_NETWORKS = tuple(ipaddress.ip_network(n) for n in (
     "127.0.0.0/8", "10.0.0.0/8", "172.16.0.0/12", "192.168.0.0/16",
@@ -45,7 +43,12 @@ _ENDPOINT_SUFFIXES = ("/chat/completions", "/completions", "/models")
 _REASONING_MODEL = re.compile(r"^(o[1-9](-|$)|gpt-5)")
 
 
-def is_local_host(host):
+def default_port(scheme: Optional[str]) -> int:
+    """The port a URL without one uses: 443 for https, 80 otherwise."""
+    return 443 if scheme == "https" else 80
+
+
+def is_local_host(host: Optional[str]) -> bool:
     """True for this computer or a private-LAN host (see the module docstring)."""
     name = (host or "").strip().lower().rstrip(".")
     if name.startswith("[") and name.endswith("]"):
@@ -61,12 +64,12 @@ def is_local_host(host):
     return any(ip in net for net in _LAN_NETWORKS if net.version == ip.version)
 
 
-class Endpoint(object):
+class Endpoint:
     """A normalised server address: ``base`` plus the chat and models URLs."""
 
     __slots__ = ("scheme", "host", "port", "netloc", "path", "query")
 
-    def __init__(self, url):
+    def __init__(self, url: Optional[str]) -> None:
         text = (url or "").strip()
         if not text:
             raise ConfigError("Enter the address of the model server in the options.")
@@ -99,50 +102,49 @@ class Endpoint(object):
             path = "/v1"
         self.scheme = scheme
         self.host = parts.hostname.lower()
-        self.port = port or (443 if scheme == "https" else 80)
+        self.port = port or default_port(scheme)
         self.netloc = parts.netloc.lower()
         self.path = path
         # Kept for servers that need one (Azure's ?api-version=...).
         self.query = parts.query
 
     @property
-    def base(self):
+    def base(self) -> str:
         return urlunsplit((self.scheme, self.netloc, self.path, "", ""))
 
-    def url(self, suffix):
+    def url(self, suffix: str) -> str:
         """The base URL plus ``suffix`` (e.g. "/models"), with the user's query kept."""
         return urlunsplit((self.scheme, self.netloc, self.path + suffix, self.query, ""))
 
     @property
-    def chat_url(self):
+    def chat_url(self) -> str:
         return self.url("/chat/completions")
 
     @property
-    def models_url(self):
+    def models_url(self) -> str:
         return self.url("/models")
 
     @property
-    def origin(self):
+    def origin(self) -> Origin:
         """(scheme, host, port): the only place the API key may be sent."""
         return (self.scheme, self.host, self.port)
 
     @property
-    def is_local(self):
+    def is_local(self) -> bool:
         return is_local_host(self.host)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Endpoint(%r)" % (self.base,)
 
 
-def origin_of(url):
+def origin_of(url: str) -> Origin:
     """(scheme, host, port) of any absolute URL, for comparing with Endpoint.origin."""
     parts = urlsplit(url)
     scheme = parts.scheme.lower()
-    return (scheme, (parts.hostname or "").lower(),
-            parts.port or (443 if scheme == "https" else 80))
+    return (scheme, (parts.hostname or "").lower(), parts.port or default_port(scheme))
 
 
-def check_policy(scheme, host, allow_http):
+def check_policy(scheme: str, host: str, allow_http: bool) -> None:
     """Raise ConfigError for plain http to a non-local host unless allowed."""
     if scheme == "http" and not allow_http and not is_local_host(host):
         raise ConfigError(
@@ -150,20 +152,22 @@ def check_policy(scheme, host, allow_http):
             "use https for %s, or allow http in the options." % host)
 
 
-def endpoint_for(settings):
+def endpoint_for(settings: Settings) -> Endpoint:
     """The settings' Endpoint, after the host policy check."""
     endpoint = Endpoint(settings.endpoint)
     check_policy(endpoint.scheme, endpoint.host, settings.allow_http)
     return endpoint
 
 
-def is_reasoning_model(model):
+def is_reasoning_model(model: Optional[str]) -> bool:
     """True for OpenAI-style reasoning models, also behind a gateway prefix ("openai/o3")."""
     name = (model or "").strip().lower().rsplit("/", 1)[-1]
     return bool(_REASONING_MODEL.match(name))
 
 
-def build_body(settings, messages, tools=None, include_usage=True):
+def build_body(settings: Settings, messages: List[Dict[str, Any]],
+               tools: Optional[List[Dict[str, Any]]] = None,
+               include_usage: bool = True) -> Dict[str, Any]:
     """The chat request body; optional parameters only when the user set them."""
     model = (settings.model or "").strip()
     if not model:
@@ -184,192 +188,3 @@ def build_body(settings, messages, tools=None, include_usage=True):
     if settings.reasoning_effort:
         body["reasoning_effort"] = settings.reasoning_effort
     return body
-
-
-# ---------------------------------------------------------------- what the server says
-
-_MODEL_MISSING = re.compile(
-    r"model\b.*\b(not found|does not exist|not exist|unknown|no such|not available)"
-    r"|(unknown|invalid|no such|not a valid) model", re.I | re.S)
-_STREAM_OPTIONS_REFUSED = re.compile(
-    r"stream_options|include_usage|unknown (field|parameter|argument|name)|unrecognized"
-    r"|extra (inputs|fields)|additional properties", re.I)
-
-
-def looks_like_html(content_type, body):
-    """True for a web page (a proxy's or a login portal's), which is never shown raw."""
-    if "html" in (content_type or "").lower():
-        return True
-    head = body.lstrip()[:20].lower()
-    return head.startswith(b"<!doctype") or head.startswith(b"<html")
-
-
-_TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"\n]*", line \d+')
-_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\w*: *(.*)$")
-
-
-def clean_message(message, secret=None):
-    """A server message fit to show: one line, letters in it, not too long; else None.
-
-    Never a web page; from a Python traceback (vLLM, LiteLLM, llama-cpp-python
-    put them in error messages) only the exception's own message is kept.
-    """
-    if not isinstance(message, str):
-        return None
-    if _TRACEBACK.search(message):
-        lines = [line.strip() for line in message.splitlines() if line.strip()]
-        found = _EXCEPTION_LINE.match(lines[-1]) if lines else None
-        message = found.group(2) if found else ""
-        if _TRACEBACK.search(message):
-            return None
-    text = " ".join(message.split())
-    if secret:
-        text = text.replace(secret, "***")
-    if not re.search(r"[A-Za-z]{2}", text) or "<" in text and ">" in text:
-        return None
-    if len(text) > 200:
-        text = text[:200].rsplit(" ", 1)[0] + "..."
-    return text
-
-
-def server_message(body, content_type=None, secret=None):
-    """(message, code) from an error body, each None when absent or not presentable."""
-    if looks_like_html(content_type, body):
-        return None, None
-    text = body.decode("utf-8", "replace").strip()
-    try:
-        data = json.loads(text)
-    except ValueError:
-        # A short plain-text body ("model not found") is still worth showing.
-        return (clean_message(text, secret) if "\n" not in text else None), None
-    if isinstance(data, list) and data:  # Gemini: [{"error": {...}}]
-        data = data[0]
-    if not isinstance(data, dict):
-        return None, None
-    error = data.get("error", data)
-    message = code = None
-    if isinstance(error, dict):
-        message = error.get("message") or error.get("detail") or error.get("msg")
-        code = error.get("code") or error.get("type")
-    elif isinstance(error, str):
-        message = error
-    if message is None and isinstance(data.get("detail"), str):  # FastAPI servers (vLLM)
-        message = data["detail"]
-    return clean_message(message, secret), (code if isinstance(code, str) else None)
-
-
-def rejects_stream_options(status, body):
-    """True when a 400/422 looks like the server refusing the stream_options field."""
-    return status in (400, 422) and bool(
-        _STREAM_OPTIONS_REFUSED.search(body.decode("utf-8", "replace")))
-
-
-def retry_after(headers):
-    """Seconds the server asks us to wait (Retry-After, or OpenAI's retry-after-ms)."""
-    value = headers.get("retry-after-ms")
-    try:
-        if value is not None:
-            return max(0.0, float(value) / 1000.0)
-    except ValueError:
-        pass
-    value = headers.get("Retry-After")
-    if not value:
-        return None
-    try:
-        return max(0.0, float(value))
-    except ValueError:
-        pass
-    try:
-        when = parsedate_to_datetime(value)
-    except (TypeError, ValueError, IndexError):
-        return None
-    if when is None:
-        return None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
-
-
-def status_error(status, headers, body, settings, endpoint):
-    """The EndpointError for a non-2xx answer (or an error object in a 200)."""
-    content_type = headers.get("Content-Type")
-    message, code = server_message(body, content_type, settings.api_key)
-    said = ' The server said: "%s"' % message if message else ""
-    model = (settings.model or "").strip()
-    wait = retry_after(headers)
-
-    def error(sentence, retryable=False):
-        return EndpointError(sentence + said, status=status, retryable=retryable,
-                             retry_after=wait if retryable else None)
-
-    if status in (400, 404) and (code == "model_not_found"
-                                 or _MODEL_MISSING.search(message or "")):
-        return error('The server does not know the model "%s"; choose another one in the '
-                     'options.' % model)
-    if status == 401:
-        return error("The server rejected the API key (401); check the key in the options.")
-    if status == 403:
-        return error("The server refused access (403); the key may not be allowed to use "
-                     "this model.")
-    if status == 404:
-        return error('Nothing answered at %s (404); check the server address and the model '
-                     'name "%s".' % (endpoint.chat_url.split("?")[0], model))
-    if status == 429:
-        if code == "insufficient_quota":
-            return error("The account has run out of credit or quota (429).")
-        return error("The server is limiting requests (429); wait a moment and try again.",
-                     retryable=True)
-    if looks_like_html(content_type, body):
-        return error("The server at %s answered with a web page instead of the API (status "
-                     "%d); check the server address and any proxy." % (endpoint.host, status),
-                     retryable=status in (502, 503))
-    if status >= 500:
-        return error("The model server had an error (%d)." % status,
-                     retryable=status in (502, 503))
-    if status == 200:
-        return error("The server reported an error.")
-    if status in (400, 422):
-        return error("The server rejected the request (%d)." % status)
-    return error("The server answered with an unexpected status (%d)." % status)
-
-
-def transport_error(phase, exc, parts, connect_timeout, read_timeout):
-    """The EndpointError for a failure before the response head (phase connect or wait)."""
-    host = parts.hostname
-    where = "%s:%s" % (host, parts.port or (443 if parts.scheme == "https" else 80))
-    if isinstance(exc, ssl.SSLCertVerificationError):
-        return EndpointError("The certificate of %s could not be verified (%s), so no "
-                             "connection was made." % (host, exc.verify_message or "invalid"))
-    if isinstance(exc, ssl.SSLError):
-        return EndpointError("A secure connection to %s could not be set up; check whether "
-                             "the address should start with http:// instead." % host)
-    if isinstance(exc, socket.gaierror):
-        return EndpointError("The server name %s could not be found; check the address and "
-                             "the network connection." % host)
-    if isinstance(exc, ConnectionRefusedError):
-        return EndpointError("Nothing is listening at %s (connection refused); is the model "
-                             "server running?" % where, retryable=True)
-    if isinstance(exc, socket.timeout):
-        if phase == "connect":
-            return EndpointError("Connecting to %s timed out after %g seconds."
-                                 % (where, connect_timeout), retryable=True)
-        return EndpointError("The server at %s did not answer within %g seconds."
-                             % (where, read_timeout))
-    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
-        return EndpointError("The server at %s closed the connection without answering."
-                             % where, retryable=True)
-    if isinstance(exc, http.client.HTTPException):
-        return EndpointError("The server at %s did not answer in HTTP; check the address and "
-                             "port." % where)
-    if isinstance(exc, OSError):
-        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
-                             retryable=True)
-    return EndpointError("Could not talk to %s; check the server address." % where)
-
-
-def broken_stream_error(exc, read_timeout):
-    """The EndpointError for a stream that failed after the answer started."""
-    if isinstance(exc, socket.timeout):
-        return EndpointError("The server sent nothing for %g seconds, so the answer was "
-                             "cut off." % read_timeout)
-    return EndpointError("The connection to the server broke in the middle of the answer.")

@@ -25,7 +25,7 @@ import os
 import deltamerge
 
 from marginalia.chat import thinking
-from marginalia.chat.endpoint import clean_message
+from marginalia.chat.server_errors import clean_message
 from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 from marginalia.chat.textcalls import TextCallFilter
 from marginalia.chat.toolroute import CallRouter

@@ -29,9 +29,10 @@ import threading
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
-from marginalia.chat.endpoint import (broken_stream_error, check_policy, endpoint_for,
-                                      looks_like_html, origin_of, rejects_stream_options,
-                                      status_error, transport_error)
+from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
+from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
+                                           rejects_stream_options, status_error,
+                                           transport_error)
 from marginalia.errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")

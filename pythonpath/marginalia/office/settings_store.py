@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 import uno
 
 from marginalia import config
+from marginalia.chat.endpoint import default_port
 from marginalia.errors import ConfigError
 
 log = logging.getLogger("marginalia.settings")
@@ -41,7 +42,7 @@ def key_url(endpoint):
     host = (parts.hostname or "").lower()
     if not host:
         return KEY_SCHEME + "default"
-    port = parts.port or (443 if parts.scheme == "https" else 80)
+    port = parts.port or default_port(parts.scheme)
     return "%s%s/%s/%d" % (KEY_SCHEME, parts.scheme or "http", host, port)
 
 

@@ -1,0 +1,211 @@
+"""What the server says when it fails, and the one sentence a user sees for it.
+
+Pure: no I/O. ``status_error`` turns an error answer (a non-2xx status, or an
+error object in a 200) into an EndpointError; ``transport_error`` and
+``broken_stream_error`` do the same for a network failure before or after the
+answer started. A server's own message is shown only when it reads as a
+sentence: never a web page (a proxy's or a login portal's), never a Python
+traceback, never the API key.
+"""
+
+import http.client
+import json
+import re
+import socket
+import ssl
+from datetime import datetime, timezone
+from email.utils import parsedate_to_datetime
+from typing import Mapping, Optional, Tuple
+from urllib.parse import SplitResult
+
+from marginalia.chat.endpoint import Endpoint, default_port
+from marginalia.config import Settings
+from marginalia.errors import EndpointError
+
+_MODEL_MISSING = re.compile(
+    r"model\b.*\b(not found|does not exist|not exist|unknown|no such|not available)"
+    r"|(unknown|invalid|no such|not a valid) model", re.I | re.S)
+_STREAM_OPTIONS_REFUSED = re.compile(
+    r"stream_options|include_usage|unknown (field|parameter|argument|name)|unrecognized"
+    r"|extra (inputs|fields)|additional properties", re.I)
+_TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"\n]*", line \d+')
+_EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\w*: *(.*)$")
+
+
+def looks_like_html(content_type: Optional[str], body: bytes) -> bool:
+    """True for a web page (a proxy's or a login portal's), which is never shown raw."""
+    if "html" in (content_type or "").lower():
+        return True
+    head = body.lstrip()[:20].lower()
+    return head.startswith(b"<!doctype") or head.startswith(b"<html")
+
+
+def clean_message(message: object, secret: Optional[str] = None) -> Optional[str]:
+    """A server message fit to show: one line, letters in it, not too long; else None.
+
+    Never a web page; from a Python traceback (vLLM, LiteLLM, llama-cpp-python
+    put them in error messages) only the exception's own message is kept.
+    """
+    if not isinstance(message, str):
+        return None
+    if _TRACEBACK.search(message):
+        lines = [line.strip() for line in message.splitlines() if line.strip()]
+        found = _EXCEPTION_LINE.match(lines[-1]) if lines else None
+        message = found.group(2) if found else ""
+        if _TRACEBACK.search(message):
+            return None
+    text = " ".join(message.split())
+    if secret:
+        text = text.replace(secret, "***")
+    if not re.search(r"[A-Za-z]{2}", text) or "<" in text and ">" in text:
+        return None
+    if len(text) > 200:
+        text = text[:200].rsplit(" ", 1)[0] + "..."
+    return text
+
+
+def server_message(body: bytes, content_type: Optional[str] = None,
+                   secret: Optional[str] = None) -> Tuple[Optional[str], Optional[str]]:
+    """(message, code) from an error body, each None when absent or not presentable."""
+    if looks_like_html(content_type, body):
+        return None, None
+    text = body.decode("utf-8", "replace").strip()
+    try:
+        data = json.loads(text)
+    except ValueError:
+        # A short plain-text body ("model not found") is still worth showing.
+        return (clean_message(text, secret) if "\n" not in text else None), None
+    if isinstance(data, list) and data:  # Gemini: [{"error": {...}}]
+        data = data[0]
+    if not isinstance(data, dict):
+        return None, None
+    error = data.get("error", data)
+    message = code = None
+    if isinstance(error, dict):
+        message = error.get("message") or error.get("detail") or error.get("msg")
+        code = error.get("code") or error.get("type")
+    elif isinstance(error, str):
+        message = error
+    if message is None and isinstance(data.get("detail"), str):  # FastAPI servers (vLLM)
+        message = data["detail"]
+    return clean_message(message, secret), (code if isinstance(code, str) else None)
+
+
+def rejects_stream_options(status: int, body: bytes) -> bool:
+    """True when a 400/422 looks like the server refusing the stream_options field."""
+    return status in (400, 422) and bool(
+        _STREAM_OPTIONS_REFUSED.search(body.decode("utf-8", "replace")))
+
+
+def retry_after(headers: Mapping[str, str]) -> Optional[float]:
+    """Seconds the server asks us to wait (Retry-After, or OpenAI's retry-after-ms)."""
+    value = headers.get("retry-after-ms")
+    try:
+        if value is not None:
+            return max(0.0, float(value) / 1000.0)
+    except ValueError:
+        pass
+    value = headers.get("Retry-After")
+    if not value:
+        return None
+    try:
+        return max(0.0, float(value))
+    except ValueError:
+        pass
+    try:
+        when = parsedate_to_datetime(value)
+    except (TypeError, ValueError, IndexError):
+        return None
+    if when is None:
+        return None
+    if when.tzinfo is None:
+        when = when.replace(tzinfo=timezone.utc)
+    return max(0.0, (when - datetime.now(timezone.utc)).total_seconds())
+
+
+def status_error(status: int, headers: Mapping[str, str], body: bytes, settings: Settings,
+                 endpoint: Endpoint) -> EndpointError:
+    """The EndpointError for a non-2xx answer (or an error object in a 200)."""
+    content_type = headers.get("Content-Type")
+    message, code = server_message(body, content_type, settings.api_key)
+    said = ' The server said: "%s"' % message if message else ""
+    model = (settings.model or "").strip()
+    wait = retry_after(headers)
+
+    def error(sentence: str, retryable: bool = False) -> EndpointError:
+        return EndpointError(sentence + said, status=status, retryable=retryable,
+                             retry_after=wait if retryable else None)
+
+    if status in (400, 404) and (code == "model_not_found"
+                                 or _MODEL_MISSING.search(message or "")):
+        return error('The server does not know the model "%s"; choose another one in the '
+                     'options.' % model)
+    if status == 401:
+        return error("The server rejected the API key (401); check the key in the options.")
+    if status == 403:
+        return error("The server refused access (403); the key may not be allowed to use "
+                     "this model.")
+    if status == 404:
+        return error('Nothing answered at %s (404); check the server address and the model '
+                     'name "%s".' % (endpoint.chat_url.split("?")[0], model))
+    if status == 429:
+        if code == "insufficient_quota":
+            return error("The account has run out of credit or quota (429).")
+        return error("The server is limiting requests (429); wait a moment and try again.",
+                     retryable=True)
+    if looks_like_html(content_type, body):
+        return error("The server at %s answered with a web page instead of the API (status "
+                     "%d); check the server address and any proxy." % (endpoint.host, status),
+                     retryable=status in (502, 503))
+    if status >= 500:
+        return error("The model server had an error (%d)." % status,
+                     retryable=status in (502, 503))
+    if status == 200:
+        return error("The server reported an error.")
+    if status in (400, 422):
+        return error("The server rejected the request (%d)." % status)
+    return error("The server answered with an unexpected status (%d)." % status)
+
+
+def transport_error(phase: str, exc: BaseException, parts: SplitResult,
+                    connect_timeout: Optional[float],
+                    read_timeout: Optional[float]) -> EndpointError:
+    """The EndpointError for a failure before the response head (phase connect or wait)."""
+    host = parts.hostname
+    where = "%s:%s" % (host, parts.port or default_port(parts.scheme))
+    if isinstance(exc, ssl.SSLCertVerificationError):
+        return EndpointError("The certificate of %s could not be verified (%s), so no "
+                             "connection was made." % (host, exc.verify_message or "invalid"))
+    if isinstance(exc, ssl.SSLError):
+        return EndpointError("A secure connection to %s could not be set up; check whether "
+                             "the address should start with http:// instead." % host)
+    if isinstance(exc, socket.gaierror):
+        return EndpointError("The server name %s could not be found; check the address and "
+                             "the network connection." % host)
+    if isinstance(exc, ConnectionRefusedError):
+        return EndpointError("Nothing is listening at %s (connection refused); is the model "
+                             "server running?" % where, retryable=True)
+    if isinstance(exc, socket.timeout):
+        if phase == "connect":
+            return EndpointError("Connecting to %s timed out after %g seconds."
+                                 % (where, connect_timeout), retryable=True)
+        return EndpointError("The server at %s did not answer within %g seconds."
+                             % (where, read_timeout))
+    if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
+        return EndpointError("The server at %s closed the connection without answering."
+                             % where, retryable=True)
+    if isinstance(exc, http.client.HTTPException):
+        return EndpointError("The server at %s did not answer in HTTP; check the address and "
+                             "port." % where)
+    if isinstance(exc, OSError):
+        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
+                             retryable=True)
+    return EndpointError("Could not talk to %s; check the server address." % where)
+
+
+def broken_stream_error(exc: BaseException, read_timeout: Optional[float]) -> EndpointError:
+    """The EndpointError for a stream that failed after the answer started."""
+    if isinstance(exc, socket.timeout):
+        return EndpointError("The server sent nothing for %g seconds, so the answer was "
+                             "cut off." % read_timeout)
+    return EndpointError("The connection to the server broke in the middle of the answer.")
