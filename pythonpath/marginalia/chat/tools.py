@@ -1,49 +1,68 @@
 """Tool registry: plain functions with declared JSON schemas, called by name.
 
 The turn loop only knows ``schemas()`` and ``call()``. Whatever goes wrong
-inside a call (unknown tool, invalid JSON, bad arguments, a ToolError or any
-other exception) becomes an error *result* for the model, never an exception.
-Only cancellation is allowed to escape, so Stop ends the turn.
+inside a call becomes an error *result* for the model, never an exception;
+only cancellation escapes, so Stop ends the turn. Who is to blame decides the
+wording: an unknown tool, arguments that are not JSON, or arguments that do
+not fit the function's signature (checked with ``inspect.Signature.bind``
+*before* the call) are the model's mistakes and say so; a ToolError is the
+tool refusing; any other exception, a ``TypeError`` included, is a bug in the
+tool: logged with its traceback and reported to the model as a failure.
+
+A tool's signature is read from ``Tool.fn``, so a wrapper must expose the
+real one (``functools.partial``, or ``functools.wraps`` minus what it adds).
 """
 
+import inspect
 import json
 import logging
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Mapping, Optional, Union
 
 from marginalia.errors import Cancelled, ToolError
 
 log = logging.getLogger("marginalia.chat.tools")
 
+Schema = Dict[str, Any]
 
-class ToolOutput(object):
+
+@dataclass
+class ToolOutput:
     """What a tool returns when it wants a panel line besides its result."""
 
-    __slots__ = ("result", "summary")
-
-    def __init__(self, result, summary=None):
-        self.result = result
-        self.summary = summary
+    result: Any
+    summary: Optional[str] = None
 
 
-class ToolResult(object):
+@dataclass
+class ToolResult:
     """The outcome of one call: ``content`` goes to the model, ``summary`` to the panel."""
 
-    __slots__ = ("ok", "content", "summary")
-
-    def __init__(self, ok, content, summary):
-        self.ok = ok
-        self.content = content
-        self.summary = summary
-
-    def __repr__(self):
-        return "ToolResult(ok=%r, content=%r)" % (self.ok, self.content)
+    ok: bool
+    content: str
+    summary: str = field(repr=False)
 
 
-def parse_arguments(arguments):
+@dataclass
+class Tool:
+    """One registered tool; ``edits`` marks the ones that change the document."""
+
+    name: str
+    description: str
+    parameters: Schema
+    fn: Callable[..., Any]
+    edits: bool = False
+
+
+Invoke = Callable[[Tool, Dict[str, Any]], Any]
+
+
+def parse_arguments(arguments: Union[None, str, Mapping[str, Any]]) -> Dict[str, Any]:
     """Decode a tool call's arguments; ``""``, ``"null"`` and None mean ``{}``."""
     if arguments is None:
         return {}
-    if isinstance(arguments, dict):
-        return arguments
+    if isinstance(arguments, Mapping):
+        return dict(arguments)
     text = arguments.strip()
     if text in ("", "null"):
         return {}
@@ -58,73 +77,77 @@ def parse_arguments(arguments):
     return value
 
 
-def _content_of(value):
+def argument_problem(tool: Tool, kwargs: Mapping[str, Any]) -> Optional[str]:
+    """Why ``kwargs`` do not fit the tool's signature (missing, unexpected...), or None."""
+    try:
+        signature = inspect.signature(tool.fn)
+    except (TypeError, ValueError):
+        return None      # a callable without a readable signature: nothing to check
+    try:
+        signature.bind(**kwargs)
+    except TypeError as exc:
+        return str(exc)
+    return None
+
+
+def _content_of(value: Any) -> str:
     if isinstance(value, str):
         return value
     return json.dumps(value, ensure_ascii=False)
 
 
-class Tool(object):
-    __slots__ = ("name", "description", "parameters", "fn", "edits")
-
-    def __init__(self, name, description, parameters, fn, edits):
-        self.name = name
-        self.description = description
-        self.parameters = parameters
-        self.fn = fn
-        self.edits = edits
+def _call_directly(tool: Tool, kwargs: Dict[str, Any]) -> Any:
+    return tool.fn(**kwargs)
 
 
-class ToolRegistry(object):
+class ToolRegistry:
     """Named tools; ``invoke`` wraps every call (the Writer glue runs it on the main thread)."""
 
-    def __init__(self, invoke=None):
-        self._tools = {}
-        self._order = []
-        self._invoke = invoke or (lambda tool, kwargs: tool.fn(**kwargs))
+    def __init__(self, invoke: Optional[Invoke] = None) -> None:
+        self._tools: Dict[str, Tool] = {}
+        self._invoke = invoke or _call_directly
 
-    def register(self, name, description, parameters, fn, edits=False):
+    def register(self, name: str, description: str, parameters: Schema,
+                 fn: Callable[..., Any], edits: bool = False) -> None:
         """Add a tool. ``parameters`` is a JSON schema object; ``edits`` marks document writers."""
         if name in self._tools:
             raise ValueError("tool %r registered twice" % name)
         self._tools[name] = Tool(name, description, parameters, fn, edits)
-        self._order.append(name)
 
-    def names(self):
-        return list(self._order)
-
-    def get(self, name):
-        return self._tools.get(name)
-
-    def schemas(self):
+    def schemas(self) -> List[Schema]:
         """The tools in OpenAI ``tools`` request format, in registration order."""
         return [{"type": "function",
                  "function": {"name": t.name, "description": t.description,
                               "parameters": t.parameters}}
-                for t in (self._tools[n] for n in self._order)]
+                for t in self._tools.values()]
 
-    def call(self, name, arguments):
+    def call(self, name: str, arguments: Union[None, str, Mapping[str, Any]]) -> ToolResult:
         """Run one call; returns a ToolResult, raising only Cancelled."""
         tool = self._tools.get(name)
         if tool is None:
-            known = ", ".join(self._order) or "none"
+            known = ", ".join(self._tools) or "none"
             return ToolResult(False, "Error: there is no tool named %r. Available tools: %s."
                               % (name, known), "Unknown tool %s" % name)
         try:
             kwargs = parse_arguments(arguments)
+        except ToolError as exc:
+            return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc))
+        problem = argument_problem(tool, kwargs)
+        if problem is not None:
+            # The model's mistake, told to it plainly so it can fix the call.
+            log.info("tool %s bad arguments: %s", name, problem)
+            return ToolResult(False, "Error: bad arguments for %s: %s." % (name, problem),
+                              "%s failed: bad arguments" % name)
+        try:
             value = self._invoke(tool, kwargs)
         except Cancelled:
             raise
         except ToolError as exc:
             return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc))
-        except TypeError as exc:
-            # Wrong or missing keyword arguments from the model.
-            log.info("tool %s bad arguments: %s", name, exc)
-            return ToolResult(False, "Error: bad arguments for %s: %s" % (name, exc),
-                              "%s failed: bad arguments" % name)
-        except Exception as exc:  # a tool bug must not end the turn
+        except Exception as exc:  # a bug in the tool (a TypeError too) must not end the turn
             log.exception("tool %s raised", name)
-            return ToolResult(False, "Error: %s failed: %s" % (name, exc),
+            return ToolResult(False, "Error: %s failed: %s (a fault in the tool, not in the "
+                              "arguments)." % (name, str(exc).rstrip(".") or type(exc).__name__),
                               "%s failed" % name)
         if isinstance(value, ToolOutput):
             return ToolResult(True, _content_of(value.result), value.summary or name)
