@@ -1,5 +1,7 @@
 """Typed errors. Each carries one plain sentence fit to show a Writer user."""
 
+from typing import Optional
+
 UNEXPECTED = ("Something went wrong inside Marginalia; the details are in the log file "
               "(marginalia.log in your LibreOffice profile).")
 
@@ -15,15 +17,12 @@ class EndpointError(MarginaliaError):
     arrived and that a bounded retry may cure (connect errors, 429/502/503).
     """
 
-    def __init__(self, message, status=None, retryable=False, retry_after=None):
-        MarginaliaError.__init__(self, message)
+    def __init__(self, message: str, status: Optional[int] = None, retryable: bool = False,
+                 retry_after: Optional[float] = None) -> None:
+        super().__init__(message)
         self.status = status
         self.retryable = retryable
         self.retry_after = retry_after
-
-
-class StreamError(MarginaliaError):
-    """The server reported an error inside the stream, or the stream broke."""
 
 
 class ConfigError(MarginaliaError):
@@ -37,11 +36,11 @@ class ToolError(MarginaliaError):
 class Cancelled(MarginaliaError):
     """The user stopped the turn."""
 
-    def __init__(self, message="Stopped."):
-        MarginaliaError.__init__(self, message)
+    def __init__(self, message: str = "Stopped.") -> None:
+        super().__init__(message)
 
 
-def user_sentence(exc):
+def user_sentence(exc: BaseException) -> str:
     """The one sentence a user sees for an exception: ours say it, anything else is UNEXPECTED."""
     if isinstance(exc, MarginaliaError) and str(exc):
         return str(exc)
