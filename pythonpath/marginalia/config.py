@@ -4,6 +4,9 @@ The UNO glue (office.settings_store) reads these from the typed registry schema 
 key from the password container; everything else receives a Settings.
 """
 
+from dataclasses import dataclass, fields, replace
+from typing import Any, ClassVar, Optional, Tuple
+
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
 
 # (id, label, endpoint): the Options page's provider choice fills the endpoint.
@@ -24,56 +27,53 @@ PRESETS = (
 REASONING_EFFORTS = ("", "minimal", "low", "medium", "high")
 
 
-def preset_endpoint(preset_id):
+def preset_endpoint(preset_id: str) -> str:
+    """The endpoint a provider preset fills in; "" for custom or unknown."""
     for pid, _label, endpoint in PRESETS:
         if pid == preset_id:
             return endpoint
     return ""
 
 
-class Settings(object):
+@dataclass
+class Settings:
     """Everything a turn needs to know about the user's choices.
 
     ``temperature`` and ``max_tokens`` are None when the user left them empty:
-    then they are not sent at all.
+    then they are not sent at all. An unknown name is a TypeError.
     """
 
-    FIELDS = (
-        ("provider", "ollama"),
-        ("endpoint", DEFAULT_ENDPOINT),
-        ("api_key", ""),
-        ("model", ""),
-        ("temperature", None),
-        ("max_tokens", None),
-        ("reasoning_effort", ""),
-        ("show_thinking", True),
-        ("extra_instructions", ""),
-        ("max_rounds", 12),
-        ("track_changes", False),
-        ("allow_http", False),
-        ("connect_timeout", 15.0),
-        ("read_timeout", 120.0),
-    )
+    provider: str = "ollama"
+    endpoint: str = DEFAULT_ENDPOINT
+    api_key: str = ""
+    model: str = ""
+    temperature: Optional[float] = None
+    max_tokens: Optional[int] = None
+    reasoning_effort: str = ""
+    show_thinking: bool = True
+    extra_instructions: str = ""
+    max_rounds: int = 12
+    track_changes: bool = False
+    allow_http: bool = False
+    connect_timeout: float = 15.0
+    read_timeout: float = 120.0
 
-    __slots__ = tuple(name for name, _ in FIELDS)
+    # (name, default) of every field, in order: the registry glue walks it.
+    FIELDS: ClassVar[Tuple[Tuple[str, Any], ...]] = ()
 
-    def __init__(self, **values):
-        for name, default in self.FIELDS:
-            setattr(self, name, values.pop(name, default))
-        if values:
-            raise TypeError("unknown settings: %s" % ", ".join(sorted(values)))
+    def copy(self, **changes: Any) -> "Settings":
+        """A new Settings with ``changes`` applied."""
+        return replace(self, **changes)
 
-    def copy(self, **changes):
-        data = dict((name, getattr(self, name)) for name, _ in self.FIELDS)
-        data.update(changes)
-        return Settings(**data)
-
-    def __repr__(self):
-        # Never show the key, even in a log line.
+    def __repr__(self) -> str:
+        # Never show the key, even in a log line: only whether there is one.
         shown = []
-        for name, _ in self.FIELDS:
+        for name, _default in self.FIELDS:
             value = getattr(self, name)
             if name == "api_key":
                 value = "***" if value else ""
             shown.append("%s=%r" % (name, value))
         return "Settings(%s)" % ", ".join(shown)
+
+
+Settings.FIELDS = tuple((f.name, f.default) for f in fields(Settings))

@@ -4,6 +4,9 @@ The stream accumulator, the turn loop, the sidebar panel, the tests and the
 headless runner all speak only these kinds; the panel renders by kind.
 """
 
+from dataclasses import dataclass
+from typing import Any, Dict, Optional
+
 TEXT = "text"                    # text: a piece of the answer
 REASONING = "reasoning"          # text: a piece of readable thinking
 TOOL_CALL_STARTED = "tool_call_started"  # call_id, name: known before arguments finish
@@ -18,43 +21,37 @@ KINDS = frozenset([TEXT, REASONING, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
                    USAGE, STATUS, ERROR, DONE])
 
 
-class Event(object):
-    """One thing that happened during a turn; fields not used by a kind are None."""
+@dataclass
+class Event:
+    """One thing that happened during a turn; fields not used by a kind are None.
 
-    __slots__ = ("kind", "text", "call_id", "name", "arguments", "ok", "result",
-                 "summary", "usage", "message", "finish_reason")
+    Made for every streamed delta, so kept to plain attribute stores (the stream
+    bench measures it); equal when every field is.
+    """
 
-    def __init__(self, kind, text=None, call_id=None, name=None, arguments=None,
-                 ok=None, result=None, summary=None, usage=None, message=None,
-                 finish_reason=None):
-        if kind not in KINDS:
-            raise ValueError("unknown event kind %r" % (kind,))
-        self.kind = kind
-        self.text = text
-        self.call_id = call_id
-        self.name = name
-        self.arguments = arguments
-        self.ok = ok
-        self.result = result
-        self.summary = summary
-        self.usage = usage
-        self.message = message
-        self.finish_reason = finish_reason
+    kind: str
+    text: Optional[str] = None
+    call_id: Optional[str] = None
+    name: Optional[str] = None
+    arguments: Optional[str] = None
+    ok: Optional[bool] = None
+    result: Optional[str] = None
+    summary: Optional[str] = None
+    usage: Optional[Dict[str, Any]] = None
+    message: Optional[str] = None
+    finish_reason: Optional[str] = None
 
-    def to_dict(self):
+    def __post_init__(self) -> None:
+        if self.kind not in KINDS:
+            raise ValueError("unknown event kind %r" % (self.kind,))
+
+    def to_dict(self) -> Dict[str, Any]:
         """The event as a JSON-ready dict holding only the fields that are set."""
-        out = {"type": self.kind}
-        for field in self.__slots__[1:]:
-            value = getattr(self, field)
-            if value is not None:
+        out: Dict[str, Any] = {"type": self.kind}
+        for field, value in self.__dict__.items():
+            if value is not None and field != "kind":
                 out[field] = value
         return out
 
-    def __eq__(self, other):
-        return isinstance(other, Event) and self.to_dict() == other.to_dict()
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Event(%r)" % (self.to_dict(),)
