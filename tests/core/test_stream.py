@@ -4,6 +4,7 @@ Every fixture is fed whole, byte by byte and at seeded random cut points;
 all ways must give identical events and results (``replay_all_ways``).
 """
 
+import dataclasses
 import json
 import os
 import random
@@ -60,7 +61,7 @@ def run(reads, **kwargs):
 def outcome(events, acc):
     result = acc.result()
     return ([e.to_dict() for e in events],
-            dict((name, getattr(result, name)) for name in result.__slots__),
+            dataclasses.asdict(result),
             result.assistant_message())
 
 
@@ -287,8 +288,7 @@ def feed_all(chunks, **kwargs):
     events, replayed = replay_all_ways(body, **kwargs)
     assert [e.to_dict() for e in events] == [e.to_dict() for group in per_chunk for e in group]
     direct = acc.result()
-    assert [getattr(replayed, n) for n in direct.__slots__] == [
-        getattr(direct, n) for n in direct.__slots__]
+    assert dataclasses.astuple(replayed) == dataclasses.astuple(direct)
     return per_chunk, direct
 
 

@@ -19,43 +19,32 @@ Follows the WHATWG event-stream rules with the quirks chat servers need:
   ``event: error`` is not lost.
 """
 
+from dataclasses import dataclass
+from typing import List, Optional
 
-class SSEEvent(object):
+
+@dataclass
+class SSEEvent:
     """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``."""
 
-    __slots__ = ("event", "data", "id", "retry")
-
-    def __init__(self, event="message", data="", id=None, retry=None):
-        self.event = event
-        self.data = data
-        self.id = id
-        self.retry = retry
-
-    def __eq__(self, other):
-        return (isinstance(other, SSEEvent) and self.event == other.event
-                and self.data == other.data and self.id == other.id
-                and self.retry == other.retry)
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __repr__(self):
-        return "SSEEvent(event=%r, data=%r, id=%r, retry=%r)" % (
-            self.event, self.data, self.id, self.retry)
+    event: str = "message"
+    data: str = ""
+    id: Optional[str] = None
+    retry: Optional[int] = None
 
 
-class SSEDecoder(object):
+class SSEDecoder:
     """Incremental decoder: ``feed(bytes) -> [SSEEvent]``, then ``close() -> [SSEEvent]``."""
 
-    def __init__(self):
-        self._pending = []       # bytes of a line not yet terminated
-        self._skip_lf = False    # the last read ended with CR: drop a leading LF
-        self._data = []          # data lines of the event being built
-        self._event = None       # event name of the event being built
-        self._retry = None
-        self._last_id = None     # the spec keeps the last id across events
+    def __init__(self) -> None:
+        self._pending: List[bytes] = []         # bytes of a line not yet terminated
+        self._skip_lf = False                    # the last read ended with CR: drop a leading LF
+        self._data: List[str] = []               # data lines of the event being built
+        self._event: Optional[str] = None        # event name of the event being built
+        self._retry: Optional[int] = None
+        self._last_id: Optional[str] = None      # the spec keeps the last id across events
 
-    def feed(self, data):
+    def feed(self, data: bytes) -> List[SSEEvent]:
         """Decode one network read; returns the events it completed."""
         if not data:
             return []
@@ -85,7 +74,7 @@ class SSEDecoder(object):
         text = data[:end].decode("utf-8", "replace")
         return self._complete(text)
 
-    def close(self):
+    def close(self) -> List[SSEEvent]:
         """End of body: process an unterminated last line and flush the last event."""
         events = []
         if self._pending:

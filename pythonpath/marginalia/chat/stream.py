@@ -21,14 +21,17 @@ none of that response's calls may run.
 import binascii
 import json
 import os
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional
 
 import deltamerge
 
 from marginalia.chat import thinking
 from marginalia.chat.server_errors import clean_message
-from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
+from marginalia.chat.sse import SSEEvent
 from marginalia.chat.textcalls import TextCallFilter
 from marginalia.chat.toolroute import CallRouter
+from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
@@ -39,7 +42,7 @@ _decode = json.JSONDecoder().raw_decode
 _SPLIT_KEYS = frozenset(["content", "reasoning", "tool_calls", "function_call"])
 
 
-def new_call_id():
+def new_call_id() -> str:
     """A fresh tool-call id for providers that send none (Gemini, some local servers)."""
     return "call_" + binascii.hexlify(os.urandom(12)).decode("ascii")
 
@@ -94,17 +97,25 @@ def _readable_details(details):
     return "".join(parts)
 
 
-class StreamResult(object):
-    """The outcome of one streamed response (see ARCHITECTURE.md for the fields)."""
+@dataclass
+class StreamResult:
+    """The outcome of one streamed response (see ARCHITECTURE.md for the fields).
 
-    __slots__ = ("content", "reasoning", "tool_calls", "finish_reason", "usage",
-                 "error", "done", "reasoning_content", "reasoning_details")
+    ``tool_calls`` are {"id", "name", "arguments" (JSON text)} dicts, plus
+    "extra_content" when Gemini sent one; ``error`` is a sentence or None.
+    """
 
-    def __init__(self, **fields):
-        for name in self.__slots__:
-            setattr(self, name, fields.get(name))
+    content: str = ""
+    reasoning: str = ""
+    tool_calls: List[Dict[str, Any]] = field(default_factory=list)
+    finish_reason: Optional[str] = None
+    usage: Optional[Dict[str, Any]] = None
+    error: Optional[str] = None
+    done: bool = False
+    reasoning_content: Optional[str] = None
+    reasoning_details: Optional[List[Any]] = None
 
-    def assistant_message(self):
+    def assistant_message(self) -> Dict[str, Any]:
         """The assistant message to append to history, in OpenAI format.
 
         ``reasoning_content`` (DeepSeek) and ``reasoning_details`` (OpenRouter)
@@ -130,10 +141,11 @@ class StreamResult(object):
         return message
 
 
-class StreamAccumulator(object):
+class StreamAccumulator:
     """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter."""
 
-    def __init__(self, id_factory=None, think_window=thinking.R1_WINDOW):
+    def __init__(self, id_factory: Optional[Callable[[], str]] = None,
+                 think_window: int = thinking.R1_WINDOW) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
         self._think = thinking.ThinkSplitter(think_window)
@@ -152,7 +164,7 @@ class StreamAccumulator(object):
 
     # -- input -----------------------------------------------------------
 
-    def feed_sse(self, event):
+    def feed_sse(self, event: SSEEvent) -> List[Event]:
         """Handle one SSEEvent: [DONE], event: error, JSON decoding, error payloads."""
         if self._done or self._finished or self._error is not None:
             return []
@@ -178,7 +190,7 @@ class StreamAccumulator(object):
             return self._fail("The model server sent a garbled answer stream.")
         return self.feed(chunk)
 
-    def feed(self, chunk):
+    def feed(self, chunk: Any) -> List[Event]:
         """Handle one parsed chunk; returns the events it caused."""
         if self._finished or self._error is not None or not isinstance(chunk, dict):
             return []
@@ -221,7 +233,7 @@ class StreamAccumulator(object):
                 self._finish_reason = reason
         return events
 
-    def finish(self):
+    def finish(self) -> List[Event]:
         """End of body: flush held text, parse text tool calls, emit DONE (once)."""
         if self._finished:
             return []
@@ -245,7 +257,7 @@ class StreamAccumulator(object):
 
     # -- output ----------------------------------------------------------
 
-    def result(self):
+    def result(self) -> StreamResult:
         """The response so far (complete after finish()) as a StreamResult."""
         snap = self._merger.snapshot()
         details = snap.get("reasoning_details") or None

@@ -19,6 +19,7 @@ plain text at the end, so a botched call is visible instead of vanishing.
 """
 
 import json
+from typing import Any, Dict, List, Optional, Tuple
 
 HERMES = "<tool_call>"
 HERMES_END = "</tool_call>"
@@ -148,7 +149,7 @@ def _parse_llama(body, calls, leftovers):
         leftovers.append(body)
 
 
-def parse(markup):
+def parse(markup: str) -> Tuple[List[Dict[str, Any]], str]:
     """Parse text that starts at a marker: returns (calls, text that was not a call)."""
     calls, leftovers = [], []
     if markup.startswith(HERMES):
@@ -162,18 +163,18 @@ def parse(markup):
     return calls, "".join(leftovers).strip()
 
 
-class TextCallFilter(object):
+class TextCallFilter:
     """``feed(text) -> displayed text``; ``finish() -> (displayed tail, calls)``."""
 
-    def __init__(self):
-        self._held = ""       # a possible partial marker at the end of the text
-        self._markup = None   # list of parts from the first full marker on
+    def __init__(self) -> None:
+        self._held = ""                              # a possible partial marker at the end
+        self._markup: Optional[List[str]] = None     # parts from the first full marker on
 
-    def passthrough(self):
+    def passthrough(self) -> bool:
         """True when text without "<" or "[" would be displayed unchanged."""
         return not self._held and self._markup is None
 
-    def feed(self, text):
+    def feed(self, text: str) -> str:
         """Pass answer text through, keeping back anything that may be call markup."""
         if self._markup is not None:
             self._markup.append(text)
@@ -195,14 +196,14 @@ class TextCallFilter(object):
         self._held = text[cut:]
         return text[:cut]
 
-    def raw_pending(self):
+    def raw_pending(self) -> str:
         """The text fed but not displayed yet (held or markup), clearing it."""
         pending = self._held + "".join(self._markup or ())
         self._held = ""
         self._markup = None
         return pending
 
-    def finish(self):
+    def finish(self) -> Tuple[str, List[Dict[str, Any]]]:
         """End of the response: returns (text still to display, parsed calls)."""
         held, self._held = self._held, ""
         if self._markup is None:

@@ -31,6 +31,8 @@ a stray ``</think>`` is ordinary text. A ``<think>`` anywhere opens a block
 dropped.
 """
 
+from typing import List, Sequence, Tuple
+
 OPEN = "<think>"
 CLOSE = "</think>"
 
@@ -42,8 +44,10 @@ R1_WINDOW = 256
 
 _START, _THINK, _ANSWER = 0, 1, 2
 
+Piece = Tuple[str, str]   # (kind, text): kind is TEXT, REASONING or RECLASSIFY
 
-def _partial_at(text, tags):
+
+def _partial_at(text: str, tags: Sequence[str]) -> int:
     """Index where a proper prefix of one of ``tags`` ends ``text``, else len(text)."""
     # Each tag holds a single "<", so only the last "<" can begin a partial tag.
     start = text.rfind("<", max(0, len(text) - len(CLOSE) + 1))
@@ -56,21 +60,21 @@ def _partial_at(text, tags):
     return len(text)
 
 
-class ThinkSplitter(object):
-    """``feed(text) -> [(kind, text)]`` and ``finish() -> [(kind, text)]``; kinds TEXT, REASONING, RECLASSIFY."""
+class ThinkSplitter:
+    """``feed(text)`` and ``finish()`` return [(kind, text)]; kinds TEXT, REASONING, RECLASSIFY."""
 
-    def __init__(self, window=R1_WINDOW):
+    def __init__(self, window: int = R1_WINDOW) -> None:
         self._window = window
         self._state = _START if window > 0 else _ANSWER
         self._held = ""
         self._seen_tag = False    # after any tag, a lone </think> is plain text
         self._strip = True        # drop whitespace before the next emitted piece
 
-    def passthrough(self):
+    def passthrough(self) -> bool:
         """True when text without "<" would come out unchanged as TEXT (the hot path)."""
         return self._state == _ANSWER and not self._held and not self._strip
 
-    def feed(self, text):
+    def feed(self, text: str) -> List[Piece]:
         """Split one content delta; returns the pieces that are certain now."""
         if self._state == _ANSWER and not self._held and "<" not in text:
             # Hot path: plain answer text.
@@ -92,7 +96,7 @@ class ThinkSplitter(object):
                 buf = self._answer(buf, out)
         return out
 
-    def finish(self):
+    def finish(self) -> List[Piece]:
         """End of the response: release held text (a partial tag is just text)."""
         out = []
         held, self._held = self._held, ""

@@ -22,34 +22,37 @@ call's position), so the merger only ever sees well-formed OpenAI fragments.
 """
 
 import json
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
 
 
-class Call(object):
-    """What the router knows about one call; its arguments live in the merger."""
+@dataclass(eq=False)
+class Call:
+    """What the router knows about one call; its arguments live in the merger.
 
-    __slots__ = ("pos", "provider_id", "call_id", "name", "started")
+    Compared by identity: two calls with the same fields so far are still two calls.
+    """
 
-    def __init__(self, pos):
-        self.pos = pos
-        self.provider_id = None   # first non-empty id the provider sent
-        self.call_id = None       # the id we use: provider's, or generated when announced
-        self.name = ""
-        self.started = False      # TOOL_CALL_STARTED emitted
+    pos: int
+    provider_id: Optional[str] = None   # first non-empty id the provider sent
+    call_id: Optional[str] = None       # the id we use: provider's, or generated when announced
+    name: str = ""
+    started: bool = False               # TOOL_CALL_STARTED emitted
 
 
-class CallRouter(object):
+class CallRouter:
     """Routes fragments to calls; ``calls`` lists them in order of first appearance."""
 
-    def __init__(self):
-        self.calls = []
-        self._by_index = {}       # provider index -> the call currently at that index
-        self._by_id = {}          # provider id -> call
+    def __init__(self) -> None:
+        self.calls: List[Call] = []
+        self._by_index: Dict[int, Call] = {}   # provider index -> the call now at that index
+        self._by_id: Dict[str, Call] = {}      # provider id -> call
 
-    def at_index(self, index):
+    def at_index(self, index: int) -> Optional[Call]:
         """The call a provider index currently designates, or None."""
         return self._by_index.get(index)
 
-    def route(self, fragment):
+    def route(self, fragment: Dict[str, Any]) -> Tuple[Call, Dict[str, Any]]:
         """Returns (call, fragment rewritten for the merger with a dense index)."""
         index = fragment.get("index")
         provider_id = fragment.get("id")
@@ -100,7 +103,7 @@ class CallRouter(object):
                 normalised[key] = value
         return call, normalised
 
-    def _open(self):
+    def _open(self) -> Call:
         call = Call(len(self.calls))
         self.calls.append(call)
         return call
