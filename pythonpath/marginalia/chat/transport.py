@@ -26,6 +26,7 @@ import queue
 import socket
 import ssl
 import threading
+from typing import Any, Dict, Iterator, List, Optional, Sequence
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
@@ -33,6 +34,7 @@ from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
                                            rejects_stream_options, status_error,
                                            transport_error)
+from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")
@@ -48,7 +50,7 @@ _REDIRECTS = (301, 302, 303, 307, 308)
 _ssl_context = None
 
 
-def _tls():
+def _tls() -> ssl.SSLContext:
     """One verifying TLS context for the process (loading the CA store is slow)."""
     global _ssl_context
     if _ssl_context is None:
@@ -56,34 +58,35 @@ def _tls():
     return _ssl_context
 
 
-def _sendable(key):
+def _sendable(key: str) -> bool:
     """True when ``key`` can go in an HTTP header (printable ASCII, as API keys are)."""
     return all(" " <= char <= "~" for char in key)
 
 
-class CancelToken(object):
+class CancelToken:
     """Set from any thread by Stop; the transport and the loop poll it."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._event = threading.Event()
 
-    def cancel(self):
+    def cancel(self) -> None:
         self._event.set()
 
     @property
-    def cancelled(self):
+    def cancelled(self) -> bool:
         return self._event.is_set()
 
-    def wait(self, seconds):
+    def wait(self, seconds: float) -> bool:
         """Sleep up to ``seconds``; True if cancelled meanwhile."""
         return self._event.wait(seconds)
 
-    def check(self):
+    def check(self) -> None:
+        """Raise Cancelled if Stop was pressed."""
         if self._event.is_set():
             raise Cancelled()
 
 
-class _Exchange(object):
+class _Exchange:
     """One HTTP request on its own thread; messages arrive on a queue.
 
     Messages: ("head", (status, headers)), ("data", bytes), ("end", None),
@@ -189,7 +192,7 @@ class _Exchange(object):
                 pass
 
 
-class ChatStream(object):
+class ChatStream:
     """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
 
     def __init__(self, client, exchange, cancel, first=None, whole=None):
@@ -200,10 +203,10 @@ class ChatStream(object):
         self._whole = whole      # the entire answer, already read (a non-streamed reply)
         self._done = False
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[bytes]:
         return self
 
-    def __next__(self):
+    def __next__(self) -> bytes:
         if self._done:
             raise StopIteration
         if self._whole is not None:
@@ -227,19 +230,20 @@ class ChatStream(object):
         log.info("stream broke: %s", type(exc).__name__)
         raise broken_stream_error(exc, self._client.settings.read_timeout)
 
-    def close(self):
+    def close(self) -> None:
+        """Stop reading and let the exchange's thread end."""
         self._done = True
         self._whole = self._first = None
         self._exchange.close()
 
-    def __enter__(self):
+    def __enter__(self) -> "ChatStream":
         return self
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> None:
         self.close()
 
 
-class ChatClient(object):
+class ChatClient:
     """Talks to one OpenAI-compatible server described by ``settings``."""
 
     retries = 2               # extra attempts before the first answer byte
@@ -247,7 +251,9 @@ class ChatClient(object):
     max_wait = 30.0           # total seconds spent waiting between attempts
     max_redirects = 5
 
-    def __init__(self, settings, retries=None, backoff=None, max_wait=None):
+    def __init__(self, settings: Settings, retries: Optional[int] = None,
+                 backoff: Optional[Sequence[float]] = None,
+                 max_wait: Optional[float] = None) -> None:
         self.settings = settings
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
         self._key = (settings.api_key or "").strip()
@@ -275,7 +281,7 @@ class ChatClient(object):
             headers["Authorization"] = "Bearer " + self._key
         return headers
 
-    def list_models(self, cancel=None):
+    def list_models(self, cancel: Optional[CancelToken] = None) -> List[str]:
         """The model ids the server offers, sorted."""
         read_timeout = min(self.settings.read_timeout or MODELS_READ_TIMEOUT,
                            MODELS_READ_TIMEOUT)
@@ -297,7 +303,8 @@ class ChatClient(object):
                 ids.add(item)
         return sorted(ids)
 
-    def open_stream(self, body, cancel=None):
+    def open_stream(self, body: Dict[str, Any],
+                    cancel: Optional[CancelToken] = None) -> ChatStream:
         """POST the chat request; returns a ChatStream of bytes chunks.
 
         Raises EndpointError (one sentence) or Cancelled, here for failures
