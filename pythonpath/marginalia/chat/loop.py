@@ -21,15 +21,20 @@ leaves behind is always valid to send again:
 
 import copy
 import logging
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
 
 from marginalia.chat import thinking
 from marginalia.chat.endpoint import Endpoint, build_body
+from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
 from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT, USAGE,
                                Event)
 from marginalia.chat.sse import SSEDecoder
 from marginalia.chat.stream import StreamAccumulator
 from marginalia.chat.tools import ToolRegistry
+
+if TYPE_CHECKING:   # the loop takes any client with open_stream (the tests' fake model too)
+    from marginalia.chat.transport import CancelToken, ChatClient
 
 log = logging.getLogger("marginalia.chat.loop")
 
@@ -61,7 +66,8 @@ INTERRUPTED = " [interrupted]"
 _TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
 
 
-def system_prompt(settings, context=None, has_tools=True):
+def system_prompt(settings: Settings, context: Optional[str] = None,
+                  has_tools: bool = True) -> str:
     """The system message text: the base prompt, the user's instructions, the document context."""
     parts = [SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT]
     extra = (settings.extra_instructions or "").strip()
@@ -72,7 +78,10 @@ def system_prompt(settings, context=None, has_tools=True):
     return "\n\n".join(parts)
 
 
-def add_usage(total, usage):
+Usage = Dict[str, Any]
+
+
+def add_usage(total: Optional[Usage], usage: Optional[Usage]) -> Optional[Usage]:
     """Sum two usage dicts field by field (nested detail dicts too); either may be None."""
     if not usage:
         return copy.deepcopy(total) if total else None
@@ -89,22 +98,22 @@ def add_usage(total, usage):
     return result
 
 
-class Conversation(object):
+class Conversation:
     """The chat history in OpenAI message format, without the system prompt."""
 
-    def __init__(self, messages=None):
-        self.messages = list(messages or [])
+    def __init__(self, messages: Optional[Iterable[Dict[str, Any]]] = None) -> None:
+        self.messages: List[Dict[str, Any]] = list(messages or [])
 
-    def append(self, message):
+    def append(self, message: Dict[str, Any]) -> None:
         self.messages.append(message)
 
-    def clear(self):
+    def clear(self) -> None:
         del self.messages[:]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.messages)
 
-    def for_request(self, turn_start):
+    def for_request(self, turn_start: int) -> List[Dict[str, Any]]:
         """Copies of the messages to send; ``turn_start`` is where the current turn begins."""
         out = []
         for position, message in enumerate(self.messages):
@@ -141,14 +150,16 @@ class TurnResult(object):
                    self.text[:60]))
 
 
-def run_turn(client, conversation, user_text, registry, settings, on_event, cancel,
-             context=None):
+def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
+             registry: Optional[ToolRegistry], settings: Settings,
+             on_event: Callable[[Event], None], cancel: "CancelToken",
+             context: Optional[str] = None) -> TurnResult:
     """Run one user turn to its end; returns a TurnResult (see the module docstring)."""
     return _Turn(client, conversation, registry, settings, on_event, cancel,
                  context).run(user_text)
 
 
-class _Turn(object):
+class _Turn:
     def __init__(self, client, conversation, registry, settings, on_event, cancel, context):
         self.client = client
         self.conversation = conversation
@@ -326,7 +337,7 @@ class _Turn(object):
                                       "content": CANCELLED_RESULT})
 
 
-class _Forwarder(object):
+class _Forwarder:
     """Passes one request's accumulator events on: usage made turn-wide, DONE held back."""
 
     def __init__(self, turn, prior_usage):
