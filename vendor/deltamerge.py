@@ -175,24 +175,24 @@ class DeltaAccumulator(object):
 
     __slots__ = ("_root",)
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._root = {}
 
-    def add(self, delta):
+    def add(self, delta: dict) -> None:
         """Merge one delta dict (for example ``choices[0].delta``) into the snapshot."""
         _merge_dict(self._root, delta)
 
-    def __contains__(self, key):
+    def __contains__(self, key: object) -> bool:
         return key in self._root
 
-    def snapshot(self, key=None):
+    def snapshot(self, key: object = None) -> object:
         """The merged value of everything added, or of one top-level key (None if absent)."""
         if key is None:
             return _plain(self._root)
         return _plain(self._root.get(key))
 
 
-def accumulate(deltas):
+def accumulate(deltas) -> dict:
     """Merge an iterable of delta dicts and return the plain snapshot."""
     acc = DeltaAccumulator()
     for delta in deltas:

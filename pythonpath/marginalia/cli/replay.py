@@ -10,14 +10,15 @@ provider sent none) are random, as they are live.
 
 import json
 import sys
+from typing import Any, Callable, Dict, List, Optional
 
 from marginalia.chat.sse import SSEDecoder
-from marginalia.chat.stream import StreamAccumulator
+from marginalia.chat.stream import StreamAccumulator, StreamResult
 
 READ_SIZE = 4096    # feed in network-sized reads, as the transport does
 
 
-def replay_bytes(body, id_factory=None):
+def replay_bytes(body: bytes, id_factory: Optional[Callable[[], str]] = None) -> StreamResult:
     """Decode and accumulate a whole SSE body; returns the StreamResult."""
     decoder = SSEDecoder()
     acc = StreamAccumulator(id_factory=id_factory)
@@ -30,7 +31,7 @@ def replay_bytes(body, id_factory=None):
     return acc.result()
 
 
-def summary(result):
+def summary(result: StreamResult) -> Dict[str, Any]:
     """The JSON-ready summary printed by the command."""
     return {
         "content": result.content,
@@ -43,7 +44,8 @@ def summary(result):
     }
 
 
-def main(argv=None):
+def main(argv: Optional[List[str]] = None) -> int:
+    """The command: print the summary of FILE.sse; 2 for bad usage, 1 if unreadable."""
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
         sys.stderr.write("Usage: python -m marginalia.cli.replay FILE.sse\n")
