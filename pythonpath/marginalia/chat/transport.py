@@ -26,7 +26,7 @@ import queue
 import socket
 import ssl
 import threading
-from typing import Any, Dict, Iterator, List, Optional, Sequence
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
@@ -195,7 +195,8 @@ class _Exchange:
 class ChatStream:
     """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
 
-    def __init__(self, client, exchange, cancel, first=None, whole=None):
+    def __init__(self, client: "ChatClient", exchange: _Exchange, cancel: CancelToken,
+                 first: Optional[Tuple[str, Any]] = None, whole: Optional[bytes] = None) -> None:
         self._client = client
         self._exchange = exchange
         self._cancel = cancel
