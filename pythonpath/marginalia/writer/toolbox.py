@@ -233,14 +233,10 @@ class WriterToolbox(object):
         elif sel.empty:
             para = read.map_record(bmap, sel.start)
             lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
-            lines.append(_clip(docview.render_para(para), 600))
+            lines.append(docview.short(docview.render_para(para), 600))
         else:
             lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
-                sel.start, sel.end, _clip(sel.text, 1500)))
+                sel.start, sel.end, docview.short(sel.text, 1500)))
         lines.append("Use read_document and search_document to see more; paragraph numbers "
                      "refer to read_document's numbering.")
         return "\n".join(lines)
-
-
-def _clip(text, size):
-    return text if len(text) <= size else text[:size] + "\u2026"

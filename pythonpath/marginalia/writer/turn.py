@@ -16,6 +16,9 @@ calls keeps their name) the profile name is "Marginalia (AI)", restored in
 import json
 import logging
 import os
+from typing import Optional
+
+from marginalia.document import docview
 
 log = logging.getLogger("marginalia.writer")
 
@@ -24,12 +27,9 @@ _PROFILE = "/org.openoffice.UserProfile/Data"
 _NAME_KEYS = ("givenname", "sn")
 
 
-def undo_title(request):
+def undo_title(request: Optional[str]) -> str:
     """The Undo menu entry for a turn: the request, shortened to one line."""
-    words = " ".join((request or "").split())
-    if len(words) > 50:
-        words = words[:49].rstrip() + "\u2026"
-    return "Marginalia: %s" % (words or "edit")
+    return "Marginalia: %s" % (docview.short(request or "", 50) or "edit")
 
 
 class _Profile(object):
@@ -135,13 +135,11 @@ class Turn(object):
         self.title = undo_title("")
         self.in_context = False
         self.restore_recording = None
-        self.edits = 0
 
     def begin(self, request):
         self.title = undo_title(request)
         self.in_context = False
         self.restore_recording = None
-        self.edits = 0
 
     def before_edit(self):
         """Open the undo step and switch recording on at the turn's first edit."""
@@ -153,7 +151,6 @@ class Turn(object):
             if not was:
                 self.doc.setPropertyValue("RecordChanges", True)
             self.restore_recording = was
-        self.edits += 1
 
     def recording(self):
         return bool(self.doc.getPropertyValue("RecordChanges"))
