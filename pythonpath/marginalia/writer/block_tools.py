@@ -10,8 +10,8 @@ from marginalia.writer import read
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.writer.locate import Locator, runs
-from marginalia.writer.text_tools import (as_bool, as_int, as_text, block_range, check_writable,
-                                          parse_blocks, protected_sections)
+from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
+from marginalia.writer.text_tools import check_writable, protected_sections
 from marginalia.chat.tools import ToolOutput
 
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
