@@ -106,12 +106,11 @@ def _map_check(ctx, document, payload):
     def check():
         fast = bodymap.build(document)
         read.invalidate()
-        kinds = read._ListKinds()
-        slow = bodymap.ElementMap(read.body_elements(document), read._para_props, kinds.kind)
+        slow = read.element_map(document)
 
         def rows(bmap):
             return [repr(sorted((k, getattr(p, k)) for k in p.__slots__))
-                    for p in (read.map_record(bmap, n) for n in range(1, len(bmap) + 1))]
+                    for p in (bmap.record(n) for n in range(1, len(bmap) + 1))]
         return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
                 "blocks": len(slow)}
     return run_sync(ctx, check)

@@ -9,6 +9,7 @@ from marginalia.writer import edit
 from marginalia.writer import read
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
+from marginalia.writer.bodymap import ListKinds, para_props
 from marginalia.writer.locate import Locator, runs
 from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
 from marginalia.writer.text_tools import check_writable, protected_sections
@@ -24,7 +25,7 @@ def _plural(n, word):
 
 def document_info(doc):
     bmap = read.body_map(doc)
-    sel = read.map_selection(doc, bmap)
+    sel = read.selection(doc, bmap)
     stats = read.statistics(doc)
     info = {
         "title": read.title(doc),
@@ -58,18 +59,18 @@ def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
     paras = []
     size = 0
     for number in range(start, end + 1):
-        para = read.map_record(bmap, number)
+        para = bmap.record(number)
         paras.append(para)
         size += len(para.plain()) + 8
         if size > budget:
             break
-    read.mark(paras, read.map_selection(doc, bmap))
+    read.mark(paras, read.selection(doc, bmap))
     text, shown = docview.render(paras, budget, total=count, end=end)
     return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
 
 
 def get_selection(doc):
-    sel = read.map_selection(doc, read.body_map(doc))
+    sel = read.selection(doc, read.body_map(doc))
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
                   "note": "Nothing is selected in the main text."}
@@ -97,10 +98,10 @@ def _context_for(doc, loc, after):
     seen = []
     for number, table, cursor in loc.walk(after - 29, after):
         if table is None:
-            outline, list_id, level, _label, style = cursor.getPropertyValues(read._PARA_PROPS)
+            outline, list_id, level, _label, style = para_props(cursor)
             kind = None
             if number == after and list_id and not outline and level == 0:
-                kind = read._ListKinds().kind(cursor, list_id, level)
+                kind = ListKinds().kind(cursor, list_id, level)
                 before_style, before_id = cursor.getPropertyValues(_LIST_PROPS)
             seen.append((number, outline, list_id, style, kind))
     for number, outline, list_id, style, kind in reversed(seen):
@@ -193,7 +194,7 @@ def replace_selection(doc, markdown):
     blocks = parse_blocks(markdown)
     # Locating a selection needs the offsets the reading map gives.
     bmap = read.body_map(doc)
-    sel = read.map_selection(doc, bmap)
+    sel = read.selection(doc, bmap)
     if sel.start is None or sel.empty:
         raise ToolError("Nothing is selected. Ask the user to select text, or use "
                         "replace_text or replace_paragraphs.")

@@ -21,7 +21,7 @@ Main thread only; nothing is written into the document.
 
 import bisect
 
-from marginalia.writer.bodymap import _before, _body_tables
+from marginalia.writer.bodymap import before, body_tables
 
 CHECKPOINT = 128
 
@@ -39,7 +39,7 @@ class Locator(object):
         self._start()
 
     def _load_tables(self):
-        self._all = [table for _anchor, table in _body_tables(self.doc, self.body)]
+        self._all = [table for _anchor, table in body_tables(self.doc, self.body)]
         self._anchors = [table.getAnchor() for table in self._all]
         self._tables_at = {}     # block number -> table, for the tables passed so far
 
@@ -56,7 +56,7 @@ class Locator(object):
     def _settle(self):
         """Number the paragraph the cursor just reached, counting the tables passed."""
         while self._passed < len(self._all) and \
-                _before(self.body, self._anchors[self._passed], self._cursor):
+                before(self.body, self._anchors[self._passed], self._cursor):
             self._number += 1
             self._tables_at[self._number] = self._all[self._passed]
             self._passed += 1
@@ -122,14 +122,6 @@ class Locator(object):
         for _n, table, cursor in self.walk(number, number):
             return table, (None if cursor is None else self.copy(cursor))
         return None, None
-
-    def is_table(self, number):
-        return self.block_kind(number) == "table"
-
-    def block_kind(self, number):
-        for _n, table, _cursor in self.walk(number, number):
-            return "table" if table is not None else "paragraph"
-        return None
 
     def count(self):
         """The number of blocks (walks to the end the first time)."""

@@ -15,6 +15,7 @@ from marginalia.errors import ToolError
 from marginalia.writer import edit
 from marginalia.writer import read
 from marginalia.writer.args import as_bool, as_text, parse_color
+from marginalia.writer.bodymap import Offsets
 from marginalia.writer.turn import AI_AUTHOR
 
 MAX_MATCHES = 50
@@ -82,34 +83,15 @@ def no_match(query):
                      "or read_document to find the exact text." % docview.short(query, 80))
 
 
-def locate(doc, elements, rng):
-    """(block number, code point offset) of a found range, or (None, 0) outside the body."""
-    body = doc.getText()
-    if rng.getText() == body:
-        i = read._index_of_paragraph(body, elements, rng.getStart())
-        if i < 0:
-            return None, 0
-        return i + 1, read._offset_in(body, elements[i], rng.getStart())
-    try:
-        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
-    except Exception:
-        table = None
-    if table is not None:
-        i = read._table_index(elements, table.getName())
-        if i >= 0:
-            return i + 1, 0
-    return None, 0
-
-
 def search_document(doc, query, regex=False, match_case=False):
     query = as_text(query, "query")
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=MAX_MATCHES)
     bmap = read.body_map(doc)
-    offsets = read.Offsets(doc.getText())
+    offsets = Offsets(doc.getText())
     matches = []
     for rng in ranges:
-        number, offset = read.map_locate(doc, bmap, rng, offsets)
+        number, offset = read.locate(doc, bmap, rng, offsets)
         found = rng.getString()
         item = {"paragraph": number, "text": found}
         if number is not None and not bmap.is_table(number):
@@ -234,7 +216,7 @@ def add_comment(doc, search, comment):
         raise no_match(search)
     check_writable([rng], "The text to comment on")
     bmap = read.body_map(doc)
-    number, _offset = read.map_locate(doc, bmap, rng, read.Offsets(doc.getText()))
+    number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Author", AI_AUTHOR)

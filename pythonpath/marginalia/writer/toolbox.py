@@ -215,7 +215,7 @@ class WriterToolbox(object):
         self._check_open()
         bmap = read.body_map(self.doc)
         heads = bmap.headings()
-        sel = read.map_selection(self.doc, bmap)
+        sel = read.selection(self.doc, bmap)
         stats = read.statistics(self.doc)
         lines = ["Document: %s" % read.title(self.doc),
                  "Size: %d paragraphs, %s words, %s pages." % (
@@ -231,7 +231,7 @@ class WriterToolbox(object):
         if sel.start is None:
             lines.append("The cursor is not in the main text.")
         elif sel.empty:
-            para = read.map_record(bmap, sel.start)
+            para = bmap.record(sel.start)
             lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
             lines.append(docview.short(docview.render_para(para), 600))
         else:
