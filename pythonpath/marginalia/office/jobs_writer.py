@@ -6,6 +6,7 @@ the sidebar's worker thread does.
 """
 
 import time
+from typing import Any, Dict
 
 from marginalia.config import Settings
 from marginalia.errors import Cancelled
@@ -125,7 +126,8 @@ _COMMANDS = {
 }
 
 
-def handle(ctx, command, document, payload):
+def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> Any:
+    """Run one ``writer.*`` job command; ValueError for an unknown one."""
     handler = _COMMANDS.get(command)
     if handler is None:
         raise ValueError("unknown writer command %r" % (command,))

@@ -4,6 +4,8 @@ Same rules as writer.text_tools: main thread, everything validated before the
 first change, a ToolOutput back.
 """
 
+from typing import Any, Dict, List
+
 from marginalia.document import docview
 from marginalia.writer import edit
 from marginalia.writer import read
@@ -23,7 +25,8 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
-def document_info(doc):
+def document_info(doc: Any) -> Dict[str, Any]:
+    """What get_document_info reports: title, sizes, outline, selection, modes."""
     bmap = read.body_map(doc)
     sel = read.selection(doc, bmap)
     stats = read.statistics(doc)
@@ -44,13 +47,14 @@ def document_info(doc):
     return info
 
 
-def get_document_info(doc):
+def get_document_info(doc: Any) -> ToolOutput:
     info = document_info(doc)
     return ToolOutput(info, "Document: %s, %s" % (docview.short(info["title"], 40),
                                                   _plural(info["paragraphs"], "paragraph")))
 
 
-def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
+def read_document(doc: Any, start: Any = 1, end: Any = -1,
+                  budget: int = READ_BUDGET) -> ToolOutput:
     bmap = read.body_map(doc)
     count = len(bmap)
     start, end = block_range(start, end, count)
@@ -69,7 +73,7 @@ def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
     return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
 
 
-def get_selection(doc):
+def get_selection(doc: Any) -> ToolOutput:
     sel = read.selection(doc, read.body_map(doc))
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
@@ -119,7 +123,8 @@ def _paragraphs(loc, first, last):
     return [loc.copy(c) for _n, table, c in loc.walk(first, last) if table is None]
 
 
-def insert_blocks(doc, loc, after, blocks):
+def insert_blocks(doc: Any, loc: Locator, after: int, blocks: List[md.Block]) -> int:
+    """Write ``blocks`` after block ``after``; the number of blocks made."""
     styles, lists = _context_for(doc, loc, after)
     check_writable(_paragraphs(loc, after, after + 1), "The place to insert at")
     cursor = edit.open_paragraph(doc, loc, after)
@@ -146,7 +151,7 @@ def _range(loc, start, end):
     return block_range(start, end, count)
 
 
-def insert_paragraphs(doc, markdown, after_paragraph):
+def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     after = _after_index(loc, after_paragraph)
@@ -167,7 +172,7 @@ def _check_deletable(doc, loc, start, end):
                         "replace_text. Nothing was changed.")
 
 
-def replace_paragraphs(doc, start, end, markdown):
+def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     start, end = _range(loc, start, end)
@@ -181,7 +186,7 @@ def replace_paragraphs(doc, start, end, markdown):
                                                                    _plural(made, "paragraph")))
 
 
-def delete_paragraphs(doc, start, end):
+def delete_paragraphs(doc: Any, start: Any, end: Any) -> ToolOutput:
     loc = Locator(doc)
     start, end = _range(loc, start, end)
     _check_deletable(doc, loc, start, end)
@@ -190,7 +195,7 @@ def delete_paragraphs(doc, start, end):
                       "Deleted paragraphs %d\u2013%d" % (start, end))
 
 
-def replace_selection(doc, markdown):
+def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     # Locating a selection needs the offsets the reading map gives.
     bmap = read.body_map(doc)
@@ -250,7 +255,7 @@ def _replace_keeping_format(text, rng, new, length):
     first.setString("")
 
 
-def set_paragraph_style(doc, start, end, style):
+def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any) -> ToolOutput:
     style = as_text(style, "style")
     loc = Locator(doc)
     start, end = _range(loc, start, end)
@@ -284,7 +289,7 @@ def _style_name(doc, wanted):
                     % (wanted, ", ".join(common[:16])))
 
 
-def insert_table(doc, after_paragraph, rows, header=True):
+def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) -> ToolOutput:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise ToolError("rows must be a non-empty list of rows, each a non-empty list of "
                         "cell strings.")

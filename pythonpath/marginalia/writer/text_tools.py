@@ -1,13 +1,15 @@
-"""The Writer tools' bodies: validate everything, then read or edit.
+"""The Writer tools that work on text found by a search: search, replace, format, comment.
 
-Each function takes the document first and the tool's arguments after, runs
-on the main thread, and returns a ToolOutput or raises ToolError *before*
-changing anything (arguments, ranges, matches and protection are all checked
-first). Undo, recording and locking are the caller's (writer.toolbox).
+Each tool takes the document first and the tool's arguments after, runs on
+the main thread, and returns a ToolOutput or raises ToolError *before*
+changing anything (arguments, matches and protection are all checked first).
+Undo, recording and locking are the caller's (writer.toolbox). The protection
+checks here serve writer.block_tools too.
 """
 
 import re
 from datetime import datetime
+from typing import Any, Iterable, List, Optional
 
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import docview
@@ -35,7 +37,7 @@ def _section_protected(obj):
     return False
 
 
-def protected_sections(doc):
+def protected_sections(doc: Any) -> bool:
     """True when some text section is protected: only then is each paragraph checked."""
     sections = doc.getTextSections()
     for i in range(sections.getCount()):
@@ -44,7 +46,8 @@ def protected_sections(doc):
     return False
 
 
-def check_writable(objects, what="That part of the document"):
+def check_writable(objects: Iterable[Any], what: str = "That part of the document") -> None:
+    """Raise a ToolError when one of ``objects`` lies in a protected section."""
     for obj in objects:
         if _section_protected(obj):
             raise ToolError("%s is in a protected section; nothing was changed." % what)
@@ -52,7 +55,8 @@ def check_writable(objects, what="That part of the document"):
 
 # ---------------------------------------------------------------- searching
 
-def search_descriptor(doc, query, regex, match_case):
+def search_descriptor(doc: Any, query: str, regex: Optional[bool],
+                      match_case: Optional[bool]) -> Any:
     sd = doc.createSearchDescriptor()
     sd.setSearchString(query)
     sd.setPropertyValue("SearchRegularExpression", bool(regex))
@@ -60,7 +64,8 @@ def search_descriptor(doc, query, regex, match_case):
     return sd
 
 
-def find_all(doc, query, regex=False, match_case=True, limit=None):
+def find_all(doc: Any, query: str, regex: Optional[bool] = False,
+             match_case: Optional[bool] = True, limit: Optional[int] = None) -> Any:
     """The matching ranges; with ``limit``, (first ``limit`` ranges, total count)."""
     sd = search_descriptor(doc, query, regex, match_case)
     try:
@@ -73,17 +78,19 @@ def find_all(doc, query, regex=False, match_case=True, limit=None):
     return ranges if limit is None else (ranges, count)
 
 
-def find_forgiving(doc, query):
+def find_forgiving(doc: Any, query: str) -> List[Any]:
     """Exact case first, any case if that finds nothing (models often mis-case)."""
     return find_all(doc, query, False, True) or find_all(doc, query, False, False)
 
 
-def no_match(query):
+def no_match(query: str) -> ToolError:
+    """The error for a search text that is not in the document."""
     return ToolError("No match for \u201c%s\u201d; nothing was changed. Use search_document "
                      "or read_document to find the exact text." % docview.short(query, 80))
 
 
-def search_document(doc, query, regex=False, match_case=False):
+def search_document(doc: Any, query: Any, regex: Any = False,
+                    match_case: Any = False) -> ToolOutput:
     query = as_text(query, "query")
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=MAX_MATCHES)
@@ -122,7 +129,8 @@ def _python_replacement(replacement):
     return re.sub(r"(?<!\\)&", r"\\g<0>", out)
 
 
-def replace_text(doc, search, replacement, all=False, match_case=True, regex=False):
+def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
+                 match_case: Any = True, regex: Any = False) -> ToolOutput:
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
@@ -162,8 +170,9 @@ def replace_text(doc, search, replacement, all=False, match_case=True, regex=Fal
     return ToolOutput({"replaced": count, "matches": len(ranges)}, summary)
 
 
-def format_text(doc, search, bold=None, italic=None, underline=None, strikethrough=None,
-                color=None, highlight=None, all=False):
+def format_text(doc: Any, search: Any, bold: Any = None, italic: Any = None,
+                underline: Any = None, strikethrough: Any = None, color: Any = None,
+                highlight: Any = None, all: Any = False) -> ToolOutput:
     search = as_text(search, "search")
     values = {}
     flags = (("bold", bold, "CharWeight", edit.BOLD, 100.0),
@@ -202,7 +211,7 @@ def format_text(doc, search, bold=None, italic=None, underline=None, strikethrou
                           docview.short(search, 40)))
 
 
-def add_comment(doc, search, comment):
+def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     search = as_text(search, "search")
     comment = as_text(comment, "comment")
     # findFirst, not findAll: Writer 7.4 refuses to anchor a comment on a
