@@ -6,6 +6,7 @@ the sidebar's worker thread does.
 """
 
 import time
+from typing import Any, Dict
 
 from marginalia.config import Settings
 from marginalia.errors import Cancelled
@@ -106,12 +107,11 @@ def _map_check(ctx, document, payload):
     def check():
         fast = bodymap.build(document)
         read.invalidate()
-        kinds = read._ListKinds()
-        slow = bodymap.ElementMap(read.body_elements(document), read._para_props, kinds.kind)
+        slow = read.element_map(document)
 
         def rows(bmap):
             return [repr(sorted((k, getattr(p, k)) for k in p.__slots__))
-                    for p in (read.map_record(bmap, n) for n in range(1, len(bmap) + 1))]
+                    for p in (bmap.record(n) for n in range(1, len(bmap) + 1))]
         return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
                 "blocks": len(slow)}
     return run_sync(ctx, check)
@@ -126,7 +126,8 @@ _COMMANDS = {
 }
 
 
-def handle(ctx, command, document, payload):
+def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> Any:
+    """Run one ``writer.*`` job command; ValueError for an unknown one."""
     handler = _COMMANDS.get(command)
     if handler is None:
         raise ValueError("unknown writer command %r" % (command,))

@@ -4,14 +4,17 @@ Same rules as writer.text_tools: main thread, everything validated before the
 first change, a ToolOutput back.
 """
 
+from typing import Any, Dict, List
+
 from marginalia.document import docview
 from marginalia.writer import edit
 from marginalia.writer import read
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
+from marginalia.writer.bodymap import ListKinds, para_props
 from marginalia.writer.locate import Locator, runs
-from marginalia.writer.text_tools import (as_bool, as_int, as_text, block_range, check_writable,
-                                          parse_blocks, protected_sections)
+from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
+from marginalia.writer.text_tools import check_writable, protected_sections
 from marginalia.chat.tools import ToolOutput
 
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
@@ -22,9 +25,10 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
-def document_info(doc):
+def document_info(doc: Any) -> Dict[str, Any]:
+    """What get_document_info reports: title, sizes, outline, selection, modes."""
     bmap = read.body_map(doc)
-    sel = read.map_selection(doc, bmap)
+    sel = read.selection(doc, bmap)
     stats = read.statistics(doc)
     info = {
         "title": read.title(doc),
@@ -43,13 +47,14 @@ def document_info(doc):
     return info
 
 
-def get_document_info(doc):
+def get_document_info(doc: Any) -> ToolOutput:
     info = document_info(doc)
     return ToolOutput(info, "Document: %s, %s" % (docview.short(info["title"], 40),
                                                   _plural(info["paragraphs"], "paragraph")))
 
 
-def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
+def read_document(doc: Any, start: Any = 1, end: Any = -1,
+                  budget: int = READ_BUDGET) -> ToolOutput:
     bmap = read.body_map(doc)
     count = len(bmap)
     start, end = block_range(start, end, count)
@@ -58,18 +63,18 @@ def read_document(doc, start=1, end=-1, budget=READ_BUDGET):
     paras = []
     size = 0
     for number in range(start, end + 1):
-        para = read.map_record(bmap, number)
+        para = bmap.record(number)
         paras.append(para)
         size += len(para.plain()) + 8
         if size > budget:
             break
-    read.mark(paras, read.map_selection(doc, bmap))
+    read.mark(paras, read.selection(doc, bmap))
     text, shown = docview.render(paras, budget, total=count, end=end)
     return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
 
 
-def get_selection(doc):
-    sel = read.map_selection(doc, read.body_map(doc))
+def get_selection(doc: Any) -> ToolOutput:
+    sel = read.selection(doc, read.body_map(doc))
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
                   "note": "Nothing is selected in the main text."}
@@ -97,10 +102,10 @@ def _context_for(doc, loc, after):
     seen = []
     for number, table, cursor in loc.walk(after - 29, after):
         if table is None:
-            outline, list_id, level, _label, style = cursor.getPropertyValues(read._PARA_PROPS)
+            outline, list_id, level, _label, style = para_props(cursor)
             kind = None
             if number == after and list_id and not outline and level == 0:
-                kind = read._ListKinds().kind(cursor, list_id, level)
+                kind = ListKinds().kind(cursor, list_id, level)
                 before_style, before_id = cursor.getPropertyValues(_LIST_PROPS)
             seen.append((number, outline, list_id, style, kind))
     for number, outline, list_id, style, kind in reversed(seen):
@@ -118,7 +123,8 @@ def _paragraphs(loc, first, last):
     return [loc.copy(c) for _n, table, c in loc.walk(first, last) if table is None]
 
 
-def insert_blocks(doc, loc, after, blocks):
+def insert_blocks(doc: Any, loc: Locator, after: int, blocks: List[md.Block]) -> int:
+    """Write ``blocks`` after block ``after``; the number of blocks made."""
     styles, lists = _context_for(doc, loc, after)
     check_writable(_paragraphs(loc, after, after + 1), "The place to insert at")
     cursor = edit.open_paragraph(doc, loc, after)
@@ -145,7 +151,7 @@ def _range(loc, start, end):
     return block_range(start, end, count)
 
 
-def insert_paragraphs(doc, markdown, after_paragraph):
+def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     after = _after_index(loc, after_paragraph)
@@ -166,7 +172,7 @@ def _check_deletable(doc, loc, start, end):
                         "replace_text. Nothing was changed.")
 
 
-def replace_paragraphs(doc, start, end, markdown):
+def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     start, end = _range(loc, start, end)
@@ -180,7 +186,7 @@ def replace_paragraphs(doc, start, end, markdown):
                                                                    _plural(made, "paragraph")))
 
 
-def delete_paragraphs(doc, start, end):
+def delete_paragraphs(doc: Any, start: Any, end: Any) -> ToolOutput:
     loc = Locator(doc)
     start, end = _range(loc, start, end)
     _check_deletable(doc, loc, start, end)
@@ -189,11 +195,11 @@ def delete_paragraphs(doc, start, end):
                       "Deleted paragraphs %d\u2013%d" % (start, end))
 
 
-def replace_selection(doc, markdown):
+def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     # Locating a selection needs the offsets the reading map gives.
     bmap = read.body_map(doc)
-    sel = read.map_selection(doc, bmap)
+    sel = read.selection(doc, bmap)
     if sel.start is None or sel.empty:
         raise ToolError("Nothing is selected. Ask the user to select text, or use "
                         "replace_text or replace_paragraphs.")
@@ -249,7 +255,7 @@ def _replace_keeping_format(text, rng, new, length):
     first.setString("")
 
 
-def set_paragraph_style(doc, start, end, style):
+def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any) -> ToolOutput:
     style = as_text(style, "style")
     loc = Locator(doc)
     start, end = _range(loc, start, end)
@@ -283,7 +289,7 @@ def _style_name(doc, wanted):
                     % (wanted, ", ".join(common[:16])))
 
 
-def insert_table(doc, after_paragraph, rows, header=True):
+def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) -> ToolOutput:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise ToolError("rows must be a non-empty list of rows, each a non-empty list of "
                         "cell strings.")

@@ -17,12 +17,16 @@ froze Writer for 5-7 s. This map needs no object per paragraph:
 
 Whatever the map cannot explain (line counts that do not add up, a table it
 cannot place) makes ``build`` return None; callers then enumerate the body as
-before, slow but exact. Nothing is cached: the map is rebuilt for each call,
-so a restyle without a text change is never missed. Main thread only.
+before, slow but exact (``ElementMap``). ``build`` itself caches nothing:
+writer.read keeps the last map while the document's change count says it is
+unchanged, so a restyle without a text change is never missed. Main thread only.
 """
 
 import bisect
 import functools
+import re
+from dataclasses import dataclass
+from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia.document.docview import Para
 
@@ -30,25 +34,37 @@ from marginalia.document.docview import Para
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
 LIST_PROPS = ("NumberingLevel", "ListLabelString")
+# All of a paragraph's block attributes, in the order of _Block.props.
+PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
 # com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets.
 _BULLET_TYPES = (6, 8)
+TABLE_SERVICE = "com.sun.star.text.TextTable"
 
 
-class _Block(object):
-    __slots__ = ("first_line", "lines", "props", "kind", "table")
-
-    def __init__(self, first_line, lines, props=None, kind=None, table=None):
-        self.first_line = first_line
-        self.lines = lines
-        self.props = props
-        self.kind = kind
-        self.table = table
+def is_table(element: Any) -> bool:
+    """True for a text table among the body's enumerated elements."""
+    return element.supportsService(TABLE_SERVICE)
 
 
-class BodyMap(object):
+def para_props(para: Any) -> Tuple:
+    """(outline level, list id, list level, list label, style) of a paragraph or cursor."""
+    return para.getPropertyValues(PARA_PROPS)
+
+
+@dataclass
+class _Block:
+    """Lines ``first_line``.. of the map's text; ``props`` as PARA_PROPS; a table's object."""
+    first_line: int
+    lines: int
+    props: Optional[Tuple] = None
+    kind: Optional[str] = None
+    table: Any = None
+
+
+class BodyMap:
     """Blocks numbered from 1: text, heading and list attributes, table objects."""
 
-    def __init__(self, text, blocks):
+    def __init__(self, text: str, blocks: List[_Block]):
         self.text = text
         self.blocks = blocks
         # Offsets of every line start in ``text``, for offset -> block lookups.
@@ -59,20 +75,13 @@ class BodyMap(object):
         self._line_starts = starts
         self._para_starts = [starts[b.first_line] for b in blocks]
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self.blocks)
 
-    def is_table(self, number):
+    def is_table(self, number: int) -> bool:
         return self.blocks[number - 1].table is not None
 
-    def table(self, number):
-        return self.blocks[number - 1].table
-
-    def start_offset(self, number):
-        """Offset of block ``number``'s text in the body text."""
-        return self._para_starts[number - 1]
-
-    def para_text(self, number):
+    def para_text(self, number: int) -> str:
         block = self.blocks[number - 1]
         start = self._line_starts[block.first_line]
         end_line = block.first_line + block.lines
@@ -80,11 +89,11 @@ class BodyMap(object):
             else len(self.text)
         return self.text[start:end]
 
-    def record(self, number, rows_of):
-        """Para record of block ``number``; ``rows_of(table)`` reads a table's cells."""
+    def record(self, number: int) -> Para:
+        """Para record of block ``number`` (a table reads its cells now)."""
         block = self.blocks[number - 1]
         if block.table is not None:
-            return Para(number, rows=rows_of(block.table), style="table")
+            return Para(number, rows=table_rows(block.table), style="table")
         outline, list_id, level, label, style = block.props
         text = self.para_text(number)
         if outline:
@@ -94,14 +103,14 @@ class BodyMap(object):
                         label=label, style=style)
         return Para(number, text, style=style)
 
-    def headings(self):
+    def headings(self) -> List[Para]:
         out = []
         for number, block in enumerate(self.blocks, 1):
             if block.table is None and block.props[0]:
                 out.append(Para(number, self.para_text(number), heading=block.props[0]))
         return out
 
-    def block_at(self, offset):
+    def block_at(self, offset: int) -> Tuple[Optional[int], int]:
         """(block number, offset inside it) of a body text offset; tables never match."""
         i = bisect.bisect_right(self._para_starts, offset) - 1
         while i >= 0 and self.blocks[i].table is not None:
@@ -110,20 +119,29 @@ class BodyMap(object):
             return None, 0
         return i + 1, offset - self._para_starts[i]
 
-    def table_number(self, name):
+    def block_of(self, position: Any, offsets: "Offsets") -> Tuple[Optional[int], int]:
+        """(block number, offset inside it) of a position in the body text."""
+        return self.block_at(offsets.of(position))
+
+    def table_number(self, name: str) -> Optional[int]:
+        """The block number of the body table called ``name``."""
         for number, block in enumerate(self.blocks, 1):
             if block.table is not None and block.table.getName() == name:
                 return number
         return None
 
 
-def _before(body, a, b):
+def before(body: Any, a: Any, b: Any) -> bool:
     """True when range ``a`` starts before range ``b``."""
     return body.compareRegionStarts(a, b) == 1
 
 
-def _body_tables(doc, body):
-    """(anchor, table) of the body's own tables in document order; None if unsure."""
+def body_tables(doc: Any, body: Any) -> List[Tuple[Any, Any]]:
+    """(anchor, table) of the body's own tables in document order.
+
+    Tables in headers, footers and frames are left out: their anchors cannot
+    be compared with the body. Every body table lookup goes through here.
+    """
     tables = doc.getTextTables()
     out = []
     start = body.getStart()
@@ -157,25 +175,53 @@ def _line_breaks(doc, body):
     return out
 
 
-def list_kind(cursor, cache, list_id, level):
+class ListKinds:
     """Bullet or number for (list, level), asked once per list: rules objects are costly."""
-    key = (list_id, level)
-    if key not in cache:
-        kind = "number"
-        try:
-            rules = cursor.getPropertyValue("NumberingRules")
-            if rules is not None:
-                props = dict((p.Name, p.Value) for p in rules.getByIndex(level))
-                if props.get("NumberingType") in _BULLET_TYPES:
-                    kind = "bullet"
-        except Exception:
-            # Some imported lists refuse the rules query; a number is the safe guess.
-            pass
-        cache[key] = kind
-    return cache[key]
+
+    def __init__(self):
+        self._cache: Dict[Tuple[str, int], str] = {}
+
+    def kind(self, para: Any, list_id: str, level: int) -> str:
+        """The kind of list ``para`` (a paragraph or cursor) is in: bullet or number."""
+        key = (list_id, level)
+        if key not in self._cache:
+            kind = "number"
+            try:
+                rules = para.getPropertyValue("NumberingRules")
+                if rules is not None:
+                    props = dict((p.Name, p.Value) for p in rules.getByIndex(level))
+                    if props.get("NumberingType") in _BULLET_TYPES:
+                        kind = "bullet"
+            except Exception:
+                # Some imported lists refuse the rules query; a number is the safe guess.
+                pass
+            self._cache[key] = kind
+        return self._cache[key]
 
 
-def build(doc):
+_CELL_NAME = re.compile(r"^([A-Za-z]+)(\d+)")
+
+
+def _column_index(letters):
+    n = 0
+    for ch in letters.upper():
+        n = n * 26 + (ord(ch) - 64)
+    return n
+
+
+def table_rows(table: Any) -> List[List[str]]:
+    """Cell texts row by row; merged or split cells keep their own names' order."""
+    rows = {}
+    for name in table.getCellNames():
+        m = _CELL_NAME.match(name)
+        if not m:
+            continue
+        key = (_column_index(m.group(1)), name)
+        rows.setdefault(int(m.group(2)), []).append((key, table.getCellByName(name).getString()))
+    return [[text for _key, text in sorted(cells)] for _row, cells in sorted(rows.items())]
+
+
+def build(doc: Any) -> Optional[BodyMap]:
     """The BodyMap of ``doc``, or None when its structure needs the slow enumeration."""
     body = doc.getText()
     text = body.getString()
@@ -185,7 +231,7 @@ def build(doc):
     for index, line in enumerate(lines):
         line_at[pos] = index
         pos += len(line) + 1
-    tables = _body_tables(doc, body)
+    tables = body_tables(doc, body)
     breaks = _line_breaks(doc, body)
     cursor = body.createTextCursor()
     cursor.gotoStart(False)
@@ -193,11 +239,11 @@ def build(doc):
     mark = body.createTextCursor()
     mark.gotoStart(False)
     offset = 0
-    kinds = {}
+    kinds = ListKinds()
     blocks = []
     line = 0
     while True:
-        if tables and _before(body, tables[0][0], cursor):
+        if tables and before(body, tables[0][0], cursor):
             # Tables sit between the previous paragraph and this one: their
             # cell lines end where this paragraph's text starts.
             mark.gotoRange(cursor, True)
@@ -205,7 +251,7 @@ def build(doc):
             mark.collapseToEnd()
             next_line = line_at.get(offset)
             placed = []
-            while tables and _before(body, tables[0][0], cursor):
+            while tables and before(body, tables[0][0], cursor):
                 placed.append(tables.pop(0)[1])
             if next_line is None or len(placed) != 1 or next_line <= line:
                 # Two tables back to back cannot be told apart by line count.
@@ -216,7 +262,7 @@ def build(doc):
         level, label, kind = 0, "", None
         if list_id:
             level, label = cursor.getPropertyValues(LIST_PROPS)
-            kind = list_kind(cursor, kinds, list_id, level)
+            kind = kinds.kind(cursor, list_id, level)
         props = (outline, list_id, level, label, style)
         block = _Block(line, 1, props, kind)
         blocks.append(block)
@@ -224,7 +270,7 @@ def build(doc):
             block.lines += len(breaks)
             line += block.lines
             break
-        while breaks and _before(body, breaks[0], cursor):
+        while breaks and before(body, breaks[0], cursor):
             breaks.pop(0)
             block.lines += 1
         line += block.lines
@@ -237,43 +283,72 @@ class ElementMap(BodyMap):
     """The same interface over an enumerated element list (the exact, slow fallback).
 
     Table blocks get one empty line of placeholder text, so offsets into this
-    text are not body offsets: selections and search hits are located with
-    the elements instead (``elements`` is set only here).
+    text are not body offsets: positions are located among the elements instead.
     """
 
-    def __init__(self, elements, props_of, kind_of):
+    def __init__(self, elements: List[Any], body: Any):
         lines, blocks = [], []
+        kinds = ListKinds()
         for element in elements:
-            if element.supportsService("com.sun.star.text.TextTable"):
+            if is_table(element):
                 blocks.append(_Block(len(lines), 1, table=element))
                 lines.append("")
                 continue
-            outline, list_id, level, label, style = props_of(element)
-            kind = kind_of(element, list_id, level) if list_id else None
+            props = para_props(element)
+            outline, list_id, level, label, style = props
+            kind = kinds.kind(element, list_id, level) if list_id else None
             para = element.getString().split("\n")
-            blocks.append(_Block(len(lines), len(para), (outline, list_id, level, label, style),
-                                 kind))
+            blocks.append(_Block(len(lines), len(para), props, kind))
             lines.extend(para)
-        BodyMap.__init__(self, "\n".join(lines), blocks)
+        super().__init__("\n".join(lines), blocks)
         self.elements = elements
+        self._body = body
+
+    def block_of(self, position: Any, offsets: "Offsets") -> Tuple[Optional[int], int]:
+        i = self._index_of_paragraph(position)
+        if i < 0:
+            return None, 0
+        cursor = self._body.createTextCursorByRange(self.elements[i].getStart())
+        cursor.gotoRange(position, True)
+        return i + 1, len(cursor.getString())
+
+    def _index_of_paragraph(self, position):
+        """Binary search the paragraph holding ``position`` (a body text range); -1 if none."""
+        elements, text = self.elements, self._body
+        lo, hi = 0, len(elements) - 1
+        found = -1
+        while lo <= hi:
+            mid = (lo + hi) // 2
+            probe = mid
+            # Tables cannot be compared with body ranges: step to a neighbouring paragraph.
+            while probe <= hi and is_table(elements[probe]):
+                probe += 1
+            if probe > hi:
+                hi = mid - 1
+                continue
+            # compareRegionStarts(a, b) is 1 when a starts before b.
+            if text.compareRegionStarts(elements[probe], position) >= 0:
+                found = probe
+                lo = probe + 1
+            else:
+                hi = mid - 1
+        return found
 
 
-BodyMap.elements = None
-
-
-class Offsets(object):
+class Offsets:
     """Body text offsets of positions, measured by getString of the text before them.
 
     Positions asked in document order cost only the text between them: a
     trailing cursor remembers the last one.
     """
 
-    def __init__(self, body):
+    def __init__(self, body: Any):
         self._body = body
         self._cursor = None
         self._offset = 0
 
-    def of(self, position):
+    def of(self, position: Any) -> int:
+        """The offset of ``position`` (a range in the body) in the body's getString()."""
         body = self._body
         if self._cursor is not None:
             self._cursor.collapseToEnd()

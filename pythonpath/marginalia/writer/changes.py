@@ -7,6 +7,8 @@ are no key: LibreOffice 7.4 shortens them by UTF-16 units and can cut an emoji
 in half, and reading such a title kills the office.
 """
 
+from typing import Any
+
 import unohelper
 from com.sun.star.util import XModifyListener
 
@@ -25,7 +27,7 @@ class _Counter(unohelper.Base, XModifyListener):
         _counters.pop(self.key, None)
 
 
-def change_count(doc):
+def change_count(doc: Any) -> int:
     """How many changes the document has had since we started watching it."""
     key = doc.RuntimeUID
     counter = _counters.get(key)

@@ -7,11 +7,13 @@ fields or metadata beyond the content asked for.
 """
 
 import random
+from typing import Any, List, Optional, Tuple
 
 import uno
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
 from marginalia.document import markdown as md
+from marginalia.writer.locate import Locator
 
 BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
 CODE_FONT = "Liberation Mono"
@@ -23,7 +25,8 @@ PARA_RESET = ("NumberingStyleName", "ParaIsNumberingRestart", "NumberingStartVal
               "PageDescName", "OutlineLevel")
 
 
-def italic():
+def italic() -> Any:
+    """The FontSlant value for italic."""
     return uno.Enum("com.sun.star.awt.FontSlant", "ITALIC")
 
 
@@ -37,10 +40,10 @@ def _reset(target, names):
             pass
 
 
-class Styles(object):
+class Styles:
     """The style names the document offers for each block kind."""
 
-    def __init__(self, doc, body_style="Standard"):
+    def __init__(self, doc: Any, body_style: str = "Standard"):
         families = doc.getStyleFamilies()
         self._para = families.getByName("ParagraphStyles")
         self._lists = families.getByName("NumberingStyles")
@@ -55,14 +58,15 @@ class Styles(object):
                 return name
         return names[-1]
 
-    def list_of(self, para_style):
+    def list_of(self, para_style: str) -> str:
         """The list style a paragraph style brings with it ("" for none)."""
         try:
             return self._para.getByName(para_style).getPropertyValue("NumberingStyleName")
         except Exception:
             return ""
 
-    def for_block(self, block):
+    def for_block(self, block: md.Block) -> str:
+        """The paragraph style for a markdown block."""
         if block.kind == md.HEADING:
             name = "Heading %d" % block.level
             return name if self._para.hasByName(name) else self.body
@@ -73,7 +77,7 @@ class Styles(object):
         return self.body
 
 
-def write_runs(text, cursor, runs):
+def write_runs(text: Any, cursor: Any, runs: List[md.Run]) -> None:
     """Insert ``runs`` at the collapsed ``cursor``, each with exactly its attributes."""
     for run in runs:
         if not run.text:
@@ -84,7 +88,8 @@ def write_runs(text, cursor, runs):
         cursor.collapseToEnd()
 
 
-def set_run_attributes(rng, run):
+def set_run_attributes(rng: Any, run: md.Run) -> None:
+    """Give ``rng`` exactly the character attributes ``run`` asks for."""
     values = {}
     if run.bold:
         values["CharWeight"] = BOLD
@@ -103,7 +108,7 @@ def set_run_attributes(rng, run):
         rng.setPropertyValue(name, value)
 
 
-class ListState(object):
+class ListState:
     """The list open at each nesting level while writing, so items join one list.
 
     Each list the markdown starts gets a list id of its own: with only the
@@ -113,13 +118,14 @@ class ListState(object):
     another kind continues the outer one.
     """
 
-    def __init__(self, styles, before_kind=None, before_style="", before_id=""):
+    def __init__(self, styles: Styles, before_kind: Optional[str] = None,
+                 before_style: str = "", before_id: str = ""):
         self.styles = styles
         self.open = {}
         if before_kind and before_style and before_id:
             self.open[1] = (before_kind, before_style, before_id)
 
-    def style_for(self, kind, level):
+    def style_for(self, kind: str, level: int) -> Tuple[str, str, bool]:
         """(list style, list id, new list?) for an item of ``kind`` at ``level``."""
         for deeper in [lvl for lvl in self.open if lvl > level]:
             del self.open[deeper]
@@ -132,7 +138,7 @@ class ListState(object):
         self.open[level] = (kind, style, list_id)
         return style, list_id, True
 
-    def close(self):
+    def close(self) -> None:
         self.open.clear()
 
 
@@ -148,7 +154,8 @@ def _prepare_paragraph(cursor, style, styles):
         cursor.setPropertyValue("NumberingStyleName", wanted)
 
 
-def write_blocks(doc, cursor, blocks, styles, lists):
+def write_blocks(doc: Any, cursor: Any, blocks: List[md.Block], styles: Styles,
+                 lists: ListState) -> int:
     """Write ``blocks`` starting in the empty paragraph at ``cursor``.
 
     Returns the number of paragraphs and tables created. If the last block is
@@ -199,7 +206,8 @@ def _drop_empty_paragraph_after_table(text, cursor):
     cursor.setString("")
 
 
-def insert_table(doc, cursor, rows, header):
+def insert_table(doc: Any, cursor: Any, rows: List[List[List[md.Run]]],
+                 header: bool) -> Any:
     """A real text table before the paragraph at ``cursor``; rows hold lists of runs."""
     nrows = len(rows)
     ncols = max(len(r) for r in rows)
@@ -225,7 +233,7 @@ def insert_table(doc, cursor, rows, header):
 # Blocks are found with a writer.locate.Locator: only the blocks next to
 # the edit become UNO objects, never one per paragraph of the document.
 
-def open_paragraph(doc, loc, after):
+def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
     """A cursor in a new empty paragraph after block ``after`` (0 = before the first)."""
     text = doc.getText()
     if after == 0:
@@ -259,7 +267,7 @@ def open_paragraph(doc, loc, after):
     return cursor
 
 
-def delete_blocks(doc, loc, first, last):
+def delete_blocks(doc: Any, loc: Locator, first: int, last: int) -> None:
     """Delete blocks first..last (1-based, inclusive): tables, then the paragraphs.
 
     Tables go first (dispose) so the paragraphs left form one run that a

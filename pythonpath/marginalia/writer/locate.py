@@ -20,16 +20,17 @@ Main thread only; nothing is written into the document.
 """
 
 import bisect
+from typing import Any, Iterator, List, Tuple
 
-from marginalia.writer.bodymap import _before, _body_tables
+from marginalia.writer.bodymap import before, body_tables
 
 CHECKPOINT = 128
 
 
-class Locator(object):
+class Locator:
     """Blocks of ``doc``'s body numbered from 1, located on demand."""
 
-    def __init__(self, doc):
+    def __init__(self, doc: Any):
         self.doc = doc
         self.body = doc.getText()
         self._count = None
@@ -39,7 +40,7 @@ class Locator(object):
         self._start()
 
     def _load_tables(self):
-        self._all = [table for _anchor, table in _body_tables(self.doc, self.body)]
+        self._all = [table for _anchor, table in body_tables(self.doc, self.body)]
         self._anchors = [table.getAnchor() for table in self._all]
         self._tables_at = {}     # block number -> table, for the tables passed so far
 
@@ -56,7 +57,7 @@ class Locator(object):
     def _settle(self):
         """Number the paragraph the cursor just reached, counting the tables passed."""
         while self._passed < len(self._all) and \
-                _before(self.body, self._anchors[self._passed], self._cursor):
+                before(self.body, self._anchors[self._passed], self._cursor):
             self._number += 1
             self._tables_at[self._number] = self._all[self._passed]
             self._passed += 1
@@ -95,7 +96,7 @@ class Locator(object):
                 return False
         return True
 
-    def walk(self, first, last):
+    def walk(self, first: int, last: int) -> Iterator[Tuple[int, Any, Any]]:
         """(number, table, cursor) for blocks first..last that exist, in order.
 
         ``table`` is the table object of a table block, else None; ``cursor`` is
@@ -113,37 +114,30 @@ class Locator(object):
                 yield number, None, self._cursor
                 number += 1
 
-    def copy(self, cursor=None):
+    def copy(self, cursor: Any = None) -> Any:
+        """A new text cursor at ``cursor`` (default: where the walk is)."""
         return self.body.createTextCursorByRange(cursor or self._cursor)
 
-    def block(self, number):
+    def block(self, number: int) -> Tuple[Any, Any]:
         """(table, cursor copy at the paragraph's start) of block ``number``; (None, None)
         when it does not exist."""
         for _n, table, cursor in self.walk(number, number):
             return table, (None if cursor is None else self.copy(cursor))
         return None, None
 
-    def is_table(self, number):
-        return self.block_kind(number) == "table"
-
-    def block_kind(self, number):
-        for _n, table, _cursor in self.walk(number, number):
-            return "table" if table is not None else "paragraph"
-        return None
-
-    def count(self):
+    def count(self) -> int:
         """The number of blocks (walks to the end the first time)."""
         while self._count is None:
             self._next()
         return self._count
 
-    def bound(self, number):
+    def bound(self, number: int) -> int:
         """``number`` if block ``number`` exists, else the real count (smaller)."""
         if number < 1:
             return self.count()
         return number if self._reach(number) else self.count()
 
-    def edited_from(self, number):
+    def edited_from(self, number: int) -> None:
         """The document changed at block ``number`` or later: forget what lies there."""
         self._count = None
         self._marks = [m for m in self._marks if m[0] < number]
@@ -155,7 +149,7 @@ class Locator(object):
         self._rewind(number - 1)
 
 
-def runs(loc, first, last):
+def runs(loc: Locator, first: int, last: int) -> Tuple[List[Any], int]:
     """(spans, paragraphs): a cursor over each run of consecutive paragraphs in
     blocks first..last, and how many paragraphs they cover.
 

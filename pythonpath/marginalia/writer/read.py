@@ -1,35 +1,36 @@
-"""Reading a Writer document into docview.Para records.
+"""Reading a Writer document: its numbered blocks, the selection, found ranges.
 
 The numbered blocks are the body text's top-level elements in document order:
 each paragraph is one block and each text table is one block (its cells are
 not numbered separately), so paragraph N is exactly what the edit tools can
 address, replace or delete. Headers, footers, frames and footnotes are not
-part of the numbering. Call only on the main thread.
+part of the numbering. The blocks come as a writer.bodymap map, kept here
+while the document is unchanged. Call only on the main thread.
 """
 
-import re
+import urllib.parse
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
 
-from marginalia.writer import changes
+from marginalia.document.docview import Para
+from marginalia.writer import bodymap, changes
+from marginalia.writer.bodymap import BodyMap, ElementMap, Offsets
 
-TABLE_SERVICE = "com.sun.star.text.TextTable"
-_PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
-_CELL_NAME = re.compile(r"^([A-Za-z]+)(\d+)")
+# ---------------------------------------------------------------- the cached map
+# Enumerating a 300-page body costs seconds (each element is a new UNO object),
+# a BodyMap about a second, so the last document's element list and map are
+# reused while it is unchanged. The key is the document's change count
+# (writer.changes) plus the body text and the table count; the edit tools also
+# call invalidate(). One slot per kind.
 
 
-def is_table(element):
-    return element.supportsService(TABLE_SERVICE)
+class _Entry(NamedTuple):
+    doc: Any
+    key: Tuple
+    value: Any
 
 
-class _Cache(object):
-    """The last document's element list and block map, reused while it is unchanged.
-
-    Enumerating a 300-page body costs seconds (each element is a new UNO
-    object), a BodyMap about a second. The key is the document's change count
-    (writer.changes) plus the body text and the table count, and the edit
-    tools also call invalidate(). One slot per kind: (doc, key, value).
-    """
-
-    slots = {}
+_slots: Dict[str, _Entry] = {}
 
 
 def _key(doc):
@@ -40,17 +41,18 @@ def _key(doc):
             doc.getTextTables().getCount())
 
 
-def invalidate():
-    _Cache.slots.clear()
+def invalidate() -> None:
+    """Forget the cached map: the document was just edited."""
+    _slots.clear()
 
 
-def _cached(slot, doc, build):
+def _cached(slot: str, doc: Any, build: Callable[[Any], Any]) -> Any:
     key = _key(doc)
-    entry = _Cache.slots.get(slot)
+    entry = _slots.get(slot)
     # == compares UNO identity: each job call brings a new proxy of the same model.
-    if entry is None or entry[0] != doc or entry[1] != key:
-        entry = _Cache.slots[slot] = (doc, key, build(doc))
-    return entry[2]
+    if entry is None or entry.doc != doc or entry.key != key:
+        entry = _slots[slot] = _Entry(doc, key, build(doc))
+    return entry.value
 
 
 def _enumerate(doc):
@@ -61,84 +63,74 @@ def _enumerate(doc):
     return out
 
 
-def body_elements(doc):
+def body_elements(doc: Any) -> List[Any]:
     """The body's top-level paragraphs and tables, in order (index 0 is paragraph 1)."""
     return _cached("elements", doc, _enumerate)
 
 
-def body_map(doc):
+def body_map(doc: Any) -> BodyMap:
     """The numbered blocks for reading (building one costs ~1 s for 300 pages)."""
     return _cached("map", doc, _build_map)
 
 
+def element_map(doc: Any) -> ElementMap:
+    """The numbered blocks from the enumerated body: slow, but exact for any body."""
+    return ElementMap(body_elements(doc), doc.getText())
+
+
 def _build_map(doc):
-    from marginalia.writer import bodymap
     try:
         found = bodymap.build(doc)
     except Exception:
         # An unusual body (a shape of tables the walk cannot place); the slow path is exact.
         found = None
-    if found is not None:
-        return found
-    kinds = _ListKinds()
-    return bodymap.ElementMap(body_elements(doc), _para_props, kinds.kind)
+    return found if found is not None else element_map(doc)
 
 
-def _para_props(element):
-    return element.getPropertyValues(_PARA_PROPS)
+# ---------------------------------------------------------------- locating ranges
+
+def _table_number(bmap, rng):
+    """The block number of the table a range lies in, else None."""
+    try:
+        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
+    except Exception:
+        table = None
+    return bmap.table_number(table.getName()) if table is not None else None
 
 
-def _column_index(letters):
-    n = 0
-    for ch in letters.upper():
-        n = n * 26 + (ord(ch) - 64)
-    return n
+def locate(doc: Any, bmap: BodyMap, rng: Any, offsets: Offsets) -> Tuple[Optional[int], int]:
+    """(block number, code point offset) of a found range, or (None, 0) outside the body.
 
-
-def table_rows(table):
-    """Cell texts row by row; merged or split cells keep their own names' order."""
-    rows = {}
-    for name in table.getCellNames():
-        m = _CELL_NAME.match(name)
-        if not m:
-            continue
-        key = (_column_index(m.group(1)), name)
-        rows.setdefault(int(m.group(2)), []).append((key, table.getCellByName(name).getString()))
-    return [[text for _key, text in sorted(cells)] for _row, cells in sorted(rows.items())]
-
-
-class _ListKinds(object):
-    """Bullet or number for (list, level), asked once per list: rules objects are costly."""
-
-    def __init__(self):
-        self._cache = {}
-
-    def kind(self, para, list_id, level):
-        from marginalia.writer.bodymap import list_kind
-        return list_kind(para, self._cache, list_id, level)
+    A range in a table cell gives the table's block and offset 0. ``offsets``
+    is shared by the ranges of one search, asked in document order.
+    """
+    if rng.getText() == doc.getText():
+        return bmap.block_of(rng.getStart(), offsets)
+    number = _table_number(bmap, rng)
+    return (number, 0) if number is not None else (None, 0)
 
 
 # ---------------------------------------------------------------- selection
 
-class Selection(object):
+@dataclass
+class Selection:
     """Where the user's selection is: block numbers and code point offsets.
 
     ``start``/``end`` are 1-based block numbers, ``start_offset``/``end_offset``
     offsets into the first and last block's text; ``text`` the selected text;
-    ``in_table`` when the selection or cursor sits inside a table cell.
+    ``in_table`` when the selection or cursor sits inside a table cell;
+    ``ranges`` the selected ranges (the fields describe the first).
     """
-
-    __slots__ = ("start", "end", "start_offset", "end_offset", "text", "in_table", "ranges")
-
-    def __init__(self):
-        self.start = self.end = None
-        self.start_offset = self.end_offset = 0
-        self.text = ""
-        self.in_table = False
-        self.ranges = []
+    start: Optional[int] = None
+    end: Optional[int] = None
+    start_offset: int = 0
+    end_offset: int = 0
+    text: str = ""
+    in_table: bool = False
+    ranges: List[Any] = field(default_factory=list)
 
     @property
-    def empty(self):
+    def empty(self) -> bool:
         return not self.text
 
 
@@ -152,86 +144,35 @@ def _text_ranges(doc):
     return [sel.getByIndex(i) for i in range(sel.getCount())]
 
 
-def _index_of_paragraph(text, elements, position):
-    """Binary search the paragraph holding ``position`` (a body text range); -1 if none."""
-    lo, hi = 0, len(elements) - 1
-    found = -1
-    while lo <= hi:
-        mid = (lo + hi) // 2
-        probe = mid
-        # Tables cannot be compared with body ranges: step to a neighbouring paragraph.
-        while probe <= hi and is_table(elements[probe]):
-            probe += 1
-        if probe > hi:
-            hi = mid - 1
-            continue
-        # compareRegionStarts(a, b) is 1 when a starts before b.
-        if text.compareRegionStarts(elements[probe], position) >= 0:
-            found = probe
-            lo = probe + 1
-        else:
-            hi = mid - 1
-    return found
-
-
-def _offset_in(doc_text, element, position):
-    cursor = doc_text.createTextCursorByRange(element.getStart())
-    cursor.gotoRange(position, True)
-    return len(cursor.getString())
-
-
-def _table_index(elements, name):
-    for i, element in enumerate(elements):
-        if is_table(element) and element.getName() == name:
-            return i
-    return -1
-
-
-def _first_range(doc):
-    """A Selection holding the selected ranges and the first one's text, and that range."""
-    out = Selection()
-    out.ranges = _text_ranges(doc)
+def selection(doc: Any, bmap: BodyMap) -> Selection:
+    """The current selection (first range of a multi-selection) located in ``bmap``."""
+    out = Selection(ranges=_text_ranges(doc))
     if not out.ranges:
-        return out, None
+        return out
     rng = out.ranges[0]
     out.text = rng.getString()
-    return out, rng
-
-
-def selection(doc, elements):
-    """The current selection (first range of a multi-selection) located in ``elements``."""
-    out, rng = _first_range(doc)
-    if rng is None:
-        return out
     body = doc.getText()
     if rng.getText() != body:
-        cursor = rng.getText().createTextCursorByRange(rng.getStart())
-        table = None
-        try:
-            table = cursor.getPropertyValue("TextTable")
-        except Exception:
-            table = None
-        if table is not None:
-            index = _table_index(elements, table.getName())
-            if index >= 0:
-                out.start = out.end = index + 1
-                out.in_table = True
+        number = _table_number(bmap, rng)
+        if number is not None:
+            out.start = out.end = number
+            out.in_table = True
         return out
     # The selection may have been made backwards: order its ends first.
     first, second = rng.getStart(), rng.getEnd()
     if body.compareRegionStarts(first, second) < 0:
         first, second = second, first
-    a = _index_of_paragraph(body, elements, first)
-    b = _index_of_paragraph(body, elements, second)
-    if a < 0 or b < 0:
+    offsets = Offsets(body)
+    a, start_offset = bmap.block_of(first, offsets)
+    b, end_offset = bmap.block_of(second, offsets)
+    if a is None or b is None:
         return out
-    out.start, out.end = a + 1, b + 1
-    out.start_offset = _offset_in(body, elements[a], first)
-    out.end_offset = _offset_in(body, elements[b], second)
+    out.start, out.end = a, b
+    out.start_offset, out.end_offset = start_offset, end_offset
     return out
 
 
-def mark(paras, sel):
+def mark(paras: List[Para], sel: Selection) -> None:
     """Set the selection fields of the records ``sel`` covers."""
     if sel.start is None or sel.empty:
         return
@@ -247,7 +188,7 @@ def mark(paras, sel):
 
 # ---------------------------------------------------------------- statistics
 
-def title(doc):
+def title(doc: Any) -> str:
     """The document's title, else its file name, else the window title."""
     try:
         value = doc.getDocumentProperties().Title
@@ -263,7 +204,6 @@ def title(doc):
         pass
     url = doc.getURL()
     if url:
-        import urllib.parse
         return urllib.parse.unquote(url.rstrip("/").rsplit("/", 1)[-1])
     controller = doc.getCurrentController()
     if controller is not None:
@@ -271,7 +211,7 @@ def title(doc):
     return "Untitled"
 
 
-def statistics(doc):
+def statistics(doc: Any) -> Dict[str, Optional[int]]:
     """Word, character and page counts as Writer computes them."""
     out = {}
     for name, key in (("WordCount", "words"), ("CharacterCount", "characters")):
@@ -288,61 +228,3 @@ def statistics(doc):
             pages = None
     out["pages"] = pages
     return out
-
-
-# ---------------------------------------------------------------- over a BodyMap
-
-def map_selection(doc, bmap):
-    """The current selection located in a BodyMap (see selection())."""
-    if bmap.elements is not None:
-        return selection(doc, bmap.elements)
-    out, rng = _first_range(doc)
-    if rng is None:
-        return out
-    body = doc.getText()
-    if rng.getText() != body:
-        number = _table_number(bmap, rng)
-        if number is not None:
-            out.start = out.end = number
-            out.in_table = True
-        return out
-    first, second = rng.getStart(), rng.getEnd()
-    if body.compareRegionStarts(first, second) < 0:
-        first, second = second, first
-    from marginalia.writer.bodymap import Offsets
-    offsets = Offsets(body)
-    a, out.start_offset = bmap.block_at(offsets.of(first))
-    b, out.end_offset = bmap.block_at(offsets.of(second))
-    if a is None or b is None:
-        out.start_offset = out.end_offset = 0
-        return out
-    out.start, out.end = a, b
-    return out
-
-
-def _table_number(bmap, rng):
-    try:
-        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
-    except Exception:
-        table = None
-    return bmap.table_number(table.getName()) if table is not None else None
-
-
-def map_locate(doc, bmap, rng, offsets):
-    """(block number, code point offset) of a found range, or (None, 0) outside the body."""
-    if bmap.elements is not None:
-        from marginalia.writer.text_tools import locate
-        return locate(doc, bmap.elements, rng)
-    if rng.getText() == doc.getText():
-        return bmap.block_at(offsets.of(rng.getStart()))
-    number = _table_number(bmap, rng)
-    return (number, 0) if number is not None else (None, 0)
-
-
-def Offsets(body):
-    from marginalia.writer.bodymap import Offsets as _Offsets
-    return _Offsets(body)
-
-
-def map_record(bmap, number):
-    return bmap.record(number, table_rows)

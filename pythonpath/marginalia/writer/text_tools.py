@@ -1,96 +1,26 @@
-"""The Writer tools' bodies: validate everything, then read or edit.
+"""The Writer tools that work on text found by a search: search, replace, format, comment.
 
-Each function takes the document first and the tool's arguments after, runs
-on the main thread, and returns a ToolOutput or raises ToolError *before*
-changing anything (arguments, ranges, matches and protection are all checked
-first). Undo, recording and locking are the caller's (writer.toolbox).
+Each tool takes the document first and the tool's arguments after, runs on
+the main thread, and returns a ToolOutput or raises ToolError *before*
+changing anything (arguments, matches and protection are all checked first).
+Undo, recording and locking are the caller's (writer.toolbox). The protection
+checks here serve writer.block_tools too.
 """
 
 import re
 from datetime import datetime
+from typing import Any, Iterable, List, Optional
 
+from marginalia.chat.tools import ToolOutput
 from marginalia.document import docview
+from marginalia.errors import ToolError
 from marginalia.writer import edit
 from marginalia.writer import read
-from marginalia.document import markdown as md
-from marginalia.errors import ToolError
+from marginalia.writer.args import as_bool, as_text, parse_color
+from marginalia.writer.bodymap import Offsets
 from marginalia.writer.turn import AI_AUTHOR
-from marginalia.chat.tools import ToolOutput
 
 MAX_MATCHES = 50
-NAMED_COLORS = {
-    "black": 0x000000, "white": 0xFFFFFF, "red": 0xFF0000, "green": 0x00A933,
-    "blue": 0x2A6099, "yellow": 0xFFFF00, "orange": 0xFF8000, "purple": 0x800080,
-    "gray": 0x808080, "grey": 0x808080, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
-    "pink": 0xFFC0CB, "brown": 0x8B4513,
-}
-
-
-# ---------------------------------------------------------------- arguments
-
-def as_int(value, name):
-    if isinstance(value, bool):
-        raise ToolError("%s must be a whole number." % name)
-    if isinstance(value, int):
-        return value
-    if isinstance(value, float) and value.is_integer():
-        return int(value)
-    if isinstance(value, str) and re.match(r"^\s*-?\d+\s*$", value):
-        return int(value)
-    raise ToolError("%s must be a whole number, not %r." % (name, value))
-
-
-def as_text(value, name, allow_empty=False):
-    if not isinstance(value, str):
-        raise ToolError("%s must be a string." % name)
-    if not allow_empty and not value.strip():
-        raise ToolError("%s must not be empty." % name)
-    return value
-
-
-def as_bool(value, name):
-    if isinstance(value, bool) or value is None:
-        return value
-    if isinstance(value, str) and value.lower() in ("true", "false"):
-        return value.lower() == "true"
-    raise ToolError("%s must be true or false." % name)
-
-
-def block_range(start, end, count):
-    """Validated 1-based inclusive (start, end); end -1 means the last paragraph."""
-    start = as_int(start, "start")
-    end = as_int(end, "end")
-    if end == -1:
-        end = count
-    if not 1 <= start <= count:
-        raise ToolError("start %d is out of range: the document has paragraphs 1 to %d."
-                        % (start, count))
-    if not start <= end <= count:
-        raise ToolError("end %d is out of range: it must be between %d and %d."
-                        % (end, start, count))
-    return start, end
-
-
-def parse_color(value, name):
-    if value is None:
-        return None
-    text = str(value).strip().lower()
-    if text in ("none", "transparent", "auto", ""):
-        return -1
-    if text in NAMED_COLORS:
-        return NAMED_COLORS[text]
-    m = re.match(r"^#?([0-9a-f]{6})$", text)
-    if m:
-        return int(m.group(1), 16)
-    raise ToolError("%s must be a colour like \"#FF0000\" or a name like red, not %r."
-                    % (name, value))
-
-
-def parse_blocks(markdown):
-    blocks = md.parse(as_text(markdown, "markdown"))
-    if not blocks:
-        raise ToolError("The markdown contains no text to insert.")
-    return blocks
 
 
 # ---------------------------------------------------------------- protection
@@ -107,7 +37,7 @@ def _section_protected(obj):
     return False
 
 
-def protected_sections(doc):
+def protected_sections(doc: Any) -> bool:
     """True when some text section is protected: only then is each paragraph checked."""
     sections = doc.getTextSections()
     for i in range(sections.getCount()):
@@ -116,7 +46,8 @@ def protected_sections(doc):
     return False
 
 
-def check_writable(objects, what="That part of the document"):
+def check_writable(objects: Iterable[Any], what: str = "That part of the document") -> None:
+    """Raise a ToolError when one of ``objects`` lies in a protected section."""
     for obj in objects:
         if _section_protected(obj):
             raise ToolError("%s is in a protected section; nothing was changed." % what)
@@ -124,7 +55,8 @@ def check_writable(objects, what="That part of the document"):
 
 # ---------------------------------------------------------------- searching
 
-def search_descriptor(doc, query, regex, match_case):
+def search_descriptor(doc: Any, query: str, regex: Optional[bool],
+                      match_case: Optional[bool]) -> Any:
     sd = doc.createSearchDescriptor()
     sd.setSearchString(query)
     sd.setPropertyValue("SearchRegularExpression", bool(regex))
@@ -132,7 +64,8 @@ def search_descriptor(doc, query, regex, match_case):
     return sd
 
 
-def find_all(doc, query, regex=False, match_case=True, limit=None):
+def find_all(doc: Any, query: str, regex: Optional[bool] = False,
+             match_case: Optional[bool] = True, limit: Optional[int] = None) -> Any:
     """The matching ranges; with ``limit``, (first ``limit`` ranges, total count)."""
     sd = search_descriptor(doc, query, regex, match_case)
     try:
@@ -145,44 +78,27 @@ def find_all(doc, query, regex=False, match_case=True, limit=None):
     return ranges if limit is None else (ranges, count)
 
 
-def find_forgiving(doc, query):
+def find_forgiving(doc: Any, query: str) -> List[Any]:
     """Exact case first, any case if that finds nothing (models often mis-case)."""
     return find_all(doc, query, False, True) or find_all(doc, query, False, False)
 
 
-def no_match(query):
+def no_match(query: str) -> ToolError:
+    """The error for a search text that is not in the document."""
     return ToolError("No match for \u201c%s\u201d; nothing was changed. Use search_document "
                      "or read_document to find the exact text." % docview.short(query, 80))
 
 
-def locate(doc, elements, rng):
-    """(block number, code point offset) of a found range, or (None, 0) outside the body."""
-    body = doc.getText()
-    if rng.getText() == body:
-        i = read._index_of_paragraph(body, elements, rng.getStart())
-        if i < 0:
-            return None, 0
-        return i + 1, read._offset_in(body, elements[i], rng.getStart())
-    try:
-        table = rng.getText().createTextCursorByRange(rng.getStart()).getPropertyValue("TextTable")
-    except Exception:
-        table = None
-    if table is not None:
-        i = read._table_index(elements, table.getName())
-        if i >= 0:
-            return i + 1, 0
-    return None, 0
-
-
-def search_document(doc, query, regex=False, match_case=False):
+def search_document(doc: Any, query: Any, regex: Any = False,
+                    match_case: Any = False) -> ToolOutput:
     query = as_text(query, "query")
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=MAX_MATCHES)
     bmap = read.body_map(doc)
-    offsets = read.Offsets(doc.getText())
+    offsets = Offsets(doc.getText())
     matches = []
     for rng in ranges:
-        number, offset = read.map_locate(doc, bmap, rng, offsets)
+        number, offset = read.locate(doc, bmap, rng, offsets)
         found = rng.getString()
         item = {"paragraph": number, "text": found}
         if number is not None and not bmap.is_table(number):
@@ -213,7 +129,8 @@ def _python_replacement(replacement):
     return re.sub(r"(?<!\\)&", r"\\g<0>", out)
 
 
-def replace_text(doc, search, replacement, all=False, match_case=True, regex=False):
+def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
+                 match_case: Any = True, regex: Any = False) -> ToolOutput:
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
@@ -253,8 +170,9 @@ def replace_text(doc, search, replacement, all=False, match_case=True, regex=Fal
     return ToolOutput({"replaced": count, "matches": len(ranges)}, summary)
 
 
-def format_text(doc, search, bold=None, italic=None, underline=None, strikethrough=None,
-                color=None, highlight=None, all=False):
+def format_text(doc: Any, search: Any, bold: Any = None, italic: Any = None,
+                underline: Any = None, strikethrough: Any = None, color: Any = None,
+                highlight: Any = None, all: Any = False) -> ToolOutput:
     search = as_text(search, "search")
     values = {}
     flags = (("bold", bold, "CharWeight", edit.BOLD, 100.0),
@@ -293,7 +211,7 @@ def format_text(doc, search, bold=None, italic=None, underline=None, strikethrou
                           docview.short(search, 40)))
 
 
-def add_comment(doc, search, comment):
+def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     search = as_text(search, "search")
     comment = as_text(comment, "comment")
     # findFirst, not findAll: Writer 7.4 refuses to anchor a comment on a
@@ -307,7 +225,7 @@ def add_comment(doc, search, comment):
         raise no_match(search)
     check_writable([rng], "The text to comment on")
     bmap = read.body_map(doc)
-    number, _offset = read.map_locate(doc, bmap, rng, read.Offsets(doc.getText()))
+    number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Author", AI_AUTHOR)

@@ -11,6 +11,7 @@ always means the document is unchanged.
 """
 
 import logging
+from typing import Any, Callable
 
 from marginalia.document import docview
 from marginalia.writer import text_tools as ops
@@ -138,10 +139,11 @@ def _is_disposed(exc):
     return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
 
 
-class WriterToolbox(object):
+class WriterToolbox:
     """The tools, turn frame and per-turn context of one Writer document."""
 
-    def __init__(self, ctx, doc, settings, runner):
+    def __init__(self, ctx: Any, doc: Any, settings: Any,
+                 runner: Callable[[Callable[[], Any]], Any]):
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
@@ -160,10 +162,11 @@ class WriterToolbox(object):
         return tool
 
     # -- turn frame -------------------------------------------------------------
-    def begin_turn(self, title):
+    def begin_turn(self, title: str) -> None:
+        """Start a turn: its first edit opens an undo step named after ``title``."""
         self._runner(lambda: self._turn.begin(title))
 
-    def end_turn(self):
+    def end_turn(self) -> None:
         """Close the turn's undo step and restore recording; never raises."""
         try:
             self._runner(self._turn.end)
@@ -207,7 +210,7 @@ class WriterToolbox(object):
             raise Cancelled("The document was closed.")
 
     # -- per-turn context ---------------------------------------------------------
-    def context(self):
+    def context(self) -> str:
         """A short description of the document for the model's system message."""
         return self._runner(self._context)
 
@@ -215,7 +218,7 @@ class WriterToolbox(object):
         self._check_open()
         bmap = read.body_map(self.doc)
         heads = bmap.headings()
-        sel = read.map_selection(self.doc, bmap)
+        sel = read.selection(self.doc, bmap)
         stats = read.statistics(self.doc)
         lines = ["Document: %s" % read.title(self.doc),
                  "Size: %d paragraphs, %s words, %s pages." % (
@@ -231,16 +234,12 @@ class WriterToolbox(object):
         if sel.start is None:
             lines.append("The cursor is not in the main text.")
         elif sel.empty:
-            para = read.map_record(bmap, sel.start)
+            para = bmap.record(sel.start)
             lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
-            lines.append(_clip(docview.render_para(para), 600))
+            lines.append(docview.short(docview.render_para(para), 600))
         else:
             lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
-                sel.start, sel.end, _clip(sel.text, 1500)))
+                sel.start, sel.end, docview.short(sel.text, 1500)))
         lines.append("Use read_document and search_document to see more; paragraph numbers "
                      "refer to read_document's numbering.")
         return "\n".join(lines)
-
-
-def _clip(text, size):
-    return text if len(text) <= size else text[:size] + "\u2026"

@@ -16,6 +16,9 @@ calls keeps their name) the profile name is "Marginalia (AI)", restored in
 import json
 import logging
 import os
+from typing import Any, Optional
+
+from marginalia.document import docview
 
 log = logging.getLogger("marginalia.writer")
 
@@ -24,15 +27,12 @@ _PROFILE = "/org.openoffice.UserProfile/Data"
 _NAME_KEYS = ("givenname", "sn")
 
 
-def undo_title(request):
+def undo_title(request: Optional[str]) -> str:
     """The Undo menu entry for a turn: the request, shortened to one line."""
-    words = " ".join((request or "").split())
-    if len(words) > 50:
-        words = words[:49].rstrip() + "\u2026"
-    return "Marginalia: %s" % (words or "edit")
+    return "Marginalia: %s" % (docview.short(request or "", 50) or "edit")
 
 
-class _Profile(object):
+class _Profile:
     def __init__(self, ctx):
         from com.sun.star.beans import PropertyValue
         provider = ctx.ServiceManager.createInstanceWithContext(
@@ -51,10 +51,10 @@ class _Profile(object):
         self._access.commitChanges()
 
 
-class AuthorSwap(object):
+class AuthorSwap:
     """Context manager: the profile name is AI_AUTHOR inside, the user's again after."""
 
-    def __init__(self, ctx, active):
+    def __init__(self, ctx: Any, active: bool):
         self._ctx = ctx
         self._active = active
         self._saved = None
@@ -112,7 +112,7 @@ def _remove_rescue(ctx):
         pass
 
 
-def recover_author(ctx):
+def recover_author(ctx: Any) -> bool:
     """Give the user back their profile name if a crash left the AI author in it."""
     rescued = _read_rescue(ctx)
     if rescued is None:
@@ -125,25 +125,24 @@ def recover_author(ctx):
     return True
 
 
-class Turn(object):
+class Turn:
     """Per-turn edit state of one document."""
 
-    def __init__(self, ctx, doc, track_changes):
+    def __init__(self, ctx: Any, doc: Any, track_changes: bool):
         self.ctx = ctx
         self.doc = doc
         self.track_changes = track_changes
         self.title = undo_title("")
         self.in_context = False
         self.restore_recording = None
-        self.edits = 0
 
-    def begin(self, request):
+    def begin(self, request: Optional[str]) -> None:
+        """A new turn: nothing entered yet; the undo step is named after ``request``."""
         self.title = undo_title(request)
         self.in_context = False
         self.restore_recording = None
-        self.edits = 0
 
-    def before_edit(self):
+    def before_edit(self) -> None:
         """Open the undo step and switch recording on at the turn's first edit."""
         if not self.in_context:
             self.doc.getUndoManager().enterUndoContext(self.title)
@@ -153,16 +152,16 @@ class Turn(object):
             if not was:
                 self.doc.setPropertyValue("RecordChanges", True)
             self.restore_recording = was
-        self.edits += 1
 
-    def recording(self):
+    def recording(self) -> bool:
+        """Whether the document records changes right now."""
         return bool(self.doc.getPropertyValue("RecordChanges"))
 
-    def author(self):
+    def author(self) -> AuthorSwap:
         """Wraps one edit: tracked changes made inside carry the AI author."""
         return AuthorSwap(self.ctx, self.recording())
 
-    def end(self):
+    def end(self) -> None:
         """Close the undo step and restore recording; safe to call more than once."""
         errors = []
         if self.restore_recording is not None:

@@ -1,0 +1,89 @@
+"""The Writer tools' argument checks: a model's argument, or a ToolError naming it.
+
+Models send numbers as strings, booleans as "true" and colours by name; each
+helper accepts what is unambiguous and refuses the rest with a sentence the
+model can act on. Pure Python: no document is touched here.
+"""
+
+import re
+from typing import Any, List, Optional, Tuple
+
+from marginalia.document import markdown as md
+from marginalia.errors import ToolError
+
+NAMED_COLORS = {
+    "black": 0x000000, "white": 0xFFFFFF, "red": 0xFF0000, "green": 0x00A933,
+    "blue": 0x2A6099, "yellow": 0xFFFF00, "orange": 0xFF8000, "purple": 0x800080,
+    "gray": 0x808080, "grey": 0x808080, "cyan": 0x00FFFF, "magenta": 0xFF00FF,
+    "pink": 0xFFC0CB, "brown": 0x8B4513,
+}
+
+
+def as_int(value: Any, name: str) -> int:
+    """A whole number (an int, an integral float or a string of digits)."""
+    if isinstance(value, bool):
+        raise ToolError("%s must be a whole number." % name)
+    if isinstance(value, int):
+        return value
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, str) and re.match(r"^\s*-?\d+\s*$", value):
+        return int(value)
+    raise ToolError("%s must be a whole number, not %r." % (name, value))
+
+
+def as_text(value: Any, name: str, allow_empty: bool = False) -> str:
+    """A string, not blank unless ``allow_empty``."""
+    if not isinstance(value, str):
+        raise ToolError("%s must be a string." % name)
+    if not allow_empty and not value.strip():
+        raise ToolError("%s must not be empty." % name)
+    return value
+
+
+def as_bool(value: Any, name: str) -> Optional[bool]:
+    """True, False, or None when the argument was left out."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, str) and value.lower() in ("true", "false"):
+        return value.lower() == "true"
+    raise ToolError("%s must be true or false." % name)
+
+
+def block_range(start: Any, end: Any, count: int) -> Tuple[int, int]:
+    """Validated 1-based inclusive (start, end); end -1 means the last paragraph."""
+    start = as_int(start, "start")
+    end = as_int(end, "end")
+    if end == -1:
+        end = count
+    if not 1 <= start <= count:
+        raise ToolError("start %d is out of range: the document has paragraphs 1 to %d."
+                        % (start, count))
+    if not start <= end <= count:
+        raise ToolError("end %d is out of range: it must be between %d and %d."
+                        % (end, start, count))
+    return start, end
+
+
+def parse_color(value: Any, name: str) -> Optional[int]:
+    """An RGB int, -1 for "no colour", None when the argument was left out."""
+    if value is None:
+        return None
+    text = str(value).strip().lower()
+    if text in ("none", "transparent", "auto", ""):
+        return -1
+    if text in NAMED_COLORS:
+        return NAMED_COLORS[text]
+    m = re.match(r"^#?([0-9a-f]{6})$", text)
+    if m:
+        return int(m.group(1), 16)
+    raise ToolError("%s must be a colour like \"#FF0000\" or a name like red, not %r."
+                    % (name, value))
+
+
+def parse_blocks(markdown: Any) -> List[md.Block]:
+    """The markdown argument as blocks; at least one."""
+    blocks = md.parse(as_text(markdown, "markdown"))
+    if not blocks:
+        raise ToolError("The markdown contains no text to insert.")
+    return blocks
