@@ -10,6 +10,7 @@ writer.turn. Tools validate before changing anything, so a ToolError
 always means the document is unchanged.
 """
 
+import functools
 import logging
 from typing import Any, Callable
 
@@ -154,10 +155,9 @@ class WriterToolbox:
             self.registry.register(name, description, schema, self._bind(name), edits=edits)
 
     def _bind(self, name):
-        fn = _FUNCTIONS[name]
-
-        def tool(**kwargs):
-            return fn(self.doc, **kwargs)
+        # A partial keeps the tool function's real parameters visible, so the
+        # registry can check the model's arguments against them before the call.
+        tool = functools.partial(_FUNCTIONS[name], self.doc)
         tool.__name__ = name
         return tool
 
