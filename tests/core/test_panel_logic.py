@@ -6,7 +6,8 @@ from marginalia import config
 from marginalia.ui import options_form
 from marginalia.ui import panel_layout
 from marginalia.events import Event
-from marginalia.ui.transcript import TranscriptRenderer, format_usage, utf16_len
+from marginalia.document.docview import utf16_len
+from marginalia.ui.transcript import TranscriptRenderer, format_usage
 
 
 def _render_all(entries):

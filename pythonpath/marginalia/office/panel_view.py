@@ -11,7 +11,8 @@ from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKey
                               XWindowListener)
 
 from marginalia.ui import panel_layout
-from marginalia.ui.transcript import trim_point, utf16_len
+from marginalia.document.docview import utf16_len
+from marginalia.ui.transcript import trim_point
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE

@@ -7,6 +7,8 @@ inserts that text at the end of its controls. Appending keeps the cost of an
 update proportional to the new text, never to the transcript's length.
 """
 
+from marginalia.document.docview import short
+
 
 TOOL_MARK = u"  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = u"\u26a0 "         # warning sign before an error sentence
@@ -41,11 +43,6 @@ class Appends(object):
 
     def __repr__(self):
         return "Appends(chat=%r, thinking=%r, status=%r)" % (self.chat, self.thinking, self.status)
-
-
-def utf16_len(text):
-    """Length in UTF-16 code units: what LibreOffice's text positions count."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
 
 
 class SoftWrap(object):
@@ -112,11 +109,6 @@ def format_usage(usage):
     if prompt is not None and completion is not None:
         return "{:,} tokens ({:,} prompt, {:,} answer)".format(total, prompt, completion)
     return "{:,} tokens".format(total)
-
-
-def _one_line(text, limit):
-    line = " ".join((text or "").split())
-    return line if len(line) <= limit else line[:limit - 1].rstrip() + u"\u2026"
 
 
 class TranscriptRenderer(object):
@@ -209,7 +201,7 @@ class TranscriptRenderer(object):
             if not self._thinking_empty:
                 thinking += "" if self._thinking_at_line_start else "\n"
                 thinking += "\n"
-            thinking += u"\u2014 " + _one_line(self._question, THINKING_HEADER_LIMIT) + "\n"
+            thinking += u"\u2014 " + short(self._question, THINKING_HEADER_LIMIT) + "\n"
         elif self._thinking_interrupted:
             thinking += "\n\n" if not self._thinking_at_line_start else "\n"
         self._thinking_interrupted = False
@@ -230,7 +222,7 @@ class TranscriptRenderer(object):
         if not self._assistant_started:
             chat = self._begin_assistant("tool") + "\n"
             self._at_line_start = True
-        chat += self._start_block("tool") + TOOL_MARK + _one_line(line, 200) + "\n"
+        chat += self._start_block("tool") + TOOL_MARK + short(line, 200) + "\n"
         self._at_line_start = True
         return Appends(chat=chat, status="Thinking\u2026")
 
@@ -242,7 +234,7 @@ class TranscriptRenderer(object):
         return Appends(status=ev.text) if ev.text else Appends()
 
     def _on_error(self, ev):
-        sentence = _one_line(ev.message or "Something went wrong.", 400)
+        sentence = short(ev.message or "Something went wrong.", 400)
         chat = self._start_block("error") + ERROR_MARK + sentence + "\n"
         self._at_line_start = True
         return Appends(chat=chat, status="Error")
