@@ -25,8 +25,8 @@ import logging
 from marginalia.chat import thinking
 from marginalia.chat.endpoint import Endpoint, build_body
 from marginalia.errors import Cancelled, MarginaliaError
-from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT, USAGE,
-                               Event)
+from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_CALL_STARTED,
+                               TOOL_RESULT, USAGE, Event)
 from marginalia.chat.sse import SSEDecoder
 from marginalia.chat.stream import StreamAccumulator
 from marginalia.chat.tools import ToolRegistry
@@ -56,6 +56,15 @@ NO_TOOLS_PROMPT = (
 CANCELLED_RESULT = "Cancelled by the user."
 STOPPED = " [stopped]"
 INTERRUPTED = " [interrupted]"
+
+# The one wording of each state inside a turn, sent as STATUS events; the panel
+# shows them as they come (and CONNECTING the moment Send is pressed). The idle
+# states ("Ready", "Stopped") are worded by ui.transcript.
+CONNECTING = "Connecting\u2026"
+WAITING = "Waiting for the model\u2026"
+WRITING = "Writing\u2026"
+THINKING = "Thinking\u2026"
+RUNNING = "Running %s\u2026"      # the tool's name
 
 # Echo fields that belong to the turn that produced them (see the module docstring).
 _TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
@@ -216,7 +225,6 @@ class _Turn(object):
 
     def stopped(self):
         self.result.cancelled = True
-        self.set_status("Stopped.")
         return "cancelled"
 
     def think_window(self):
@@ -245,9 +253,9 @@ class _Turn(object):
                          "content": system_prompt(self.settings, self.context, bool(tools))}]
             body = build_body(self.settings, messages + self.conversation.for_request(turn_start),
                               tools)
-            self.set_status("Connecting\u2026")
+            self.set_status(CONNECTING)
             stream = self.client.open_stream(body, self.cancel)
-            self.set_status("Waiting for the model\u2026")
+            self.set_status(WAITING)
             for data in stream:
                 if self.cancel.cancelled:
                     raise Cancelled()   # a client that does not poll the token itself
@@ -301,7 +309,7 @@ class _Turn(object):
                 self.cancel_rest(calls[position:])
                 return False
             name = call["name"]
-            self.set_status("Running %s\u2026" % name)
+            self.set_status(RUNNING % name)
             self.emit(Event(TOOL_CALL, call_id=call["id"], name=name,
                             arguments=call["arguments"]))
             try:
@@ -345,9 +353,11 @@ class _Forwarder(object):
             if kind == USAGE:
                 event = Event(USAGE, usage=add_usage(self.prior_usage, event.usage))
             elif kind == TEXT:
-                turn.set_status("Writing\u2026")
+                turn.set_status(WRITING)
+            elif kind == TOOL_CALL_STARTED:
+                turn.set_status(RUNNING % event.name)
             elif kind == REASONING:
-                turn.set_status("Thinking\u2026")
+                turn.set_status(THINKING)
                 if not turn.settings.show_thinking:
                     continue
             elif kind == ERROR:

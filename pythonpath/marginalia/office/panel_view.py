@@ -128,6 +128,7 @@ class PanelView(object):
         self.ctx = ctx
         self.parent = parent
         self.thinking_visible = True
+        self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
@@ -245,8 +246,12 @@ class PanelView(object):
     def set_status(self, text):
         self.controls["status"].getModel().Label = text
 
-    def set_busy(self, busy):
+    def set_busy(self, busy: bool) -> None:
         # One button: Send while idle, Stop while a turn runs (its label is its accessible name).
+        # Called for every batch the panel shows: only a change touches the button.
+        if busy == self._busy_shown:
+            return
+        self._busy_shown = busy
         label = "Stop" if busy else "Send"
         model = self.controls["send"].getModel()
         model.Label = label
