@@ -387,10 +387,10 @@ def test_missing_model_is_an_error_event_not_an_exception():
     assert rec.events[-1].kind == DONE
 
 
-def test_hidden_thinking_is_not_forwarded_but_kept():
+def test_reasoning_is_always_emitted_and_kept_hiding_it_is_the_panels_choice():
     client = FakeClient(pieces(text_response("Answer.", reasoning="Secret musing")))
     result, rec, _ = turn(client, settings=SETTINGS.copy(show_thinking=False))
-    assert not rec.kinds(REASONING)
+    assert "".join(e.text for e in rec.kinds(REASONING)) == "Secret musing"
     assert "Thinking\u2026" in [e.text for e in rec.kinds(STATUS)]
     assert result.reasoning == "Secret musing"
 

@@ -357,9 +357,7 @@ class _Forwarder(object):
             elif kind == TOOL_CALL_STARTED:
                 turn.set_status(RUNNING % event.name)
             elif kind == REASONING:
-                turn.set_status(THINKING)
-                if not turn.settings.show_thinking:
-                    continue
+                turn.set_status(THINKING)   # shown or not is the panel's choice
             elif kind == ERROR:
                 self.error_shown = True
             turn.emit(event)
