@@ -150,7 +150,7 @@ def test_multi_round_tool_use():
     assert log == [("get_text", 2)]
     assert result.rounds == 2
     assert result.text == "Reading.\n\nIt is about a fox."
-    assert result.tool_calls[0]["name"] == "get_text" and result.tool_calls[0]["ok"]
+    assert result.tool_calls == [("get_text", True)]
     kinds = [e.kind for e in rec.events if e.kind in (TOOL_CALL_STARTED, TOOL_CALL,
                                                          TOOL_RESULT, DONE)]
     assert kinds == [TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT, DONE]

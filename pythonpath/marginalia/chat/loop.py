@@ -21,6 +21,8 @@ leaves behind is always valid to send again:
 
 import copy
 import logging
+from dataclasses import dataclass, field
+from typing import List, Optional, Tuple
 
 from marginalia.chat import thinking
 from marginalia.chat.endpoint import Endpoint, build_body
@@ -128,26 +130,21 @@ class Conversation(object):
         return out
 
 
-class TurnResult(object):
-    """What a turn did: ``text`` and ``reasoning`` join the rounds' answers."""
+@dataclass
+class TurnResult:
+    """What a turn did, for callers without an event listener (tests, scripts).
 
-    __slots__ = ("text", "reasoning", "usage", "rounds", "tool_calls", "error", "cancelled",
-                 "finish_reason")
+    ``text`` and ``reasoning`` join the rounds' answers; how the turn finished
+    is its DONE event's ``finish_reason``.
+    """
 
-    def __init__(self):
-        self.text = ""
-        self.reasoning = ""
-        self.usage = None
-        self.rounds = 0
-        self.tool_calls = []      # {"id", "name", "arguments", "ok", "summary"} in call order
-        self.error = None
-        self.cancelled = False
-        self.finish_reason = None
-
-    def __repr__(self):
-        return ("TurnResult(rounds=%r, tools=%r, error=%r, cancelled=%r, text=%r)"
-                % (self.rounds, len(self.tool_calls), self.error, self.cancelled,
-                   self.text[:60]))
+    text: str = ""
+    reasoning: str = ""
+    usage: Optional[dict] = None
+    rounds: int = 0
+    tool_calls: List[Tuple[str, bool]] = field(default_factory=list)  # (name, ok), in order
+    error: Optional[str] = None
+    cancelled: bool = False
 
 
 def run_turn(client, conversation, user_text, registry, settings, on_event, cancel,
@@ -218,7 +215,6 @@ class _Turn(object):
                 break
         result.text = "\n\n".join(t for t in self.texts if t)
         result.reasoning = "\n\n".join(r for r in self.reasonings if r)
-        result.finish_reason = finish
         self.status = None
         self.emit(Event(DONE, finish_reason=finish))
         return result
@@ -323,9 +319,7 @@ class _Turn(object):
                             result=outcome.content, summary=outcome.summary))
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": outcome.content})
-            self.result.tool_calls.append({"id": call["id"], "name": name,
-                                           "arguments": call["arguments"], "ok": outcome.ok,
-                                           "summary": outcome.summary})
+            self.result.tool_calls.append((name, outcome.ok))
         return True
 
     def cancel_rest(self, calls):
