@@ -148,20 +148,22 @@ def _thinking_shown(panel):
 
 
 def test_hidden_thinking_still_arrives_and_shows_when_toggled(gui_office, gui_doc, chat_server):
+    chat_server.add(sse.text_response("Answer in view.", pieces=2,
+                                      reasoning="A hidden thought."))
+    panel = PanelDriver(gui_office, gui_doc)
+    # The Options page turns "show thinking" off; the panel applies it at the next Send.
     gui_office.job("settings.save", show_thinking=False)
     try:
-        chat_server.add(sse.text_response("Answer in view.", pieces=2,
-                                          reasoning="A hidden thought."))
-        panel = PanelDriver(gui_office, gui_doc)
-        # "Show thinking" off: the panel hides the pane (the button offers to show it).
-        assert "Show thinking" in panel.names() and "Hide thinking" not in panel.names()
-        assert not _thinking_shown(panel)
         panel.type("Hello")
         panel.key("Return")
         panel.wait_transcript("Answer in view.")
         panel.wait_idle()
-        assert "A hidden thought." not in panel.transcript()
+        # The panel hides the pane (its button offers to show it) and keeps thinking out
+        # of the conversation.
+        names = panel.names()
+        assert "Show thinking" in names and "Hide thinking" not in names
         assert not _thinking_shown(panel)
+        assert "A hidden thought." not in panel.transcript()
         # The core sent the reasoning anyway: showing the pane shows it, nothing was lost.
         panel.press("Show thinking")
         wait_for(lambda: _thinking_shown(panel), what="the thinking pane to show")
