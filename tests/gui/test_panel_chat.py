@@ -10,6 +10,8 @@ import time
 
 from support import sse_server as sse
 
+from marginalia.chat.loop import WRITING
+from marginalia.ui.transcript import STOPPED
 from panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
@@ -93,12 +95,14 @@ def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui
     panel.key("Return")
     wait_for(lambda: panel.send_label() == "Stop", what="Send to turn into Stop")
     panel.wait_transcript("word5 ")
+    # The status line says what the loop said, in its words.
+    wait_for(lambda: panel.status() == WRITING, what="the loop's %r in the status" % WRITING)
     panel.press("Stop")
     panel.wait_idle(timeout=10)
     shown = panel.transcript()
     assert "word5 " in shown
     assert "word399" not in shown               # the stream was cut short
-    assert "Stopped" in shown or "Stopped" in panel.status()
+    assert panel.status().startswith(STOPPED)
     # Stopped for good: nothing more arrives afterwards.
     time.sleep(1.0)
     assert panel.transcript() == shown
@@ -135,3 +139,35 @@ def test_a_rebuilt_panel_shows_the_same_conversation(gui_office, gui_doc, chat_s
     panel.refresh()
     assert panel.transcript() == before
     assert "A short thought." in panel.thinking()
+
+
+def _thinking_shown(panel):
+    if "Thinking" not in panel.names():
+        return False
+    return panel.control_now(("Thinking",)).getSize().Height > 1
+
+
+def test_hidden_thinking_still_arrives_and_shows_when_toggled(gui_office, gui_doc, chat_server):
+    chat_server.add(sse.text_response("Answer in view.", pieces=2,
+                                      reasoning="A hidden thought."))
+    panel = PanelDriver(gui_office, gui_doc)
+    # The Options page turns "show thinking" off; the panel applies it at the next Send.
+    gui_office.job("settings.save", show_thinking=False)
+    try:
+        panel.type("Hello")
+        panel.key("Return")
+        panel.wait_transcript("Answer in view.")
+        panel.wait_idle()
+        # The panel hides the pane (its button offers to show it) and keeps thinking out
+        # of the conversation.
+        names = panel.names()
+        assert "Show thinking" in names and "Hide thinking" not in names
+        assert not _thinking_shown(panel)
+        assert "A hidden thought." not in panel.transcript()
+        # The core sent the reasoning anyway: showing the pane shows it, nothing was lost.
+        panel.press("Show thinking")
+        wait_for(lambda: _thinking_shown(panel), what="the thinking pane to show")
+        assert "A hidden thought." in panel.thinking()
+        assert "Hide thinking" in panel.names()
+    finally:
+        gui_office.job("settings.save", show_thinking=True)

@@ -14,7 +14,7 @@ from marginalia import config
 from marginalia.office import chat_session
 from marginalia.office import mainthread
 from marginalia.office import settings_store
-from marginalia.errors import ConfigError
+from marginalia.errors import Cancelled, ConfigError
 from marginalia.chat.transport import CancelToken
 
 
@@ -111,3 +111,32 @@ def test_an_endpoint_override_never_gets_the_stored_endpoints_key(main, monkeypa
     assert session._settings().api_key == "sk-given"
     session.settings_override = {"model": "other"}
     assert session._settings().api_key == "sk-stored-openai"
+
+
+@pytest.mark.parametrize("failure,entries_after_user", [
+    (ConfigError("No model chosen."), [("error", "No model chosen."), ("done", "error")]),
+    (Cancelled(), [("done", "cancelled")]),
+])
+def test_a_turn_that_ends_outside_the_loop_ends_once(main, monkeypatch, failure,
+                                                     entries_after_user):
+    def load(_ctx, with_key=True):
+        raise failure
+    monkeypatch.setattr(settings_store, "load", load)
+    session = _session()
+    batches = []
+    ended = threading.Event()
+
+    def listener(batch):
+        batches.append((list(batch), session.busy))
+        if any(role == "event" and e.kind == "done" for role, e in batch):
+            ended.set()
+    session.add_listener(listener)
+    assert session.send("hello")
+    assert ended.wait(10), batches
+    entries = [entry for batch, _busy in batches for entry in batch]
+    assert entries[0] == ("user", "hello")
+    assert [(e.kind, e.message or e.finish_reason) for _role, e in entries[1:]] == \
+        entries_after_user
+    # One DONE, the last entry; busy is already False when listeners get it.
+    assert batches[-1][1] is False and not session.busy
+    assert session.log == entries

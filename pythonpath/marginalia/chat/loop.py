@@ -21,14 +21,15 @@ leaves behind is always valid to send again:
 
 import copy
 import logging
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
 
 from marginalia.chat import thinking
 from marginalia.chat.endpoint import Endpoint, build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
-from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_RESULT, USAGE,
-                               Event)
+from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_CALL_STARTED,
+                               TOOL_RESULT, USAGE, Event)
 from marginalia.chat.sse import SSEDecoder
 from marginalia.chat.stream import StreamAccumulator
 from marginalia.chat.tools import ToolRegistry
@@ -61,6 +62,15 @@ NO_TOOLS_PROMPT = (
 CANCELLED_RESULT = "Cancelled by the user."
 STOPPED = " [stopped]"
 INTERRUPTED = " [interrupted]"
+
+# The one wording of each state inside a turn, sent as STATUS events; the panel
+# shows them as they come (and CONNECTING the moment Send is pressed). The idle
+# states ("Ready", "Stopped") are worded by ui.transcript.
+CONNECTING = "Connecting\u2026"
+WAITING = "Waiting for the model\u2026"
+WRITING = "Writing\u2026"
+THINKING = "Thinking\u2026"
+RUNNING = "Running %s\u2026"      # the tool's name
 
 # Echo fields that belong to the turn that produced them (see the module docstring).
 _TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
@@ -128,26 +138,21 @@ class Conversation:
         return out
 
 
-class TurnResult(object):
-    """What a turn did: ``text`` and ``reasoning`` join the rounds' answers."""
+@dataclass
+class TurnResult:
+    """What a turn did, for callers without an event listener (tests, scripts).
 
-    __slots__ = ("text", "reasoning", "usage", "rounds", "tool_calls", "error", "cancelled",
-                 "finish_reason")
+    ``text`` and ``reasoning`` join the rounds' answers; how the turn finished
+    is its DONE event's ``finish_reason``.
+    """
 
-    def __init__(self):
-        self.text = ""
-        self.reasoning = ""
-        self.usage = None
-        self.rounds = 0
-        self.tool_calls = []      # {"id", "name", "arguments", "ok", "summary"} in call order
-        self.error = None
-        self.cancelled = False
-        self.finish_reason = None
-
-    def __repr__(self):
-        return ("TurnResult(rounds=%r, tools=%r, error=%r, cancelled=%r, text=%r)"
-                % (self.rounds, len(self.tool_calls), self.error, self.cancelled,
-                   self.text[:60]))
+    text: str = ""
+    reasoning: str = ""
+    usage: Optional[dict] = None
+    rounds: int = 0
+    tool_calls: List[Tuple[str, bool]] = field(default_factory=list)  # (name, ok), in order
+    error: Optional[str] = None
+    cancelled: bool = False
 
 
 def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
@@ -220,14 +225,12 @@ class _Turn:
                 break
         result.text = "\n\n".join(t for t in self.texts if t)
         result.reasoning = "\n\n".join(r for r in self.reasonings if r)
-        result.finish_reason = finish
         self.status = None
         self.emit(Event(DONE, finish_reason=finish))
         return result
 
     def stopped(self):
         self.result.cancelled = True
-        self.set_status("Stopped.")
         return "cancelled"
 
     def think_window(self):
@@ -256,9 +259,9 @@ class _Turn:
                          "content": system_prompt(self.settings, self.context, bool(tools))}]
             body = build_body(self.settings, messages + self.conversation.for_request(turn_start),
                               tools)
-            self.set_status("Connecting\u2026")
+            self.set_status(CONNECTING)
             stream = self.client.open_stream(body, self.cancel)
-            self.set_status("Waiting for the model\u2026")
+            self.set_status(WAITING)
             for data in stream:
                 if self.cancel.cancelled:
                     raise Cancelled()   # a client that does not poll the token itself
@@ -312,7 +315,7 @@ class _Turn:
                 self.cancel_rest(calls[position:])
                 return False
             name = call["name"]
-            self.set_status("Running %s\u2026" % name)
+            self.set_status(RUNNING % name)
             self.emit(Event(TOOL_CALL, call_id=call["id"], name=name,
                             arguments=call["arguments"]))
             try:
@@ -326,9 +329,7 @@ class _Turn:
                             result=outcome.content, summary=outcome.summary))
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": outcome.content})
-            self.result.tool_calls.append({"id": call["id"], "name": name,
-                                           "arguments": call["arguments"], "ok": outcome.ok,
-                                           "summary": outcome.summary})
+            self.result.tool_calls.append((name, outcome.ok))
         return True
 
     def cancel_rest(self, calls):
@@ -356,11 +357,11 @@ class _Forwarder:
             if kind == USAGE:
                 event = Event(USAGE, usage=add_usage(self.prior_usage, event.usage))
             elif kind == TEXT:
-                turn.set_status("Writing\u2026")
+                turn.set_status(WRITING)
+            elif kind == TOOL_CALL_STARTED:
+                turn.set_status(RUNNING % event.name)
             elif kind == REASONING:
-                turn.set_status("Thinking\u2026")
-                if not turn.settings.show_thinking:
-                    continue
+                turn.set_status(THINKING)   # shown or not is the panel's choice
             elif kind == ERROR:
                 self.error_shown = True
             turn.emit(event)

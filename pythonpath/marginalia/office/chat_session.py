@@ -11,21 +11,26 @@ bounded number of repaints. The headless runner drives the same class.
 import logging
 import threading
 import time
+from typing import Callable, List, Tuple, Union
 
 import unohelper
 from com.sun.star.util import XCloseListener
 
 from marginalia import events as ev
-from marginalia.office import mainthread
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
+from marginalia.office import mainthread
 
 log = logging.getLogger("marginalia.chat")
+
+# A log entry: ("user", the message) or ("event", an events.Event).
+Entry = Tuple[str, Union[str, ev.Event]]
+Listener = Callable[[List[Entry]], None]
 
 _sessions = {}
 _sessions_lock = threading.Lock()
 
 
-def session_for(ctx, doc):
+def session_for(ctx, doc) -> "ChatSession":
     """The document's ChatSession, created on first use."""
     key = doc.RuntimeUID
     with _sessions_lock:
@@ -49,7 +54,7 @@ def _drop(key):
         _sessions.pop(key, None)
 
 
-def merge_entries(entries):
+def merge_entries(entries: List[Entry]) -> List[Entry]:
     """Join adjacent text (and adjacent reasoning) deltas into one event each."""
     out = []
     for entry in entries:
@@ -62,7 +67,7 @@ def merge_entries(entries):
     return out
 
 
-class _Pump(object):
+class _Pump:
     """Carries entries from any thread to the main thread, coalesced."""
 
     # Each panel update has a fixed main-thread cost (insert, scroll, repaint:
@@ -79,7 +84,7 @@ class _Pump(object):
         self._scheduled = False
         self._last = 0.0
 
-    def push(self, entry):
+    def push(self, entry: Tuple[int, Entry]) -> None:
         with self._lock:
             self._pending.append(entry)
             if self._scheduled:
@@ -118,7 +123,9 @@ class _CloseWatch(unohelper.Base, XCloseListener):
         self._session.document_closed()
 
 
-class ChatSession(object):
+class ChatSession:
+    """The chat of one document: its conversation, log, listeners and running turn."""
+
     def __init__(self, ctx, doc, key):
         from marginalia.chat.loop import Conversation
         self.ctx = ctx
@@ -131,7 +138,6 @@ class ChatSession(object):
         self._pump = _Pump(ctx, self._deliver)
         self._cancel = None
         self._running = False
-        self._final_done = None
         self._generation = 0
         self._closed = False
         try:
@@ -140,10 +146,10 @@ class ChatSession(object):
             log.exception("could not watch the document for closing")
 
     # -- listeners (main thread) ---------------------------------------------------
-    def add_listener(self, fn):
+    def add_listener(self, fn: Listener) -> None:
         self._listeners.append(fn)
 
-    def remove_listener(self, fn):
+    def remove_listener(self, fn: Listener) -> None:
         if fn in self._listeners:
             self._listeners.remove(fn)
 
@@ -157,12 +163,11 @@ class ChatSession(object):
         kept = []
         ended = False
         for gen, (role, payload) in batch:
-            if role == "end":
-                # The turn's last entry: busy turns False here, on the main
-                # thread, so nobody sees an idle session before its DONE.
+            if role == "event" and payload.kind == ev.DONE:
+                # The turn's one DONE is its last entry (see _run): busy turns
+                # False here, on the main thread, as listeners get the DONE.
                 self._running = False
                 ended = True
-                role = "event"
             # Entries of a turn that New chat cleared may still arrive: drop them.
             if gen == self._generation:
                 kept.append((role, payload))
@@ -176,36 +181,22 @@ class ChatSession(object):
             except Exception:
                 log.exception("chat listener failed")
 
-    def _emitter(self, generation):
-        """The turn's event callback; DONE is held until the worker has finished.
-
-        Listeners check ``busy`` when DONE arrives, so it must already be False,
-        which is only true once end_turn (a main-thread call) has returned.
-        """
-        def emit(event):
-            if event.kind == ev.DONE:  # sent last, as ("end", event), by _run
-                self._final_done = event
-            else:
-                self._push(generation, ("event", event))
-        return emit
-
     def _push(self, generation, entry):
         self._pump.push((generation, entry))
 
     # -- turns -------------------------------------------------------------------
     @property
-    def busy(self):
+    def busy(self) -> bool:
         """True from send() until the turn's DONE (sent after its undo step closed) is delivered."""
         return self._running
 
-    def send(self, text):
+    def send(self, text: str) -> bool:
         """Start a turn on a worker thread; False when one is running or text is empty."""
         text = (text or "").strip()
         if not text or self.busy or self._closed:
             return False
         from marginalia.chat.transport import CancelToken
         self._running = True
-        self._final_done = None
         self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
         thread = threading.Thread(target=self._run,
@@ -214,11 +205,11 @@ class ChatSession(object):
         thread.start()
         return True
 
-    def stop(self):
+    def stop(self) -> None:
         if self._cancel is not None:
             self._cancel.cancel()
 
-    def new_chat(self):
+    def new_chat(self) -> None:
         """Forget the conversation (stopping a running turn first)."""
         from marginalia.chat.loop import Conversation
         self.stop()
@@ -226,7 +217,7 @@ class ChatSession(object):
         self.conversation = Conversation()
         self.log = []
 
-    def document_closed(self):
+    def document_closed(self) -> None:
         if self._closed:
             return
         self._closed = True
@@ -247,11 +238,26 @@ class ChatSession(object):
             settings = settings_store.load(self.ctx)
         return settings.copy(**override) if override else settings
 
-    def _run(self, text, cancel, generation):
+    def _run(self, text: str, cancel, generation: int) -> None:
+        """The worker: one turn, ended by exactly one DONE, pushed last.
+
+        This is the one place a turn's end is decided. The loop's DONE is held
+        until the undo step has closed (end_turn is a main-thread call), so a
+        listener that sees DONE sees an idle session with its document settled.
+        A turn that failed outside the loop gets one ERROR sentence and a DONE
+        "error"; one stopped there gets a DONE "cancelled" (the panel says Stopped).
+        """
         from marginalia.chat import loop
         from marginalia.chat.transport import ChatClient
         from marginalia.writer.toolbox import WriterToolbox
-        emit = self._emitter(generation)
+        ends = []
+
+        def emit(event):
+            if event.kind == ev.DONE:
+                ends.append(event)
+            else:
+                self._push(generation, ("event", event))
+        finish = "error"
         toolbox = None
         try:
             # On the main thread: the password container may prompt for the
@@ -264,12 +270,12 @@ class ChatSession(object):
             context = toolbox.context()
             loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
                           settings, emit, cancel, context=context)
+        except Cancelled:
+            finish = "cancelled"
         except Exception as exc:
             if not isinstance(exc, MarginaliaError):
                 log.exception("chat turn failed")
             emit(ev.Event(ev.ERROR, message=user_sentence(exc)))
-            emit(ev.Event(ev.DONE, finish_reason="cancelled" if isinstance(exc, Cancelled)
-                          else "error"))
         finally:
             if toolbox is not None:
                 try:
@@ -277,6 +283,6 @@ class ChatSession(object):
                 except Exception:
                     # The document may be gone; the undo context closes with it.
                     log.exception("ending the turn failed")
-            done = self._final_done or ev.Event(ev.DONE, finish_reason="error")
-            self._push(generation, ("end", done))
+            self._push(generation, ("event", ends[0] if ends
+                                        else ev.Event(ev.DONE, finish_reason=finish)))
 

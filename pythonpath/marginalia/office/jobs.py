@@ -6,6 +6,7 @@ socket thread, so anything touching documents goes through mainthread.
 """
 
 import importlib
+from typing import Any
 
 from marginalia import __version__
 
@@ -49,7 +50,7 @@ _COMMANDS = {
 }
 
 
-def execute(ctx, command, document, payload):
+def execute(ctx, command: str, document, payload: dict) -> Any:
     """Run one command; raises for an unknown one."""
     handler = _COMMANDS.get(command)
     if handler is not None:

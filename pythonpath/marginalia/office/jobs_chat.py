@@ -7,6 +7,7 @@ sees exactly what the sidebar would.
 """
 
 import threading
+from typing import Any
 
 from marginalia.office import chat_session
 
@@ -28,7 +29,8 @@ def _collector(key):
     return collect
 
 
-def handle(ctx, command, document, payload):
+def handle(ctx, command: str, document, payload: dict) -> Any:
+    """Run one chat.* command for the document's session."""
     if document is None:
         raise ValueError("%s needs a Document" % command)
     session = chat_session.session_for(ctx, document)

@@ -1,4 +1,7 @@
-"""The extension's log file, in the user profile (never the API key: see config.Settings.__repr__)."""
+"""The extension's log file, in the user profile.
+
+It never holds the API key: see config.Settings.__repr__.
+"""
 
 import logging
 import logging.handlers
@@ -9,7 +12,7 @@ import uno
 _configured = [False]
 
 
-def log_path(ctx):
+def log_path(ctx) -> str:
     """``<profile>/user/marginalia/marginalia.log`` as a system path."""
     subst = ctx.ServiceManager.createInstanceWithContext(
         "com.sun.star.util.PathSubstitution", ctx)
@@ -17,7 +20,7 @@ def log_path(ctx):
     return os.path.join(user_dir, "marginalia", "marginalia.log")
 
 
-def setup(ctx):
+def setup(ctx) -> None:
     """Send the ``marginalia`` loggers to a small rotating file, once per process."""
     if _configured[0]:
         return

@@ -9,6 +9,7 @@ callback that runs, and code known to run there (the panel factory) can say so.
 
 import logging
 import threading
+from typing import Any, Callable
 
 import unohelper
 from com.sun.star.awt import XCallback
@@ -20,12 +21,13 @@ log = logging.getLogger("marginalia.mainthread")
 _main_ident = [None]
 
 
-def note_main_thread():
+def note_main_thread() -> None:
     """Record the calling thread as the VCL main thread (call only from there)."""
     _main_ident[0] = threading.get_ident()
 
 
-def on_main_thread():
+def on_main_thread() -> bool:
+    """True on the VCL main thread (once a main-thread callback has said which it is)."""
     return _main_ident[0] is not None and threading.get_ident() == _main_ident[0]
 
 
@@ -42,7 +44,7 @@ class _Callback(unohelper.Base, XCallback):
             log.exception("main-thread callback failed")
 
 
-def post(ctx, fn):
+def post(ctx, fn: Callable[[], Any]) -> None:
     """Run ``fn()`` later on the main thread; returns at once."""
     cb = ctx.ServiceManager.createInstanceWithContext("com.sun.star.awt.AsyncCallback", ctx)
     cb.addCallback(_Callback(fn), None)
@@ -52,7 +54,7 @@ class MainThreadTimeout(MarginaliaError):
     pass
 
 
-def run_sync(ctx, fn, timeout=300.0):
+def run_sync(ctx, fn: Callable[[], Any], timeout: float = 300.0) -> Any:
     """Run ``fn()`` on the main thread and return its result or raise its exception.
 
     Called from a worker; on the main thread itself it just calls fn (waiting

@@ -12,6 +12,7 @@ which case the result is dropped.
 
 import logging
 import threading
+from typing import Dict, Union
 
 import unohelper
 from com.sun.star.awt import XActionListener, XItemListener, XTextListener
@@ -31,7 +32,7 @@ TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
          "max_rounds": "RoundsField", "extra_instructions": "ExtraField"}
 
 
-def handle(ctx, window, event_object, method):
+def handle(ctx, window, event_object: str, method: str) -> bool:
     """The page's event handler; True when the event was handled."""
     if method != "external_event":
         return False
@@ -54,7 +55,7 @@ def handle(ctx, window, event_object, method):
 
 
 # -- page <-> values ---------------------------------------------------------
-def fill(window, settings):
+def fill(window, settings: config.Settings) -> None:
     """Show a Settings on the page."""
     form = options_form.settings_to_form(settings)
     provider = window.getControl("ProviderList")
@@ -79,7 +80,7 @@ def fill(window, settings):
     _say(window, "")
 
 
-def read_form(window):
+def read_form(window) -> Dict[str, Union[str, bool]]:
     """{field: text or bool} from the page (main thread only)."""
     form = {}
     for name, control in TEXTS.items():
@@ -221,7 +222,8 @@ def _fetch_models(ctx, window, form, quiet):
             combo.addItems(tuple(result), 0)
         combo.setText(typed)
         if not quiet:
-            _say(window, "The server offers %d model%s." % (len(result), "" if len(result) == 1 else "s"))
+            plural = "" if len(result) == 1 else "s"
+            _say(window, "The server offers %d model%s." % (len(result), plural))
 
     _in_background(ctx, window, work, show)
 

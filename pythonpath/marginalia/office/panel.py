@@ -10,6 +10,7 @@ Every UNO entry point here catches once, logs, and shows one plain sentence.
 """
 
 import logging
+from typing import Callable
 
 import unohelper
 from com.sun.star.lang import XComponent
@@ -18,17 +19,17 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 
 import uno
 
-from marginalia.office import mainthread
-from marginalia.ui import panel_layout
+from marginalia.chat.loop import CONNECTING
 from marginalia.errors import user_sentence
 from marginalia.events import ERROR, Event
+from marginalia.office import mainthread
+from marginalia.ui import panel_layout, transcript
 from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
 
 
-
-def create_ui_element(ctx, url, args):
+def create_ui_element(ctx, url: str, args: dict) -> "PanelElement":
     """The factory's createUIElement: a panel for the document shown in args["Frame"]."""
     frame = args.get("Frame")
     parent = args.get("ParentWindow")
@@ -38,7 +39,7 @@ def create_ui_element(ctx, url, args):
     return PanelElement(url, frame, panel)
 
 
-def guarded(method):
+def guarded(method: Callable) -> Callable:
     """Wrap a UI callback: nothing escapes into VCL, the user gets one sentence."""
     def call(self, *args, **kwargs):
         try:
@@ -50,77 +51,65 @@ def guarded(method):
     return call
 
 
-class ChatPanel(object):
-    """Connects one PanelView to the ChatSession of the frame's document."""
+class ChatPanel:
+    """Connects one PanelView to the ChatSession of the frame's document.
+
+    It decides no wording: what the panes and the status line show comes from
+    the TranscriptRenderer (which shows the loop's STATUS texts), and Send/Stop
+    follows ``session.busy``.
+    """
 
     def __init__(self, ctx, frame, parent):
         from marginalia.office import chat_session
-        from marginalia.office import settings_store
+        from marginalia.office.panel_view import PanelView
         self.ctx = ctx
         self.frame = frame
         self.document = frame.getController().getModel()
         self.session = chat_session.session_for(ctx, self.document)
         self.renderer = TranscriptRenderer()
-        self._stopping = False
-        self._busy = False
         self._disposed = False
-        from marginalia.office.panel_view import PanelView
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking)
         try:
-            show = settings_store.load(ctx, with_key=False).show_thinking
+            self._shown_setting = _show_thinking(ctx)
         except Exception:
             log.exception("reading settings failed; showing thinking")
-            show = True
-        self.view.set_thinking_visible(bool(show))
+            self._shown_setting = True
+        self.view.set_thinking_visible(self._shown_setting)
         self._replay()
         self.session.add_listener(self.on_entries)
 
     # -- session -> view -----------------------------------------------------
-    def _replay(self):
+    def _replay(self) -> None:
         """Rebuild the panes from the session's log (a fresh panel for an old chat)."""
         self.renderer.reset()
         out = self.renderer.render(list(self.session.log))
         self.view.set_text("transcript", out.chat)
         self.view.set_text("thinking", out.thinking)
-        self._busy = bool(self.session.busy)
-        self.view.set_busy(self._busy)
-        if self._busy:
-            # The session hands us (maybe empty) a batch when the turn ends.
-            self.view.set_status(out.status or "Working\u2026")
-        else:
-            self._show(self.renderer.finish_turn())
+        self.view.set_status(self.renderer.status)
+        self.view.set_busy(self.session.busy)
 
     @guarded
-    def on_entries(self, entries):
+    def on_entries(self, entries) -> None:
         """Session listener, on the main thread: append the batch, then follow busy.
 
         The session already coalesces (chat_session._Pump.INTERVAL), so each batch
-        is one update: one append per pane.
+        is one update: one append per pane. A turn's end reaches us as its DONE
+        (or, for a turn New chat cleared, an empty batch), with busy already False.
         """
         if self._disposed:
             return
         self._show(self.renderer.render(entries))
-        self._sync_busy()
+        self.view.set_busy(self.session.busy)
 
-    def _sync_busy(self):
-        busy = bool(self.session.busy)
-        if busy == self._busy:
-            return
-        self._busy = busy
-        self.view.set_busy(busy)
-        if not busy:
-            self._show(self.renderer.finish_turn(stopped=self._stopping))
-            self._stopping = False
-
-    def _show(self, out):
+    def _show(self, out) -> None:
         self.view.append("transcript", out.chat)
         self.view.append("thinking", out.thinking)
         if out.status is not None:
             self.view.set_status(out.status)
 
-    def show_error(self, text):
+    def show_error(self, text: str) -> None:
         try:
             self._show(self.renderer.event(Event(ERROR, message=text)))
         except Exception:
@@ -128,8 +117,8 @@ class ChatPanel(object):
 
     # -- user actions --------------------------------------------------------
     @guarded
-    def on_send(self, from_enter=False):
-        if self._busy or self.session.busy:
+    def on_send(self, from_enter: bool = False) -> None:
+        if self.session.busy:
             if not from_enter:
                 self.on_stop()
             return
@@ -140,62 +129,56 @@ class ChatPanel(object):
             self._send_now()
 
     @guarded
-    def _send_posted(self):
+    def _send_posted(self) -> None:
         self._send_now()
 
-    def _send_now(self):
+    def _send_now(self) -> None:
         text = self.view.take_input().strip()
         if not text:
             self.view.clear_input()
             return
         self._refresh_thinking_setting()
         if not self.session.send(text):
-            self.view.set_status("Still answering; press Stop first.")
+            self.view.set_status(transcript.STILL_ANSWERING)
             return
         self.view.clear_input()
-        self._stopping = False
-        self._busy = True
-        self.view.set_busy(True)
-        self.view.set_status("Connecting\u2026")
+        self.view.set_busy(self.session.busy)
+        # The loop's own first state; the user entry says it again when it arrives.
+        self.view.set_status(CONNECTING)
 
     @guarded
-    def on_stop(self):
+    def on_stop(self) -> bool:
         """Stop the running turn; True when there was one (Escape is then consumed)."""
         if self._disposed or not self.session.busy:
             return False
-        self._stopping = True
         self.session.stop()
-        self.view.set_status("Stopping\u2026")
+        self.view.set_status(transcript.STOPPING)
         return True
 
     @guarded
-    def on_new_chat(self):
+    def on_new_chat(self) -> None:
         self.session.new_chat()
         self.renderer.reset()
-        self._stopping = False
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
-        self._busy = bool(self.session.busy)
-        self.view.set_busy(self._busy)
-        self.view.set_status("Ready")
+        self.view.set_busy(self.session.busy)
+        self.view.set_status(self.renderer.status)
         self.view.focus_input()
 
     @guarded
-    def on_toggle_thinking(self):
+    def on_toggle_thinking(self) -> None:
+        # Only the pane's visibility: its text keeps arriving while it is hidden.
         self.view.set_thinking_visible(not self.view.thinking_visible)
 
-    def _refresh_thinking_setting(self):
+    def _refresh_thinking_setting(self) -> None:
         """The Options page may have changed "show thinking" since the panel was built."""
-        from marginalia.office import settings_store
-        show = bool(settings_store.load(self.ctx, with_key=False).show_thinking)
-        if show != self._last_setting:
-            self._last_setting = show
+        show = _show_thinking(self.ctx)
+        if show != self._shown_setting:
+            self._shown_setting = show
             self.view.set_thinking_visible(show)
 
-    _last_setting = None
-
     # -- lifetime ------------------------------------------------------------
-    def dispose(self):
+    def dispose(self) -> None:
         if self._disposed:
             return
         self._disposed = True
@@ -205,10 +188,15 @@ class ChatPanel(object):
             self.view.dispose()
 
 
+def _show_thinking(ctx) -> bool:
+    from marginalia.office import settings_store
+    return bool(settings_store.load(ctx, with_key=False).show_thinking)
+
+
 class PanelElement(unohelper.Base, XUIElement, XToolPanel, XSidebarPanel, XComponent):
     """What the sidebar holds: the UI element and, as its real interface, the tool panel."""
 
-    def __init__(self, url, frame, panel):
+    def __init__(self, url: str, frame, panel: ChatPanel):
         self.ResourceURL = url
         self.Frame = frame
         self.Type = TOOLPANEL

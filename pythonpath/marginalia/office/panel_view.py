@@ -11,7 +11,8 @@ from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKey
                               XWindowListener)
 
 from marginalia.ui import panel_layout
-from marginalia.ui.transcript import trim_point, utf16_len
+from marginalia.document.docview import utf16_len
+from marginalia.ui.transcript import trim_point
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
@@ -26,7 +27,7 @@ CHAT_BACKGROUND = 0xFFFFFF
 # note, in one replace every ~40,000 characters streamed.
 TRIM_AT = 120000
 KEEP_CHARS = 80000
-TRIMMED_NOTE = u"(Earlier messages of this chat are no longer shown here.)\n\n"
+TRIMMED_NOTE = "(Earlier messages of this chat are no longer shown here.)\n\n"
 
 # name: (model service, accessible name / tooltip, model properties)
 CONTROLS = (
@@ -120,13 +121,14 @@ class _EscapeHandler(unohelper.Base, XKeyHandler, XFocusListener):
         pass
 
 
-class PanelView(object):
+class PanelView:
     """The controls of one panel, inside the sidebar's parent window."""
 
     def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking):
         self.ctx = ctx
         self.parent = parent
         self.thinking_visible = True
+        self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
@@ -175,7 +177,7 @@ class PanelView(object):
         return self.container.getPeer()
 
     # -- layout --------------------------------------------------------------
-    def relayout(self):
+    def relayout(self) -> None:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
         boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible)
@@ -184,7 +186,7 @@ class PanelView(object):
             control.setPosSize(x, y, w, max(h, 1), POSSIZE)
         self.controls["thinking"].setVisible(self.thinking_visible)
 
-    def set_thinking_visible(self, visible):
+    def set_thinking_visible(self, visible: bool) -> None:
         self.thinking_visible = visible
         label = "Hide thinking" if visible else "Show thinking"
         self.controls["thinking_toggle"].getModel().Label = label
@@ -202,7 +204,7 @@ class PanelView(object):
     def _text_peer(self, pane):
         return self.controls[pane].getPeer()
 
-    def append(self, pane, text):
+    def append(self, pane: str, text: str) -> None:
         """Insert text at the end of a pane; cost follows len(text), not the pane's length.
 
         The view follows the end while the cursor sits there; a user who put
@@ -223,7 +225,7 @@ class PanelView(object):
             before = _selection(max(0, before.Min - removed), max(0, before.Max - removed))
         peer.setSelection(_selection(end, end) if following else before)
 
-    def _trim(self, peer):
+    def _trim(self, peer) -> int:
         """Replace the oldest blocks with TRIMMED_NOTE; returns the net UTF-16 units removed."""
         text = peer.getText()
         cut = trim_point(text, KEEP_CHARS)
@@ -233,7 +235,7 @@ class PanelView(object):
         peer.insertText(_selection(0, cut16), TRIMMED_NOTE)
         return cut16 - utf16_len(TRIMMED_NOTE)
 
-    def set_text(self, pane, text):
+    def set_text(self, pane: str, text: str) -> None:
         if len(text) > TRIM_AT:      # a rebuilt panel replaying a long chat
             cut = trim_point(text, KEEP_CHARS)
             if cut > 0:
@@ -241,24 +243,28 @@ class PanelView(object):
         self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
 
-    def set_status(self, text):
+    def set_status(self, text: str) -> None:
         self.controls["status"].getModel().Label = text
 
-    def set_busy(self, busy):
+    def set_busy(self, busy: bool) -> None:
         # One button: Send while idle, Stop while a turn runs (its label is its accessible name).
+        # Called for every batch the panel shows: only a change touches the button.
+        if busy == self._busy_shown:
+            return
+        self._busy_shown = busy
         label = "Stop" if busy else "Send"
         model = self.controls["send"].getModel()
         model.Label = label
         model.HelpText = "Stop the answer" if busy else "Send the message"
 
-    def take_input(self):
+    def take_input(self) -> str:
         text = self.controls["input"].getText()
         return text
 
-    def clear_input(self):
+    def clear_input(self) -> None:
         self.controls["input"].setText("")
 
-    def focus_input(self):
+    def focus_input(self) -> None:
         self.controls["input"].setFocus()
 
     # -- keys ----------------------------------------------------------------
@@ -275,7 +281,7 @@ class PanelView(object):
         if event.KeyCode == KEY_ESCAPE:
             self._on_stop_key()
 
-    def dispose(self):
+    def dispose(self) -> None:
         try:
             self._toolkit.removeKeyHandler(self._escape)
         except Exception:

@@ -71,7 +71,7 @@ def _password_container(ctx):
         "com.sun.star.task.PasswordContainer", ctx)
 
 
-def load(ctx, with_key=True):
+def load(ctx, with_key: bool = True) -> config.Settings:
     """The user's settings: registry values and (unless with_key is False) the endpoint's key."""
     values = {}
     for group, names in GROUPS.items():
@@ -92,7 +92,7 @@ def load(ctx, with_key=True):
     return settings.copy(api_key=load_key(ctx, settings.endpoint))
 
 
-def save(ctx, settings):
+def save(ctx, settings: config.Settings) -> None:
     """Write the registry values, then store (or remove) the key for the endpoint."""
     for group, names in GROUPS.items():
         node = _config(ctx, "%s/%s" % (ROOT, group), update=True)
@@ -107,7 +107,7 @@ def save(ctx, settings):
     save_key(ctx, settings.endpoint, settings.api_key)
 
 
-def load_key(ctx, endpoint):
+def load_key(ctx, endpoint: str) -> str:
     """The stored key for an endpoint, or "" when there is none."""
     container = _password_container(ctx)
     url = key_url(endpoint)
@@ -129,7 +129,7 @@ def load_key(ctx, endpoint):
     return ""
 
 
-def save_key(ctx, endpoint, key):
+def save_key(ctx, endpoint: str, key: str) -> bool:
     """Keep the key in the password container, persistently when LibreOffice allows it.
 
     A fresh profile has persistent password storage off and no master

@@ -5,6 +5,8 @@ Settings for the page and reads the page back, keeping the saved value of a
 field the user filled with something unusable and saying why in one sentence.
 """
 
+from typing import Dict, List, Optional, Tuple, Union
+
 from marginalia import config
 
 TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
@@ -12,7 +14,7 @@ TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
 CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http")
 
 
-def _number_text(value):
+def _number_text(value: Optional[float]) -> str:
     if value is None:
         return ""
     if isinstance(value, float) and value.is_integer():
@@ -20,7 +22,7 @@ def _number_text(value):
     return str(value)
 
 
-def settings_to_form(settings):
+def settings_to_form(settings: config.Settings) -> Dict[str, Union[str, bool]]:
     """{field: text or bool} for the page."""
     form = {}
     for name in TEXT_FIELDS:
@@ -34,7 +36,7 @@ def settings_to_form(settings):
     return form
 
 
-def parse_temperature(text):
+def parse_temperature(text: Optional[str]) -> Optional[float]:
     """None for empty, else a float in [0, 2]; raises ValueError with a sentence."""
     text = (text or "").strip().replace(",", ".")
     if not text:
@@ -48,7 +50,7 @@ def parse_temperature(text):
     return value
 
 
-def parse_max_tokens(text):
+def parse_max_tokens(text: Optional[str]) -> Optional[int]:
     """None for empty, else a positive whole number."""
     text = (text or "").strip()
     if not text:
@@ -58,7 +60,7 @@ def parse_max_tokens(text):
     return int(text)
 
 
-def parse_rounds(text):
+def parse_rounds(text: Optional[str]) -> int:
     """A tool round limit from 1 to 100."""
     text = (text or "").strip()
     if not text.isdigit() or not 1 <= int(text) <= 100:
@@ -66,7 +68,8 @@ def parse_rounds(text):
     return int(text)
 
 
-def form_to_settings(base, form):
+def form_to_settings(base: config.Settings,
+                     form: Dict[str, Union[str, bool]]) -> Tuple[config.Settings, List[str]]:
     """(Settings, [sentences]): the page's values over ``base``; bad fields keep base's value."""
     changes = {}
     problems = []
@@ -99,7 +102,7 @@ def form_to_settings(base, form):
     return base.copy(**changes), problems
 
 
-def provider_for_endpoint(endpoint):
+def provider_for_endpoint(endpoint: Optional[str]) -> str:
     """The preset whose endpoint this is, or "custom"."""
     wanted = (endpoint or "").strip().rstrip("/")
     for pid, _label, preset in config.PRESETS:
@@ -108,7 +111,7 @@ def provider_for_endpoint(endpoint):
     return "custom"
 
 
-def connection_sentence(settings, models):
+def connection_sentence(settings: config.Settings, models: List[str]) -> str:
     """One sentence on what works, from the server's model list."""
     where = settings.endpoint
     if not settings.model:

@@ -6,6 +6,8 @@ Send/Stop, and a two-line status line the full width of the panel (token
 counts do not fit beside a button in a narrow sidebar).
 """
 
+from typing import Dict, Tuple
+
 MARGIN = 6
 GAP = 4
 ROW = 26
@@ -20,7 +22,8 @@ THINKING_SHARE = 0.28
 THINKING_MIN = 56
 
 
-def layout(width, height, thinking_visible):
+def layout(width: int, height: int,
+           thinking_visible: bool) -> Dict[str, Tuple[int, int, int, int]]:
     """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden."""
     width = max(width, MIN_WIDTH)
     height = max(height, MIN_HEIGHT)

@@ -5,11 +5,28 @@ turns the session's log entries (``("user", text)`` or ``("event", Event)``)
 into the text to append to each pane plus the status line; the UNO view only
 inserts that text at the end of its controls. Appending keeps the cost of an
 update proportional to the new text, never to the transcript's length.
+
+The status line shows a turn's states as the loop words them (its STATUS
+events, and chat.loop.CONNECTING for a message just sent); this module words
+only what the panel shows outside a turn, below.
 """
 
+from dataclasses import dataclass
+from typing import Iterable, Optional, Tuple
 
-TOOL_MARK = u"  \u25b8 "        # small right-pointing triangle before a tool line
-ERROR_MARK = u"\u26a0 "         # warning sign before an error sentence
+from marginalia.chat.loop import CONNECTING
+from marginalia.document.docview import short
+from marginalia.events import Event
+
+READY = "Ready"
+STOPPED = "Stopped"                       # the turn ended with finish_reason "cancelled"
+STOPPING = "Stopping\u2026"               # Stop pressed, the turn not yet ended
+ERROR_STATUS = "Error"
+STILL_ANSWERING = "Still answering; press Stop first."
+LAST_TURN = " \u00b7 last turn: "         # between READY/STOPPED and the turn's usage
+
+TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
+ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 THINKING_HEADER_LIMIT = 60
 # The edit control lays out a paragraph again from its start on every insert,
 # and line-breaks the inserted text against the rest of the paragraph: 200
@@ -22,46 +39,36 @@ HARD_WRAP = 1000
 SENTENCE_END = ".!?:;)\u201d\"'"
 
 
-class Appends(object):
+@dataclass
+class Appends:
     """Text to add at the end of each pane, and the new status line (None: unchanged)."""
 
-    __slots__ = ("chat", "thinking", "status")
+    chat: str = ""
+    thinking: str = ""
+    status: Optional[str] = None
 
-    def __init__(self, chat="", thinking="", status=None):
-        self.chat = chat
-        self.thinking = thinking
-        self.status = status
-
-    def extend(self, other):
+    def extend(self, other: "Appends") -> "Appends":
         self.chat += other.chat
         self.thinking += other.thinking
         if other.status is not None:
             self.status = other.status
         return self
 
-    def __repr__(self):
-        return "Appends(chat=%r, thinking=%r, status=%r)" % (self.chat, self.thinking, self.status)
 
-
-def utf16_len(text):
-    """Length in UTF-16 code units: what LibreOffice's text positions count."""
-    return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
-class SoftWrap(object):
+class SoftWrap:
     """Turns some spaces of a stream into line breaks so no line grows past HARD_WRAP.
 
     Stateful over one pane's whole text, so the result does not depend on how
     the stream was cut into pieces.
     """
 
-    def __init__(self, soft=SOFT_WRAP, hard=HARD_WRAP):
+    def __init__(self, soft: int = SOFT_WRAP, hard: int = HARD_WRAP):
         self.soft = soft
         self.hard = hard
         self.column = 0          # characters since the last line break
         self._previous = "\n"
 
-    def feed(self, text):
+    def feed(self, text: str) -> str:
         if not text:
             return text
         newline = text.rfind("\n")
@@ -86,7 +93,7 @@ class SoftWrap(object):
         return "".join(out)
 
 
-def trim_point(text, keep):
+def trim_point(text: str, keep: int) -> int:
     """Where to cut text so about its last ``keep`` characters stay: after a block
     boundary (blank line) if there is one, else after a line break; 0 for no cut."""
     start = max(0, len(text) - keep)
@@ -98,7 +105,7 @@ def trim_point(text, keep):
     return text.find("\n", start) + 1
 
 
-def format_usage(usage):
+def format_usage(usage: Optional[dict]) -> str:
     """'1,234 tokens (1,000 prompt, 234 answer)' from an OpenAI-style usage dict."""
     if not usage:
         return ""
@@ -114,12 +121,7 @@ def format_usage(usage):
     return "{:,} tokens".format(total)
 
 
-def _one_line(text, limit):
-    line = " ".join((text or "").split())
-    return line if len(line) <= limit else line[:limit - 1].rstrip() + u"\u2026"
-
-
-class TranscriptRenderer(object):
+class TranscriptRenderer:
     """Keeps just enough state to know where the next piece of text belongs.
 
     Blocks in the conversation pane: ``You: ...`` for a user turn, then
@@ -131,7 +133,8 @@ class TranscriptRenderer(object):
     def __init__(self):
         self.reset()
 
-    def reset(self):
+    def reset(self) -> None:
+        self.status = READY         # the status line as the entries so far leave it
         self._block = None          # None, "user", "answer", "tool", "error"
         self._at_line_start = True
         self._empty = True
@@ -144,13 +147,15 @@ class TranscriptRenderer(object):
         self._wrap = {"chat": SoftWrap(), "thinking": SoftWrap()}
         self.usage = None
 
-    def _wrapped(self, out):
+    def _wrapped(self, out: Appends) -> Appends:
         out.chat = self._wrap["chat"].feed(out.chat)
         out.thinking = self._wrap["thinking"].feed(out.thinking)
+        if out.status is not None:
+            self.status = out.status
         return out
 
     # -- entries -------------------------------------------------------------
-    def render(self, entries):
+    def render(self, entries: Iterable[Tuple[str, object]]) -> Appends:
         """Appends for a batch of log entries, in order."""
         out = Appends()
         for entry in entries:
@@ -161,31 +166,22 @@ class TranscriptRenderer(object):
                 out.extend(self.event(value))
         return out
 
-    def user(self, text):
+    def user(self, text: str) -> Appends:
         self._question = text
         self._assistant_started = False
         self._thinking_header_done = False
         self.usage = None
-        chat = self._start_block("user", blank_line=True) + u"You: " + text.rstrip() + "\n"
+        chat = self._start_block("user", blank_line=True) + "You: " + text.rstrip() + "\n"
         self._at_line_start = True
-        return self._wrapped(Appends(chat=chat, status="Connecting\u2026"))
+        return self._wrapped(Appends(chat=chat, status=CONNECTING))
 
-    def event(self, ev):
+    def event(self, ev: Event) -> Appends:
         handler = getattr(self, "_on_" + ev.kind, None)
         out = handler(ev) if handler else Appends()
         if out.chat:
             # Thinking that resumes after answer text or a tool starts a new paragraph.
             self._thinking_interrupted = True
         return self._wrapped(out)
-
-    def finish_turn(self, stopped=False):
-        """Status for the end of a turn (the session is no longer busy)."""
-        chat = "" if self._at_line_start else "\n"
-        self._at_line_start = True
-        used = format_usage(self.usage)
-        head = "Stopped" if stopped else "Ready"
-        return self._wrapped(
-            Appends(chat=chat, status=head + (u" \u00b7 last turn: " + used if used else "")))
 
     # -- event kinds ---------------------------------------------------------
     def _on_text(self, ev):
@@ -198,7 +194,7 @@ class TranscriptRenderer(object):
             chat = self._start_block("answer")
         chat += ev.text
         self._at_line_start = ev.text.endswith("\n")
-        return Appends(chat=chat, status="Writing\u2026")
+        return Appends(chat=chat)
 
     def _on_reasoning(self, ev):
         if not ev.text:
@@ -209,20 +205,14 @@ class TranscriptRenderer(object):
             if not self._thinking_empty:
                 thinking += "" if self._thinking_at_line_start else "\n"
                 thinking += "\n"
-            thinking += u"\u2014 " + _one_line(self._question, THINKING_HEADER_LIMIT) + "\n"
+            thinking += "\u2014 " + short(self._question, THINKING_HEADER_LIMIT) + "\n"
         elif self._thinking_interrupted:
             thinking += "\n\n" if not self._thinking_at_line_start else "\n"
         self._thinking_interrupted = False
         thinking += ev.text
         self._thinking_empty = False
         self._thinking_at_line_start = ev.text.endswith("\n")
-        return Appends(thinking=thinking, status="Thinking\u2026")
-
-    def _on_tool_call_started(self, ev):
-        return Appends(status="Running a tool: %s\u2026" % (ev.name or "tool"))
-
-    def _on_tool_call(self, ev):
-        return Appends(status="Running a tool: %s\u2026" % (ev.name or "tool"))
+        return Appends(thinking=thinking)
 
     def _on_tool_result(self, ev):
         line = ev.summary or ("%s %s" % (ev.name or "tool", "done" if ev.ok else "failed"))
@@ -230,9 +220,9 @@ class TranscriptRenderer(object):
         if not self._assistant_started:
             chat = self._begin_assistant("tool") + "\n"
             self._at_line_start = True
-        chat += self._start_block("tool") + TOOL_MARK + _one_line(line, 200) + "\n"
+        chat += self._start_block("tool") + TOOL_MARK + short(line, 200) + "\n"
         self._at_line_start = True
-        return Appends(chat=chat, status="Thinking\u2026")
+        return Appends(chat=chat)
 
     def _on_usage(self, ev):
         self.usage = ev.usage
@@ -242,13 +232,18 @@ class TranscriptRenderer(object):
         return Appends(status=ev.text) if ev.text else Appends()
 
     def _on_error(self, ev):
-        sentence = _one_line(ev.message or "Something went wrong.", 400)
+        sentence = short(ev.message or "Something went wrong.", 400)
         chat = self._start_block("error") + ERROR_MARK + sentence + "\n"
         self._at_line_start = True
-        return Appends(chat=chat, status="Error")
+        return Appends(chat=chat, status=ERROR_STATUS)
 
     def _on_done(self, ev):
-        return Appends()
+        """The turn's end (its one DONE, see office.chat_session): the idle status line."""
+        chat = "" if self._at_line_start else "\n"
+        self._at_line_start = True
+        used = format_usage(self.usage)
+        head = STOPPED if ev.finish_reason == "cancelled" else READY
+        return Appends(chat=chat, status=head + (LAST_TURN + used if used else ""))
 
     # -- helpers -------------------------------------------------------------
     def _begin_assistant(self, block):
