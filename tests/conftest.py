@@ -1,15 +1,13 @@
-"""Shared pytest set-up: the office fixtures and the no-silent-skips rule."""
+"""Shared pytest set-up: the office fixtures and the no-silent-skips rule.
+
+Imports go through the repository root (pytest.ini's ``pythonpath``): helpers
+are ``tests.support.<module>``, never bare names found next to a test file.
+"""
 
 import os
 import sys
 
 import pytest
-
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for sub in ("pythonpath", "vendor", ""):
-    path = os.path.join(ROOT, sub) if sub else ROOT
-    if path not in sys.path:
-        sys.path.insert(0, path)
 
 _skipped = []
 
@@ -43,7 +41,7 @@ def _harness(gui):
                     "with `python3 build.py test` (it builds a .venv over the Python that has "
                     "uno), or install libreoffice-writer and python3-uno." % sys.executable,
                     pytrace=False)
-    from support.office import OfficeHarness
+    from tests.support.office import OfficeHarness
     return OfficeHarness(_oxt(), gui=gui).start()
 
 

@@ -4,8 +4,8 @@ import ast
 import os
 
 from marginalia.document import docview
-from marginalia.document.docview import (SEL_CLOSE, SEL_OPEN, Para, from_utf16, outline, render,
-                                         render_para, to_utf16, utf16_len)
+from marginalia.document.docview import (SEL_CLOSE, SEL_OPEN, Para, outline, render, render_para,
+                                         utf16_len)
 
 
 def sample():
@@ -100,19 +100,19 @@ def test_compact_form_costs_little_over_plain_text():
     paras = [Para(n, "A sentence of ordinary prose that fills a paragraph. " * 6)
              for n in range(1, 1001)]
     text, _ = render(paras, budget=10 ** 9)
-    assert len(text) < docview.plain_size(paras) * 1.05
+    plain_size = sum(len(p.plain()) + 1 for p in paras)   # paragraph ends included
+    assert len(text) < plain_size * 1.05
 
 
-def test_utf16_helpers_with_non_bmp_characters():
-    s = "a😀b𝔸c"
-    assert utf16_len(s) == 7
-    assert to_utf16(s, 2) == 3         # after "a😀"
-    assert to_utf16(s, 4) == 6
-    assert from_utf16(s, 3) == 2
-    assert from_utf16(s, 2) == 1       # inside the surrogate pair: rounds down
-    assert from_utf16(s, 7) == 5
-    for i in range(len(s) + 1):
-        assert from_utf16(s, to_utf16(s, i)) == i
+def test_utf16_len_counts_surrogate_pairs():
+    assert utf16_len("a😀b𝔸c") == 7
+    assert utf16_len("plain") == 5
+    assert utf16_len("") == 0
+
+
+def test_outline_shortens_long_headings_with_an_ellipsis():
+    lines = outline([Para(3, "word " * 30, heading=2)])
+    assert lines == ["3: ## " + ("word " * 16).strip() + "\u2026"]
 
 
 def test_short_folds_whitespace():

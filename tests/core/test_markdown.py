@@ -124,3 +124,39 @@ def test_module_is_python38_syntax():
     path = os.path.join(os.path.dirname(markdown.__file__), "markdown.py")
     with open(path, encoding="utf-8") as handle:
         ast.parse(handle.read(), feature_version=(3, 8))
+
+
+def test_bare_marker_inside_a_paragraph_is_text():
+    assert kinds(parse("text\n1.\nmore")) == [(PARAGRAPH, 0, "text 1. more")]
+    assert kinds(parse("a\n-")) == [(PARAGRAPH, 0, "a -")]
+    assert kinds(parse("text\n- item")) == [(PARAGRAPH, 0, "text"), (BULLET, 1, "item")]
+
+
+def test_list_nesting_survives_blank_lines_but_not_rules_or_paragraphs():
+    assert kinds(parse("- a\n\n  - b")) == [(BULLET, 1, "a"), (BULLET, 2, "b")]
+    assert kinds(parse("- a\n  - b\n***\n  - c")) == [
+        (BULLET, 1, "a"), (BULLET, 2, "b"), (BULLET, 1, "c")]
+    assert kinds(parse("- a\n\npara\n  - b")) == [
+        (BULLET, 1, "a"), (PARAGRAPH, 0, "para"), (BULLET, 1, "b")]
+    assert kinds(parse("\t- a\n\t\t- b\n1) x")) == [
+        (BULLET, 1, "a"), (BULLET, 2, "b"), (NUMBER, 1, "x")]
+
+
+def test_underline_after_a_list_item_is_a_rule_not_a_heading():
+    assert kinds(parse("- a\n---\np\n***")) == [(BULLET, 1, "a"), (PARAGRAPH, 0, "p")]
+
+
+def test_quote_splits_on_an_empty_quoted_line_and_fence_may_stay_open():
+    assert kinds(parse("> a\n>\n> b\n>")) == [(QUOTE, 0, "a"), (QUOTE, 0, "b")]
+    assert kinds(parse("~~~\ncode\n~~~~\nafter")) == [(CODE, 0, "code"), (PARAGRAPH, 0, "after")]
+    assert kinds(parse("```\nx\n  y")) == [(CODE, 0, "x"), (CODE, 0, "  y")]
+
+
+def test_table_ends_at_the_first_line_without_a_pipe():
+    blocks = parse("a|b\n-|-\nc")
+    assert [b.kind for b in blocks] == [TABLE, PARAGRAPH]
+    assert [[markdown.plain_text(c) for c in r] for r in blocks[0].rows] == [["a", "b"]]
+
+
+def test_empty_atx_headings():
+    assert kinds(parse("#\n## ")) == [(HEADING, 1, ""), (HEADING, 2, "")]

@@ -1,7 +1,7 @@
-"""Fixtures for the real-window tests; the driver itself is in panel_driver.py.
+"""Fixtures for the real-window tests; the driver itself is tests/support/panel_driver.py.
 
-(Helpers live outside conftest.py: with a conftest in tests/office too, a test
-importing "conftest" could get the other one.)
+(Helpers live in tests/support, not in conftest.py: with a conftest in every
+tier, a test importing "conftest" could get another tier's.)
 """
 
 import pytest
@@ -10,7 +10,7 @@ import pytest
 @pytest.fixture
 def chat_server(gui_office):
     """A scripted model server the office talks to; settings point at it for the test."""
-    from support.sse_server import ScriptedServer
+    from tests.support.sse_server import ScriptedServer
     server = ScriptedServer([], models=("test-model",))
     server.start()
     gui_office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",

@@ -8,11 +8,11 @@ and an answer.
 
 import time
 
-from support import sse_server as sse
+from tests.support import sse_server as sse
 
 from marginalia.chat.loop import WRITING
 from marginalia.ui.transcript import STOPPED
-from panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
     [("call_1", "replace_text", {"search": "colour", "replacement": "color", "all": True})],

@@ -1,9 +1,9 @@
 """A long conversation in the real panel: the pane keeps its latest part, long paragraphs
 are shown as lines, and the panel goes on answering (the cost per update is bounded)."""
 
-from support import sse_server as sse
+from tests.support import sse_server as sse
 
-from panel_driver import PanelDriver, screenshot
+from tests.support.panel_driver import PanelDriver, screenshot
 
 PARAGRAPH = " ".join("Sentence %d of a very long paragraph." % i for i in range(60))
 

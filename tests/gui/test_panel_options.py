@@ -11,7 +11,7 @@ import threading
 import unohelper
 from com.sun.star.awt import XCallback
 
-from panel_driver import screenshot, wait_for
+from tests.support.panel_driver import screenshot, wait_for
 
 PUSH_BUTTON = 44
 

@@ -1,8 +1,8 @@
 """Two Writer windows chatting at the same time: each panel shows only its own conversation."""
 
-from support import sse_server as sse
+from tests.support import sse_server as sse
 
-from panel_driver import PanelDriver, wait_for
+from tests.support.panel_driver import PanelDriver, wait_for
 
 
 def _slow_answer(word):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from test_writer_support import sample
+from tests.support.writer import sample
 
 
 @pytest.fixture

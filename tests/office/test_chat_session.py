@@ -7,8 +7,8 @@ would show up as the wrong text in the wrong document.
 
 import time
 
-from support.office import paragraph_texts
-from support.sse_server import ScriptedServer, text_response, tool_calls_response
+from tests.support.office import paragraph_texts
+from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
 
 
 def _wait_done(office, doc, timeout=60):

@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-from support.office import paragraph_texts, paragraphs, props
-from support.sse_server import (ScriptedServer, error_response, text_response, tool_calls_response,
-                                usage)
+from tests.support.office import paragraph_texts, paragraphs, props
+from tests.support.sse_server import (ScriptedServer, error_response, text_response,
+                                      tool_calls_response, usage)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from support.office import JobError
+from tests.support.office import JobError
 
 
 def test_ping_runs_inside_the_installed_extension(office):

@@ -1,6 +1,6 @@
 """The read tools' cache: rebuilt on every change, and never reading undo titles."""
 
-from test_writer_support import one
+from tests.support.writer import one
 
 
 def _outline(office, doc):

@@ -4,7 +4,7 @@ import re
 
 import pytest
 
-from test_writer_support import EMOJI_LINE, blocks, find, one, sample, select, texts
+from tests.support.writer import EMOJI_LINE, blocks, find, one, sample, select, texts
 
 MARKDOWN = """## Plan
 

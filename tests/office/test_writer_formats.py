@@ -4,7 +4,8 @@ import os
 
 import pytest
 
-from test_writer_support import EMOJI_LINE, SAMPLE_READ, blocks, find, one, sample, save_and_reload, turn
+from tests.support.writer import (EMOJI_LINE, SAMPLE_READ, blocks, find, one, sample,
+                                  save_and_reload, turn)
 
 EXPECTED_READ = SAMPLE_READ
 

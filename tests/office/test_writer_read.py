@@ -2,7 +2,7 @@
 
 import pytest
 
-from test_writer_support import EMOJI_LINE, SAMPLE_READ, build, one, select, turn
+from tests.support.writer import EMOJI_LINE, SAMPLE_READ, build, one, select, turn
 
 CONTRACT = ["get_document_info", "read_document", "search_document", "get_selection",
             "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",

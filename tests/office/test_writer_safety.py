@@ -3,7 +3,7 @@
 import json
 import os
 
-from test_writer_support import blocks, build, prop, sample, save_and_reload, texts, turn
+from tests.support.writer import blocks, build, prop, sample, save_and_reload, texts, turn
 
 AI = "Marginalia (AI)"
 

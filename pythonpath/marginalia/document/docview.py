@@ -17,12 +17,14 @@ tools can replace or delete as a whole. ⟦ and ⟧ mark the user's selection.
 The overhead over plain text is the number and a few marker characters per
 paragraph.
 
-Writer counts positions in UTF-16 code units, Python in code points; the
-helpers at the end convert, so characters above U+FFFF (emoji, CJK extension
-ideographs, mathematical letters) do not shift offsets.
+Writer counts positions in UTF-16 code units, Python in code points;
+``utf16_len`` (the package's one) counts the way Writer does, so characters above
+U+FFFF (emoji, CJK extension ideographs, mathematical letters) do not shift offsets.
 """
 
 import re
+from dataclasses import dataclass
+from typing import List, Optional, Tuple
 
 SEL_OPEN = "\u27e6"
 SEL_CLOSE = "\u27e7"
@@ -37,7 +39,8 @@ LEGEND = ("Each line starts with the paragraph number and a colon. '#' marks hea
 _NEEDS_ESCAPE = re.compile(r"^(#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|\||\\)")
 
 
-class Para(object):
+@dataclass
+class Para:
     """One numbered block of the document.
 
     ``heading`` is the outline level (0 for body text); ``list_level`` is 1 for
@@ -47,51 +50,42 @@ class Para(object):
     ``sel_end`` (code points into ``text``) mark the selected part, or None.
     """
 
-    __slots__ = ("number", "text", "heading", "list_level", "list_kind", "label",
-                 "rows", "sel_start", "sel_end", "style")
-
-    def __init__(self, number, text="", heading=0, list_level=0, list_kind=None,
-                 label="", rows=None, sel_start=None, sel_end=None, style=""):
-        self.number = number
-        self.text = text
-        self.heading = heading
-        self.list_level = list_level
-        self.list_kind = list_kind
-        self.label = label
-        self.rows = rows
-        self.sel_start = sel_start
-        self.sel_end = sel_end
-        self.style = style
+    number: int
+    text: str = ""
+    heading: int = 0
+    list_level: int = 0
+    list_kind: Optional[str] = None
+    label: str = ""
+    rows: Optional[List[List[str]]] = None
+    sel_start: Optional[int] = None
+    sel_end: Optional[int] = None
+    style: str = ""
 
     @property
-    def is_table(self):
-        return self.rows is not None
-
-    @property
-    def selected(self):
+    def selected(self) -> bool:
         return self.sel_start is not None
 
-    def plain(self):
+    def plain(self) -> str:
         """The block's plain text (table cells joined by tabs and newlines)."""
         if self.rows is not None:
             return "\n".join("\t".join(row) for row in self.rows)
         return self.text
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return "Para(%d, %r)" % (self.number, self.plain()[:40])
 
 
-def _cell(text):
+def _cell(text: str) -> str:
     return text.replace("|", "\\|").replace("\n", LINE_BREAK)
 
 
-def _marked(text, start, end):
+def _marked(text: str, start: Optional[int], end: Optional[int]) -> str:
     if start is None:
         return text
     return text[:start] + SEL_OPEN + text[start:end] + SEL_CLOSE + text[end:]
 
 
-def body(para):
+def body(para: Para) -> List[str]:
     """The rendered block without its number (several lines for a table)."""
     if para.rows is not None:
         lines = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in para.rows]
@@ -116,7 +110,7 @@ def body(para):
     return [text]
 
 
-def render_para(para):
+def render_para(para: Para) -> str:
     """One block in the numbered form; continuation lines of a table are indented."""
     lines = body(para)
     head = "%d: " % para.number
@@ -124,7 +118,8 @@ def render_para(para):
     return head + ("\n" + pad).join(lines)
 
 
-def render(paras, budget, total=None, end=None):
+def render(paras: List[Para], budget: int, total: Optional[int] = None,
+           end: Optional[int] = None) -> Tuple[str, Optional[int]]:
     """Render ``paras`` until ``budget`` characters; returns (text, last_number_shown).
 
     At least one block is always shown (truncated if alone it exceeds the
@@ -153,53 +148,28 @@ def render(paras, budget, total=None, end=None):
     return "\n".join(out), last
 
 
-def outline(paras, limit=40):
+def outline(paras: List[Para], limit: int = 40) -> List[str]:
     """Heading lines "N: ## Title"; deeper levels are dropped first to stay within ``limit``."""
     heads = [p for p in paras if p.heading and p.rows is None]
     deepest = max([p.heading for p in heads] or [0])
     while deepest > 1 and len(heads) > limit:
         deepest -= 1
         heads = [p for p in heads if p.heading <= deepest]
-    lines = ["%d: %s %s" % (p.number, "#" * min(p.heading, 6), _short(p.text, 80))
+    lines = ["%d: %s %s" % (p.number, "#" * min(p.heading, 6), short(p.text, 80))
              for p in heads[:limit]]
     if len(heads) > limit:
         lines.append("\u2026 and %d more headings" % (len(heads) - limit))
     return lines
 
 
-def _short(text, size):
-    text = text.replace("\n", " ").strip()
+def short(text: str, size: int = 60) -> str:
+    """Text for one line of a summary: whitespace folded, cut to ``size`` with an ellipsis."""
+    text = " ".join(text.split())
     return text if len(text) <= size else text[:size - 1].rstrip() + "\u2026"
-
-
-def short(text, size=60):
-    """Text for one line of a summary: whitespace folded, cut with an ellipsis."""
-    return _short(" ".join(text.split()), size)
-
-
-def plain_size(paras):
-    """Characters of the blocks' plain text, paragraph ends included."""
-    return sum(len(p.plain()) + 1 for p in paras)
 
 
 # ---------------------------------------------------------------- UTF-16
 
-def utf16_len(text):
+def utf16_len(text: str) -> int:
     """Length of ``text`` in UTF-16 code units, as Writer counts it."""
     return len(text) + sum(1 for ch in text if ord(ch) > 0xFFFF)
-
-
-def to_utf16(text, index):
-    """Code point index into ``text`` -> UTF-16 offset."""
-    return utf16_len(text[:index])
-
-
-def from_utf16(text, offset):
-    """UTF-16 offset into ``text`` -> code point index (an offset inside a pair rounds down)."""
-    units = 0
-    for i, ch in enumerate(text):
-        step = 2 if ord(ch) > 0xFFFF else 1
-        if units + step > offset:
-            return i
-        units += step
-    return len(text)

@@ -9,6 +9,12 @@ and a level. Anything unrecognised stays literal text; parsing never fails.
 """
 
 import re
+from dataclasses import dataclass, field
+from typing import List, NamedTuple, Optional
+
+# Run, parse_inline and plain_text are part of this module's interface: the
+# Writer adapter builds blocks and table cells from them.
+from marginalia.document.inline import Run, parse_inline, plain_text, run_length
 
 HEADING = "heading"
 PARAGRAPH = "paragraph"
@@ -18,37 +24,12 @@ TABLE = "table"
 CODE = "code"
 QUOTE = "quote"
 
-
-class Run(object):
-    """A piece of text with one set of character attributes."""
-
-    __slots__ = ("text", "bold", "italic", "code", "strike", "link")
-
-    def __init__(self, text, bold=False, italic=False, code=False, strike=False, link=None):
-        self.text = text
-        self.bold = bold
-        self.italic = italic
-        self.code = code
-        self.strike = strike
-        self.link = link
-
-    def same_style(self, other):
-        return all(getattr(self, f) == getattr(other, f) for f in self.__slots__[1:])
-
-    def __eq__(self, other):
-        return isinstance(other, Run) and self.text == other.text and self.same_style(other)
-
-    def __ne__(self, other):
-        return not self == other
-
-    def __repr__(self):
-        flags = [f for f in ("bold", "italic", "code", "strike") if getattr(self, f)]
-        if self.link:
-            flags.append("link=%s" % self.link)
-        return "Run(%r%s)" % (self.text, (", " + ", ".join(flags)) if flags else "")
+__all__ = ["HEADING", "PARAGRAPH", "BULLET", "NUMBER", "TABLE", "CODE", "QUOTE",
+           "Run", "Block", "parse", "parse_inline", "plain_text", "split_row"]
 
 
-class Block(object):
+@dataclass
+class Block:
     """One paragraph-level unit.
 
     ``level`` is the heading level (1-6) for headings and the list nesting
@@ -56,217 +37,21 @@ class Block(object):
     of runs, with ``header`` telling whether the first row is a header row.
     """
 
-    __slots__ = ("kind", "runs", "level", "rows", "header")
-
-    def __init__(self, kind, runs=None, level=0, rows=None, header=False):
-        self.kind = kind
-        self.runs = runs if runs is not None else []
-        self.level = level
-        self.rows = rows
-        self.header = header
+    kind: str
+    runs: List[Run] = field(default_factory=list)
+    level: int = 0
+    rows: Optional[List[List[List[Run]]]] = None
+    header: bool = False
 
     @property
-    def text(self):
+    def text(self) -> str:
         return plain_text(self.runs)
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         if self.kind == TABLE:
             return "Block(table, %r)" % ([[plain_text(c) for c in r] for r in self.rows],)
         return "Block(%s, %d, %r)" % (self.kind, self.level, self.text)
 
-
-def plain_text(runs):
-    return "".join(r.text for r in runs)
-
-
-# ---------------------------------------------------------------- inline
-
-_ESCAPABLE = "\\`*_{}[]()#+-.!|~<>"
-_AUTOLINK = re.compile(r"<((?:https?|mailto|ftp):[^\s<>]+)>")
-
-
-def parse_inline(text):
-    """Inline markdown -> merged list of Runs."""
-    runs = []
-    _inline(text, {}, runs)
-    return _merge(runs)
-
-
-def _merge(runs):
-    out = []
-    for run in runs:
-        if not run.text:
-            continue
-        if out and out[-1].same_style(run):
-            out[-1] = Run(out[-1].text + run.text, out[-1].bold, out[-1].italic,
-                          out[-1].code, out[-1].strike, out[-1].link)
-        else:
-            out.append(run)
-    return out
-
-
-def _emit(out, text, style):
-    out.append(Run(text, style.get("bold", False), style.get("italic", False),
-                   style.get("code", False), style.get("strike", False), style.get("link")))
-
-
-def _with(style, **changes):
-    new = dict(style)
-    new.update(changes)
-    return new
-
-
-def _inline(text, style, out):
-    i = 0
-    n = len(text)
-    plain = []
-
-    def flush():
-        if plain:
-            _emit(out, "".join(plain), style)
-            del plain[:]
-
-    while i < n:
-        c = text[i]
-        if c == "\\" and i + 1 < n and text[i + 1] in _ESCAPABLE:
-            plain.append(text[i + 1])
-            i += 2
-            continue
-        if c == "`":
-            ticks = _run_length(text, i, "`")
-            close = text.find("`" * ticks, i + ticks)
-            # The closing run must be exactly as long as the opening one.
-            while close != -1 and _run_length(text, close, "`") != ticks:
-                close = text.find("`" * ticks, close + _run_length(text, close, "`"))
-            if close != -1:
-                flush()
-                code = text[i + ticks:close]
-                if code.startswith(" ") and code.endswith(" ") and code.strip():
-                    code = code[1:-1]
-                _emit(out, code, _with(style, code=True))
-                i = close + ticks
-                continue
-        if c == "[" and not style.get("link"):
-            link = _match_link(text, i)
-            if link:
-                label, url, end = link
-                flush()
-                _inline(label, _with(style, link=url), out)
-                i = end
-                continue
-        if c == "<":
-            m = _AUTOLINK.match(text, i)
-            if m:
-                flush()
-                _emit(out, m.group(1), _with(style, link=m.group(1)))
-                i = m.end()
-                continue
-        if c in "*_~":
-            span = _match_emphasis(text, i)
-            if span:
-                inner_start, inner_end, end, attrs = span
-                flush()
-                _inline(text[inner_start:inner_end], _with(style, **attrs), out)
-                i = end
-                continue
-        plain.append(c)
-        i += 1
-    flush()
-
-
-def _run_length(text, i, ch):
-    j = i
-    while j < len(text) and text[j] == ch:
-        j += 1
-    return j - i
-
-
-def _match_link(text, i):
-    """[label](url "title") starting at i -> (label, url, end) or None."""
-    depth = 0
-    j = i
-    while j < len(text):
-        ch = text[j]
-        if ch == "\\":
-            j += 2
-            continue
-        if ch == "[":
-            depth += 1
-        elif ch == "]":
-            depth -= 1
-            if depth == 0:
-                break
-        j += 1
-    else:
-        return None
-    if j + 1 >= len(text) or text[j + 1] != "(":
-        return None
-    close = text.find(")", j + 2)
-    if close == -1:
-        return None
-    target = text[j + 2:close].strip()
-    if not target:
-        return None
-    url = target.split()[0].strip("<>")
-    return text[i + 1:j], url, close + 1
-
-
-def _match_emphasis(text, i):
-    """Emphasis opening at i -> (inner_start, inner_end, end, attrs) or None.
-
-    Follows the useful part of CommonMark's flanking rules: delimiter runs are
-    units, the opener is not followed by a space, the closer not preceded by
-    one, and underscores do not open or close inside a word (so
-    snake_case_names stay literal). A ``***`` run may close a ``**`` or ``*``
-    opener whose content ends in the other emphasis (``**a *b***``).
-    """
-    ch = text[i]
-    count = _run_length(text, i, ch)
-    if ch == "_" and i > 0 and text[i - 1].isalnum():
-        return None
-    if ch == "~":
-        if count != 2:
-            return None
-        sizes = [2]
-    else:
-        sizes = [min(count, 3)] + ([1] if count == 2 else [])
-    for size in sizes:
-        start = i + size
-        if start >= len(text) or text[start].isspace():
-            continue
-        j = start + _run_length(text, start, ch)
-        while j < len(text):
-            if text[j] == "\\":
-                j += 2
-                continue
-            if text[j] == "`":
-                ticks = _run_length(text, j, "`")
-                close = text.find("`" * ticks, j + ticks)
-                j = close + ticks if close != -1 else j + ticks
-                continue
-            if text[j] != ch:
-                j += 1
-                continue
-            run = _run_length(text, j, ch)
-            usable = run == size or (run == 3 and size < 3)
-            if usable and not text[j - 1].isspace():
-                after = j + run
-                if not (ch == "_" and after < len(text) and text[after].isalnum()):
-                    inner_end = j + run - size
-                    if ch == "~":
-                        attrs = {"strike": True}
-                    elif size == 3:
-                        attrs = {"bold": True, "italic": True}
-                    elif size == 2:
-                        attrs = {"bold": True}
-                    else:
-                        attrs = {"italic": True}
-                    return start, inner_end, after, attrs
-            j += run
-    return None
-
-
-# ---------------------------------------------------------------- blocks
 
 _ATX = re.compile(r"^ {0,3}(#{1,6})(?:[ \t]+(.*?))?(?:[ \t]+#+)?[ \t]*$")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)[ \t]*$")
@@ -277,11 +62,11 @@ _QUOTE = re.compile(r"^ {0,3}> ?(.*)$")
 _DELIM_CELL = re.compile(r"^:?-+:?$")
 
 
-def _indent_width(prefix):
+def _indent_width(prefix: str) -> int:
     return len(prefix.expandtabs(4))
 
 
-def split_row(line):
+def split_row(line: str) -> List[str]:
     """Split a pipe-table row into raw cell strings (escaped pipes and code spans respected)."""
     s = line.strip()
     if s.startswith("|"):
@@ -299,7 +84,7 @@ def split_row(line):
             i += 2
             continue
         if ch == "`":
-            ticks = _run_length(s, i, "`")
+            ticks = run_length(s, i, "`")
             if in_code == 0:
                 in_code = ticks
             elif in_code == ticks:
@@ -317,125 +102,190 @@ def split_row(line):
     return cells
 
 
-def _is_delimiter_row(line):
+def _is_delimiter_row(line: str) -> bool:
     if "-" not in line:
         return False
     cells = split_row(line)
     return bool(cells) and all(_DELIM_CELL.match(c.replace(" ", "")) for c in cells)
 
 
-def parse(text):
+class _Read(NamedTuple):
+    """Blocks read from a construct that spans whole lines, and the line after it."""
+
+    blocks: List[Block]
+    end: int
+
+
+def _read_fence(lines: List[str], i: int) -> Optional[_Read]:
+    """Fenced code: one CODE block per line, up to the closing fence or the end of the text."""
+    m = _FENCE.match(lines[i])
+    if not m:
+        return None
+    marker = m.group(1)
+    blocks = []
+    i += 1
+    while i < len(lines) and not lines[i].strip().startswith(marker):
+        blocks.append(Block(CODE, [Run(lines[i].rstrip(), code=True)]))
+        i += 1
+    return _Read(blocks, i + 1)
+
+
+def _read_atx(lines: List[str], i: int) -> Optional[_Read]:
+    m = _ATX.match(lines[i])
+    if not m:
+        return None
+    heading = Block(HEADING, parse_inline((m.group(2) or "").strip()), level=len(m.group(1)))
+    return _Read([heading], i + 1)
+
+
+def _read_rule(lines: List[str], i: int) -> Optional[_Read]:
+    # A thematic break has no block of its own; it only ends what is open.
+    return _Read([], i + 1) if _RULE.match(lines[i]) else None
+
+
+def _read_table(lines: List[str], i: int) -> Optional[_Read]:
+    """A pipe table: a header row, a delimiter row, then rows up to a line without a pipe."""
+    if "|" not in lines[i] or i + 1 >= len(lines) or not _is_delimiter_row(lines[i + 1]):
+        return None
+    rows = [split_row(lines[i])]
+    i += 2
+    while i < len(lines) and lines[i].strip() and "|" in lines[i]:
+        rows.append(split_row(lines[i]))
+        i += 1
+    width = max(len(r) for r in rows)
+    cells = [[parse_inline(c) for c in r + [""] * (width - len(r))] for r in rows]
+    return _Read([Block(TABLE, rows=cells, header=True)], i)
+
+
+def _read_quote(lines: List[str], i: int) -> Optional[_Read]:
+    """Consecutive quoted lines; an empty quoted line starts a new QUOTE block."""
+    if not _QUOTE.match(lines[i]):
+        return None
+    blocks = []
+    quoted: List[str] = []
+    while i < len(lines) and _QUOTE.match(lines[i]):
+        body = _QUOTE.match(lines[i]).group(1).strip()
+        if not body and quoted:
+            blocks.append(Block(QUOTE, parse_inline(" ".join(quoted))))
+            quoted = []
+        elif body:
+            quoted.append(body)
+        i += 1
+    if quoted:
+        blocks.append(Block(QUOTE, parse_inline(" ".join(quoted))))
+    return _Read(blocks, i)
+
+
+# Constructs that end any open paragraph, list item and list nesting, in the
+# order they are tried (a rule before a list item: "- - -" is a rule).
+_WHOLE_LINE_READERS = (_read_fence, _read_atx, _read_rule, _read_table, _read_quote)
+
+
+@dataclass
+class _ListItem:
+    """The open list item: lazy continuation lines may still join it."""
+
+    kind: str
+    level: int
+    lines: List[str]
+
+
+@dataclass
+class _Open:
+    """The blocks read so far and what is still open at the current line."""
+
+    blocks: List[Block] = field(default_factory=list)
+    para: List[str] = field(default_factory=list)
+    item: Optional[_ListItem] = None
+    indents: List[int] = field(default_factory=list)   # one per open list level
+
+    def close(self) -> None:
+        """End the open paragraph or list item (list nesting stays open)."""
+        if self.para:
+            self.blocks.append(Block(PARAGRAPH, _joined(self.para)))
+            self.para = []
+        if self.item:
+            self.blocks.append(Block(self.item.kind, _joined(self.item.lines),
+                                     level=self.item.level))
+            self.item = None
+
+    def end_lists(self) -> None:
+        self.close()
+        self.indents = []
+
+    def setext_heading(self, underline: str) -> None:
+        level = 1 if underline.strip().startswith("=") else 2
+        self.blocks.append(Block(HEADING, _joined(self.para), level=level))
+        self.para = []
+
+    def open_item(self, m: "re.Match[str]") -> None:
+        self.close()
+        kind = BULLET if m.group(2) in "-*+" else NUMBER
+        level = _nest(self.indents, _indent_width(m.group(1)))
+        self.item = _ListItem(kind, level, [m.group(3) or ""])
+
+    def add_line(self, line: str) -> None:
+        if self.item:
+            # Lazy continuation of the open list item.
+            self.item.lines.append(line.strip())
+        else:
+            self.indents = []
+            self.para.append(line)
+
+
+def _joined(lines: List[str]) -> List[Run]:
+    return parse_inline(" ".join(line.strip() for line in lines))
+
+
+def _nest(indents: List[int], indent: int) -> int:
+    """The list level of an item at ``indent``; updates the open levels' indents.
+
+    Shallower indents close levels; two more columns than the open level open a
+    nested one (covers 2-, 3- and 4-space styles).
+    """
+    while indents and indent < indents[-1]:
+        indents.pop()
+    if not indents or indent >= indents[-1] + 2:
+        indents.append(indent)
+    return len(indents)
+
+
+def _is_setext_underline(line: str, state: _Open) -> bool:
+    # A lone "-" is a list marker, not an underline.
+    return bool(state.para and not state.item and _SETEXT.match(line)
+                and not _ITEM.match(line.strip() + " x"))
+
+
+def _step(lines: List[str], i: int, state: _Open) -> int:
+    """Read the construct starting at line i into ``state``; returns the next line to read."""
+    line = lines[i]
+    if not line.strip():
+        state.close()
+        return i + 1
+    if _is_setext_underline(line, state):
+        state.setext_heading(line)
+        return i + 1
+    for reader in _WHOLE_LINE_READERS:
+        read = reader(lines, i)
+        if read is not None:
+            state.end_lists()
+            state.blocks.extend(read.blocks)
+            return read.end
+    m = _ITEM.match(line)
+    # A bare marker inside a paragraph ("1." wrapped to a new line) is text.
+    if m and (m.group(3) or state.item or not state.para):
+        state.open_item(m)
+    else:
+        state.add_line(line)
+    return i + 1
+
+
+def parse(text: str) -> List[Block]:
     """Markdown text -> list of Blocks."""
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    blocks = []
-    para = []          # lines of the open paragraph
-    item = []          # the open list item: [kind, level, lines] or empty
-    stack = []         # indent widths of the open list levels
-
-    def close_para():
-        if para:
-            blocks.append(Block(PARAGRAPH, parse_inline(" ".join(l.strip() for l in para))))
-            del para[:]
-
-    def close_item():
-        if item:
-            kind, level, item_lines = item
-            blocks.append(Block(kind, parse_inline(" ".join(l.strip() for l in item_lines)),
-                                level=level))
-            del item[:]
-
-    def close_all():
-        close_para()
-        close_item()
-
+    state = _Open()
     i = 0
     while i < len(lines):
-        line = lines[i]
-        stripped = line.strip()
-        if not stripped:
-            close_all()
-            i += 1
-            continue
-        fence = _FENCE.match(line)
-        if fence:
-            close_all()
-            del stack[:]
-            marker = fence.group(1)
-            i += 1
-            while i < len(lines) and not lines[i].strip().startswith(marker):
-                blocks.append(Block(CODE, [Run(lines[i].rstrip(), code=True)]))
-                i += 1
-            i += 1
-            continue
-        m = _ATX.match(line)
-        if m:
-            close_all()
-            del stack[:]
-            blocks.append(Block(HEADING, parse_inline((m.group(2) or "").strip()),
-                                level=len(m.group(1))))
-            i += 1
-            continue
-        if para and not item and _SETEXT.match(line) and not _ITEM.match(line.strip() + " x"):
-            level = 1 if stripped.startswith("=") else 2
-            runs = parse_inline(" ".join(l.strip() for l in para))
-            del para[:]
-            blocks.append(Block(HEADING, runs, level=level))
-            i += 1
-            continue
-        if _RULE.match(line):
-            close_all()
-            del stack[:]
-            i += 1
-            continue
-        if "|" in line and i + 1 < len(lines) and _is_delimiter_row(lines[i + 1]):
-            close_all()
-            del stack[:]
-            rows = [split_row(line)]
-            i += 2
-            while i < len(lines) and lines[i].strip() and "|" in lines[i]:
-                rows.append(split_row(lines[i]))
-                i += 1
-            width = max(len(r) for r in rows)
-            cells = [[parse_inline(c) for c in r + [""] * (width - len(r))] for r in rows]
-            blocks.append(Block(TABLE, rows=cells, header=True))
-            continue
-        m = _ITEM.match(line)
-        # A bare marker inside a paragraph ("1." wrapped to a new line) is text.
-        if m and (m.group(3) or item or not para):
-            close_all()
-            indent = _indent_width(m.group(1))
-            # Shallower indents close levels; two more columns than the open
-            # level open a nested one (covers 2-, 3- and 4-space styles).
-            while stack and indent < stack[-1]:
-                stack.pop()
-            if not stack or indent >= stack[-1] + 2:
-                stack.append(indent)
-            kind = BULLET if m.group(2) in "-*+" else NUMBER
-            item.extend([kind, len(stack), [m.group(3) or ""]])
-            i += 1
-            continue
-        q = _QUOTE.match(line)
-        if q:
-            close_all()
-            del stack[:]
-            quoted = []
-            while i < len(lines) and _QUOTE.match(lines[i]):
-                body = _QUOTE.match(lines[i]).group(1).strip()
-                if not body and quoted:
-                    blocks.append(Block(QUOTE, parse_inline(" ".join(quoted))))
-                    quoted = []
-                elif body:
-                    quoted.append(body)
-                i += 1
-            if quoted:
-                blocks.append(Block(QUOTE, parse_inline(" ".join(quoted))))
-            continue
-        if item:
-            # Lazy continuation of the open list item.
-            item[2].append(stripped)
-        else:
-            del stack[:]
-            para.append(line)
-        i += 1
-    close_all()
-    return blocks
+        i = _step(lines, i, state)
+    state.close()
+    return state.blocks

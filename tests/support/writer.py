@@ -1,8 +1,7 @@
 """Helpers shared by the Writer tool tests: building documents, running tool turns.
 
 Documents are built through the bridge (small), the tools run in process
-through the ``writer.*`` job commands. Named test_writer_* so it sits with the
-tests it serves; it holds no tests itself.
+through the ``writer.*`` job commands.
 """
 
 import json
