@@ -7,7 +7,9 @@
                                 prepare what the tests need (.venv with pytest over the
                                 Python that has LibreOffice's uno) and run the whole suite
 
-Standard library only; runs on the Python that is on PATH.
+`install` and `test` first install the Debian packages they need when they are missing
+(apt-get as root, or through `sudo -n`; otherwise they print the command). Standard
+library only; runs on the Python that is on PATH.
 """
 
 import os
@@ -16,6 +18,7 @@ import shutil
 import subprocess
 import sys
 import zipfile
+from typing import Callable, Iterable, List, NamedTuple, NoReturn, Optional
 from xml.etree import ElementTree
 
 ROOT = os.path.dirname(os.path.abspath(__file__))
@@ -27,9 +30,119 @@ MANIFEST_NS = "{http://openoffice.org/2001/manifest}"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 
 
-def fail(message):
+# Debian (and Ubuntu) packages, each with the sign that shows it is there: "command:NAME" on
+# PATH, "office:FILE" in LibreOffice's program folder, "python:MODULE" importable by the Python
+# that has uno, "file:PATH". Signs test what is there, not what dpkg says, so a LibreOffice
+# installed another way counts too.
+PACKAGES = (
+    ("libreoffice-writer", "office:libswlo.so"),
+    ("libreoffice-script-provider-python", "office:pythonscript.py"),
+    ("python3-uno", "python:uno"),
+    ("libreoffice-gtk3", "office:libvclplug_gtk3lo.so"),
+    ("python3-venv", "python:ensurepip"),
+    ("xvfb", "command:Xvfb"),
+    ("xdotool", "command:xdotool"),
+    ("imagemagick", "command:import"),
+    ("fonts-dejavu-core", "file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+)
+# `install` runs the extension in Writer from the Python that has uno; nothing else.
+INSTALL_NEEDS = ("libreoffice-writer", "libreoffice-script-provider-python", "python3-uno")
+TEST_NEEDS = tuple(package for package, _sign in PACKAGES)
+
+
+class AptSteps(NamedTuple):
+    """What to do about missing packages: commands to run now, or one to tell the user."""
+    run: List[List[str]]
+    tell: str
+
+
+def say(message: str) -> None:
+    # Flushed, so our lines come before the output of the programs we start.
+    print(message, flush=True)
+
+
+def fail(message: str) -> NoReturn:
+    sys.stdout.flush()
     sys.stderr.write("build.py: %s\n" % message)
     sys.exit(1)
+
+
+def missing_packages(needed: Iterable[str], present: Callable[[str], bool]) -> List[str]:
+    """The packages of ``needed`` whose sign ``present`` does not find, in PACKAGES order."""
+    wanted = set(needed)
+    return [package for package, sign in PACKAGES if package in wanted and not present(sign)]
+
+
+def apt_steps(packages: List[str], has_apt: bool, is_root: bool,
+              sudo_works: bool) -> AptSteps:
+    """How to install ``packages``: as root, through ``sudo -n``, or a command to print.
+
+    Without apt-get (Fedora, macOS, Windows) nothing is planned: the checks that
+    follow say what is missing in words (see the README).
+    """
+    if not packages or not has_apt:
+        return AptSteps([], "")
+    update = ["apt-get", "update"]
+    install = ["apt-get", "install", "-y", "--no-install-recommends"] + list(packages)
+    if is_root:
+        return AptSteps([update, install], "")
+    if sudo_works:
+        sudo = ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"]
+        return AptSteps([sudo + update, sudo + install], "")
+    return AptSteps([], "sudo %s && sudo %s" % (" ".join(update), " ".join(install)))
+
+
+def _office_program_dir() -> Optional[str]:
+    soffice = shutil.which("soffice")
+    if soffice is None and os.path.exists("/usr/lib/libreoffice/program/soffice"):
+        soffice = "/usr/lib/libreoffice/program/soffice"
+    return os.path.dirname(os.path.realpath(soffice)) if soffice else None
+
+
+def _present(sign: str) -> bool:
+    """Whether the sign of a package (see PACKAGES) is found on this machine."""
+    kind, _, what = sign.partition(":")
+    if kind == "command":
+        return shutil.which(what) is not None
+    if kind == "file":
+        return os.path.exists(what)
+    if kind == "office":
+        program = _office_program_dir()
+        return program is not None and os.path.exists(os.path.join(program, what))
+    python = find_uno_python() or "/usr/bin/python3"
+    return os.path.exists(python) and subprocess.call(
+        [python, "-c", "import %s" % what], stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL) == 0
+
+
+def _sudo_works() -> bool:
+    if shutil.which("sudo") is None:
+        return False
+    return subprocess.call(["sudo", "-n", "true"], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.DEVNULL) == 0
+
+
+def ensure_packages(needed: Iterable[str], purpose: str) -> None:
+    """Install the Debian packages of ``needed`` that are missing, or say how and exit 1."""
+    has_apt = shutil.which("apt-get") is not None
+    missing = missing_packages(needed, _present) if has_apt else []
+    if not missing:
+        return
+    is_root = getattr(os, "geteuid", lambda: -1)() == 0
+    steps = apt_steps(missing, has_apt, is_root, not is_root and _sudo_works())
+    if steps.tell:
+        fail("%s needs these Debian packages: %s. Install them with:\n  %s"
+             % (purpose, " ".join(missing), steps.tell))
+    say("installing the Debian packages %s needs: %s" % (purpose, " ".join(missing)))
+    env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+    for command in steps.run:
+        say("+ " + " ".join(command))
+        code = subprocess.call(command, env=env)
+        if code:
+            fail("`%s` failed (exit code %d)" % (" ".join(command), code))
+    still = missing_packages(needed, _present)
+    if still:
+        fail("still missing after apt-get: %s" % " ".join(still))
 
 
 def _package_files():
@@ -90,27 +203,37 @@ def build():
             with open(os.path.join(ROOT, src), "rb") as fh:
                 zf.writestr(info, fh.read())
     os.replace(tmp, OXT)
-    print("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files),
-                                              os.path.getsize(OXT)))
+    say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files),
+                                            os.path.getsize(OXT)))
     return OXT
 
 
-def uno_python():
-    """A Python that can ``import uno`` (Debian's system python3 with python3-uno)."""
+def find_uno_python() -> Optional[str]:
+    """A Python that can ``import uno`` (Debian's system python3 with python3-uno), or None."""
+    program = _office_program_dir()
     candidates = [os.environ.get("MARGINALIA_UNO_PYTHON"), sys.executable, "/usr/bin/python3",
-                  "/usr/lib/libreoffice/program/python",
+                  program and os.path.join(program, "python"),
                   "/Applications/LibreOffice.app/Contents/Resources/python"]
     for exe in candidates:
         if exe and os.path.exists(exe) and subprocess.call(
                 [exe, "-c", "import uno"], stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL) == 0:
             return exe
-    fail("no Python with LibreOffice's uno module was found: install LibreOffice and its "
-         "Python bridge (on Debian: apt-get install libreoffice-writer python3-uno), or set "
-         "MARGINALIA_UNO_PYTHON")
+    return None
+
+
+def uno_python() -> str:
+    """The Python that has uno, or exit with what to install."""
+    found = find_uno_python()
+    if found is None:
+        fail("no Python with LibreOffice's uno module was found: install LibreOffice and its "
+             "Python bridge (on Debian: apt-get install libreoffice-writer python3-uno), or "
+             "set MARGINALIA_UNO_PYTHON to LibreOffice's own Python")
+    return found
 
 
 def install():
+    ensure_packages(INSTALL_NEEDS, "`build.py install`")
     oxt = build()
     python = uno_python()
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
@@ -123,7 +246,7 @@ def _prepare_venv():
     python = uno_python()
     venv_python = os.path.join(VENV, "bin", "python")
     if not os.path.exists(venv_python):
-        print("creating .venv from %s" % python)
+        say("creating .venv from %s" % python)
         if subprocess.call([python, "-m", "venv", "--system-site-packages", VENV]):
             fail("could not create .venv (on Debian: apt-get install python3-venv)")
     if subprocess.call([venv_python, "-c", "import pytest, uno"], stdout=subprocess.DEVNULL,
@@ -134,6 +257,7 @@ def _prepare_venv():
 
 
 def test(pytest_args):
+    ensure_packages(TEST_NEEDS, "`build.py test`")
     for tool, hint in (("soffice", "libreoffice-writer libreoffice-gtk3"),
                        ("Xvfb", "xvfb"), ("xdotool", "xdotool")):
         if shutil.which(tool) is None:

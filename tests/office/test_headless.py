@@ -8,13 +8,15 @@ inspects what the runner saved.
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import time
 
 import pytest
 
-from tests.support.office import paragraph_texts, paragraphs, props
+from marginalia.cli.doclock import lock_path
+from tests.support.office import Office, paragraph_texts, paragraphs, props
 from tests.support.sse_server import (ScriptedServer, error_response, text_response,
                                       tool_calls_response, usage)
 
@@ -140,6 +142,75 @@ def test_markdown_insert_saved_as_docx(office, fox_odt, tmp_path):
         office.close(doc)
 
 
+def _replace_fox(fox_odt, out_path, *extra):
+    script = [tool_calls_response([("c1", "replace_text",
+                                    {"search": "fox", "replacement": "cat", "all": True})]),
+              text_response("Done.")]
+    with ScriptedServer(script) as srv:
+        return run_headless(fox_odt, "--message", "cats", "--output", out_path,
+                            "--endpoint", srv.url, "--model", "m", *extra)
+
+
+def test_two_runs_on_the_same_document_leave_no_lock(office, fox_odt, tmp_path):
+    for n in (1, 2):
+        out_path = str(tmp_path / ("run%d.odt" % n))
+        done = _replace_fox(fox_odt, out_path)
+        assert done.returncode == 0, done.stderr
+        assert not os.path.exists(lock_path(fox_odt)), "run %d left the lock file" % n
+        doc = office.load(out_path)
+        try:
+            assert paragraph_texts(doc)[1:] == ["The quick brown cat jumps.", "A cat is clever."]
+        finally:
+            office.close(doc)
+    assert sorted(os.listdir(str(tmp_path))) == ["fox.odt", "run1.odt", "run2.odt"]
+
+
+def test_a_failed_run_leaves_no_lock(fox_odt, tmp_path):
+    with ScriptedServer([error_response(401, "Incorrect API key provided")]) as srv:
+        done = run_headless(fox_odt, "--message", "hi", "--output", str(tmp_path / "o.odt"),
+                            "--endpoint", srv.url, "--model", "m")
+    assert done.returncode == 1
+    assert not os.path.exists(lock_path(fox_odt))
+
+
+def test_a_document_open_in_another_office_is_named_and_ignore_lock_works_on_a_copy(
+        fox_odt, tmp_path):
+    with open(fox_odt, "rb") as fh:
+        original = fh.read()
+    holder = Office()  # another LibreOffice on its own profile has the document open
+    with holder:
+        doc = holder.load(fox_odt, hidden=True)
+        assert os.path.exists(lock_path(fox_odt))
+        refused = _replace_fox(fox_odt, str(tmp_path / "refused.odt"))
+        assert refused.returncode == 1
+        sentence = _one_sentence(refused)
+        assert sentence.startswith("fox.odt is open in LibreOffice by ")
+        assert " on %s since " % socket.gethostname() in sentence
+        assert "--ignore-lock" in sentence
+        assert not os.path.exists(str(tmp_path / "refused.odt"))
+
+        out_path = str(tmp_path / "copy.odt")
+        done = _replace_fox(fox_odt, out_path, "--ignore-lock")
+        assert done.returncode == 0, done.stderr
+        assert os.path.exists(out_path)
+        # The holder's lock and the original stay as they were.
+        assert os.path.exists(lock_path(fox_odt))
+        with open(fox_odt, "rb") as fh:
+            assert fh.read() == original
+        holder.close(doc)
+    assert not os.path.exists(lock_path(fox_odt))
+
+
+def test_a_stale_lock_from_an_office_that_is_gone_is_cleared(office, fox_odt, tmp_path):
+    gone = tmp_path / "gone-profile"
+    with open(lock_path(fox_odt), "w") as fh:
+        fh.write(",someone,%s,01.01.2026 10:00,%s;" % (socket.gethostname(), gone.as_uri()))
+    out_path = str(tmp_path / "o.odt")
+    done = _replace_fox(fox_odt, out_path)
+    assert done.returncode == 0, done.stderr
+    assert os.path.exists(out_path) and not os.path.exists(lock_path(fox_odt))
+
+
 def test_failing_endpoint_exits_with_one_sentence(fox_odt, tmp_path):
     out_path = str(tmp_path / "never.odt")
     with ScriptedServer([error_response(401, "Incorrect API key provided: sk-...abc")]) as srv:
@@ -205,6 +276,7 @@ def test_interrupt_ends_the_office(fox_odt, tmp_path):
     assert time.time() - started < 30
     assert not (before & set(_office_pids(port_marker)))
     assert not os.path.exists(str(tmp_path / "o.odt"))
+    assert not os.path.exists(lock_path(fox_odt))
 
 
 def _marked_offices(mark):
@@ -273,7 +345,6 @@ def test_python_without_uno_is_one_sentence(fox_odt, tmp_path):
     assert "python3-uno" in _one_sentence(done)
 
 
-
 def test_sigterm_during_the_interrupt_still_ends_the_office(fox_odt, tmp_path):
     script = [{"status": 200, "headers": {"Content-Type": "text/event-stream"},
                "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Thinking"}}]}\n\n',
@@ -294,3 +365,4 @@ def test_sigterm_during_the_interrupt_still_ends_the_office(fox_odt, tmp_path):
     assert err.strip().splitlines() == ["Stopped; the document was not saved."]
     assert _marked_offices(str(tmp_path)) == []
     assert not os.path.exists(str(tmp_path / "o.odt"))
+    assert not os.path.exists(lock_path(fox_odt))

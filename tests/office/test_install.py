@@ -39,14 +39,16 @@ def test_install_into_the_user_profile_and_replace_it(tmp_path):
     assert found == {"org.marginalia.writer": marginalia.__version__}
     assert has_job
     # The office we started is gone: the profile is not left locked.
-    assert not os.path.exists(os.path.join(profile, "user", ".lock"))
+    assert not os.path.exists(os.path.join(profile, ".lock"))
 
 
 def test_install_refuses_while_the_profile_is_in_use(tmp_path):
     config_home = str(tmp_path / "config")
-    lock = os.path.join(config_home, "libreoffice", "4", "user", ".lock")
-    os.makedirs(os.path.dirname(lock))
-    open(lock, "w").close()
-    done = _install(config_home)
+    profile = os.path.join(config_home, "libreoffice", "4")
+    os.makedirs(profile)
+    with Office(profile_dir=profile):  # LibreOffice running on the user's profile
+        assert os.path.exists(os.path.join(profile, ".lock"))
+        done = _install(config_home)
     assert done.returncode == 1
     assert "close it" in done.stderr and "Traceback" not in done.stderr
+    assert "installed" not in done.stdout

@@ -4,8 +4,10 @@ Documents are built through the bridge (small), the tools run in process
 through the ``writer.*`` job commands.
 """
 
+import atexit
 import json
 import os
+import shutil
 import tempfile
 
 import uno
@@ -145,6 +147,8 @@ def select(doc, start_text, end_text=None):
 def save_and_reload(office, doc, ext):
     """Save as .odt or .docx in a temporary folder and load it again (hidden)."""
     folder = tempfile.mkdtemp(prefix="marginalia-writer-")
+    # Callers remove the file at most; the folder goes when the test run ends.
+    atexit.register(shutil.rmtree, folder, True)
     path = os.path.join(folder, "doc." + ext)
     url = uno.systemPathToFileUrl(path)
     filters = {"odt": "writer8", "docx": "MS Word 2007 XML"}

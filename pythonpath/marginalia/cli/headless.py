@@ -2,7 +2,7 @@
 
     PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.headless DOCUMENT \\
         --message TEXT [--message TEXT ...] --output OUT [--endpoint URL] [--model NAME] \\
-        [--api-key-env VAR] [--track-changes] [--oxt PATH]
+        [--api-key-env VAR] [--track-changes] [--oxt PATH] [--ignore-lock]
 
 A private headless LibreOffice with a throwaway profile gets the built .oxt;
 each message runs as one chat turn *inside* the office through the
@@ -14,9 +14,14 @@ its extension names. Needs the Python that has ``uno``.
 import argparse
 import json
 import os
+import shutil
 import signal
 import sys
+import tempfile
 import time
+from typing import Any, Dict, List, NoReturn, Optional, TextIO, Tuple
+
+from marginalia.cli import doclock
 
 # pythonpath/marginalia/cli/headless.py -> the checkout, where build.py puts dist/.
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -34,11 +39,11 @@ class RunError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message):
+    def error(self, message: str) -> NoReturn:
         raise UsageError("Bad arguments: %s (see --help)." % message)
 
 
-def parse_args(argv):
+def parse_args(argv: List[str]) -> argparse.Namespace:
     p = _Parser(prog="python3 -m marginalia.cli.headless",
                 description="Run Marginalia chat turns on a document and save the result.")
     p.add_argument("document")
@@ -53,6 +58,8 @@ def parse_args(argv):
     p.add_argument("--track-changes", action="store_true",
                    help="record the edits as tracked changes")
     p.add_argument("--oxt", default=DEFAULT_OXT, help="the extension to install")
+    p.add_argument("--ignore-lock", action="store_true",
+                   help="work on a copy when another LibreOffice has the document open")
     args = p.parse_args(argv)
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in FILTERS:
@@ -71,7 +78,7 @@ def parse_args(argv):
     return args
 
 
-def output_line(entry):
+def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     """Map a session entry to the runner's JSON-lines vocabulary (None: not shown)."""
     kind = entry.get("type")
     if kind in ("reasoning", "text"):
@@ -93,12 +100,13 @@ def output_line(entry):
     return None
 
 
-def _emit(line, out):
+def _emit(line: Dict[str, Any], out: TextIO) -> None:
     out.write(json.dumps(line, ensure_ascii=False) + "\n")
     out.flush()
 
 
-def run_turn(office, doc, message, settings, out):
+def run_turn(office: Any, doc: Any, message: str, settings: Dict[str, Any],
+             out: TextIO) -> Optional[str]:
     """One chat turn; returns the error sentence it ended with, or None."""
     started = office.job("chat.start", doc, message=message, settings=settings)
     if not started.get("started"):
@@ -126,7 +134,7 @@ def run_turn(office, doc, message, settings, out):
         time.sleep(POLL_SECONDS)
 
 
-def _store(doc, path):
+def _store(doc: Any, path: str) -> None:
     import uno
     from marginalia.cli.office_process import props
     ext = os.path.splitext(path)[1].lower()
@@ -134,7 +142,24 @@ def _store(doc, path):
     doc.storeToURL(url, props(FilterName=FILTERS[ext], Overwrite=True))
 
 
-def run(args, out):
+def _document_to_open(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
+    """The path to open and the temporary folder to remove afterwards (or None).
+
+    With --ignore-lock the office opens a copy, so the holder's lock and file
+    stay as they are; otherwise a document another office holds is refused.
+    """
+    if args.ignore_lock:
+        folder = tempfile.mkdtemp(prefix="marginalia-copy-")
+        copy = os.path.join(folder, os.path.basename(args.document))
+        shutil.copyfile(args.document, copy)
+        return copy, folder
+    owner = doclock.holder(args.document)
+    if owner is not None:
+        raise RunError(doclock.describe(owner, args.document))
+    return args.document, None
+
+
+def run(args: argparse.Namespace, out: TextIO) -> None:
     try:
         from marginalia.cli.office_process import Office, OfficeError
     except ImportError:
@@ -145,13 +170,18 @@ def run(args, out):
                 "track_changes": bool(args.track_changes)}
     if args.endpoint:
         settings["endpoint"] = args.endpoint
+    path, copy_folder = _document_to_open(args)
     office = Office()
+    doc = None
     try:
         office.start()
         office.install(args.oxt)
         try:
-            doc = office.load(args.document, hidden=True)
+            doc = office.load(path, hidden=True)
         except Exception:
+            owner = None if copy_folder else doclock.holder(path)
+            if owner is not None:
+                raise RunError(doclock.describe(owner, args.document))
             raise RunError("LibreOffice could not open %s." % args.document)
         for message in args.message:
             error = run_turn(office, doc, message, settings, out)
@@ -171,10 +201,17 @@ def run(args, out):
             raise RunError("LibreOffice stopped unexpectedly; the document was not saved.")
         raise RunError("Something went wrong inside LibreOffice; the document was not saved.")
     finally:
-        office.terminate()
+        try:
+            # Closed before the office ends: quitting with it open leaves its lock file.
+            if doc is not None:
+                office.close(doc)
+        finally:
+            office.terminate()
+            if copy_folder:
+                shutil.rmtree(copy_folder, ignore_errors=True)
 
 
-def _ended(process, grace=3.0):
+def _ended(process: Any, grace: float = 3.0) -> bool:
     """True when the office process has ended (or ends within ``grace`` seconds)."""
     if process is None:
         return False
@@ -193,7 +230,7 @@ def _sigterm(_signum, _frame):
     raise _Terminated()
 
 
-def main(argv=None, out=None):
+def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)

@@ -8,11 +8,12 @@ version of the same identifier.
 
 import os
 import sys
+from typing import List
 
 from marginalia.cli.office_process import Office, OfficeError
 
 
-def default_profile():
+def default_profile() -> str:
     """The folder LibreOffice uses as UserInstallation when none is given."""
     if sys.platform == "darwin":
         base = os.path.expanduser("~/Library/Application Support")
@@ -24,7 +25,7 @@ def default_profile():
     return os.path.join(base, name, "4")
 
 
-def main(argv):
+def main(argv: List[str]) -> int:
     if len(argv) != 2:
         sys.stderr.write("usage: python -m marginalia.cli.install FILE.oxt\n")
         return 2
@@ -33,7 +34,8 @@ def main(argv):
         sys.stderr.write("There is no extension file at %s.\n" % oxt)
         return 2
     profile = default_profile()
-    if os.path.exists(os.path.join(profile, "user", ".lock")):
+    # LibreOffice locks the profile with <UserInstallation>/.lock while it runs.
+    if os.path.exists(os.path.join(profile, ".lock")):
         sys.stderr.write("LibreOffice seems to be running (its profile is locked): close it "
                          "and run the install again.\n")
         return 1

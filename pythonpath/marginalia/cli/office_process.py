@@ -17,6 +17,7 @@ import tempfile
 import threading
 import time
 import zipfile
+from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
 
 import uno
 import unohelper
@@ -39,14 +40,14 @@ class OfficeError(Exception):
 class JobFailed(OfficeError):
     """A command of the extension's org.marginalia.Job service failed inside the office."""
 
-    def __init__(self, command, error, detail):
+    def __init__(self, command: str, error: str, detail: str) -> None:
         OfficeError.__init__(self, "Marginalia failed inside LibreOffice: %s" % error)
         self.command = command
         self.error = error
         self.detail = detail  # the traceback inside the office, for logs and tests
 
 
-def find_soffice():
+def find_soffice() -> str:
     """Path of the soffice binary, or raise OfficeError with an install hint."""
     found = os.environ.get("MARGINALIA_SOFFICE") or shutil.which("soffice")
     if found:
@@ -58,7 +59,7 @@ def find_soffice():
                       "libreoffice-writer python3-uno) or set MARGINALIA_SOFFICE.")
 
 
-def props(**values):
+def props(**values: Any) -> Tuple[Any, ...]:
     """A tuple of PropertyValue from keyword arguments."""
     out = []
     for name, value in values.items():
@@ -69,7 +70,7 @@ def props(**values):
     return tuple(out)
 
 
-def _free_port():
+def _free_port() -> int:
     sock = socket.socket()
     try:
         sock.bind(("127.0.0.1", 0))
@@ -108,14 +109,14 @@ class _CommandEnv(unohelper.Base, XCommandEnvironment):
         return _Progress()
 
 
-def _identifier(oxt_path):
+def _identifier(oxt_path: str) -> Optional[str]:
     with zipfile.ZipFile(oxt_path) as zf:
         text = zf.read("description.xml").decode("utf-8")
     match = re.search(r'<identifier\s+value="([^"]+)"', text)
     return match.group(1) if match else None
 
 
-def install_extension(ctx, oxt_path):
+def install_extension(ctx: Any, oxt_path: str) -> None:
     """Add (or replace) the .oxt in the running office's user profile.
 
     The approving handler also "approves" error reports (unsatisfied
@@ -138,7 +139,7 @@ def install_extension(ctx, oxt_path):
                           "dependencies)." % os.path.basename(oxt_path))
 
 
-def office_env(base):
+def office_env(base: Mapping[str, str]) -> Dict[str, str]:
     """The environment for soffice, without the caller's Python settings.
 
     The office's embedded Python must import the *installed* extension, not a
@@ -155,10 +156,11 @@ def office_env(base):
     return env
 
 
-class Office(object):
+class Office:
     """One soffice process with its own profile; a context manager that always ends it."""
 
-    def __init__(self, profile_dir=None, headless=True, env=None, extra_args=()):
+    def __init__(self, profile_dir: Optional[str] = None, headless: bool = True,
+                 env: Optional[Mapping[str, str]] = None, extra_args: Sequence[str] = ()) -> None:
         self._own_profile = profile_dir is None
         self.profile_dir = profile_dir or tempfile.mkdtemp(prefix="marginalia-profile-")
         self.headless = headless
@@ -170,7 +172,7 @@ class Office(object):
         self.desktop = None
         self.port = None
 
-    def start(self, timeout=90.0):
+    def start(self, timeout: float = 90.0) -> "Office":
         soffice = find_soffice()
         self.port = _free_port()
         args = [soffice, "-env:UserInstallation=" + uno.systemPathToFileUrl(self.profile_dir),
@@ -206,13 +208,13 @@ class Office(object):
         self.desktop = self.smgr.createInstanceWithContext("com.sun.star.frame.Desktop", self.ctx)
         return self
 
-    def install(self, oxt_path):
+    def install(self, oxt_path: str) -> None:
         install_extension(self.ctx, oxt_path)
 
-    def create(self, service):
+    def create(self, service: str) -> Any:
         return self.smgr.createInstanceWithContext(service, self.ctx)
 
-    def job(self, command, document=None, **payload):
+    def job(self, command: str, document: Any = None, **payload: Any) -> Any:
         """Run a command of the installed extension in process; returns its decoded result."""
         job = self.create("org.marginalia.Job")
         if job is None:
@@ -225,7 +227,7 @@ class Office(object):
             raise JobFailed(command, data.get("error"), data.get("detail", ""))
         return data["result"]
 
-    def load(self, path_or_url, hidden=True, **extra):
+    def load(self, path_or_url: str, hidden: bool = True, **extra: Any) -> Any:
         url = path_or_url if "://" in path_or_url or path_or_url.startswith("private:") \
             else uno.systemPathToFileUrl(os.path.abspath(path_or_url))
         args = dict(extra)
@@ -236,10 +238,28 @@ class Office(object):
             raise OfficeError("LibreOffice could not open %s." % path_or_url)
         return doc
 
-    def new_writer(self, hidden=True):
+    def new_writer(self, hidden: bool = True) -> Any:
         return self.load("private:factory/swriter", hidden=hidden)
 
-    def terminate(self, timeout=20.0):
+    def close(self, doc: Any, timeout: float = 10.0) -> None:
+        """Close a document without saving, so its lock file goes; gives up after ``timeout``.
+
+        On a thread, like quitting: a busy or hung office must not block the
+        caller, which ends the office next anyway.
+        """
+        def close() -> None:
+            try:
+                doc.close(True)
+            except Exception:
+                try:
+                    doc.dispose()  # a close listener vetoed, or the bridge is gone
+                except Exception:
+                    pass
+        thread = threading.Thread(target=close, name="marginalia-document-close", daemon=True)
+        thread.start()
+        thread.join(timeout)
+
+    def terminate(self, timeout: float = 20.0) -> None:
         """Ask the office to quit; kill its process group if it will not.
 
         Also killed when it was never connected, and when the wait is
@@ -261,7 +281,7 @@ class Office(object):
             raise
         self._cleanup()
 
-    def _ask_to_quit(self, timeout):
+    def _ask_to_quit(self, timeout: float) -> None:
         # On a thread: a hung office would block Desktop.terminate() forever.
         desktop = self.desktop
 
@@ -274,7 +294,7 @@ class Office(object):
         thread.start()
         thread.join(timeout)
 
-    def kill(self):
+    def kill(self) -> None:
         if self.process is not None and self.process.poll() is None:
             try:
                 os.killpg(self.process.pid, signal.SIGKILL)
@@ -286,14 +306,14 @@ class Office(object):
                 pass
         self._cleanup()
 
-    def _cleanup(self):
+    def _cleanup(self) -> None:
         self.desktop = self.smgr = self.ctx = None
         if self._own_profile and self.process is not None and self.process.poll() is not None:
             shutil.rmtree(self.profile_dir, ignore_errors=True)
 
-    def __enter__(self):
+    def __enter__(self) -> "Office":
         return self.start()
 
-    def __exit__(self, *exc):
+    def __exit__(self, *exc: Any) -> bool:
         self.terminate()
         return False

@@ -1,0 +1,106 @@
+"""LibreOffice's document lock file: who holds a document open, and whether that is stale.
+
+Opening ``report.odt`` makes LibreOffice write ``.~lock.report.odt#`` beside it,
+one CSV entry ``full name,system user,host,date time,profile URL;`` with ``\\``
+escaping ``,``, ``;`` and itself. A headless office without an interaction
+handler refuses to open a locked document, so the runner looks first. Pure
+except ``holder``, which reads the file and removes a stale one.
+"""
+
+import os
+import socket
+from typing import Callable, List, NamedTuple, Optional
+from urllib.parse import unquote, urlparse
+from urllib.request import url2pathname
+
+
+class LockOwner(NamedTuple):
+    """The office that wrote a lock file."""
+    name: str  # the profile's full name (often empty)
+    user: str  # the system user
+    host: str
+    since: str  # as LibreOffice wrote it, e.g. "23.11.2026 18:47"
+    profile_url: str  # the holder's UserInstallation
+
+
+def lock_path(document: str) -> str:
+    """Where LibreOffice puts the lock file of ``document``."""
+    folder, name = os.path.split(os.path.abspath(document))
+    return os.path.join(folder, ".~lock.%s#" % name)
+
+
+def parse_lock(text: str) -> Optional[LockOwner]:
+    """The first entry of a lock file's text, or None when it is not one."""
+    fields: List[str] = []
+    current: List[str] = []
+    chars = iter(text)
+    for char in chars:
+        if char == "\\":
+            current.append(next(chars, ""))
+        elif char == ",":
+            fields.append("".join(current))
+            current = []
+        elif char == ";":
+            fields.append("".join(current))
+            break
+        else:
+            current.append(char)
+    else:
+        return None  # no terminating ";": cut short or not a lock file
+    if len(fields) < 5:
+        return None
+    return LockOwner(*(f.strip() for f in fields[:5]))
+
+
+def profile_folder(profile_url: str) -> str:
+    """The local folder of a ``file:`` profile URL ("" for anything else)."""
+    parsed = urlparse(profile_url)
+    if parsed.scheme != "file":
+        return ""
+    return url2pathname(unquote(parsed.path))
+
+
+def is_stale(owner: LockOwner, this_host: str, profile_in_use: Callable[[str], bool]) -> bool:
+    """True when no running office can hold the lock any more.
+
+    Only a lock from this host can be checked: its office had the profile
+    locked (``<profile>/.lock``) while it ran. A lock from another host (a
+    shared folder) is taken at its word.
+    """
+    if owner.host.lower() != this_host.lower():
+        return False
+    folder = profile_folder(owner.profile_url)
+    return bool(folder) and not profile_in_use(folder)
+
+
+def describe(owner: LockOwner, document: str) -> str:
+    """One sentence: who holds ``document`` since when, and the way forward."""
+    who = owner.user or "someone"
+    if owner.name and owner.name != owner.user:
+        who = "%s (%s)" % (owner.name, owner.user) if owner.user else owner.name
+    since = " since %s" % owner.since if owner.since else ""
+    return ("%s is open in LibreOffice by %s on %s%s; close it there, or add --ignore-lock "
+            "to work on a copy." % (os.path.basename(document), who, owner.host or "another "
+                                    "computer", since))
+
+
+def _profile_in_use(folder: str) -> bool:
+    return os.path.exists(os.path.join(folder, ".lock"))
+
+
+def holder(document: str) -> Optional[LockOwner]:
+    """The office holding ``document`` open, or None; a stale lock file is removed."""
+    path = lock_path(document)
+    try:
+        with open(path, "rb") as fh:
+            text = fh.read().decode("utf-8", "replace")
+    except OSError:
+        return None
+    owner = parse_lock(text)
+    if owner is None or is_stale(owner, socket.gethostname(), _profile_in_use):
+        try:
+            os.remove(path)
+        except OSError:
+            pass  # the open then fails and says so
+        return None
+    return owner

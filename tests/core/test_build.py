@@ -1,0 +1,66 @@
+"""build.py's set-up decisions: which Debian packages are missing, and how to install them."""
+
+import build
+
+EVERYTHING = set(sign for _package, sign in build.PACKAGES)
+
+
+def present_except(*absent):
+    """A fake probe: every package's sign is found except those of ``absent``."""
+    signs = dict(build.PACKAGES)
+    gone = set(signs[p] for p in absent)
+    return lambda sign: sign in EVERYTHING and sign not in gone
+
+
+def test_fresh_machine_needs_the_ci_list_for_test_and_three_for_install():
+    nothing = lambda sign: False  # noqa: E731
+    assert build.missing_packages(build.TEST_NEEDS, nothing) == [
+        "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno",
+        "libreoffice-gtk3", "python3-venv", "xvfb", "xdotool", "imagemagick",
+        "fonts-dejavu-core"]
+    assert build.missing_packages(build.INSTALL_NEEDS, nothing) == [
+        "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno"]
+
+
+def test_only_what_is_missing_and_needed():
+    probe = present_except("xdotool", "python3-uno")
+    assert build.missing_packages(build.TEST_NEEDS, probe) == ["python3-uno", "xdotool"]
+    assert build.missing_packages(build.INSTALL_NEEDS, probe) == ["python3-uno"]
+    assert build.missing_packages(build.TEST_NEEDS, present_except()) == []
+
+
+def test_signs_are_what_each_package_puts_there():
+    signs = dict(build.PACKAGES)
+    assert signs["xvfb"] == "command:Xvfb" and signs["imagemagick"] == "command:import"
+    assert signs["python3-uno"] == "python:uno"
+    assert signs["libreoffice-writer"] == "office:libswlo.so"
+
+
+def test_root_runs_apt_get_update_then_install():
+    steps = build.apt_steps(["xvfb", "xdotool"], has_apt=True, is_root=True, sudo_works=False)
+    assert steps.run == [["apt-get", "update"],
+                         ["apt-get", "install", "-y", "--no-install-recommends", "xvfb",
+                          "xdotool"]]
+    assert steps.tell == ""
+
+
+def test_not_root_uses_sudo_n_when_it_works():
+    steps = build.apt_steps(["xvfb"], has_apt=True, is_root=False, sudo_works=True)
+    sudo = ["sudo", "-n", "env", "DEBIAN_FRONTEND=noninteractive"]
+    assert steps.run == [sudo + ["apt-get", "update"],
+                         sudo + ["apt-get", "install", "-y", "--no-install-recommends", "xvfb"]]
+    assert steps.tell == ""
+
+
+def test_not_root_without_sudo_tells_the_one_line_command():
+    steps = build.apt_steps(["python3-uno", "xvfb"], has_apt=True, is_root=False,
+                            sudo_works=False)
+    assert steps.run == []
+    assert steps.tell == ("sudo apt-get update && sudo apt-get install -y "
+                          "--no-install-recommends python3-uno xvfb")
+    assert "\n" not in steps.tell
+
+
+def test_nothing_missing_or_no_apt_plans_nothing():
+    assert build.apt_steps([], has_apt=True, is_root=True, sudo_works=True) == ([], "")
+    assert build.apt_steps(["xvfb"], has_apt=False, is_root=True, sudo_works=True) == ([], "")
