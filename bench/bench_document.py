@@ -22,13 +22,13 @@ import sys
 import time
 
 _ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for _sub in ("pythonpath", "vendor", "tests", ""):
+for _sub in ("pythonpath", "vendor", ""):
     path = os.path.join(_ROOT, _sub) if _sub else _ROOT
     if path not in sys.path:
         sys.path.insert(0, path)
 
 import build  # noqa: E402
-from support.office import OfficeHarness  # noqa: E402
+from tests.support.office import OfficeHarness  # noqa: E402
 
 CHAPTERS, SECTIONS, PARAGRAPHS = 30, 8, 10
 HITS = 1000

@@ -24,12 +24,12 @@ import sys
 import time
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-for sub in ("", "pythonpath", "tests"):
+for sub in ("", "pythonpath", "vendor"):
     sys.path.insert(0, os.path.join(ROOT, sub))
 
 import build  # noqa: E402
-from support import sse_server as sse  # noqa: E402
-from support.office import OfficeHarness  # noqa: E402
+from tests.support import sse_server as sse  # noqa: E402
+from tests.support.office import OfficeHarness  # noqa: E402
 from marginalia.office.chat_session import _Pump  # noqa: E402
 
 UPDATES_PER_SECOND = 1.0 / _Pump.INTERVAL

@@ -130,8 +130,8 @@ class Conversation:
             message = dict(message)
             if message.get("role") == "assistant":
                 if position < turn_start:
-                    for field in _TURN_ONLY_FIELDS:
-                        message.pop(field, None)
+                    for name in _TURN_ONLY_FIELDS:
+                        message.pop(name, None)
                 elif not message.get("tool_calls"):
                     message.pop("reasoning_content", None)   # DeepSeek rejects it here
             out.append(message)
