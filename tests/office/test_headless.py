@@ -52,7 +52,7 @@ def fox_odt(office, tmp_path):
     text.insertString(cursor, "Animals", False)
     cursor.ParaStyleName = "Heading 1"
     text.insertControlCharacter(cursor, 0, False)  # PARAGRAPH_BREAK
-    cursor.ParaStyleName = "Text Body"
+    cursor.ParaStyleName = "Text body"   # programmatic name: 25.x refuses "Text Body"
     text.insertString(cursor, "The quick brown fox jumps.", False)
     text.insertControlCharacter(cursor, 0, False)
     text.insertString(cursor, "A fox is clever.", False)

@@ -76,7 +76,7 @@ class Endpoint:
         if "://" not in text:
             # A pasted "localhost:11434" or "api.example.com/v1": guess the
             # scheme the way the host policy would accept it.
-            host = re.split(r"[/:?#]", text, 1)[0]
+            host = re.split(r"[/:?#]", text, maxsplit=1)[0]
             text = ("http://" if is_local_host(host) else "https://") + text
         try:
             parts = urlsplit(text)
