@@ -17,7 +17,7 @@ def test_fresh_machine_needs_the_ci_list_for_test_and_three_for_install():
     assert build.missing_packages(build.TEST_NEEDS, nothing) == [
         "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno",
         "libreoffice-gtk3", "python3-venv", "xvfb", "xdotool", "imagemagick",
-        "fonts-dejavu-core"]
+        "fonts-dejavu-core", "python3-pytest"]
     assert build.missing_packages(build.INSTALL_NEEDS, nothing) == [
         "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno"]
 
@@ -64,3 +64,9 @@ def test_not_root_without_sudo_tells_the_one_line_command():
 def test_nothing_missing_or_no_apt_plans_nothing():
     assert build.apt_steps([], has_apt=True, is_root=True, sudo_works=True) == ([], "")
     assert build.apt_steps(["xvfb"], has_apt=False, is_root=True, sudo_works=True) == ([], "")
+
+
+def test_debootstrap_is_only_for_the_debian_root_verb():
+    assert "debootstrap" not in build.TEST_NEEDS
+    assert build.missing_packages(["debootstrap"], lambda sign: False) == ["debootstrap"]
+    assert build.missing_packages(["debootstrap"], present_except()) == []

@@ -252,12 +252,29 @@ def _office_pids(marker):
     return found
 
 
+def _descendants(root):
+    """The pids of every process below ``root`` (from /proc's parent links)."""
+    parents = {}
+    for pid in os.listdir("/proc"):
+        if pid.isdigit():
+            try:
+                stat = open("/proc/%s/stat" % pid, "rb").read()
+            except OSError:
+                continue
+            # "pid (name) state ppid ...": the name may hold spaces, so split after ")".
+            parents[int(pid)] = int(stat.rsplit(b")", 1)[1].split()[1])
+    found, frontier = set(), {root}
+    while frontier:
+        frontier = {pid for pid, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return found
+
+
 def test_interrupt_ends_the_office(fox_odt, tmp_path):
     script = [{"status": 200, "headers": {"Content-Type": "text/event-stream"},
                "body": ['data: {"choices":[{"index":0,"delta":{"reasoning":"Thinking"}}]}\n\n',
                         {"sleep": 60}]}]
     port_marker = b"port="
-    already = set(_office_pids(port_marker))  # the fixture's own office, if started
     with ScriptedServer(script) as srv:
         proc = subprocess.Popen(
             [sys.executable, "-m", "marginalia.cli.headless", fox_odt, "--message", "hi",
@@ -266,7 +283,8 @@ def test_interrupt_ends_the_office(fox_odt, tmp_path):
             universal_newlines=True)
         first = proc.stdout.readline()  # the first streamed event: the turn is running
         assert json.loads(first)["type"] == "reasoning"
-        before = set(_office_pids(port_marker)) - already
+        # Only the runner's own offices: other offices on the machine come and go.
+        before = set(_office_pids(port_marker)) & _descendants(proc.pid)
         assert before, "the runner's office should be running"
         started = time.time()
         proc.send_signal(signal.SIGINT)
