@@ -1,12 +1,12 @@
 """The HTTP transport: the models list and the streaming chat POST.
 
-Threading. Every request runs on its own daemon thread (an ``_Exchange``)
-that makes all the blocking calls: DNS, connect, TLS, send, reads. It hands
-what it gets to the caller through a queue, and the caller polls that queue
-every 0.05 s, checking the CancelToken in between. So Stop returns at once
-even when the network call is stuck somewhere no timeout reaches (a slow DNS
-lookup, a read on a silent stream); closing the exchange then shuts the
-socket down so its thread ends too.
+Threading. Every request runs on its own daemon thread (an ``Exchange``,
+in chat.exchange) that makes all the blocking calls: DNS, connect, TLS,
+send, reads. It hands what it gets to the caller through a queue, and the
+caller polls that queue every 0.05 s, checking the CancelToken in between.
+So Stop returns at once even when the network call is stuck somewhere no
+timeout reaches (a slow DNS lookup, a read on a silent stream); closing the
+exchange then shuts the socket down so its thread ends too.
 
 Timeouts. ``connect_timeout`` covers connect and the TLS handshake; after
 that the socket timeout is ``read_timeout``, which bounds every single read:
@@ -19,18 +19,15 @@ retried. The API key goes only to the configured scheme, host and port:
 redirects elsewhere are followed without it, and never logged.
 """
 
-import http.client
 import json
 import logging
-import queue
-import socket
 import ssl
-import threading
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
+from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
                                            rejects_stream_options, status_error,
                                            transport_error)
@@ -39,8 +36,6 @@ from marginalia.errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")
 
-POLL = 0.05            # how often a waiting caller looks at the CancelToken
-READ_SIZE = 16384
 ERROR_BODY_LIMIT = 65536
 MODELS_BODY_LIMIT = 8 * 1024 * 1024
 # A model list never needs the long read timeout a thinking model's first token may.
@@ -63,139 +58,10 @@ def _sendable(key: str) -> bool:
     return all(" " <= char <= "~" for char in key)
 
 
-class CancelToken:
-    """Set from any thread by Stop; the transport and the loop poll it."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def wait(self, seconds: float) -> bool:
-        """Sleep up to ``seconds``; True if cancelled meanwhile."""
-        return self._event.wait(seconds)
-
-    def check(self) -> None:
-        """Raise Cancelled if Stop was pressed."""
-        if self._event.is_set():
-            raise Cancelled()
-
-
-class _Exchange:
-    """One HTTP request on its own thread; messages arrive on a queue.
-
-    Messages: ("head", (status, headers)), ("data", bytes), ("end", None),
-    ("error", (phase, exception)) where phase is connect, wait or body.
-    """
-
-    def __init__(self, url, method, headers, body, connect_timeout, read_timeout):
-        self.url = url
-        self._method = method
-        self._headers = headers
-        self._body = body
-        self._connect_timeout = connect_timeout or None
-        self._read_timeout = read_timeout or None
-        self._queue = queue.Queue(maxsize=256)
-        self._closed = threading.Event()
-        self._lock = threading.Lock()
-        self._sock = None
-        thread = threading.Thread(target=self._run, name="marginalia-http")
-        thread.daemon = True
-        thread.start()
-
-    def _put(self, item):
-        while not self._closed.is_set():
-            try:
-                self._queue.put(item, timeout=POLL)
-                return
-            except queue.Full:
-                continue
-
-    def _run(self):
-        parts = urlsplit(self.url)
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
-        conn = response = None
-        phase = "connect"
-        try:
-            if parts.scheme == "https":
-                conn = http.client.HTTPSConnection(parts.hostname, parts.port,
-                                                   timeout=self._connect_timeout,
-                                                   context=_tls())
-            else:
-                conn = http.client.HTTPConnection(parts.hostname, parts.port,
-                                                  timeout=self._connect_timeout)
-            conn.connect()
-            with self._lock:
-                self._sock = conn.sock
-            if self._closed.is_set():
-                return
-            conn.sock.settimeout(self._read_timeout)
-            phase = "wait"
-            conn.request(self._method, path, body=self._body, headers=self._headers)
-            response = conn.getresponse()
-            self._put(("head", (response.status, response.msg)))
-            phase = "body"
-            while not self._closed.is_set():
-                data = response.read1(READ_SIZE)
-                if not data:
-                    # read1 reports a short Content-Length body as a plain end.
-                    if response.length:
-                        raise http.client.IncompleteRead(b"", response.length)
-                    break
-                self._put(("data", data))
-            self._put(("end", None))
-        except Exception as exc:  # handed to the caller, who owns the sentence
-            if not self._closed.is_set():
-                self._put(("error", (phase, exc)))
-        finally:
-            for closable in (response, conn):
-                if closable is not None:
-                    try:
-                        closable.close()
-                    except Exception:  # already broken by close() from the caller
-                        pass
-
-    def get(self, cancel, limit=None):
-        """The next message; raises Cancelled as soon as ``cancel`` is set."""
-        waited = 0.0
-        while True:
-            if cancel is not None and cancel.cancelled:
-                self.close()
-                raise Cancelled()
-            try:
-                return self._queue.get(timeout=POLL)
-            except queue.Empty:
-                waited += POLL
-                # A safety net for waits no socket timeout covers (DNS).
-                if limit is not None and waited > limit:
-                    self.close()
-                    return ("error", ("wait", socket.timeout("timed out")))
-
-    def close(self):
-        """Stop the exchange from any thread; unblocks a read in progress."""
-        self._closed.set()
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            try:
-                # socket.socket's own shutdown: SSLSocket.shutdown would also
-                # drop its SSL object under the reading thread's feet.
-                socket.socket.shutdown(sock, socket.SHUT_RDWR)
-            except (OSError, ValueError):
-                pass
-
-
 class ChatStream:
     """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
 
-    def __init__(self, client: "ChatClient", exchange: _Exchange, cancel: CancelToken,
+    def __init__(self, client: "ChatClient", exchange: Exchange, cancel: CancelToken,
                  first: Optional[Tuple[str, Any]] = None, whole: Optional[bytes] = None) -> None:
         self._client = client
         self._exchange = exchange
@@ -371,9 +237,9 @@ class ChatClient:
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-            exchange = _Exchange(url, method, self._headers(url, method), payload,
-                                 self.settings.connect_timeout,
-                                 read_timeout or self.settings.read_timeout)
+            exchange = Exchange(url, method, self._headers(url, method), payload,
+                                self.settings.connect_timeout,
+                                read_timeout or self.settings.read_timeout, _tls)
             kind, value = exchange.get(cancel, self._limit())
             if kind == "error":
                 exchange.close()
