@@ -19,6 +19,7 @@ from typing import Mapping, Optional, Tuple
 from urllib.parse import SplitResult
 
 from marginalia.chat.endpoint import Endpoint, default_port
+from marginalia.chat.tls import BUNDLE_PATHS
 from marginalia.config import Settings
 from marginalia.errors import EndpointError
 
@@ -168,11 +169,19 @@ def status_error(status: int, headers: Mapping[str, str], body: bytes, settings:
 
 
 def transport_error(phase: str, exc: BaseException, parts: SplitResult,
-                    connect_timeout: Optional[float],
-                    read_timeout: Optional[float]) -> EndpointError:
-    """The EndpointError for a failure before the response head (phase connect or wait)."""
+                    connect_timeout: Optional[float], read_timeout: Optional[float],
+                    no_ca_list: bool = False) -> EndpointError:
+    """The EndpointError for a failure before the response head (phase connect or wait).
+
+    ``no_ca_list``: this Python found no trusted certificates at all (see chat.tls).
+    """
     host = parts.hostname
     where = "%s:%s" % (host, parts.port or default_port(parts.scheme))
+    if isinstance(exc, ssl.SSLCertVerificationError) and no_ca_list:
+        return EndpointError("The certificate of %s could not be checked because the Python "
+                             "inside this LibreOffice has no list of trusted certificates; "
+                             "install your system's CA certificates, or put a PEM bundle at "
+                             "%s, and restart LibreOffice." % (host, BUNDLE_PATHS[0]))
     if isinstance(exc, ssl.SSLCertVerificationError):
         return EndpointError("The certificate of %s could not be verified (%s), so no "
                              "connection was made." % (host, exc.verify_message or "invalid"))

@@ -31,6 +31,7 @@ from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
                                            rejects_stream_options, status_error,
                                            transport_error)
+from marginalia.chat.tls import TlsSetup, shared_tls
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
 
@@ -41,16 +42,6 @@ MODELS_BODY_LIMIT = 8 * 1024 * 1024
 # A model list never needs the long read timeout a thinking model's first token may.
 MODELS_READ_TIMEOUT = 30.0
 _REDIRECTS = (301, 302, 303, 307, 308)
-
-_ssl_context = None
-
-
-def _tls() -> ssl.SSLContext:
-    """One verifying TLS context for the process (loading the CA store is slow)."""
-    global _ssl_context
-    if _ssl_context is None:
-        _ssl_context = ssl.create_default_context()
-    return _ssl_context
 
 
 def _sendable(key: str) -> bool:
@@ -120,9 +111,10 @@ class ChatClient:
 
     def __init__(self, settings: Settings, retries: Optional[int] = None,
                  backoff: Optional[Sequence[float]] = None,
-                 max_wait: Optional[float] = None) -> None:
+                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None) -> None:
         self.settings = settings
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
+        self._tls = tls           # None: the process's shared set-up, made on first https
         self._key = (settings.api_key or "").strip()
         if retries is not None:
             self.retries = retries
@@ -239,7 +231,7 @@ class ChatClient:
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
             exchange = Exchange(url, method, self._headers(url, method), payload,
                                 self.settings.connect_timeout,
-                                read_timeout or self.settings.read_timeout, _tls)
+                                read_timeout or self.settings.read_timeout, self._tls_context)
             kind, value = exchange.get(cancel, self._limit())
             if kind == "error":
                 exchange.close()
@@ -247,7 +239,8 @@ class ChatClient:
                          type(value[1]).__name__)
                 error = transport_error(value[0], value[1], urlsplit(url),
                                         self.settings.connect_timeout,
-                                        read_timeout or self.settings.read_timeout)
+                                        read_timeout or self.settings.read_timeout,
+                                        no_ca_list=bool(self._tls and self._tls.no_ca_list))
             else:
                 status, headers = value
                 log.info("%s %s -> %d", method, url.split("?")[0], status)
@@ -286,6 +279,12 @@ class ChatClient:
                         raise Cancelled()
                     continue
             raise error
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """The context for an https exchange, made on its thread (loading CAs is slow)."""
+        if self._tls is None:
+            self._tls = shared_tls()
+        return self._tls.context
 
     def _redirect(self, status, method, url, location, body, count):
         """The next (method, url, body) for a redirect, or an EndpointError."""
