@@ -35,17 +35,20 @@ def careless_context() -> ssl.SSLContext:
     return context
 
 
-@pytest.fixture(scope="module")
-def certificate(tmp_path_factory):
-    """(cert.pem, key.pem): a self-signed certificate for localhost, made now."""
-    folder = tmp_path_factory.mktemp("tls")
-    cert, key = str(folder / "cert.pem"), str(folder / "key.pem")
+def make_certificate(folder, name: str = "localhost"):
+    """(cert.pem, key.pem): a self-signed certificate for ``name``, made now by openssl."""
+    cert, key = str(folder / (name + ".pem")), str(folder / (name + ".key"))
     subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
                     "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1",
-                    "-subj", "/CN=localhost",
-                    "-addext", "subjectAltName=DNS:localhost,IP:127.0.0.1",
+                    "-subj", "/CN=" + name, "-addext", "subjectAltName=DNS:" + name,
                     "-keyout", key, "-out", cert], check=True, capture_output=True)
     return cert, key
+
+
+@pytest.fixture(scope="module")
+def certificate(tmp_path_factory):
+    """The certificate the test https server presents."""
+    return make_certificate(tmp_path_factory.mktemp("tls"))
 
 
 class _Answer(BaseHTTPRequestHandler):
@@ -130,12 +133,7 @@ def test_no_bundle_anywhere_says_so_and_how_to_fix_it(tmp_path, https_server):
 
 def test_with_a_list_an_unknown_certificate_keeps_the_usual_sentence(tmp_path, https_server):
     # The list is there, it just does not trust this server: no advice about installing one.
-    other = tmp_path / "other.pem"
-    subprocess.run(["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt",
-                    "ec_paramgen_curve:prime256v1", "-nodes", "-days", "1", "-subj",
-                    "/CN=other", "-keyout", str(tmp_path / "other.key"), "-out", str(other)],
-                   check=True, capture_output=True)
-    setup = verifying_context(empty_context, [str(other)])
+    setup = verifying_context(empty_context, [make_certificate(tmp_path, "other")[0]])
     with pytest.raises(EndpointError) as info:
         client(https_server, setup).open_stream(BODY)
     assert str(info.value).startswith("The certificate of localhost could not be verified (")
