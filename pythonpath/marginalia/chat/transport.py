@@ -15,23 +15,28 @@ the wait for the response head and any silent gap inside the stream.
 Retries happen only before any answer byte arrived: connect errors, and 429,
 502 and 503 (honouring Retry-After), at most ``retries`` times and
 ``max_wait`` seconds in all. A stream that broke after it started is never
-retried. The API key goes only to the configured scheme, host and port:
+retried. A 400 refusing a part of the request is answered by one resend
+without it: ``stream_options``, or tool-schema keywords Gemini does not know
+(chat.toolschema, remembered per server for later requests).
+
+The API key goes only to the configured scheme, host and port:
 redirects elsewhere are followed without it, and never logged.
 """
 
 import json
 import logging
 import ssl
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
 from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
-                                           rejects_stream_options, status_error,
-                                           transport_error)
+                                           rejects_schema_keywords, rejects_stream_options,
+                                           status_error, transport_error)
 from marginalia.chat.tls import TlsSetup, shared_tls
+from marginalia.chat.toolschema import refuses_keywords, remember_refusal, strip_tools
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
 
@@ -114,6 +119,8 @@ class ChatClient:
                  max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None) -> None:
         self.settings = settings
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
+        endpoint = self.endpoint
+        self._server = (endpoint.scheme, endpoint.host, endpoint.port, endpoint.path)
         self._tls = tls           # None: the process's shared set-up, made on first https
         self._key = (settings.api_key or "").strip()
         if retries is not None:
@@ -220,12 +227,14 @@ class ChatClient:
             + b"data: [DONE]\n\n"
 
     def _open(self, method, url, body, cancel, read_timeout=None):
-        """Send until a 2xx head arrives: redirects, retries, the stream_options fallback."""
+        """Send until a 2xx head arrives: redirects, retries, resends without refused parts."""
         cancel = cancel or CancelToken()
         attempt = 0
         waited = 0.0
         redirects = 0
-        stripped = False
+        resent = set()            # the resends made for this request: each happens once
+        if body is not None and refuses_keywords(self._server):
+            body = strip_tools(body) or body
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
@@ -258,13 +267,9 @@ class ChatClient:
                                            self.endpoint)
                     return exchange, headers
                 text = self._read_all(exchange, cancel, ERROR_BODY_LIMIT)
-                if (not stripped and body is not None and "stream_options" in body
-                        and rejects_stream_options(status, text)):
-                    # Some servers (older vLLM, strict proxies) refuse unknown
-                    # fields: usage is not worth failing the request for.
-                    log.info("server refused stream_options; retrying without")
-                    body = dict((k, v) for k, v in body.items() if k != "stream_options")
-                    stripped = True
+                smaller = self._without_refused(status, text, body, resent)
+                if smaller is not None:
+                    body = smaller
                     continue
                 error = status_error(status, headers, text, self.settings, self.endpoint)
             if error.retryable and attempt < self.retries:
@@ -285,6 +290,28 @@ class ChatClient:
         if self._tls is None:
             self._tls = shared_tls()
         return self._tls.context
+
+    def _without_refused(self, status: int, text: bytes, body: Optional[Dict[str, Any]],
+                         resent: Set[str]) -> Optional[Dict[str, Any]]:
+        """The body to send again after a 400 refusing a part of it, or None to fail."""
+        if body is None:
+            return None
+        if rejects_schema_keywords(status, text):
+            # Gemini: JSON Schema keywords it does not know, in the tool schemas.
+            smaller = None if "schemas" in resent else strip_tools(body)
+            if smaller is not None:
+                log.info("server refused keywords in the tool schemas; resending without")
+                remember_refusal(self._server)
+                resent.add("schemas")
+            return smaller
+        if ("stream_options" in body and "stream_options" not in resent
+                and rejects_stream_options(status, text)):
+            # Some servers (older vLLM, strict proxies) refuse unknown
+            # fields: usage is not worth failing the request for.
+            log.info("server refused stream_options; retrying without")
+            resent.add("stream_options")
+            return dict((k, v) for k, v in body.items() if k != "stream_options")
+        return None
 
     def _redirect(self, status, method, url, location, body, count):
         """The next (method, url, body) for a redirect, or an EndpointError."""
