@@ -15,10 +15,12 @@ import socket
 import ssl
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
-from typing import Mapping, Optional, Tuple
+from typing import Any, Iterator, Mapping, Optional, Tuple
 from urllib.parse import SplitResult
 
 from marginalia.chat.endpoint import Endpoint, default_port
+from marginalia.chat.tls import BUNDLE_PATHS
+from marginalia.chat.toolschema import REFUSED_KEYWORDS
 from marginalia.config import Settings
 from marginalia.errors import EndpointError
 
@@ -28,6 +30,10 @@ _MODEL_MISSING = re.compile(
 _STREAM_OPTIONS_REFUSED = re.compile(
     r"stream_options|include_usage|unknown (field|parameter|argument|name)|unrecognized"
     r"|extra (inputs|fields)|additional properties", re.I)
+# Gemini: 'Invalid JSON payload received. Unknown name "additionalProperties" at ...'; a
+# gateway may quote that answer as JSON inside its own, so the quotes can be escaped.
+_SCHEMA_KEYWORD_REFUSED = re.compile(r'Unknown name \\*"(%s)\\*"' % "|".join(
+    re.escape(keyword) for keyword in sorted(REFUSED_KEYWORDS)))
 _TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"\n]*", line \d+')
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\w*: *(.*)$")
 
@@ -95,6 +101,33 @@ def rejects_stream_options(status: int, body: bytes) -> bool:
     """True when a 400/422 looks like the server refusing the stream_options field."""
     return status in (400, 422) and bool(
         _STREAM_OPTIONS_REFUSED.search(body.decode("utf-8", "replace")))
+
+
+def _strings(data: Any) -> Iterator[str]:
+    """Every string in a parsed JSON value (a gateway may nest the provider's message)."""
+    if isinstance(data, str):
+        yield data
+    elif isinstance(data, dict):
+        for value in data.values():
+            yield from _strings(value)
+    elif isinstance(data, list):
+        for value in data:
+            yield from _strings(value)
+
+
+def rejects_schema_keywords(status: int, body: bytes) -> bool:
+    """True when a 400 refuses a JSON Schema keyword of a tool (Gemini, see chat.toolschema).
+
+    The body is an error object, a list of them (Gemini's ``[{"error": ...}]``), or text.
+    """
+    if status != 400:
+        return False
+    text = body.decode("utf-8", "replace")
+    try:
+        texts = list(_strings(json.loads(text)))
+    except (ValueError, RecursionError):
+        texts = [text]
+    return any(_SCHEMA_KEYWORD_REFUSED.search(piece) for piece in texts)
 
 
 def retry_after(headers: Mapping[str, str]) -> Optional[float]:
@@ -168,11 +201,19 @@ def status_error(status: int, headers: Mapping[str, str], body: bytes, settings:
 
 
 def transport_error(phase: str, exc: BaseException, parts: SplitResult,
-                    connect_timeout: Optional[float],
-                    read_timeout: Optional[float]) -> EndpointError:
-    """The EndpointError for a failure before the response head (phase connect or wait)."""
+                    connect_timeout: Optional[float], read_timeout: Optional[float],
+                    no_ca_list: bool = False) -> EndpointError:
+    """The EndpointError for a failure before the response head (phase connect or wait).
+
+    ``no_ca_list``: this Python found no trusted certificates at all (see chat.tls).
+    """
     host = parts.hostname
     where = "%s:%s" % (host, parts.port or default_port(parts.scheme))
+    if isinstance(exc, ssl.SSLCertVerificationError) and no_ca_list:
+        return EndpointError("The certificate of %s could not be checked because the Python "
+                             "inside this LibreOffice has no list of trusted certificates; "
+                             "install your system's CA certificates, or put a PEM bundle at "
+                             "%s, and restart LibreOffice." % (host, BUNDLE_PATHS[0]))
     if isinstance(exc, ssl.SSLCertVerificationError):
         return EndpointError("The certificate of %s could not be verified (%s), so no "
                              "connection was made." % (host, exc.verify_message or "invalid"))

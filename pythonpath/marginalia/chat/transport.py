@@ -1,12 +1,12 @@
 """The HTTP transport: the models list and the streaming chat POST.
 
-Threading. Every request runs on its own daemon thread (an ``_Exchange``)
-that makes all the blocking calls: DNS, connect, TLS, send, reads. It hands
-what it gets to the caller through a queue, and the caller polls that queue
-every 0.05 s, checking the CancelToken in between. So Stop returns at once
-even when the network call is stuck somewhere no timeout reaches (a slow DNS
-lookup, a read on a silent stream); closing the exchange then shuts the
-socket down so its thread ends too.
+Threading. Every request runs on its own daemon thread (an ``Exchange``,
+in chat.exchange) that makes all the blocking calls: DNS, connect, TLS,
+send, reads. It hands what it gets to the caller through a queue, and the
+caller polls that queue every 0.05 s, checking the CancelToken in between.
+So Stop returns at once even when the network call is stuck somewhere no
+timeout reaches (a slow DNS lookup, a read on a silent stream); closing the
+exchange then shuts the socket down so its thread ends too.
 
 Timeouts. ``connect_timeout`` covers connect and the TLS handshake; after
 that the socket timeout is ``read_timeout``, which bounds every single read:
@@ -15,47 +15,38 @@ the wait for the response head and any silent gap inside the stream.
 Retries happen only before any answer byte arrived: connect errors, and 429,
 502 and 503 (honouring Retry-After), at most ``retries`` times and
 ``max_wait`` seconds in all. A stream that broke after it started is never
-retried. The API key goes only to the configured scheme, host and port:
+retried. A 400 refusing a part of the request is answered by one resend
+without it: ``stream_options``, or tool-schema keywords Gemini does not know
+(chat.toolschema, remembered per server for later requests).
+
+The API key goes only to the configured scheme, host and port:
 redirects elsewhere are followed without it, and never logged.
 """
 
-import http.client
 import json
 import logging
-import queue
-import socket
 import ssl
-import threading
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Tuple
+from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
+from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
-                                           rejects_stream_options, status_error,
-                                           transport_error)
+                                           rejects_schema_keywords, rejects_stream_options,
+                                           status_error, transport_error)
+from marginalia.chat.tls import TlsSetup, shared_tls
+from marginalia.chat.toolschema import refuses_keywords, remember_refusal, strip_tools
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
 
 log = logging.getLogger("marginalia.http")
 
-POLL = 0.05            # how often a waiting caller looks at the CancelToken
-READ_SIZE = 16384
 ERROR_BODY_LIMIT = 65536
 MODELS_BODY_LIMIT = 8 * 1024 * 1024
 # A model list never needs the long read timeout a thinking model's first token may.
 MODELS_READ_TIMEOUT = 30.0
 _REDIRECTS = (301, 302, 303, 307, 308)
-
-_ssl_context = None
-
-
-def _tls() -> ssl.SSLContext:
-    """One verifying TLS context for the process (loading the CA store is slow)."""
-    global _ssl_context
-    if _ssl_context is None:
-        _ssl_context = ssl.create_default_context()
-    return _ssl_context
 
 
 def _sendable(key: str) -> bool:
@@ -63,139 +54,10 @@ def _sendable(key: str) -> bool:
     return all(" " <= char <= "~" for char in key)
 
 
-class CancelToken:
-    """Set from any thread by Stop; the transport and the loop poll it."""
-
-    def __init__(self) -> None:
-        self._event = threading.Event()
-
-    def cancel(self) -> None:
-        self._event.set()
-
-    @property
-    def cancelled(self) -> bool:
-        return self._event.is_set()
-
-    def wait(self, seconds: float) -> bool:
-        """Sleep up to ``seconds``; True if cancelled meanwhile."""
-        return self._event.wait(seconds)
-
-    def check(self) -> None:
-        """Raise Cancelled if Stop was pressed."""
-        if self._event.is_set():
-            raise Cancelled()
-
-
-class _Exchange:
-    """One HTTP request on its own thread; messages arrive on a queue.
-
-    Messages: ("head", (status, headers)), ("data", bytes), ("end", None),
-    ("error", (phase, exception)) where phase is connect, wait or body.
-    """
-
-    def __init__(self, url, method, headers, body, connect_timeout, read_timeout):
-        self.url = url
-        self._method = method
-        self._headers = headers
-        self._body = body
-        self._connect_timeout = connect_timeout or None
-        self._read_timeout = read_timeout or None
-        self._queue = queue.Queue(maxsize=256)
-        self._closed = threading.Event()
-        self._lock = threading.Lock()
-        self._sock = None
-        thread = threading.Thread(target=self._run, name="marginalia-http")
-        thread.daemon = True
-        thread.start()
-
-    def _put(self, item):
-        while not self._closed.is_set():
-            try:
-                self._queue.put(item, timeout=POLL)
-                return
-            except queue.Full:
-                continue
-
-    def _run(self):
-        parts = urlsplit(self.url)
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
-        conn = response = None
-        phase = "connect"
-        try:
-            if parts.scheme == "https":
-                conn = http.client.HTTPSConnection(parts.hostname, parts.port,
-                                                   timeout=self._connect_timeout,
-                                                   context=_tls())
-            else:
-                conn = http.client.HTTPConnection(parts.hostname, parts.port,
-                                                  timeout=self._connect_timeout)
-            conn.connect()
-            with self._lock:
-                self._sock = conn.sock
-            if self._closed.is_set():
-                return
-            conn.sock.settimeout(self._read_timeout)
-            phase = "wait"
-            conn.request(self._method, path, body=self._body, headers=self._headers)
-            response = conn.getresponse()
-            self._put(("head", (response.status, response.msg)))
-            phase = "body"
-            while not self._closed.is_set():
-                data = response.read1(READ_SIZE)
-                if not data:
-                    # read1 reports a short Content-Length body as a plain end.
-                    if response.length:
-                        raise http.client.IncompleteRead(b"", response.length)
-                    break
-                self._put(("data", data))
-            self._put(("end", None))
-        except Exception as exc:  # handed to the caller, who owns the sentence
-            if not self._closed.is_set():
-                self._put(("error", (phase, exc)))
-        finally:
-            for closable in (response, conn):
-                if closable is not None:
-                    try:
-                        closable.close()
-                    except Exception:  # already broken by close() from the caller
-                        pass
-
-    def get(self, cancel, limit=None):
-        """The next message; raises Cancelled as soon as ``cancel`` is set."""
-        waited = 0.0
-        while True:
-            if cancel is not None and cancel.cancelled:
-                self.close()
-                raise Cancelled()
-            try:
-                return self._queue.get(timeout=POLL)
-            except queue.Empty:
-                waited += POLL
-                # A safety net for waits no socket timeout covers (DNS).
-                if limit is not None and waited > limit:
-                    self.close()
-                    return ("error", ("wait", socket.timeout("timed out")))
-
-    def close(self):
-        """Stop the exchange from any thread; unblocks a read in progress."""
-        self._closed.set()
-        with self._lock:
-            sock = self._sock
-        if sock is not None:
-            try:
-                # socket.socket's own shutdown: SSLSocket.shutdown would also
-                # drop its SSL object under the reading thread's feet.
-                socket.socket.shutdown(sock, socket.SHUT_RDWR)
-            except (OSError, ValueError):
-                pass
-
-
 class ChatStream:
     """Iterator over the answer's bytes; closes the exchange at the end, on error, or on close()."""
 
-    def __init__(self, client: "ChatClient", exchange: _Exchange, cancel: CancelToken,
+    def __init__(self, client: "ChatClient", exchange: Exchange, cancel: CancelToken,
                  first: Optional[Tuple[str, Any]] = None, whole: Optional[bytes] = None) -> None:
         self._client = client
         self._exchange = exchange
@@ -254,9 +116,12 @@ class ChatClient:
 
     def __init__(self, settings: Settings, retries: Optional[int] = None,
                  backoff: Optional[Sequence[float]] = None,
-                 max_wait: Optional[float] = None) -> None:
+                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None) -> None:
         self.settings = settings
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
+        endpoint = self.endpoint
+        self._server = (endpoint.scheme, endpoint.host, endpoint.port, endpoint.path)
+        self._tls = tls           # None: the process's shared set-up, made on first https
         self._key = (settings.api_key or "").strip()
         if retries is not None:
             self.retries = retries
@@ -362,18 +227,20 @@ class ChatClient:
             + b"data: [DONE]\n\n"
 
     def _open(self, method, url, body, cancel, read_timeout=None):
-        """Send until a 2xx head arrives: redirects, retries, the stream_options fallback."""
+        """Send until a 2xx head arrives: redirects, retries, resends without refused parts."""
         cancel = cancel or CancelToken()
         attempt = 0
         waited = 0.0
         redirects = 0
-        stripped = False
+        resent = set()            # the resends made for this request: each happens once
+        if body is not None and refuses_keywords(self._server):
+            body = strip_tools(body) or body
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
-            exchange = _Exchange(url, method, self._headers(url, method), payload,
-                                 self.settings.connect_timeout,
-                                 read_timeout or self.settings.read_timeout)
+            exchange = Exchange(url, method, self._headers(url, method), payload,
+                                self.settings.connect_timeout,
+                                read_timeout or self.settings.read_timeout, self._tls_context)
             kind, value = exchange.get(cancel, self._limit())
             if kind == "error":
                 exchange.close()
@@ -381,7 +248,8 @@ class ChatClient:
                          type(value[1]).__name__)
                 error = transport_error(value[0], value[1], urlsplit(url),
                                         self.settings.connect_timeout,
-                                        read_timeout or self.settings.read_timeout)
+                                        read_timeout or self.settings.read_timeout,
+                                        no_ca_list=bool(self._tls and self._tls.no_ca_list))
             else:
                 status, headers = value
                 log.info("%s %s -> %d", method, url.split("?")[0], status)
@@ -399,13 +267,9 @@ class ChatClient:
                                            self.endpoint)
                     return exchange, headers
                 text = self._read_all(exchange, cancel, ERROR_BODY_LIMIT)
-                if (not stripped and body is not None and "stream_options" in body
-                        and rejects_stream_options(status, text)):
-                    # Some servers (older vLLM, strict proxies) refuse unknown
-                    # fields: usage is not worth failing the request for.
-                    log.info("server refused stream_options; retrying without")
-                    body = dict((k, v) for k, v in body.items() if k != "stream_options")
-                    stripped = True
+                smaller = self._without_refused(status, text, body, resent)
+                if smaller is not None:
+                    body = smaller
                     continue
                 error = status_error(status, headers, text, self.settings, self.endpoint)
             if error.retryable and attempt < self.retries:
@@ -420,6 +284,34 @@ class ChatClient:
                         raise Cancelled()
                     continue
             raise error
+
+    def _tls_context(self) -> ssl.SSLContext:
+        """The context for an https exchange, made on its thread (loading CAs is slow)."""
+        if self._tls is None:
+            self._tls = shared_tls()
+        return self._tls.context
+
+    def _without_refused(self, status: int, text: bytes, body: Optional[Dict[str, Any]],
+                         resent: Set[str]) -> Optional[Dict[str, Any]]:
+        """The body to send again after a 400 refusing a part of it, or None to fail."""
+        if body is None:
+            return None
+        if rejects_schema_keywords(status, text):
+            # Gemini: JSON Schema keywords it does not know, in the tool schemas.
+            smaller = None if "schemas" in resent else strip_tools(body)
+            if smaller is not None:
+                log.info("server refused keywords in the tool schemas; resending without")
+                remember_refusal(self._server)
+                resent.add("schemas")
+            return smaller
+        if ("stream_options" in body and "stream_options" not in resent
+                and rejects_stream_options(status, text)):
+            # Some servers (older vLLM, strict proxies) refuse unknown
+            # fields: usage is not worth failing the request for.
+            log.info("server refused stream_options; retrying without")
+            resent.add("stream_options")
+            return dict((k, v) for k, v in body.items() if k != "stream_options")
+        return None
 
     def _redirect(self, status, method, url, location, body, count):
         """The next (method, url, body) for a redirect, or an EndpointError."""
