@@ -51,6 +51,7 @@ PACKAGES = (
     # pytest from Debian's archive, which the .venv sees (--system-site-packages), so a new
     # machine needs nothing from PyPI; elsewhere the .venv gets it with pip.
     ("python3-pytest", "python:pytest"),
+    ("openssl", "command:openssl"),           # the TLS tests make their certificates with it
     ("debootstrap", "command:debootstrap"),   # only for test-in-debian
 )
 # `install` runs the extension in Writer from the Python that has uno; nothing else.
