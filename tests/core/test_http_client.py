@@ -394,8 +394,8 @@ def test_the_key_is_never_logged(server, caplog):
 def tls_server(tmp_path):
     """A TLS listener with a self-signed certificate, which a client must refuse."""
     if not shutil.which("openssl"):
-        pytest.fail("openssl is needed to make a test certificate (python3 build.py test installs it)",
-                    pytrace=False)
+        pytest.fail("openssl is needed to make a test certificate (python3 build.py test "
+                    "installs it)", pytrace=False)
     cert, key = str(tmp_path / "cert.pem"), str(tmp_path / "key.pem")
     subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
                     "-subj", "/CN=localhost", "-keyout", key, "-out", cert],
