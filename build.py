@@ -291,7 +291,7 @@ def test(pytest_args):
 DEBIAN_MIRROR = "http://deb.debian.org/debian"
 # Mounted inside the root for the run, unmounted in reverse order afterwards.
 CHROOT_MOUNTS = (("proc", "proc", "proc"), ("sysfs", "sys", "sysfs"),
-                 ("/dev", "dev", None), ("devpts", "dev/pts", "devpts"),
+                 ("/dev", "dev", None), ("/dev/pts", "dev/pts", None),
                  ("tmpfs", "dev/shm", "tmpfs"))
 
 
