@@ -249,6 +249,7 @@ def install():
     code = subprocess.call([python, "-m", "marginalia.cli.install", oxt], env=env)
     if code:
         sys.exit(code)
+    say("Open Writer and click the Marginalia icon in the sidebar (View > Sidebar).")
 
 
 def _prepare_venv():

@@ -197,3 +197,83 @@ def test_trim_point_keeps_whole_blocks_at_the_end():
     assert trim_point(text, len(text) + 1) == 0
     assert trim_point("one line\n" * 50, 40) % len("one line\n") == 0
     assert trim_point("x" * 500, 100) == 0      # no line break: nothing to cut at
+
+
+def test_first_run_card_shows_until_a_model_is_set_and_has_answered():
+    from marginalia.ui import first_run
+    assert first_run.needs_card("", True) and first_run.needs_card("  ", False)
+    assert first_run.needs_card("llama3.2", False)
+    assert not first_run.needs_card("llama3.2", True)
+    assert first_run.status_hint(config.Settings()) == first_run.NEEDS_MODEL
+    assert first_run.status_hint(config.Settings(model="m")) is None
+    assert first_run.answered_in([("event", Event("text", text="Hi"))])
+    assert first_run.answered_in([("event", Event("tool_result", name="x", ok=True))])
+    assert not first_run.answered_in([("user", "Hi"), ("event", Event("text", text="")),
+                                      ("event", Event("error", message="No."))])
+
+
+def test_first_run_card_words_each_state():
+    from marginalia.ui import first_run
+    local = config.Settings()
+    dead = first_run.probe_failed(local, "Nothing is listening at localhost:11434.", None)
+    assert dead.state == first_run.NO_SERVER
+    text = first_run.card_text(local, dead)
+    assert "localhost:11434" in text and "ollama serve" in text and "ollama pull" in text
+    assert "cloud provider" in text and "API key" in text
+    lm = config.Settings(provider="lmstudio", endpoint="http://localhost:1234/v1")
+    assert "Start LM Studio" in first_run.card_text(lm, dead)
+    cloud = config.Settings(provider="openai", endpoint="https://api.openai.com/v1")
+    refused = first_run.probe_failed(cloud, "The API key was refused.", 401)
+    assert refused.state == first_run.FAILED
+    assert first_run.card_text(cloud, refused).startswith("The API key was refused.")
+    listed = first_run.Probe(first_run.MODELS, models=["a", "b"])
+    assert "offers 2 models" in first_run.card_text(local, listed)
+    assert "no model named" in first_run.card_text(local.copy(model="c"), listed)
+    assert "Press Test" in first_run.card_text(local.copy(model="a"), listed)
+    tested = first_run.Probe(first_run.MODELS, models=["a"], tested=True)
+    assert "is ready" in first_run.card_text(local.copy(model="a"), tested)
+    assert "no models" in first_run.card_text(local, first_run.Probe(first_run.MODELS))
+    assert "Looking for" in first_run.card_text(local, first_run.Probe())
+
+
+@pytest.mark.parametrize("width", [180, 240, 320])
+def test_first_run_card_layout_fits_its_width_and_grows_with_the_text(width):
+    from marginalia.ui import first_run
+    short_boxes, short_h = first_run.card_layout(width, "One line.")
+    long_boxes, long_h = first_run.card_layout(width, "word " * 80)
+    assert long_h > short_h
+    for boxes, height in ((short_boxes, short_h), (long_boxes, long_h)):
+        for x, y, w, h in boxes.values():
+            assert x >= 0 and x + w <= width and y + h <= height
+
+
+def test_probe_settings_shorten_the_connect_timeout_on_local_hosts_only():
+    from marginalia.ui import first_run
+    local = first_run.probe_settings(config.Settings(endpoint="http://127.0.0.1:9/v1"))
+    assert local.connect_timeout == first_run.LOCAL_CONNECT_TIMEOUT
+    cloud = first_run.probe_settings(config.Settings(endpoint="https://api.openai.com/v1"))
+    assert cloud.connect_timeout == config.Settings().connect_timeout
+
+
+def test_a_dead_local_port_answers_the_look_in_well_under_a_second():
+    import time
+    from marginalia.chat.transport import ChatClient
+    from marginalia.errors import EndpointError
+    from marginalia.ui import first_run
+    settings = first_run.probe_settings(config.Settings(endpoint="http://127.0.0.1:9/v1"))
+    started = time.monotonic()
+    with pytest.raises(EndpointError):
+        ChatClient(settings, retries=0).list_models()
+    assert time.monotonic() - started < 1.0
+
+
+def test_options_form_model_note_and_field_problem_line():
+    assert options_form.model_note("a", ["a", "b"]) == ""
+    assert options_form.model_note("", ["a"]) == ""
+    assert "does not offer \u201cc\u201d" in options_form.model_note("c", ["a", "b"])
+    assert options_form.model_note("a", []) == "The server lists no models."
+    with pytest.raises(ValueError) as caught:
+        options_form.parse_rounds("0")
+    assert str(caught.value).startswith("Most tool steps per answer")
+    line = options_form.field_problem(str(caught.value))
+    assert line.endswith("OK keeps the saved value.")

@@ -6,6 +6,8 @@ tier, a test importing "conftest" could get another tier's.)
 
 import pytest
 
+from tests.support.panel_driver import set_model_answered
+
 
 @pytest.fixture
 def chat_server(gui_office):
@@ -15,6 +17,8 @@ def chat_server(gui_office):
     server.start()
     gui_office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",
                    show_thinking=True)
+    # A model has answered before: the first-run card (tests/gui/test_first_run.py) stays away.
+    set_model_answered(gui_office, True)
     yield server
     server.stop()
     gui_office.job("settings.save", endpoint="http://localhost:11434/v1", model="",

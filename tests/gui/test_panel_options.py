@@ -7,6 +7,7 @@ which is where the Options dialog makes them.
 """
 
 import threading
+import time
 
 import unohelper
 from com.sun.star.awt import XCallback
@@ -70,6 +71,14 @@ def _result(window):
     return window.getControl("TestResult").getModel().Label
 
 
+def _problem(window):
+    return window.getControl("FieldProblem").getModel().Label
+
+
+def _note(window):
+    return window.getControl("ModelNote").getModel().Label
+
+
 def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, chat_server):
     gui_office.job("settings.save", endpoint=chat_server.url, model="test-model",
                    api_key="sk-page-1", temperature=0.5, max_tokens=None, max_rounds=7)
@@ -94,40 +103,49 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
                                    % chat_server.url)
         screenshot(gui_office, "options_page.png")
 
-        # A wrong model name is named in one sentence.
+        # A wrong model name is named in one sentence; List models says so beside the field.
         combo.setText("no-such-model")
         _press(window, "Test connection")
         wait_for(lambda: "no model named" in _result(window), what="the wrong-model sentence")
+        assert _note(window) == ""
+        _press(window, "List models")
+        wait_for(lambda: "does not offer" in _note(window), what="the note beside Model")
+        assert "no-such-model" in _note(window)
 
         # OK saves: a new key, max tokens, and a bad temperature keeps the saved one.
         combo.setText("test-model")
         key_field.setText("sk-page-2")
         window.getControl("MaxTokensField").setText("256")
+        before = _result(window)
         window.getControl("TemperatureField").setText("hot")
-        # The page says at once what is wrong with a field, and clears it once fixed.
-        wait_for(lambda: _result(window).startswith("Temperature must be a number"),
+        # The page says at once what is wrong with a field, on its own line, and clears it
+        # once fixed; the Test result line keeps what the last test said.
+        wait_for(lambda: _problem(window).startswith("Temperature must be a number"),
                  what="the temperature sentence")
-        assert _result(window).endswith("OK keeps the saved value.")
+        assert _problem(window).endswith("OK keeps the saved value.")
+        assert _result(window) == before
         window.getControl("TemperatureField").setText("0.7")
-        wait_for(lambda: _result(window) == "", what="the sentence to clear")
+        wait_for(lambda: _problem(window) == "", what="the sentence to clear")
         window.getControl("RoundsField").setText("0")
-        wait_for(lambda: _result(window).startswith("The tool round limit"),
-                 what="the round limit sentence")
+        wait_for(lambda: _problem(window).startswith("Most tool steps per answer"),
+                 what="the tool steps sentence")
         window.getControl("RoundsField").setText("7")
-        wait_for(lambda: _result(window) == "", what="the sentence to clear again")
+        wait_for(lambda: _problem(window) == "", what="the sentence to clear again")
         window.getControl("TemperatureField").setText("hot")
-        wait_for(lambda: _result(window).startswith("Temperature"), what="the sentence again")
+        wait_for(lambda: _problem(window).startswith("Temperature"), what="the sentence again")
         on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
         saved = gui_office.job("settings.load")
         assert saved["max_tokens"] == 256 and saved["temperature"] == 0.5
         assert saved["api_key"] is True and saved["model"] == "test-model"
 
-        # A server that is not there: one plain sentence, no traceback.
+        # A server that is not there: one plain sentence, no traceback, well under a second.
         window.getControl("EndpointField").setText("http://127.0.0.1:9/v1")
         window.getControl("TestResult").getModel().Label = ""
+        started = time.monotonic()
         _press(window, "Test connection")
         wait_for(lambda: _result(window) and not _result(window).startswith("Testing"), timeout=40,
-                 what="the failed connection test")
+                 interval=0.01, what="the failed connection test")
+        assert time.monotonic() - started < 1.0
         shown = _result(window)
         assert not shown.startswith("Connected") and "Traceback" not in shown
         assert shown.endswith((".", "?")) and "\n" not in shown
@@ -135,3 +153,25 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         on_main(gui_office, window.dispose)
         gui_office.job("settings.save", api_key="", max_tokens=None, temperature=None,
                        max_rounds=12)
+
+
+def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_doc, chat_server):
+    window, _handler = _open_page(gui_office, gui_doc)
+    try:
+        ctx = window.getAccessibleContext()
+        names = [ctx.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
+                 for i in range(ctx.getAccessibleChildCount())]
+        for heading in ("Server", "Model", "Answers", "Editing"):
+            assert heading in names
+        assert "Most tool steps per answer:" in names and "Tool round limit:" not in names
+        provider = window.getControl("ProviderList")
+        assert provider.getItemCount() == 11
+        assert provider.getModel().LineCount >= provider.getItemCount()    # no scrolling
+        _press(window, "Test connection")
+        wait_for(lambda: _result(window).startswith("Connected"), what="the connection test")
+        screenshot(gui_office, "options_page_sections.png")
+        # Another provider: what the test said was about the previous server.
+        provider.selectItemPos(0, True)
+        wait_for(lambda: _result(window) == "", what="the stale result to clear")
+    finally:
+        on_main(gui_office, window.dispose)

@@ -15,6 +15,7 @@ DECK = "MarginaliaDeck"
 LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
 SCROLL_PANE = 51  # a multi-line edit
 CONTROL_NAMES = ("Conversation", "Message", "New chat")
+CARD_TITLE = "Set up a model"
 
 
 def wait_for(predicate, timeout=20.0, interval=0.05, what="condition"):
@@ -190,8 +191,64 @@ class PanelDriver(object):
                  what="%r in the transcript (it shows %r)" % (needle, seen))
         return seen[0]
 
+    # -- the first-run card ----------------------------------------------------
+    def card_labels(self):
+        """The texts of the first-run card's labels now, or None when no card shows."""
+        controls = self.card_controls()
+        if controls is None:
+            return None
+        return [name for name, role in controls if role == LABEL]
+
+    def card_controls(self):
+        """[(accessible name, role)] of the card's controls, or None when no card shows."""
+        pending = [self.frame.ContainerWindow.getAccessibleContext()]
+        while pending:
+            ctx = pending.pop()
+            if ctx.getAccessibleRole() == LABEL and ctx.getAccessibleName() == CARD_TITLE:
+                card = ctx.getAccessibleParent().getAccessibleContext()
+                out = []
+                for i in range(card.getAccessibleChildCount()):
+                    child = card.getAccessibleChild(i).getAccessibleContext()
+                    out.append((child.getAccessibleName(), child.getAccessibleRole()))
+                return out
+            count = ctx.getAccessibleChildCount()
+            if count > 60:
+                continue
+            for i in range(count):
+                child = ctx.getAccessibleChild(i)
+                if child is not None:
+                    pending.append(child.getAccessibleContext())
+        return None
+
+    def card_text(self):
+        """The card's sentence (its labels but the title and the field labels)."""
+        labels = self.card_labels() or []
+        return "\n".join(t for t in labels if t not in (CARD_TITLE, "Provider:", "Model:"))
+
     def wait_idle(self, timeout=40.0):
         wait_for(lambda: self.send_label() == "Send", timeout, what="the Send button to come back")
+
+
+def set_model_answered(office, answered):
+    """Set the registry flag that keeps the first-run card away once a model has answered."""
+    import uno
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    arg.Name, arg.Value = "nodepath", "/org.marginalia.Settings/State"
+    node = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationUpdateAccess", (arg,))
+    node.replaceByName("model_answered", bool(answered))
+    node.commitChanges()
+
+
+def model_answered(office):
+    import uno
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    arg.Name, arg.Value = "nodepath", "/org.marginalia.Settings/State"
+    node = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationAccess", (arg,))
+    return bool(node.getByName("model_answered"))
 
 
 def screenshot(office, name):

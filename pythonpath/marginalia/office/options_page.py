@@ -5,21 +5,21 @@ LibreOffice calls ``handle`` (through the registered OptionsHandler) with
 and "back" when they press Reset. All page state lives in the controls, so
 "ok" and "back" need nothing from "initialize" but the window.
 
-Network work ("List models", "Test connection") runs on a worker thread and
-posts its result back to the main thread; the page may be closed by then, in
-which case the result is dropped.
+Network work ("List models", "Test connection") runs on a worker thread
+(office.server_look) and posts its result back to the main thread; the page may
+be closed by then, in which case the result is dropped. Three lines say things:
+TestResult (the last List models / Test), FieldProblem (a field typed wrong)
+and ModelNote (a model the server does not offer), so none hides another.
 """
 
 import logging
-import threading
 from typing import Dict, Union
 
 import unohelper
 from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 
 from marginalia import config
-from marginalia.office import mainthread
-from marginalia.office import settings_store
+from marginalia.office import server_look, settings_store
 from marginalia.ui import options_form
 
 log = logging.getLogger("marginalia.options")
@@ -77,7 +77,8 @@ def fill(window, settings: config.Settings) -> None:
     window.getControl("ModelCombo").setText(form["model"])
     for name, control in CHECKS.items():
         window.getControl(control).getModel().State = 1 if form[name] else 0
-    _say(window, "")
+    for line in ("TestResult", "FieldProblem", "ModelNote"):
+        _say(window, "", line)
 
 
 def read_form(window) -> Dict[str, Union[str, bool]]:
@@ -96,8 +97,8 @@ def read_form(window) -> Dict[str, Union[str, bool]]:
     return form
 
 
-def _say(window, sentence):
-    window.getControl("TestResult").getModel().Label = sentence
+def _say(window, sentence, line="TestResult"):
+    window.getControl(line).getModel().Label = sentence
 
 
 # -- listeners ---------------------------------------------------------------
@@ -148,11 +149,9 @@ def _validate(window):
         try:
             parse(window.getControl(TEXTS[name]).getText())
         except ValueError as exc:
-            _say(window, "%s Until then, OK keeps the saved value." % exc)
+            _say(window, options_form.field_problem(str(exc)), "FieldProblem")
             return
-    shown = window.getControl("TestResult").getModel().Label
-    if shown.endswith("OK keeps the saved value."):
-        _say(window, "")
+    _say(window, "", "FieldProblem")
 
 
 def _provider_chosen(ctx, window):
@@ -160,12 +159,14 @@ def _provider_chosen(ctx, window):
     pos = window.getControl("ProviderList").getSelectedItemPos()
     if not 0 <= pos < len(config.PRESETS):
         return
+    # What the last test or list said was about the previous server.
+    _say(window, "")
+    _say(window, "", "ModelNote")
     endpoint = config.PRESETS[pos][2]
     if not endpoint:  # "custom": keep what the user typed
         return
     window.getControl("EndpointField").setText(endpoint)
     window.getControl("ApiKeyField").setText(settings_store.load_key(ctx, endpoint))
-    _say(window, "")
 
 
 # -- network, on a worker ----------------------------------------------------
@@ -175,45 +176,15 @@ def _client_settings(ctx, form):
     return settings
 
 
-def _in_background(ctx, window, work, show):
-    """Run work() on a worker; show(result_or_exception) on the main thread."""
-    def run():
-        try:
-            result = work()
-        except Exception as exc:  # shown as a sentence by show()
-            result = exc
-        mainthread.post(ctx, lambda: _show_safely(show, result))
-    threading.Thread(target=run, name="marginalia-options", daemon=True).start()
-
-
-def _show_safely(show, result):
-    try:
-        show(result)
-    except Exception:
-        # Most likely the Options dialog was closed while we waited.
-        log.info("options page result dropped", exc_info=True)
-
-
-def _sentence(exc):
-    from marginalia.errors import MarginaliaError, user_sentence
-    if not isinstance(exc, MarginaliaError):
-        log.error("options page network call failed", exc_info=exc)
-    return user_sentence(exc)
-
-
 def _fetch_models(ctx, window, form, quiet):
     settings = _client_settings(ctx, form)
     if not quiet:
         _say(window, "Asking the server for its models\u2026")
 
-    def work():
-        from marginalia.chat.transport import ChatClient
-        return ChatClient(settings).list_models()
-
     def show(result):
         if isinstance(result, Exception):
             if not quiet:
-                _say(window, _sentence(result))
+                _say(window, server_look.sentence(result))
             return
         combo = window.getControl("ModelCombo")
         typed = combo.getText()
@@ -221,25 +192,22 @@ def _fetch_models(ctx, window, form, quiet):
         if result:
             combo.addItems(tuple(result), 0)
         combo.setText(typed)
+        _say(window, options_form.model_note(typed, result), "ModelNote")
         if not quiet:
             plural = "" if len(result) == 1 else "s"
             _say(window, "The server offers %d model%s." % (len(result), plural))
 
-    _in_background(ctx, window, work, show)
+    server_look.list_models_later(ctx, settings, show)
 
 
 def _test(ctx, window, form):
     settings = _client_settings(ctx, form)
     _say(window, "Testing the connection\u2026")
 
-    def work():
-        from marginalia.chat.transport import ChatClient
-        return ChatClient(settings).list_models()
-
     def show(result):
         if isinstance(result, Exception):
-            _say(window, _sentence(result))
+            _say(window, server_look.sentence(result))
         else:
             _say(window, options_form.connection_sentence(settings, result))
 
-    _in_background(ctx, window, work, show)
+    server_look.list_models_later(ctx, settings, show)

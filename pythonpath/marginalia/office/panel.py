@@ -23,7 +23,7 @@ from marginalia.chat.loop import CONNECTING
 from marginalia.errors import user_sentence
 from marginalia.events import ERROR, Event
 from marginalia.office import mainthread
-from marginalia.ui import panel_layout, transcript
+from marginalia.ui import first_run, panel_layout, transcript
 from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
@@ -76,9 +76,49 @@ class ChatPanel:
         except Exception:
             log.exception("reading settings failed; showing thinking")
             self._shown_setting = True
+        self.card = None
+        self._open_card()
         self.view.set_thinking_visible(self._shown_setting)
         self._replay()
         self.session.add_listener(self.on_entries)
+
+    # -- the first-run card -------------------------------------------------
+    def _open_card(self) -> None:
+        """Show the first-run card while no model is set or none has answered yet."""
+        from marginalia.office import settings_store, setup_card
+        try:
+            model = settings_store.load(self.ctx, with_key=False).model
+            if not first_run.needs_card(model, setup_card.model_answered(self.ctx)):
+                return
+            self.card = setup_card.SetupCard(self.ctx, self.frame, self.view.container,
+                                             self._card_changed)
+        except Exception:
+            log.exception("could not show the first-run card")
+            return
+        self.view.card = self.card
+
+    def _close_card(self) -> None:
+        from marginalia.office import setup_card
+        setup_card.remember_answer(self.ctx)
+        card, self.card = self.card, None
+        self.view.card = None
+        card.dispose()
+        self.view.relayout()
+
+    @guarded
+    def _card_changed(self) -> None:
+        """The card's sentence or settings changed: lay out again, refresh an idle status."""
+        self.view.relayout()
+        if not self.session.busy:
+            self.view.set_status(self._idle_status())
+
+    def _idle_status(self) -> str:
+        """The status line between turns: the card's hint while no model is set."""
+        if self.card is not None and not self.session.log:
+            hint = first_run.status_hint(self.card.settings)
+            if hint:
+                return hint
+        return self.renderer.status
 
     # -- session -> view -----------------------------------------------------
     def _replay(self) -> None:
@@ -87,7 +127,7 @@ class ChatPanel:
         out = self.renderer.render(list(self.session.log))
         self.view.set_text("transcript", out.chat)
         self.view.set_text("thinking", out.thinking)
-        self.view.set_status(self.renderer.status)
+        self.view.set_status(self._idle_status())
         self.view.set_busy(self.session.busy)
 
     @guarded
@@ -102,6 +142,8 @@ class ChatPanel:
             return
         self._show(self.renderer.render(entries))
         self.view.set_busy(self.session.busy)
+        if self.card is not None and first_run.answered_in(entries):
+            self._close_card()
 
     def _show(self, out) -> None:
         self.view.append("transcript", out.chat)
@@ -126,16 +168,22 @@ class ChatPanel:
             # The Enter key's newline lands after this listener: read and clear later.
             mainthread.post(self.ctx, self._send_posted)
         else:
-            self._send_now()
+            self._send_now(False)
 
     @guarded
     def _send_posted(self) -> None:
-        self._send_now()
+        self._send_now(True)
 
-    def _send_now(self) -> None:
-        text = self.view.take_input().strip()
+    def _send_now(self, from_enter: bool) -> None:
+        typed = self.view.take_input()
+        text = typed.strip()
         if not text:
             self.view.clear_input()
+            return
+        if self.card is not None and not self.card.ensure_model():
+            # Nothing to send it to yet: the message stays, the status says what to do.
+            self.view.keep_input(typed[:-1] if from_enter and typed.endswith("\n") else typed)
+            self.view.set_status(first_run.KEPT)
             return
         self._refresh_thinking_setting()
         if not self.session.send(text):
@@ -162,7 +210,7 @@ class ChatPanel:
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
         self.view.set_busy(self.session.busy)
-        self.view.set_status(self.renderer.status)
+        self.view.set_status(self._idle_status())
         self.view.focus_input()
 
     @guarded
@@ -184,6 +232,8 @@ class ChatPanel:
         self._disposed = True
         try:
             self.session.remove_listener(self.on_entries)
+            if self.card is not None:
+                self.card.dispose()
         finally:
             self.view.dispose()
 

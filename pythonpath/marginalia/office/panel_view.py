@@ -128,6 +128,7 @@ class PanelView:
         self.ctx = ctx
         self.parent = parent
         self.thinking_visible = True
+        self.card = None                  # the first-run card (office.setup_card) while shown
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         smgr = ctx.ServiceManager
@@ -180,7 +181,8 @@ class PanelView:
     def relayout(self) -> None:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
-        boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible)
+        top = self.card.place(0, 0, size.Width) if self.card is not None else 0
+        boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible, top)
         for name, (x, y, w, h) in boxes.items():
             control = self.controls[name]
             control.setPosSize(x, y, w, max(h, 1), POSSIZE)
@@ -263,6 +265,13 @@ class PanelView:
 
     def clear_input(self) -> None:
         self.controls["input"].setText("")
+
+    def keep_input(self, text: str) -> None:
+        """Put a message that was not sent back, the cursor at its end."""
+        peer = self.controls["input"].getPeer()
+        peer.setText(text)
+        end = utf16_len(text)
+        peer.setSelection(_selection(end, end))
 
     def focus_input(self) -> None:
         self.controls["input"].setFocus()

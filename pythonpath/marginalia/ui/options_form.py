@@ -61,10 +61,10 @@ def parse_max_tokens(text: Optional[str]) -> Optional[int]:
 
 
 def parse_rounds(text: Optional[str]) -> int:
-    """A tool round limit from 1 to 100."""
+    """The most tool steps per answer (the turn loop's round limit), from 1 to 100."""
     text = (text or "").strip()
     if not text.isdigit() or not 1 <= int(text) <= 100:
-        raise ValueError("The tool round limit must be a whole number from 1 to 100.")
+        raise ValueError("Most tool steps per answer must be a whole number from 1 to 100.")
     return int(text)
 
 
@@ -121,3 +121,18 @@ def connection_sentence(settings: config.Settings, models: List[str]) -> str:
         return ('Connected to %s, but it has no model named "%s"; choose one from the list.'
                 % (where, settings.model))
     return 'Connected to %s; the model "%s" is available.' % (where, settings.model)
+
+
+def model_note(model: Optional[str], models: List[str]) -> str:
+    """The line beside the Model field after the server listed its models: "" when fine."""
+    model = (model or "").strip()
+    if not models:
+        return "The server lists no models."
+    if model and model not in models:
+        return "The server does not offer \u201c%s\u201d; choose one from the list." % model
+    return ""
+
+
+def field_problem(sentence: str) -> str:
+    """The page's line for a field typed wrong: what is wrong, and what OK will do."""
+    return "%s Until then, OK keeps the saved value." % sentence

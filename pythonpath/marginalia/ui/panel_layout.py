@@ -1,6 +1,6 @@
 """Pixel layout of the chat panel for a given size (pure, so it is testable without a window).
 
-Top to bottom: the thinking toggle, the thinking pane (when shown), the
+Top to bottom: the first-run card while it shows, the thinking toggle, the thinking pane (when shown), the
 conversation (takes what is left), the message box, a row with "New chat" and
 Send/Stop, and a two-line status line the full width of the panel (token
 counts do not fit beside a button in a narrow sidebar).
@@ -22,14 +22,17 @@ THINKING_SHARE = 0.28
 THINKING_MIN = 56
 
 
-def layout(width: int, height: int,
-           thinking_visible: bool) -> Dict[str, Tuple[int, int, int, int]]:
-    """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden."""
+def layout(width: int, height: int, thinking_visible: bool,
+           top: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
+    """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden.
+
+    ``top`` pixels at the top belong to the first-run card (ui.first_run).
+    """
     width = max(width, MIN_WIDTH)
-    height = max(height, MIN_HEIGHT)
+    height = max(height, MIN_HEIGHT + top)
     inner = width - 2 * MARGIN
     boxes = {}
-    y = MARGIN
+    y = top + MARGIN
     boxes["thinking_toggle"] = (MARGIN, y, min(TOGGLE_WIDTH, inner), ROW)
     y += ROW + GAP
 

@@ -1,0 +1,49 @@
+"""A quick look at the model server (its model list) on a worker, for the Options page and
+the first-run card.
+
+The look runs ``ChatClient.list_models`` on a daemon thread and posts the result
+(a list of ids, or the exception) to the main thread; a window closed meanwhile
+just drops it. It never retries: a user who pressed Test wants the answer now,
+and a dead local port refuses at once (the first-run card's connect timeout on
+local hosts comes from ui.first_run.probe_settings).
+"""
+
+import logging
+import threading
+from typing import Callable, List, Union
+
+from marginalia import config
+from marginalia.errors import MarginaliaError, user_sentence
+from marginalia.office import mainthread
+from marginalia.ui.first_run import probe_settings
+
+log = logging.getLogger("marginalia.look")
+
+Result = Union[List[str], Exception]
+
+
+def list_models_later(ctx, settings: config.Settings, show: Callable[[Result], None]) -> None:
+    """Ask for the model list on a worker; ``show(models or exception)`` on the main thread."""
+    def run():
+        try:
+            from marginalia.chat.transport import ChatClient
+            result = ChatClient(probe_settings(settings), retries=0).list_models()
+        except Exception as exc:  # shown as a sentence by show()
+            result = exc
+        mainthread.post(ctx, lambda: _show_safely(show, result))
+    threading.Thread(target=run, name="marginalia-look", daemon=True).start()
+
+
+def _show_safely(show, result):
+    try:
+        show(result)
+    except Exception:
+        # Most likely the window was closed while we waited.
+        log.info("server look result dropped", exc_info=True)
+
+
+def sentence(exc: Exception) -> str:
+    """The user's sentence for a failed look; anything unexpected is logged."""
+    if not isinstance(exc, MarginaliaError):
+        log.error("server look failed", exc_info=exc)
+    return user_sentence(exc)

@@ -1,0 +1,280 @@
+"""The first-run card's controls at the top of the chat panel (ui.first_run decides its words).
+
+The card is its own UnoControlContainer inside the panel's, so it shows and
+hides as one window and its labels never mix with the panel's status line.
+Choosing a provider or a model saves it at once (the chat reads the saved
+settings); the model list comes from the server on a worker
+(office.server_look). All methods run on the VCL main thread.
+"""
+
+import logging
+from typing import Callable, List
+
+import uno
+import unohelper
+from com.sun.star.awt import XActionListener, XItemListener
+from com.sun.star.util import XChangesListener
+
+from marginalia import config
+from marginalia.office import mainthread, server_look, settings_store
+from marginalia.ui import first_run
+
+log = logging.getLogger("marginalia.card")
+
+EXTENSION_ID = "org.marginalia.writer"
+STATE_NODE = "/org.marginalia.Settings/State"
+CONNECTION_NODE = "/org.marginalia.Settings/Connection"
+POSSIZE = 15
+CARD_BACKGROUND = 0xEAF1FB
+
+# name: (model service, accessible name / tooltip, model properties)
+CONTROLS = (
+    ("title", "FixedText", first_run.TITLE, {"Label": first_run.TITLE, "NoLabel": True,
+                                             "FontWeight": 150.0}),
+    ("text", "FixedText", "About setting up", {"NoLabel": True, "MultiLine": True}),
+    ("provider_label", "FixedText", "Provider:", {"Label": "Provider:"}),
+    ("provider", "ListBox", "Provider", {"Dropdown": True, "LineCount": 11}),
+    ("model_label", "FixedText", "Model:", {"Label": "Model:"}),
+    ("model", "ComboBox", "Model", {"Dropdown": True, "LineCount": 12, "Autocomplete": True}),
+    ("test", "Button", "Test", {"Label": "Test"}),
+    ("settings", "Button", "Open settings\u2026", {"Label": "Open settings\u2026"}),
+)
+
+
+def _prop(name, value):
+    pv = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    pv.Name, pv.Value = name, value
+    return pv
+
+
+def _node(ctx, path, update=False):
+    provider = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.configuration.ConfigurationProvider", ctx)
+    service = ("com.sun.star.configuration.ConfigurationUpdateAccess" if update
+               else "com.sun.star.configuration.ConfigurationAccess")
+    return provider.createInstanceWithArguments(service, (_prop("nodepath", path),))
+
+
+def model_answered(ctx) -> bool:
+    """True once a model has answered in this profile (the card then stays away)."""
+    return bool(_node(ctx, STATE_NODE).getByName("model_answered"))
+
+
+def remember_answer(ctx, answered: bool = True) -> None:
+    node = _node(ctx, STATE_NODE, update=True)
+    node.replaceByName("model_answered", answered)
+    node.commitChanges()
+
+
+def open_options(ctx, frame) -> None:
+    """Tools > Options with Marginalia's page selected (modal: returns when it closes)."""
+    where = ctx.getValueByName("/singletons/com.sun.star.deployment.PackageInformationProvider")
+    url = where.getPackageLocation(EXTENSION_ID) + "/dialogs/OptionsPage.xdl"
+    helper = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper",
+                                                          ctx)
+    helper.executeDispatch(frame, ".uno:OptionsTreeDialog", "", 0,
+                           (_prop("OptionsPageURL", url),))
+
+
+class _Listener(unohelper.Base, XActionListener, XItemListener, XChangesListener):
+    def __init__(self, fn):
+        self._fn = fn
+
+    def actionPerformed(self, event):
+        self._run()
+
+    def itemStateChanged(self, event):
+        self._run()
+
+    def changesOccurred(self, event):
+        self._run()
+
+    def _run(self):
+        try:
+            self._fn()
+        except Exception:
+            log.exception("first-run card action failed")
+
+    def disposing(self, event):
+        pass
+
+
+class SetupCard:
+    """The card's window inside the panel; ``on_change`` tells the panel its text or
+    settings changed (lay out again, refresh the status line)."""
+
+    def __init__(self, ctx, frame, panel_container, on_change: Callable[[], None]):
+        self.ctx = ctx
+        self.frame = frame
+        self._on_change = on_change
+        self._disposed = False
+        self.settings = settings_store.load(ctx, with_key=False)
+        self.probe = first_run.Probe()
+        self._width = 0
+        smgr = ctx.ServiceManager
+        self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer",
+                                                        ctx)
+        model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainerModel", ctx)
+        model.BackgroundColor = CARD_BACKGROUND
+        self.container.setModel(model)
+        self._panel_container = panel_container
+        panel_container.addControl("setup_card", self.container)
+        self.controls = {}
+        for name, kind, label, props in CONTROLS:
+            cmodel = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
+                                                    ctx)
+            # HelpText is the tooltip and, for controls without a label, the accessible name.
+            cmodel.HelpText = label
+            for key, value in props.items():
+                setattr(cmodel, key, value)
+            control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
+            control.setModel(cmodel)
+            self.container.addControl(name, control)
+            self.controls[name] = control
+        self.controls["model"].getModel().HelpText = "Model (the server's list fills it)"
+        self.controls["test"].getModel().HelpText = "Test"
+        provider = self.controls["provider"]
+        provider.addItems(tuple(label for _pid, label, _e in config.PRESETS), 0)
+        self._select_provider()
+        self.controls["model"].setText(self.settings.model)
+        self._listeners = [
+            ("provider", "addItemListener", _Listener(self._provider_chosen)),
+            ("model", "addItemListener", _Listener(self._model_chosen)),
+            ("test", "addActionListener", _Listener(self._test)),
+            ("settings", "addActionListener", _Listener(self._open_settings)),
+        ]
+        for name, method, listener in self._listeners:
+            getattr(self.controls[name], method)(listener)
+        # The Options page (or a test) may save other settings while the card shows.
+        self._watched = _node(ctx, CONNECTION_NODE)
+        self._watch = _Listener(lambda: mainthread.post(ctx, self._settings_changed))
+        self._watched.addChangesListener(self._watch)
+        self._show_text()
+        self._look(tested=False)
+
+    # -- layout --------------------------------------------------------------
+    def place(self, x: int, y: int, width: int) -> int:
+        """Lay the card out at (x, y), ``width`` wide; returns its height."""
+        self._width = width
+        boxes, height = first_run.card_layout(width, self.text())
+        self.container.setPosSize(x, y, width, height, POSSIZE)
+        for name, (cx, cy, cw, ch) in boxes.items():
+            self.controls[name].setPosSize(cx, cy, cw, ch, POSSIZE)
+        return height
+
+    def text(self) -> str:
+        return first_run.card_text(self.settings, self.probe)
+
+    def _show_text(self) -> None:
+        self.controls["text"].getModel().Label = self.text()
+        if self._width:
+            self._on_change()   # the sentence may need more or fewer lines
+
+    # -- settings ------------------------------------------------------------
+    def _select_provider(self) -> None:
+        ids = [pid for pid, _label, _e in config.PRESETS]
+        pid = self.settings.provider if self.settings.provider in ids else "custom"
+        self.controls["provider"].selectItemPos(ids.index(pid), True)
+
+    def _save(self, **changes) -> None:
+        settings = settings_store.load(self.ctx).copy(**changes)
+        settings_store.save(self.ctx, settings)
+        self.settings = settings.copy(api_key="")
+
+    def reload(self) -> None:
+        """Show the saved settings again (the Options page may have changed them)."""
+        self.settings = settings_store.load(self.ctx, with_key=False)
+        self._select_provider()
+        self.controls["model"].setText(self.settings.model)
+        self.probe = first_run.Probe()
+        self._show_text()
+        self._look(tested=False)
+
+    def _settings_changed(self) -> None:
+        if self._disposed:
+            return
+        saved = settings_store.load(self.ctx, with_key=False)
+        if saved != self.settings.copy(api_key=""):
+            self.reload()
+
+    def ensure_model(self) -> bool:
+        """True when a model is set, saving the one typed in the card if need be."""
+        self.settings = settings_store.load(self.ctx, with_key=False)
+        if self.settings.model:
+            return True
+        typed = self.controls["model"].getText().strip()
+        if typed:
+            self._save(model=typed)
+            return True
+        return False
+
+    # -- actions -------------------------------------------------------------
+    def _provider_chosen(self) -> None:
+        pos = self.controls["provider"].getSelectedItemPos()
+        if not 0 <= pos < len(config.PRESETS):
+            return
+        pid, _label, endpoint = config.PRESETS[pos]
+        if pid == self.settings.provider:
+            return
+        changes = {"provider": pid}
+        if endpoint:   # "custom" keeps the address; Open settings… is where to type one
+            changes["endpoint"] = endpoint
+            changes["api_key"] = settings_store.load_key(self.ctx, endpoint)
+        self._save(**changes)
+        self.probe = first_run.Probe()
+        self._show_text()
+        self._look(tested=False)
+
+    def _model_chosen(self) -> None:
+        typed = self.controls["model"].getText().strip()
+        if typed and typed != self.settings.model:
+            self._save(model=typed)
+            self._show_text()
+
+    def _test(self) -> None:
+        typed = self.controls["model"].getText().strip()
+        if typed != self.settings.model:
+            self._save(model=typed)
+        self.probe = first_run.Probe()
+        self._show_text()
+        self._look(tested=True)
+
+    def _open_settings(self) -> None:
+        open_options(self.ctx, self.frame)
+        if not self._disposed:
+            self.reload()
+
+    def _look(self, tested: bool) -> None:
+        settings = settings_store.load(self.ctx)
+
+        def show(result):
+            if self._disposed:
+                return
+            if isinstance(result, Exception):
+                self.probe = first_run.probe_failed(settings, server_look.sentence(result),
+                                                    getattr(result, "status", None), tested)
+            else:
+                self._fill_models(result)
+                self.probe = first_run.Probe(first_run.MODELS, models=list(result),
+                                             tested=tested)
+            self._show_text()
+        server_look.list_models_later(self.ctx, settings, show)
+
+    def _fill_models(self, models: List[str]) -> None:
+        combo = self.controls["model"]
+        typed = combo.getText()
+        combo.removeItems(0, combo.getItemCount())
+        if models:
+            combo.addItems(tuple(models), 0)
+        combo.setText(typed)
+
+    def dispose(self) -> None:
+        self._disposed = True
+        try:
+            self._watched.removeChangesListener(self._watch)
+        except Exception:
+            log.info("could not stop watching the settings", exc_info=True)
+        try:
+            self._panel_container.removeControl(self.container)
+        finally:
+            self.container.dispose()
