@@ -138,6 +138,7 @@ EXPECTED = {
                                 usage={"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7}),
     "crlf_framing.sse": dict(content=u"Line one and two \u00e9", finish="stop"),
     "no_done.sse": dict(content="No terminator", finish="stop"),
+    "bom_first_event.sse": dict(content="First words survive.", finish="stop"),
 }
 
 
