@@ -18,9 +18,7 @@ error, ignore the rest of the stream and make ``result().tool_calls`` empty:
 none of that response's calls may run.
 """
 
-import binascii
 import json
-import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional
 
@@ -30,7 +28,7 @@ from marginalia.chat import thinking
 from marginalia.chat.server_errors import clean_message
 from marginalia.chat.sse import SSEEvent
 from marginalia.chat.textcalls import TextCallFilter
-from marginalia.chat.toolroute import CallRouter
+from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
 from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
@@ -40,11 +38,6 @@ _decode = json.JSONDecoder().raw_decode
 
 # Delta keys handled here rather than by the merger.
 _SPLIT_KEYS = frozenset(["content", "reasoning", "tool_calls", "function_call"])
-
-
-def new_call_id() -> str:
-    """A fresh tool-call id for providers that send none (Gemini, some local servers)."""
-    return "call_" + binascii.hexlify(os.urandom(12)).decode("ascii")
 
 
 def _error_sentence(error):
@@ -66,35 +59,6 @@ def _error_sentence(error):
     if message[-1] not in ".!?":
         message += "."
     return "The model server reported an error: " + message
-
-
-def _arguments(value):
-    """Arguments as JSON text: ``""``, ``"null"``, blank or absent mean ``{}``."""
-    if not isinstance(value, str) or value.strip() in ("", "null"):
-        return "{}"
-    return value
-
-
-def _valid_json(text):
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _readable_details(details):
-    """Readable text of OpenRouter reasoning_details entries; encrypted ones are skipped."""
-    parts = []
-    for entry in details:
-        if not isinstance(entry, dict) or entry.get("type") == "reasoning.encrypted":
-            continue
-        text = entry.get("text")
-        if not isinstance(text, str):
-            text = entry.get("summary")
-        if isinstance(text, str):
-            parts.append(text)
-    return "".join(parts)
 
 
 @dataclass
@@ -248,7 +212,7 @@ class StreamAccumulator:
         if calls and self._error is None and not any(c.name for c in self._calls):
             for call in calls:
                 call["id"] = call.get("id") or self._new_id()
-                call["arguments"] = _arguments(call.get("arguments"))
+                call["arguments"] = arguments_text(call.get("arguments"))
                 self._text_calls.append(call)
                 events.append(Event(TOOL_CALL_STARTED, call_id=call["id"], name=call["name"]))
         self._finished = True
@@ -270,31 +234,12 @@ class StreamAccumulator:
 
     def _tool_calls(self, snap):
         if any(call.name for call in self._calls):
-            calls = self._structured_calls(snap)
+            calls = self._router.finished(snap.get("tool_calls") or (), self._new_id)
         else:
             calls = [dict(call) for call in self._text_calls]
         if self._finish_reason == "length":
             # Cut off by the token limit: never run a call whose arguments were truncated.
-            calls = [call for call in calls if _valid_json(call["arguments"])]
-        return calls
-
-    def _structured_calls(self, snap):
-        entries = {}
-        for entry in snap.get("tool_calls") or ():
-            entries[entry.get("index")] = entry
-        calls = []
-        for call in self._calls:
-            if not call.name:
-                continue              # nothing to run without a name
-            entry = entries.get(call.pos, {})
-            function = entry.get("function") or {}
-            arguments = _arguments(function.get("arguments"))
-            if call.call_id is None:
-                call.call_id = self._new_id()   # none, or one the provider reused
-            item = {"id": call.call_id, "name": call.name, "arguments": arguments}
-            if entry.get("extra_content") is not None:
-                item["extra_content"] = entry["extra_content"]
-            calls.append(item)
+            calls = [call for call in calls if is_json(call["arguments"])]
         return calls
 
     # -- internals -------------------------------------------------------
@@ -365,7 +310,7 @@ class StreamAccumulator:
         # `reasoning` and `reasoning_content` with the same text: take `reasoning`.
         details = delta.get("reasoning_details")
         if details and isinstance(details, list):
-            readable = _readable_details(details)
+            readable = thinking.readable_details(details)
         else:
             readable = delta.get("reasoning")
             if not isinstance(readable, str) or not readable:
