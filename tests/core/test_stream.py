@@ -139,6 +139,10 @@ EXPECTED = {
     "crlf_framing.sse": dict(content=u"Line one and two \u00e9", finish="stop"),
     "no_done.sse": dict(content="No terminator", finish="stop"),
     "bom_first_event.sse": dict(content="First words survive.", finish="stop"),
+    # The ids come one fragment after the names; the last call's never comes.
+    "late_tool_call_id.sse": dict(finish="tool_calls", calls=[
+        ("call_late_A", "replace_text", {"search": "teh", "replace": "the"}),
+        ("call_late_B", "get_paragraph", {"index": 2}), ("gen_1", "count_words", {})]),
 }
 
 
@@ -549,3 +553,57 @@ def test_odd_finish_reason_and_usage_values_are_ignored_not_raised():
                           chunk({}, finish="stop", usage=[1, 2])])
     assert result.content == "Hi" and result.finish_reason == "stop"
     assert result.usage is None and result.error is None
+
+
+def test_id_arriving_after_the_arguments_is_still_adopted():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, type="function", name="f")]}),
+        chunk({"tool_calls": [tc(index=0, arguments='{"x": ')]}),
+        chunk({"tool_calls": [tc(index=0, arguments="1}")]}),
+        chunk({"tool_calls": [tc(index=0, id="call_real")]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("call_real", "f", {"x": 1})]
+    # Announced at the fragment after the name, before the real id came.
+    assert [(e.kind, e.call_id) for e in per_chunk[1]] == [(ev.TOOL_CALL_STARTED, "gen_1")]
+    assert sum(len(kinds(group, ev.TOOL_CALL_STARTED)) for group in per_chunk) == 1
+
+
+def test_late_id_at_the_next_fragment_is_announced_with_the_real_id():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, type="function", name="f", arguments="")]}),
+        chunk({"tool_calls": [tc(index=0, id="call_1", arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=1, type="function", name="g", arguments="")]}),
+        chunk({"tool_calls": [tc(index=1, id="call_2", arguments='{"a": 1}')]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("call_1", "f", {}), ("call_2", "g", {"a": 1})]
+    assert [[(e.call_id, e.name) for e in kinds(group, ev.TOOL_CALL_STARTED)]
+            for group in per_chunk] == [[], [("call_1", "f")], [], [("call_2", "g")], []]
+
+
+def test_late_id_already_used_by_another_call_is_not_adopted():
+    _, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, id="dup", type="function", name="f",
+                                 arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=1, type="function", name="g", arguments="")]}),
+        chunk({"tool_calls": [tc(index=1, id="dup", arguments="{}")]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("dup", "f", {}), ("gen_1", "g", {})]
+
+
+def test_named_calls_without_ids_are_announced_in_call_order():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(name="f", arguments="{}"), tc(id="m2", name="g",
+                                                             arguments="{}")]}),
+        chunk({}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("gen_1", "f", {}), ("m2", "g", {})]
+    assert [(e.call_id, e.name) for group in per_chunk for e in group
+            if e.kind == ev.TOOL_CALL_STARTED] == [("gen_1", "f"), ("m2", "g")]
+
+
+def test_waiting_call_of_a_failed_response_is_never_announced():
+    acc = StreamAccumulator(id_factory=counter_ids())
+    acc.feed(chunk({"tool_calls": [tc(index=0, type="function", name="f")]}))
+    events = acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
+    assert kinds(events, ev.TOOL_CALL_STARTED) == []
+    assert acc.result().tool_calls == []

@@ -119,6 +119,8 @@ class StreamAccumulator:
         self._router = CallRouter()
         self._calls = self._router.calls
         self._text_calls = []     # calls parsed from the text, at finish
+        # Named calls whose id may still come with the next fragment (a late id, adopted).
+        self._waiting = []
         self._plain = False       # think splitter and text-call filter both pass text through
         self._finish_reason = None
         self._usage = None
@@ -202,6 +204,8 @@ class StreamAccumulator:
         if self._finished:
             return []
         events = []
+        if self._error is None:
+            self._announce(self._waiting, events)
         for kind, text in self._think.finish():
             self._piece(kind, text, events)
         tail, calls = self._textcalls.finish()
@@ -277,7 +281,7 @@ class StreamAccumulator:
                 or type(function.get("arguments")) is not str:
             return False
         call = self._router.at_index(index)
-        if call is None or call.pos != index:
+        if call is None or call.pos != index or self._waiting:
             return False
         # Already normalised: same index, no id, type or name to track.
         self._merger.add(delta)
@@ -335,15 +339,26 @@ class StreamAccumulator:
                     routed.append(normalised)
                     touched.append(call)
             rest["tool_calls"] = routed
+            # Calls left waiting for their id by the previous fragment: it had its chance.
+            self._announce(self._waiting, events)
+            ready, waiting = [], []
             for call in touched:
-                if call.name and not call.started:
-                    call.started = True
-                    if call.call_id is None:
-                        call.call_id = self._new_id()   # none, or one the provider reused
-                    events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id,
-                                        name=call.name))
+                if call.name and not call.started and call not in ready + waiting:
+                    # Calls after a waiting one wait too, so announcements keep call order.
+                    (waiting if call.call_id is None or waiting else ready).append(call)
+            self._announce(ready, events)
+            self._waiting = waiting
         if rest:
             self._merger.add(rest)
+
+    def _announce(self, calls, events):
+        """TOOL_CALL_STARTED once per named call, with a generated id if none came."""
+        for call in calls:
+            if call.name and not call.started:
+                call.started = True
+                if call.call_id is None:
+                    call.call_id = self._new_id()   # none, or one the provider reused
+                events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id, name=call.name))
 
     def _parts(self, parts, events):
         """Magistral: content as a list of text and thinking parts."""

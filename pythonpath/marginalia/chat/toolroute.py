@@ -12,6 +12,10 @@ call's position), so the merger only ever sees well-formed OpenAI fragments.
   the earlier call that id names). Gateways
   (Claude behind a proxy) start at index 1: indexes map to dense positions.
   vLLM repeats an index inside one list: both fragments land on one call.
+- An id may arrive after the fragment that named the call (index and name
+  first, the id later): the call adopts it, also after a generated id was
+  handed out; the accumulator waits one fragment before announcing a named
+  call without an id, so its TOOL_CALL_STARTED usually carries the real id.
 - Gemini and Mistral send no index (or null): a known id means that call; a
   new id, or a name with no id, opens a new call; anything else continues the
   last call.
@@ -109,9 +113,10 @@ class CallRouter:
         if provider_id and call.provider_id is None:
             call.provider_id = provider_id
             if provider_id not in self._by_id:
+                # Also over a generated id: an id sent after the call's first
+                # fragment is the one the provider will expect back.
                 self._by_id[provider_id] = call
-                if call.call_id is None:
-                    call.call_id = provider_id
+                call.call_id = provider_id
             # else: a reused id; the call is given a generated one when announced
         if name and not call.name:
             call.name = name
