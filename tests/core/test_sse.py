@@ -107,6 +107,13 @@ def test_close_flushes_an_unterminated_event():
     assert datas(decode([b"data: tail\n"])) == ["tail"]
 
 
+def test_an_event_the_body_ended_inside_is_marked_incomplete():
+    events = every_way(b'data: a\n\nevent: x\ndata: b\n\ndata: {"cut": ')
+    assert [(e.data, e.complete) for e in events] == [("a", True), ("b", True),
+                                                      ('{"cut": ', False)]
+    assert [e.complete for e in decode([b"data: tail\n"])] == [False]
+
+
 def test_blank_lines_alone_dispatch_nothing():
     assert decode([b"\n\n\r\n\n"]) == []
 

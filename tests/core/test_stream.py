@@ -139,6 +139,9 @@ EXPECTED = {
     "crlf_framing.sse": dict(content=u"Line one and two \u00e9", finish="stop"),
     "no_done.sse": dict(content="No terminator", finish="stop"),
     "bom_first_event.sse": dict(content="First words survive.", finish="stop"),
+    # The connection closed inside the last event: not garbled data, a cut.
+    "cut_mid_event.sse": dict(content="Half an answer, then", finish=None, error=(
+        "The connection to the server closed before the answer finished.")),
     # The ids come one fragment after the names; the last call's never comes.
     "late_tool_call_id.sse": dict(finish="tool_calls", calls=[
         ("call_late_A", "replace_text", {"search": "teh", "replace": "the"}),
@@ -409,6 +412,20 @@ def test_event_error_and_garbled_chunk_are_errors():
     assert acc.result().content == "ok"
     acc = StreamAccumulator()
     assert acc.feed_sse(SSEEvent(data="{not json"))[0].kind == ev.ERROR
+    assert acc.result().error == "The model server sent a garbled answer stream."
+
+
+def test_invalid_json_in_an_event_cut_by_the_end_of_the_body_is_a_closed_connection():
+    acc = StreamAccumulator()
+    acc.feed(chunk({"content": "Hel"}))
+    out = acc.feed_sse(SSEEvent(data='{"choices": [{"delta": {"content": "lo', complete=False))
+    assert [e.message for e in kinds(out, ev.ERROR)] == [
+        "The connection to the server closed before the answer finished."]
+    assert acc.result().content == "Hel"
+    acc = StreamAccumulator()     # a last event complete but for its blank line is fine
+    acc.feed_sse(SSEEvent(data=json.dumps(chunk({"content": "ok"})), complete=False))
+    assert kinds(acc.finish(), ev.ERROR) == []
+    assert acc.result().content == "ok" and acc.result().error is None
 
 
 def test_events_after_done_marker_are_ignored():

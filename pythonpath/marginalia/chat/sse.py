@@ -16,9 +16,10 @@ Follows the WHATWG event-stream rules with the quirks chat servers need:
   through as the event name; old llama.cpp builds send a bare
   ``error: {...}`` line, which becomes an event named "error".
 * An event is dispatched at a blank line, or by ``close()`` at end of body
-  (servers that never send the final blank line). Unlike the spec, an event
-  with a name but no data is still dispatched, so a data-less
-  ``event: error`` is not lost.
+  (servers that never send the final blank line); such an event has
+  ``complete`` False, so a reader can tell a cut-off last event from bad
+  data. Unlike the spec, an event with a name but no data is still
+  dispatched, so a data-less ``event: error`` is not lost.
 """
 
 from dataclasses import dataclass
@@ -29,12 +30,16 @@ BOM = b"\xef\xbb\xbf"
 
 @dataclass
 class SSEEvent:
-    """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``."""
+    """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``.
+
+    ``complete`` is False when the body ended before the blank line that ends the event.
+    """
 
     event: str = "message"
     data: str = ""
     id: Optional[str] = None
     retry: Optional[int] = None
+    complete: bool = True
 
 
 class SSEDecoder:
@@ -102,6 +107,7 @@ class SSEDecoder:
             events = self._lines([line])
         event = self._dispatch()
         if event is not None:
+            event.complete = False
             events.append(event)
         return events
 

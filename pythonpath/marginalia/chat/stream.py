@@ -13,9 +13,11 @@ call filter first. Which call a tool-call fragment belongs to is decided by
 ``toolroute.CallRouter``.
 
 Mid-stream errors (``{"error": ...}``, ``event: error``, finish_reason
-"error", a chunk that is not JSON) keep the text that streamed, record the
-error, ignore the rest of the stream and make ``result().tool_calls`` empty:
-none of that response's calls may run.
+"error", a chunk that is not JSON, a last event cut off by the end of the
+body) keep the text that streamed, record the error, ignore the rest of the
+stream and make ``result().tool_calls`` empty: none of that response's calls
+may run. A body that simply ends without ``[DONE]`` is not an error (some
+servers never send it).
 """
 
 import json
@@ -25,7 +27,7 @@ from typing import Any, Callable, Dict, List, Optional
 import deltamerge
 
 from marginalia.chat import thinking
-from marginalia.chat.server_errors import clean_message
+from marginalia.chat.server_errors import STREAM_CUT, clean_message
 from marginalia.chat.sse import SSEEvent
 from marginalia.chat.textcalls import TextCallFilter
 from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
@@ -153,6 +155,8 @@ class StreamAccumulator:
             if end != len(data) and not data[end:].isspace():
                 raise ValueError("trailing data")
         except ValueError:
+            if not event.complete:
+                return self._fail(STREAM_CUT)    # the body ended inside this event
             return self._fail("The model server sent a garbled answer stream.")
         return self.feed(chunk)
 
