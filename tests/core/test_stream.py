@@ -624,3 +624,65 @@ def test_waiting_call_of_a_failed_response_is_never_announced():
     events = acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
     assert kinds(events, ev.TOOL_CALL_STARTED) == []
     assert acc.result().tool_calls == []
+
+
+# -- tool calls written as JSON blocks ---------------------------------------------
+
+TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+         for n in ("replace_text", "get_paragraph")]
+JSON_CALL = '{"name": "replace_text", "arguments": {"search": "teh", "replace": "the"}}'
+
+
+def text_chunks(text, size=7):
+    return [chunk({"role": "assistant", "content": ""})] + [
+        chunk({"content": text[i:i + size]}) for i in range(0, len(text), size)] + [
+        chunk({}, "stop")]
+
+
+@pytest.mark.parametrize("window", [0, 256])
+@pytest.mark.parametrize("text", ["```json\n" + JSON_CALL + "\n```",
+                                  JSON_CALL + "\n",
+                                  '```json\n{"name": "get_paragraph", "parameters": {"index": 2}}'
+                                  '\n```\n' + JSON_CALL])
+def test_json_block_message_is_calls_never_text(text, window):
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=window)
+    events = [e for group in per_chunk for e in group]
+    assert kinds(events, ev.TEXT) == [] and result.content == ""
+    assert [c[1] for c in calls_of(result)] == [
+        n for n in ("get_paragraph", "replace_text") if n in text]
+    assert [(e.call_id, e.name) for e in kinds(events, ev.TOOL_CALL_STARTED)] == [
+        (c[0], c[1]) for c in calls_of(result)]
+    assert result.assistant_message()["content"] is None
+
+
+@pytest.mark.parametrize("text", [
+    '```json\n{"name": "rewrite_all", "arguments": {}}\n```',   # not offered
+    '```json\n{"title": "Spring"}\n```',                        # JSON the user asked for
+    "Sure:\n" + JSON_CALL,                                      # prose around it
+    JSON_CALL + "\nThat is the call I would make.",
+])
+def test_json_that_is_not_only_offered_calls_is_text(text):
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=0)
+    assert result.tool_calls == [] and result.content == text
+    assert "".join(e.text for g in per_chunk for e in kinds(g, ev.TEXT)) == text
+
+
+def test_json_block_is_text_without_offered_tools():
+    _, result = feed_all(text_chunks(JSON_CALL))
+    assert result.tool_calls == [] and result.content == JSON_CALL
+
+
+def test_json_block_is_text_when_a_structured_call_came():
+    _, result = feed_all(text_chunks(JSON_CALL)[:-1] + [
+        chunk({"tool_calls": [tc(index=0, id="s1", name="get_paragraph",
+                                 arguments='{"index": 1}')]}, "tool_calls")], tools=TOOLS)
+    assert calls_of(result) == [("s1", "get_paragraph", {"index": 1})]
+    assert result.content == JSON_CALL
+
+
+def test_json_block_is_text_after_an_error():
+    acc = StreamAccumulator(tools=TOOLS, think_window=0)
+    events = acc.feed(chunk({"content": JSON_CALL}))
+    events += acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
+    assert "".join(e.text for e in kinds(events, ev.TEXT)) == JSON_CALL
+    assert acc.result().tool_calls == [] and acc.result().content == JSON_CALL

@@ -22,14 +22,14 @@ servers never send it).
 
 import json
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import deltamerge
 
 from marginalia.chat import thinking
 from marginalia.chat.server_errors import STREAM_CUT, clean_message
 from marginalia.chat.sse import SSEEvent
-from marginalia.chat.textcalls import TextCallFilter
+from marginalia.chat.textcalls import TextCallFilter, tool_names
 from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
 from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 
@@ -108,14 +108,19 @@ class StreamResult:
 
 
 class StreamAccumulator:
-    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter."""
+    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter.
+
+    ``tools`` are the tool schemas the request offered (see textcalls).
+    """
 
     def __init__(self, id_factory: Optional[Callable[[], str]] = None,
-                 think_window: int = thinking.R1_WINDOW) -> None:
+                 think_window: int = thinking.R1_WINDOW,
+                 tools: Optional[Sequence[Mapping[str, Any]]] = None) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
         self._think = thinking.ThinkSplitter(think_window)
-        self._textcalls = TextCallFilter()
+        # The request's tool schemas: a JSON block naming one of them is a call.
+        self._textcalls = TextCallFilter(tool_names(tools))
         self._content = []
         self._reasoning = []
         self._router = CallRouter()
@@ -212,12 +217,13 @@ class StreamAccumulator:
             self._announce(self._waiting, events)
         for kind, text in self._think.finish():
             self._piece(kind, text, events)
-        tail, calls = self._textcalls.finish()
+        # Text calls count only when no structured call arrived, and never after an error.
+        allowed = self._error is None and not any(c.name for c in self._calls)
+        tail, calls = self._textcalls.finish(allowed)
         if tail:
             self._content.append(tail)
             events.append(Event(TEXT, text=tail))
-        # Text calls count only when no structured call arrived, and never after an error.
-        if calls and self._error is None and not any(c.name for c in self._calls):
+        if calls and allowed:
             for call in calls:
                 call["id"] = call.get("id") or self._new_id()
                 call["arguments"] = arguments_text(call.get("arguments"))
@@ -257,7 +263,7 @@ class StreamAccumulator:
         events = []
         for kind, text in self._think.finish():
             self._piece(kind, text, events)
-        tail, _ = self._textcalls.finish()     # calls of a failed response never run
+        tail, _ = self._textcalls.finish(False)    # calls of a failed response never run
         if tail:
             self._content.append(tail)
             events.append(Event(TEXT, text=tail))
@@ -305,7 +311,7 @@ class StreamAccumulator:
             moved = "".join(self._content) + self._textcalls.raw_pending()
             self._reasoning.append(moved.rstrip())
             self._content = []
-            self._textcalls = TextCallFilter()
+            self._textcalls = TextCallFilter(self._textcalls.tool_names)
             self._plain = False
 
     def _apply(self, delta, events):
