@@ -15,9 +15,12 @@ import pytest
 
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, ConfigError, EndpointError
+from marginalia.events import ERROR
+from marginalia.chat.loop import Conversation, run_turn
+from marginalia.chat.server_errors import STREAM_CUT, broken_stream_error
 from marginalia.chat.transport import CancelToken, ChatClient
-from tests.support.sse_server import (ScriptedServer, error_response, html_response, sse_body,
-                                      stream_response, text_delta, text_response)
+from tests.support.sse_server import (ScriptedServer, error_response, finish, html_response,
+                                      sse_body, stream_response, text_delta, text_response)
 
 KEY = "sk-test-123456"
 BODY = {"model": "test-model", "messages": [{"role": "user", "content": "hi"}],
@@ -81,7 +84,7 @@ def test_chunked_stream_cut_mid_json_is_an_error_after_the_prefix(server):
         for piece in make_client(server.url).open_stream(BODY):
             received.append(piece)
     assert b"".join(received) == (first + body[1][:25]).encode("utf-8")
-    assert "broke in the middle" in str(info.value)
+    assert str(info.value) == STREAM_CUT
 
 
 def test_content_length_stream_cut_short_is_an_error(server):
@@ -89,7 +92,7 @@ def test_content_length_stream_cut_short_is_an_error(server):
                 "body": ['data: {"choices": [', {"cut": True}, "never sent"]})
     with pytest.raises(EndpointError) as info:
         list(make_client(server.url).open_stream(BODY))
-    assert "broke" in str(info.value)
+    assert str(info.value) == STREAM_CUT
 
 
 def test_close_delimited_stream_cut_ends_quietly_with_the_prefix(server):
@@ -98,6 +101,61 @@ def test_close_delimited_stream_cut_ends_quietly_with_the_prefix(server):
     server.add({"body": ['data: {"choices": [{"delta": {"content": "Hi"', {"cut": True}]})
     assert b"".join(make_client(server.url).open_stream(BODY)) == \
         b'data: {"choices": [{"delta": {"content": "Hi"'
+
+
+def answer_turn(server, response):
+    """One turn of the real loop against ``response``: (TurnResult, history, ERROR events)."""
+    server.add(response)
+    client = make_client(server.url)
+    events, conversation = [], Conversation()
+    result = run_turn(client, conversation, "Hi", None, client.settings, events.append,
+                      CancelToken())
+    return result, conversation.messages, [e.message for e in events if e.kind == ERROR]
+
+
+CUT_BODY = sse_body([text_delta("Hello"), text_delta(" world")], done=False)
+
+
+@pytest.mark.parametrize("framing", [
+    {"chunked": True},            # http.client: IncompleteRead
+    {"content_length": True},     # http.client: IncompleteRead
+    {},                           # close-delimited: the body just ends, inside an event
+])
+def test_stream_cut_mid_answer_says_the_connection_closed_and_keeps_the_text(server, framing):
+    response = dict(framing, body=[CUT_BODY[0], CUT_BODY[1][:20], {"cut": True}, "never"])
+    result, history, errors = answer_turn(server, response)
+    assert errors == [STREAM_CUT] and result.error == STREAM_CUT
+    assert result.text == "Hello"
+    assert history[-1] == {"role": "assistant", "content": "Hello [interrupted]"}
+
+
+def test_stream_with_invalid_data_is_still_called_garbled(server):
+    # Whole events that are not JSON: the data is bad, the connection was fine.
+    result, history, errors = answer_turn(server, {"chunked": True, "body": [
+        CUT_BODY[0], "data: {\"choices\": [}\n\n", CUT_BODY[1], "data: [DONE]\n\n"]})
+    assert errors == ["The model server sent a garbled answer stream."]
+    assert result.text == "Hello"
+    assert history[-1] == {"role": "assistant", "content": "Hello [interrupted]"}
+
+
+def test_last_event_without_its_blank_line_is_not_a_cut(server):
+    body = sse_body([text_delta("Hello"), finish()], done=False)
+    result, history, errors = answer_turn(server, {"body": body[:-1] + [body[-1].rstrip()]})
+    assert errors == [] and result.error is None
+    assert history[-1] == {"role": "assistant", "content": "Hello"}
+
+
+@pytest.mark.parametrize("exc", [ConnectionResetError(104, "Connection reset by peer"),
+                                 ConnectionAbortedError(), ssl.SSLEOFError(8, "EOF")])
+def test_reset_or_closed_connection_mid_stream_is_the_closed_sentence(exc):
+    assert str(broken_stream_error(exc, 5.0)) == STREAM_CUT
+
+
+def test_other_failures_mid_stream_keep_their_own_sentences():
+    assert str(broken_stream_error(socket.timeout("timed out"), 5.0)) == (
+        "The server sent nothing for 5 seconds, so the answer was cut off.")
+    assert str(broken_stream_error(OSError(113, "No route to host"), 5.0)) == (
+        "The connection to the server broke in the middle of the answer.")
 
 
 def test_401_is_a_key_sentence_with_the_server_message_and_no_retry(server):

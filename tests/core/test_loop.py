@@ -464,6 +464,18 @@ def test_end_to_end_server_error_is_one_sentence():
     assert result.error == errors[0].message
 
 
+def test_a_call_written_as_a_json_block_runs_and_is_never_shown():
+    # Small local models (Qwen2.5-Coder on llama.cpp): the call as a JSON block in the text.
+    log = []
+    client = FakeClient(
+        pieces(text_response('```json\n{"name": "add", "arguments": {"a": 1, "b": 2}}\n```')),
+        pieces(text_response("It is 3.")))
+    result, rec, conversation = turn(client, log=log)
+    assert log == [("add", 1, 2)]
+    assert "".join(e.text for e in rec.kinds(TEXT)) == "It is 3." == result.text
+    assert_history_valid(conversation.messages)
+
+
 def test_without_a_registry_a_called_tool_is_an_error_result_not_an_exception():
     client = FakeClient(
         pieces(text_response('<tool_call>{"name": "get_text", "arguments": {}}</tool_call>')),

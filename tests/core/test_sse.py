@@ -107,6 +107,13 @@ def test_close_flushes_an_unterminated_event():
     assert datas(decode([b"data: tail\n"])) == ["tail"]
 
 
+def test_an_event_the_body_ended_inside_is_marked_incomplete():
+    events = every_way(b'data: a\n\nevent: x\ndata: b\n\ndata: {"cut": ')
+    assert [(e.data, e.complete) for e in events] == [("a", True), ("b", True),
+                                                      ('{"cut": ', False)]
+    assert [e.complete for e in decode([b"data: tail\n"])] == [False]
+
+
 def test_blank_lines_alone_dispatch_nothing():
     assert decode([b"\n\n\r\n\n"]) == []
 
@@ -127,3 +134,23 @@ def test_sse_event_equality_and_repr():
     assert SSEEvent(data="x") == SSEEvent("message", "x")
     assert SSEEvent(data="x") != SSEEvent("error", "x")
     assert "error" in repr(SSEEvent("error", "x"))
+
+
+def test_leading_bom_is_dropped_however_it_is_cut():
+    body = b"\xef\xbb\xbfdata: first\n\ndata: second\n\n"
+    events = every_way(body)
+    assert datas(events) == ["first", "second"]
+    assert decode([b"\xef", b"\xbb", b"\xbf", b"data: x\n\n"]) == decode([b"data: x\n\n"])
+
+
+def test_bom_is_dropped_only_at_the_very_start():
+    assert datas(decode([b"\xef\xbb\xbf\xef\xbb\xbfdata: x\n\n"])) == []   # a field name
+    assert datas(every_way(b"data: a\n\n\xef\xbb\xbfdata: b\n\n")) == ["a"]
+    assert datas(every_way(b"data: \xef\xbb\xbfkept\n\n")) == [u"\ufeffkept"]
+
+
+def test_bytes_that_only_begin_like_a_bom_are_kept():
+    assert datas(every_way(b"\xef\xbbdata: x\n\ndata: y\n\n")) == ["y"]
+    assert datas(decode([b"\xef", b"data: x\n\n"])) == []
+    assert datas(decode([b"\xef\xbb"])) == []       # a body of two stray bytes
+    assert decode([b"\xef\xbb", b""]) == []

@@ -138,6 +138,14 @@ EXPECTED = {
                                 usage={"prompt_tokens": 4, "completion_tokens": 3, "total_tokens": 7}),
     "crlf_framing.sse": dict(content=u"Line one and two \u00e9", finish="stop"),
     "no_done.sse": dict(content="No terminator", finish="stop"),
+    "bom_first_event.sse": dict(content="First words survive.", finish="stop"),
+    # The connection closed inside the last event: not garbled data, a cut.
+    "cut_mid_event.sse": dict(content="Half an answer, then", finish=None, error=(
+        "The connection to the server closed before the answer finished.")),
+    # The ids come one fragment after the names; the last call's never comes.
+    "late_tool_call_id.sse": dict(finish="tool_calls", calls=[
+        ("call_late_A", "replace_text", {"search": "teh", "replace": "the"}),
+        ("call_late_B", "get_paragraph", {"index": 2}), ("gen_1", "count_words", {})]),
 }
 
 
@@ -404,6 +412,20 @@ def test_event_error_and_garbled_chunk_are_errors():
     assert acc.result().content == "ok"
     acc = StreamAccumulator()
     assert acc.feed_sse(SSEEvent(data="{not json"))[0].kind == ev.ERROR
+    assert acc.result().error == "The model server sent a garbled answer stream."
+
+
+def test_invalid_json_in_an_event_cut_by_the_end_of_the_body_is_a_closed_connection():
+    acc = StreamAccumulator()
+    acc.feed(chunk({"content": "Hel"}))
+    out = acc.feed_sse(SSEEvent(data='{"choices": [{"delta": {"content": "lo', complete=False))
+    assert [e.message for e in kinds(out, ev.ERROR)] == [
+        "The connection to the server closed before the answer finished."]
+    assert acc.result().content == "Hel"
+    acc = StreamAccumulator()     # a last event complete but for its blank line is fine
+    acc.feed_sse(SSEEvent(data=json.dumps(chunk({"content": "ok"})), complete=False))
+    assert kinds(acc.finish(), ev.ERROR) == []
+    assert acc.result().content == "ok" and acc.result().error is None
 
 
 def test_events_after_done_marker_are_ignored():
@@ -548,3 +570,119 @@ def test_odd_finish_reason_and_usage_values_are_ignored_not_raised():
                           chunk({}, finish="stop", usage=[1, 2])])
     assert result.content == "Hi" and result.finish_reason == "stop"
     assert result.usage is None and result.error is None
+
+
+def test_id_arriving_after_the_arguments_is_still_adopted():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, type="function", name="f")]}),
+        chunk({"tool_calls": [tc(index=0, arguments='{"x": ')]}),
+        chunk({"tool_calls": [tc(index=0, arguments="1}")]}),
+        chunk({"tool_calls": [tc(index=0, id="call_real")]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("call_real", "f", {"x": 1})]
+    # Announced at the fragment after the name, before the real id came.
+    assert [(e.kind, e.call_id) for e in per_chunk[1]] == [(ev.TOOL_CALL_STARTED, "gen_1")]
+    assert sum(len(kinds(group, ev.TOOL_CALL_STARTED)) for group in per_chunk) == 1
+
+
+def test_late_id_at_the_next_fragment_is_announced_with_the_real_id():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, type="function", name="f", arguments="")]}),
+        chunk({"tool_calls": [tc(index=0, id="call_1", arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=1, type="function", name="g", arguments="")]}),
+        chunk({"tool_calls": [tc(index=1, id="call_2", arguments='{"a": 1}')]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("call_1", "f", {}), ("call_2", "g", {"a": 1})]
+    assert [[(e.call_id, e.name) for e in kinds(group, ev.TOOL_CALL_STARTED)]
+            for group in per_chunk] == [[], [("call_1", "f")], [], [("call_2", "g")], []]
+
+
+def test_late_id_already_used_by_another_call_is_not_adopted():
+    _, result = feed_all([
+        chunk({"tool_calls": [tc(index=0, id="dup", type="function", name="f",
+                                 arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=1, type="function", name="g", arguments="")]}),
+        chunk({"tool_calls": [tc(index=1, id="dup", arguments="{}")]}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("dup", "f", {}), ("gen_1", "g", {})]
+
+
+def test_named_calls_without_ids_are_announced_in_call_order():
+    per_chunk, result = feed_all([
+        chunk({"tool_calls": [tc(name="f", arguments="{}"), tc(id="m2", name="g",
+                                                             arguments="{}")]}),
+        chunk({}, "tool_calls"),
+    ])
+    assert calls_of(result) == [("gen_1", "f", {}), ("m2", "g", {})]
+    assert [(e.call_id, e.name) for group in per_chunk for e in group
+            if e.kind == ev.TOOL_CALL_STARTED] == [("gen_1", "f"), ("m2", "g")]
+
+
+def test_waiting_call_of_a_failed_response_is_never_announced():
+    acc = StreamAccumulator(id_factory=counter_ids())
+    acc.feed(chunk({"tool_calls": [tc(index=0, type="function", name="f")]}))
+    events = acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
+    assert kinds(events, ev.TOOL_CALL_STARTED) == []
+    assert acc.result().tool_calls == []
+
+
+# -- tool calls written as JSON blocks ---------------------------------------------
+
+TOOLS = [{"type": "function", "function": {"name": n, "parameters": {"type": "object"}}}
+         for n in ("replace_text", "get_paragraph")]
+JSON_CALL = '{"name": "replace_text", "arguments": {"search": "teh", "replace": "the"}}'
+
+
+def text_chunks(text, size=7):
+    return [chunk({"role": "assistant", "content": ""})] + [
+        chunk({"content": text[i:i + size]}) for i in range(0, len(text), size)] + [
+        chunk({}, "stop")]
+
+
+@pytest.mark.parametrize("window", [0, 256])
+@pytest.mark.parametrize("text", ["```json\n" + JSON_CALL + "\n```",
+                                  JSON_CALL + "\n",
+                                  '```json\n{"name": "get_paragraph", "parameters": {"index": 2}}'
+                                  '\n```\n' + JSON_CALL])
+def test_json_block_message_is_calls_never_text(text, window):
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=window)
+    events = [e for group in per_chunk for e in group]
+    assert kinds(events, ev.TEXT) == [] and result.content == ""
+    assert [c[1] for c in calls_of(result)] == [
+        n for n in ("get_paragraph", "replace_text") if n in text]
+    assert [(e.call_id, e.name) for e in kinds(events, ev.TOOL_CALL_STARTED)] == [
+        (c[0], c[1]) for c in calls_of(result)]
+    assert result.assistant_message()["content"] is None
+
+
+@pytest.mark.parametrize("text", [
+    '```json\n{"name": "rewrite_all", "arguments": {}}\n```',   # not offered
+    '```json\n{"title": "Spring"}\n```',                        # JSON the user asked for
+    "Sure:\n" + JSON_CALL,                                      # prose around it
+    JSON_CALL + "\nThat is the call I would make.",
+])
+def test_json_that_is_not_only_offered_calls_is_text(text):
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=0)
+    assert result.tool_calls == [] and result.content == text
+    assert "".join(e.text for g in per_chunk for e in kinds(g, ev.TEXT)) == text
+
+
+def test_json_block_is_text_without_offered_tools():
+    _, result = feed_all(text_chunks(JSON_CALL))
+    assert result.tool_calls == [] and result.content == JSON_CALL
+
+
+def test_json_block_is_text_when_a_structured_call_came():
+    _, result = feed_all(text_chunks(JSON_CALL)[:-1] + [
+        chunk({"tool_calls": [tc(index=0, id="s1", name="get_paragraph",
+                                 arguments='{"index": 1}')]}, "tool_calls")], tools=TOOLS)
+    assert calls_of(result) == [("s1", "get_paragraph", {"index": 1})]
+    assert result.content == JSON_CALL
+
+
+def test_json_block_is_text_after_an_error():
+    acc = StreamAccumulator(tools=TOOLS, think_window=0)
+    events = acc.feed(chunk({"content": JSON_CALL}))
+    events += acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
+    assert "".join(e.text for e in kinds(events, ev.TEXT)) == JSON_CALL
+    assert acc.result().tool_calls == [] and acc.result().content == JSON_CALL

@@ -5,27 +5,27 @@ import random
 
 import pytest
 
-from marginalia.chat.textcalls import TextCallFilter, parse
+from marginalia.chat.textcalls import JSON_HOLD_LIMIT, TextCallFilter, parse, tool_names
 
 
-def run(chunks):
-    flt = TextCallFilter()
+def run(chunks, names=()):
+    flt = TextCallFilter(names)
     shown = [flt.feed(c) for c in chunks]
     tail, calls = flt.finish()
     return "".join(shown) + tail, calls, shown
 
 
-def every_split(whole, seed=11):
+def every_split(whole, seed=11, names=()):
     """(displayed, calls) identical for every two-way cut, char by char and random cuts."""
-    reference = run([whole])[:2]
+    reference = run([whole], names)[:2]
     for cut in range(len(whole) + 1):
-        assert run([whole[:cut], whole[cut:]])[:2] == reference, cut
-    assert run(list(whole))[:2] == reference
+        assert run([whole[:cut], whole[cut:]], names)[:2] == reference, cut
+    assert run(list(whole), names)[:2] == reference
     rng = random.Random(seed)
     for _ in range(10):
         cuts = sorted(rng.sample(range(1, len(whole)), min(len(whole) - 1, 5)))
         edges = [0] + cuts + [len(whole)]
-        assert run([whole[a:b] for a, b in zip(edges, edges[1:])])[:2] == reference
+        assert run([whole[a:b] for a, b in zip(edges, edges[1:])], names)[:2] == reference
     return reference
 
 
@@ -127,3 +127,117 @@ def test_text_after_a_closed_hermes_block_is_kept():
     shown, calls = every_split('<tool_call>{"name": "f", "arguments": {}}</tool_call>\nAfter.')
     assert shown == "After."
     assert named(calls) == [("f", {})]
+
+
+# -- tool calls written as JSON blocks (only with the offered tool names) ----------
+
+TOOLS = ("replace_text", "get_paragraph", "count_words")
+CALL = '{"name": "replace_text", "arguments": {"search": "teh", "replace": "the"}}'
+
+
+def json_calls(text):
+    """every_split with the offered names; also: nothing is shown before the end."""
+    shown, calls = every_split(text, names=TOOLS)
+    if calls:
+        assert "".join(run(list(text), TOOLS)[2]) == ""
+    return shown, named(calls)
+
+
+@pytest.mark.parametrize("text", [
+    "```json\n" + CALL + "\n```",                 # Qwen2.5-Coder on llama.cpp
+    "```\n" + CALL + "\n```\n",
+    "```JSON\n" + CALL + "```",
+    CALL,                                            # the same object on a bare line
+    "\n  " + CALL + "  \n\n",
+    "```json\n" + CALL + "\n",                      # the closing fence never came
+    '{"name": "replace_text", "parameters": {"search": "teh", "replace": "the"}}',
+    '{"type": "function", "name": "replace_text", "arguments": '
+    '"{\\"search\\": \\"teh\\", \\"replace\\": \\"the\\"}"}',
+])
+def test_json_block_call_forms(text):
+    shown, calls = json_calls(text)
+    assert shown == ""
+    assert calls == [("replace_text", {"search": "teh", "replace": "the"})]
+
+
+def test_several_json_blocks_are_several_calls_in_order():
+    text = ("```json\n" + CALL + "\n```\n\n"
+            '{"name": "get_paragraph", "arguments": {"index": 2}}\n'
+            '```json\n{"name": "count_words", "arguments": {}}\n```')
+    shown, calls = json_calls(text)
+    assert shown == ""
+    assert [c[0] for c in calls] == ["replace_text", "get_paragraph", "count_words"]
+
+
+@pytest.mark.parametrize("text", [
+    '{"name": "delete_everything", "arguments": {}}',               # not an offered tool
+    '```json\n{"title": "Spring", "tags": ["a", "b"]}\n```',        # JSON the user asked for
+    "Here it is:\n```json\n" + CALL + "\n```",                     # prose before
+    "```json\n" + CALL + "\n```\nDone, I fixed it.",               # prose after
+    CALL + " and that is all",                                      # prose on the line
+    '{"name": "replace_text", "arguments": [1, 2]}',                # arguments not an object
+    '{"name": "replace_text", "arguments": "not json"}',
+    '{"name": "replace_text", "arguments": "[1]"}',
+    '{"name": "replace_text"}',                                     # no arguments at all
+    '{"name": "replace_text", "arguments": {}, "note": "x"}',      # a key a call never has
+    '```python\nprint({"name": "replace_text", "arguments": {}})\n```',
+    "```json\n" + CALL[:-5],                                        # cut inside the object
+    "{not json at all}",
+    "{}",
+    "```",
+])
+def test_anything_else_stays_text(text):
+    shown, calls = json_calls(text)
+    assert calls == [] and shown == text
+
+
+def test_without_offered_tools_json_is_text_and_streams_at_once():
+    shown, calls, pieces = run([CALL[:10], CALL[10:]])
+    assert calls == [] and pieces == [CALL[:10], CALL[10:]] and shown == CALL
+
+
+@pytest.mark.parametrize("text, shown_by", [
+    ('{"title": "Spring", "body": "' + "x" * 500 + '"}', len('{"title":')),
+    ('{"name": "nope", "arguments": {"text": "' + "x" * 500 + '"}}', len('{"name": "nope"')),
+    ("```python\n" + "x = 1\n" * 100 + "```", len("```p")),
+    ("Plain answer " * 40, 1),
+])
+def test_text_that_cannot_be_a_json_call_is_released_early(text, shown_by):
+    _, calls, pieces = run(list(text), TOOLS)
+    assert calls == []
+    assert "".join(pieces) == text                 # all of it streamed, none held to the end
+    assert "".join(pieces[:shown_by]) == text[:shown_by]
+
+
+def test_json_hold_back_is_bounded():
+    big = '{"name": "replace_text", "arguments": {"replace": "' + "y" * JSON_HOLD_LIMIT + '"}}'
+    shown, calls, pieces = run([big[i:i + 100] for i in range(0, len(big), 100)], TOOLS)
+    assert calls == [] and shown == big
+    # Released by the first piece past the limit, not at the end.
+    first = JSON_HOLD_LIMIT // 100 + 1
+    assert "".join(pieces[:first]) == big[:first * 100] and len(big) > first * 100
+
+
+def test_markers_after_a_released_json_start_still_work():
+    text = '{"answer": 42}\n<tool_call>{"name": "f", "arguments": {}}</tool_call>'
+    shown, calls = every_split(text, names=TOOLS)
+    assert shown == '{"answer": 42}\n' and named(calls) == [("f", {})]
+
+
+def test_json_calls_are_released_as_text_when_calls_are_not_allowed():
+    flt = TextCallFilter(TOOLS)
+    assert flt.feed(CALL) == ""
+    assert flt.finish(calls_allowed=False) == (CALL, [])
+
+
+def test_raw_pending_includes_a_held_json_start():
+    flt = TextCallFilter(TOOLS)
+    assert flt.feed('{"name": "replace') == ""
+    assert flt.raw_pending() == '{"name": "replace'
+
+
+def test_tool_names_from_schemas():
+    schemas = [{"type": "function", "function": {"name": "a", "parameters": {}}},
+               {"type": "function", "function": {}}, "junk", {"function": {"name": "b"}}]
+    assert tool_names(schemas) == ["a", "b"]
+    assert tool_names(None) == []

@@ -248,7 +248,7 @@ class _Turn:
 
     def request(self, turn_start, tools):
         """One streamed request; returns its StreamResult (``error`` set on failure)."""
-        accumulator = StreamAccumulator(think_window=self.think_window())
+        accumulator = StreamAccumulator(think_window=self.think_window(), tools=tools)
         decoder = SSEDecoder()
         prior_usage = self.result.usage
         forward = _Forwarder(self, prior_usage)

@@ -244,9 +244,16 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
     return EndpointError("Could not talk to %s; check the server address." % where)
 
 
+# A body that ended early: the socket closed or was reset, a chunked or
+# Content-Length body came up short, or the last event was cut mid-JSON.
+STREAM_CUT = "The connection to the server closed before the answer finished."
+
+
 def broken_stream_error(exc: BaseException, read_timeout: Optional[float]) -> EndpointError:
     """The EndpointError for a stream that failed after the answer started."""
     if isinstance(exc, socket.timeout):
         return EndpointError("The server sent nothing for %g seconds, so the answer was "
                              "cut off." % read_timeout)
+    if isinstance(exc, (ConnectionError, http.client.IncompleteRead, ssl.SSLEOFError)):
+        return EndpointError(STREAM_CUT)
     return EndpointError("The connection to the server broke in the middle of the answer.")

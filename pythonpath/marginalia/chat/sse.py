@@ -2,6 +2,8 @@
 
 Follows the WHATWG event-stream rules with the quirks chat servers need:
 
+* A UTF-8 byte order mark at the very start of the stream is dropped, also
+  when it arrives split across reads (anywhere else it is ordinary data).
 * Lines end with LF, CRLF or CR. A CR that ends one read and an LF that
   starts the next are one line break, not two (which would dispatch an
   event early).
@@ -14,23 +16,30 @@ Follows the WHATWG event-stream rules with the quirks chat servers need:
   through as the event name; old llama.cpp builds send a bare
   ``error: {...}`` line, which becomes an event named "error".
 * An event is dispatched at a blank line, or by ``close()`` at end of body
-  (servers that never send the final blank line). Unlike the spec, an event
-  with a name but no data is still dispatched, so a data-less
-  ``event: error`` is not lost.
+  (servers that never send the final blank line); such an event has
+  ``complete`` False, so a reader can tell a cut-off last event from bad
+  data. Unlike the spec, an event with a name but no data is still
+  dispatched, so a data-less ``event: error`` is not lost.
 """
 
 from dataclasses import dataclass
 from typing import List, Optional
 
+BOM = b"\xef\xbb\xbf"
+
 
 @dataclass
 class SSEEvent:
-    """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``."""
+    """One dispatched event: ``event`` name ("message" by default), ``data``, ``id``, ``retry``.
+
+    ``complete`` is False when the body ended before the blank line that ends the event.
+    """
 
     event: str = "message"
     data: str = ""
     id: Optional[str] = None
     retry: Optional[int] = None
+    complete: bool = True
 
 
 class SSEDecoder:
@@ -43,9 +52,12 @@ class SSEDecoder:
         self._event: Optional[str] = None        # event name of the event being built
         self._retry: Optional[int] = None
         self._last_id: Optional[str] = None      # the spec keeps the last id across events
+        self._head: Optional[bytes] = b""        # first bytes while a BOM may be coming
 
     def feed(self, data: bytes) -> List[SSEEvent]:
         """Decode one network read; returns the events it completed."""
+        if self._head is not None:
+            data = self._strip_bom(data)
         if not data:
             return []
         if self._skip_lf:
@@ -74,8 +86,20 @@ class SSEDecoder:
         text = data[:end].decode("utf-8", "replace")
         return self._complete(text)
 
+    def _strip_bom(self, data):
+        """The stream's first bytes without a leading BOM; b"" while undecided."""
+        head = self._head + data
+        if len(head) < len(BOM) and BOM.startswith(head):
+            self._head = head
+            return b""
+        self._head = None
+        return head[len(BOM):] if head.startswith(BOM) else head
+
     def close(self) -> List[SSEEvent]:
         """End of body: process an unterminated last line and flush the last event."""
+        if self._head:
+            self._pending.append(self._head)     # a body of one or two BOM bytes
+        self._head = None
         events = []
         if self._pending:
             line = b"".join(self._pending).decode("utf-8", "replace")
@@ -83,6 +107,7 @@ class SSEDecoder:
             events = self._lines([line])
         event = self._dispatch()
         if event is not None:
+            event.complete = False
             events.append(event)
         return events
 

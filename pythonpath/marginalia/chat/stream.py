@@ -13,24 +13,24 @@ call filter first. Which call a tool-call fragment belongs to is decided by
 ``toolroute.CallRouter``.
 
 Mid-stream errors (``{"error": ...}``, ``event: error``, finish_reason
-"error", a chunk that is not JSON) keep the text that streamed, record the
-error, ignore the rest of the stream and make ``result().tool_calls`` empty:
-none of that response's calls may run.
+"error", a chunk that is not JSON, a last event cut off by the end of the
+body) keep the text that streamed, record the error, ignore the rest of the
+stream and make ``result().tool_calls`` empty: none of that response's calls
+may run. A body that simply ends without ``[DONE]`` is not an error (some
+servers never send it).
 """
 
-import binascii
 import json
-import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Optional
+from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import deltamerge
 
 from marginalia.chat import thinking
-from marginalia.chat.server_errors import clean_message
+from marginalia.chat.server_errors import STREAM_CUT, clean_message
 from marginalia.chat.sse import SSEEvent
-from marginalia.chat.textcalls import TextCallFilter
-from marginalia.chat.toolroute import CallRouter
+from marginalia.chat.textcalls import TextCallFilter, tool_names
+from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
 from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
@@ -40,11 +40,6 @@ _decode = json.JSONDecoder().raw_decode
 
 # Delta keys handled here rather than by the merger.
 _SPLIT_KEYS = frozenset(["content", "reasoning", "tool_calls", "function_call"])
-
-
-def new_call_id() -> str:
-    """A fresh tool-call id for providers that send none (Gemini, some local servers)."""
-    return "call_" + binascii.hexlify(os.urandom(12)).decode("ascii")
 
 
 def _error_sentence(error):
@@ -66,35 +61,6 @@ def _error_sentence(error):
     if message[-1] not in ".!?":
         message += "."
     return "The model server reported an error: " + message
-
-
-def _arguments(value):
-    """Arguments as JSON text: ``""``, ``"null"``, blank or absent mean ``{}``."""
-    if not isinstance(value, str) or value.strip() in ("", "null"):
-        return "{}"
-    return value
-
-
-def _valid_json(text):
-    try:
-        json.loads(text)
-    except ValueError:
-        return False
-    return True
-
-
-def _readable_details(details):
-    """Readable text of OpenRouter reasoning_details entries; encrypted ones are skipped."""
-    parts = []
-    for entry in details:
-        if not isinstance(entry, dict) or entry.get("type") == "reasoning.encrypted":
-            continue
-        text = entry.get("text")
-        if not isinstance(text, str):
-            text = entry.get("summary")
-        if isinstance(text, str):
-            parts.append(text)
-    return "".join(parts)
 
 
 @dataclass
@@ -142,19 +108,26 @@ class StreamResult:
 
 
 class StreamAccumulator:
-    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter."""
+    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter.
+
+    ``tools`` are the tool schemas the request offered (see textcalls).
+    """
 
     def __init__(self, id_factory: Optional[Callable[[], str]] = None,
-                 think_window: int = thinking.R1_WINDOW) -> None:
+                 think_window: int = thinking.R1_WINDOW,
+                 tools: Optional[Sequence[Mapping[str, Any]]] = None) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
         self._think = thinking.ThinkSplitter(think_window)
-        self._textcalls = TextCallFilter()
+        # The request's tool schemas: a JSON block naming one of them is a call.
+        self._textcalls = TextCallFilter(tool_names(tools))
         self._content = []
         self._reasoning = []
         self._router = CallRouter()
         self._calls = self._router.calls
         self._text_calls = []     # calls parsed from the text, at finish
+        # Named calls whose id may still come with the next fragment (a late id, adopted).
+        self._waiting = []
         self._plain = False       # think splitter and text-call filter both pass text through
         self._finish_reason = None
         self._usage = None
@@ -187,6 +160,8 @@ class StreamAccumulator:
             if end != len(data) and not data[end:].isspace():
                 raise ValueError("trailing data")
         except ValueError:
+            if not event.complete:
+                return self._fail(STREAM_CUT)    # the body ended inside this event
             return self._fail("The model server sent a garbled answer stream.")
         return self.feed(chunk)
 
@@ -238,17 +213,20 @@ class StreamAccumulator:
         if self._finished:
             return []
         events = []
+        if self._error is None:
+            self._announce(self._waiting, events)
         for kind, text in self._think.finish():
             self._piece(kind, text, events)
-        tail, calls = self._textcalls.finish()
+        # Text calls count only when no structured call arrived, and never after an error.
+        allowed = self._error is None and not any(c.name for c in self._calls)
+        tail, calls = self._textcalls.finish(allowed)
         if tail:
             self._content.append(tail)
             events.append(Event(TEXT, text=tail))
-        # Text calls count only when no structured call arrived, and never after an error.
-        if calls and self._error is None and not any(c.name for c in self._calls):
+        if calls and allowed:
             for call in calls:
                 call["id"] = call.get("id") or self._new_id()
-                call["arguments"] = _arguments(call.get("arguments"))
+                call["arguments"] = arguments_text(call.get("arguments"))
                 self._text_calls.append(call)
                 events.append(Event(TOOL_CALL_STARTED, call_id=call["id"], name=call["name"]))
         self._finished = True
@@ -270,31 +248,12 @@ class StreamAccumulator:
 
     def _tool_calls(self, snap):
         if any(call.name for call in self._calls):
-            calls = self._structured_calls(snap)
+            calls = self._router.finished(snap.get("tool_calls") or (), self._new_id)
         else:
             calls = [dict(call) for call in self._text_calls]
         if self._finish_reason == "length":
             # Cut off by the token limit: never run a call whose arguments were truncated.
-            calls = [call for call in calls if _valid_json(call["arguments"])]
-        return calls
-
-    def _structured_calls(self, snap):
-        entries = {}
-        for entry in snap.get("tool_calls") or ():
-            entries[entry.get("index")] = entry
-        calls = []
-        for call in self._calls:
-            if not call.name:
-                continue              # nothing to run without a name
-            entry = entries.get(call.pos, {})
-            function = entry.get("function") or {}
-            arguments = _arguments(function.get("arguments"))
-            if call.call_id is None:
-                call.call_id = self._new_id()   # none, or one the provider reused
-            item = {"id": call.call_id, "name": call.name, "arguments": arguments}
-            if entry.get("extra_content") is not None:
-                item["extra_content"] = entry["extra_content"]
-            calls.append(item)
+            calls = [call for call in calls if is_json(call["arguments"])]
         return calls
 
     # -- internals -------------------------------------------------------
@@ -304,7 +263,7 @@ class StreamAccumulator:
         events = []
         for kind, text in self._think.finish():
             self._piece(kind, text, events)
-        tail, _ = self._textcalls.finish()     # calls of a failed response never run
+        tail, _ = self._textcalls.finish(False)    # calls of a failed response never run
         if tail:
             self._content.append(tail)
             events.append(Event(TEXT, text=tail))
@@ -332,7 +291,7 @@ class StreamAccumulator:
                 or type(function.get("arguments")) is not str:
             return False
         call = self._router.at_index(index)
-        if call is None or call.pos != index:
+        if call is None or call.pos != index or self._waiting:
             return False
         # Already normalised: same index, no id, type or name to track.
         self._merger.add(delta)
@@ -352,7 +311,7 @@ class StreamAccumulator:
             moved = "".join(self._content) + self._textcalls.raw_pending()
             self._reasoning.append(moved.rstrip())
             self._content = []
-            self._textcalls = TextCallFilter()
+            self._textcalls = TextCallFilter(self._textcalls.tool_names)
             self._plain = False
 
     def _apply(self, delta, events):
@@ -365,7 +324,7 @@ class StreamAccumulator:
         # `reasoning` and `reasoning_content` with the same text: take `reasoning`.
         details = delta.get("reasoning_details")
         if details and isinstance(details, list):
-            readable = _readable_details(details)
+            readable = thinking.readable_details(details)
         else:
             readable = delta.get("reasoning")
             if not isinstance(readable, str) or not readable:
@@ -390,15 +349,26 @@ class StreamAccumulator:
                     routed.append(normalised)
                     touched.append(call)
             rest["tool_calls"] = routed
+            # Calls left waiting for their id by the previous fragment: it had its chance.
+            self._announce(self._waiting, events)
+            ready, waiting = [], []
             for call in touched:
-                if call.name and not call.started:
-                    call.started = True
-                    if call.call_id is None:
-                        call.call_id = self._new_id()   # none, or one the provider reused
-                    events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id,
-                                        name=call.name))
+                if call.name and not call.started and call not in ready + waiting:
+                    # Calls after a waiting one wait too, so announcements keep call order.
+                    (waiting if call.call_id is None or waiting else ready).append(call)
+            self._announce(ready, events)
+            self._waiting = waiting
         if rest:
             self._merger.add(rest)
+
+    def _announce(self, calls, events):
+        """TOOL_CALL_STARTED once per named call, with a generated id if none came."""
+        for call in calls:
+            if call.name and not call.started:
+                call.started = True
+                if call.call_id is None:
+                    call.call_id = self._new_id()   # none, or one the provider reused
+                events.append(Event(TOOL_CALL_STARTED, call_id=call.call_id, name=call.name))
 
     def _parts(self, parts, events):
         """Magistral: content as a list of text and thinking parts."""

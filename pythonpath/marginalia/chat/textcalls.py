@@ -9,6 +9,14 @@ Recognised formats:
   optionally with ``[CALL_ID]id`` before ``[ARGS]``).
 * Llama 3.x: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several
   objects separated by ``;`` (best effort: Python-code calls are not parsed).
+* JSON blocks (small models on llama.cpp and Ollama, e.g. Qwen2.5-Coder
+  with a stock template): the whole message is one or more
+  ``{"name": ..., "arguments": {...}}`` objects, each in a json code fence
+  or alone on its lines. Plain JSON is also what a user may ask to see, so
+  this counts only when the message is nothing but such blocks (whitespace
+  aside), each names a tool the request offered, its arguments (or
+  "parameters") are an object or a JSON string of one, and no structured
+  call arrived.
 
 ``TextCallFilter`` sits on the displayed answer text while it streams: the
 markup must never show, so text from a possible opening marker on is held
@@ -16,10 +24,14 @@ back, and from a full marker on everything is kept aside until ``finish()``
 parses it. The stream accumulator uses the parsed calls only when no
 structured tool calls arrived. Markup that does not parse is released as
 plain text at the end, so a botched call is visible instead of vanishing.
+A message that starts with ``{`` or a fence is held back while it can still
+be JSON calls (at most ``JSON_HOLD_LIMIT`` characters), and released as text
+the moment it cannot: another key, an unknown tool, prose after a block.
 """
 
 import json
-from typing import Any, Dict, List, Optional, Tuple
+import re
+from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 HERMES = "<tool_call>"
 HERMES_END = "</tool_call>"
@@ -28,6 +40,23 @@ LLAMA = "<|python_tag|>"
 MARKERS = (HERMES, MISTRAL, LLAMA)
 
 _decoder = json.JSONDecoder()
+
+FENCE = "```"
+JSON_HOLD_LIMIT = 8192      # characters of a message held back while it may be JSON calls
+# Keys of a call written as JSON (Llama 3.2 adds "type": "function").
+_CALL_KEYS = frozenset(["name", "arguments", "parameters", "type", "id"])
+_FIRST_KEY = re.compile(r'\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*")?')
+_NO, _MAYBE, _YES = "no", "maybe", "yes"
+
+
+def tool_names(schemas: Optional[Iterable[Mapping[str, Any]]]) -> List[str]:
+    """The function names of the tool schemas a request offers."""
+    names = []
+    for schema in schemas or ():
+        function = schema.get("function") if isinstance(schema, Mapping) else None
+        if isinstance(function, Mapping) and isinstance(function.get("name"), str):
+            names.append(function["name"])
+    return names
 
 
 def _partial_at(text):
@@ -149,6 +178,105 @@ def _parse_llama(body, calls, leftovers):
         leftovers.append(body)
 
 
+def _json_block_call(obj, names):
+    """The call an object written as a JSON block stands for, or None."""
+    if not isinstance(obj, dict) or not _CALL_KEYS.issuperset(obj):
+        return None
+    name = obj.get("name")
+    args = obj.get("arguments", obj.get("parameters"))
+    if isinstance(args, str):
+        try:
+            args = json.loads(args)
+        except ValueError:
+            return None
+    if not isinstance(name, str) or name not in names or not isinstance(args, dict):
+        return None
+    return {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}
+
+
+def _object_at(text, pos, names):
+    """(verdict, call, end) for the object that starts at ``text[pos]``, a "{"."""
+    first = _FIRST_KEY.match(text, pos)
+    if first is None:
+        rest = text[pos + 1:].lstrip()
+        return (_MAYBE if rest[:1] in ("", '"') else _NO), None, pos
+    # Settle early what the object's first key already tells: JSON for the user.
+    key, value = first.group(1), first.group(2)
+    if key not in _CALL_KEYS:
+        return _NO, None, pos
+    if key == "name" and value:
+        try:
+            if json.loads(value) not in names:
+                return _NO, None, pos
+        except ValueError:
+            return _NO, None, pos
+    try:
+        obj, end = _decoder.raw_decode(text, pos)
+    except ValueError:
+        return _MAYBE, None, pos
+    call = _json_block_call(obj, names)
+    return (_YES, call, end) if call else (_NO, None, pos)
+
+
+def _skip_space(text, pos):
+    while pos < len(text) and text[pos] in " \t\r\n":
+        pos += 1
+    return pos
+
+
+def _fenced_at(text, pos, names, final):
+    """(verdict, call, end) for the fenced block that starts at ``text[pos]``."""
+    newline = text.find("\n", pos)
+    if newline < 0:
+        info = text[pos + len(FENCE):].strip().lower()
+        return (_MAYBE if "json".startswith(info) else _NO), None, pos
+    if text[pos + len(FENCE):newline].strip().lower() not in ("", "json"):
+        return _NO, None, pos         # ```python and the like: a code block to show
+    start = _skip_space(text, newline)
+    if start == len(text):
+        return _MAYBE, None, pos
+    if text[start] != "{":
+        return _NO, None, pos
+    verdict, call, end = _object_at(text, start, names)
+    if verdict != _YES:
+        return verdict, None, pos
+    close = _skip_space(text, end)
+    if text.startswith(FENCE, close):
+        return _YES, call, _skip_space(text, close + len(FENCE))
+    if FENCE.startswith(text[close:]):
+        # The closing fence has not come (yet): at the message's end, do without it.
+        return (_YES, call, len(text)) if final else (_MAYBE, None, pos)
+    return _NO, None, pos
+
+
+def json_block_calls(text: str, names: Iterable[str],
+                     final: bool = False) -> Tuple[str, List[Dict[str, Any]]]:
+    """Whether ``text`` is only tool calls written as JSON blocks: (verdict, calls).
+
+    The verdict is "yes" (calls holds them), "no", or, while more text may
+    still come, "maybe"; ``final`` says the message has ended.
+    """
+    calls = []
+    pos = _skip_space(text, 0)
+    while pos < len(text):
+        if text[pos] == "{":
+            verdict, call, end = _object_at(text, pos, names)
+            after = _skip_space(text, end)
+            if verdict == _YES and after < len(text) and "\n" not in text[end:after]:
+                verdict = _NO             # more on the object's own line: prose
+        elif text.startswith(FENCE, pos):
+            verdict, call, after = _fenced_at(text, pos, names, final)
+        else:
+            verdict = _MAYBE if FENCE.startswith(text[pos:]) else _NO
+        if verdict != _YES:
+            return (_MAYBE if verdict == _MAYBE and not final else _NO), []
+        calls.append(call)
+        pos = after
+    if calls:
+        return _YES, calls
+    return (_NO if final else _MAYBE), []
+
+
 def parse(markup: str) -> Tuple[List[Dict[str, Any]], str]:
     """Parse text that starts at a marker: returns (calls, text that was not a call)."""
     calls, leftovers = [], []
@@ -164,21 +292,37 @@ def parse(markup: str) -> Tuple[List[Dict[str, Any]], str]:
 
 
 class TextCallFilter:
-    """``feed(text) -> displayed text``; ``finish() -> (displayed tail, calls)``."""
+    """``feed(text) -> displayed text``; ``finish() -> (displayed tail, calls)``.
 
-    def __init__(self) -> None:
+    ``tool_names`` are the tools the request offered; without them no JSON
+    block is taken for a call.
+    """
+
+    def __init__(self, tool_names: Iterable[str] = ()) -> None:
         self._held = ""                              # a possible partial marker at the end
         self._markup: Optional[List[str]] = None     # parts from the first full marker on
+        self._names = frozenset(tool_names)
+        self._opening = bool(self._names)            # the message may still be JSON calls
+        self._json = ""                              # the text held back meanwhile
+
+    @property
+    def tool_names(self) -> FrozenSet[str]:
+        """The offered tool names this filter was made with."""
+        return self._names
 
     def passthrough(self) -> bool:
         """True when text without "<" or "[" would be displayed unchanged."""
-        return not self._held and self._markup is None
+        return not self._held and self._markup is None and not self._opening
 
     def feed(self, text: str) -> str:
         """Pass answer text through, keeping back anything that may be call markup."""
         if self._markup is not None:
             self._markup.append(text)
             return ""
+        if self._opening:
+            text = self._json_release(text)
+            if not text:
+                return ""
         if self._held:
             text = self._held + text
             self._held = ""
@@ -196,19 +340,42 @@ class TextCallFilter:
         self._held = text[cut:]
         return text[:cut]
 
+    def _json_release(self, text):
+        """The text to go on with once the message cannot be JSON calls, else "" (held)."""
+        held = self._json + text
+        if len(held) <= JSON_HOLD_LIMIT and (
+                not held.strip() or json_block_calls(held, self._names)[0] != _NO):
+            self._json = held
+            return ""
+        self._opening = False
+        self._json = ""
+        return held
+
     def raw_pending(self) -> str:
         """The text fed but not displayed yet (held or markup), clearing it."""
-        pending = self._held + "".join(self._markup or ())
-        self._held = ""
+        pending = self._json + self._held + "".join(self._markup or ())
+        self._json = self._held = ""
         self._markup = None
         return pending
 
-    def finish(self) -> Tuple[str, List[Dict[str, Any]]]:
-        """End of the response: returns (text still to display, parsed calls)."""
+    def finish(self, calls_allowed: bool = True) -> Tuple[str, List[Dict[str, Any]]]:
+        """End of the response: returns (text still to display, parsed calls).
+
+        Without ``calls_allowed`` (a structured call came, or an error) a
+        message of JSON blocks is released as the text it then is.
+        """
+        shown = ""
+        if self._opening:
+            held, self._json = self._json, ""
+            self._opening = False
+            verdict, calls = json_block_calls(held, self._names, final=True)
+            if verdict == _YES and calls_allowed:
+                return "", calls
+            shown = self.feed(held)
         held, self._held = self._held, ""
         if self._markup is None:
-            return held, []
+            return shown + held, []
         markup = "".join(self._markup)
         self._markup = None
         calls, leftover = parse(markup)
-        return leftover, calls
+        return shown + leftover, calls

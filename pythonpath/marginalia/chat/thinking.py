@@ -31,7 +31,7 @@ a stray ``</think>`` is ordinary text. A ``<think>`` anywhere opens a block
 dropped.
 """
 
-from typing import List, Sequence, Tuple
+from typing import Any, Iterable, List, Sequence, Tuple
 
 OPEN = "<think>"
 CLOSE = "</think>"
@@ -58,6 +58,20 @@ def _partial_at(text: str, tags: Sequence[str]) -> int:
         if tag.startswith(tail):
             return start
     return len(text)
+
+
+def readable_details(details: Iterable[Any]) -> str:
+    """Readable text of OpenRouter reasoning_details entries; encrypted ones are skipped."""
+    parts = []
+    for entry in details:
+        if not isinstance(entry, dict) or entry.get("type") == "reasoning.encrypted":
+            continue
+        text = entry.get("text")
+        if not isinstance(text, str):
+            text = entry.get("summary")
+        if isinstance(text, str):
+            parts.append(text)
+    return "".join(parts)
 
 
 class ThinkSplitter:

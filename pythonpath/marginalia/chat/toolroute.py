@@ -12,6 +12,10 @@ call's position), so the merger only ever sees well-formed OpenAI fragments.
   the earlier call that id names). Gateways
   (Claude behind a proxy) start at index 1: indexes map to dense positions.
   vLLM repeats an index inside one list: both fragments land on one call.
+- An id may arrive after the fragment that named the call (index and name
+  first, the id later): the call adopts it, also after a generated id was
+  handed out; the accumulator waits one fragment before announcing a named
+  call without an id, so its TOOL_CALL_STARTED usually carries the real id.
 - Gemini and Mistral send no index (or null): a known id means that call; a
   new id, or a name with no id, opens a new call; anything else continues the
   last call.
@@ -19,11 +23,37 @@ call's position), so the merger only ever sees well-formed OpenAI fragments.
   LiteLLM resend the whole name with every fragment. Names, ids and types
   are kept on the Call, never merged as strings.
 - Whole-object arguments (some local servers) are serialised to JSON text.
+
+``CallRouter.finished()`` turns the calls and the merged fragments into the
+list the turn loop runs; the id and argument rules it applies live here too.
 """
 
+import binascii
 import json
+import os
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Callable, Dict, Iterable, List, Optional, Tuple
+
+
+def new_call_id() -> str:
+    """A fresh tool-call id for providers that send none (Gemini, some local servers)."""
+    return "call_" + binascii.hexlify(os.urandom(12)).decode("ascii")
+
+
+def arguments_text(value: Any) -> str:
+    """Arguments as JSON text: ``""``, ``"null"``, blank or absent mean ``{}``."""
+    if not isinstance(value, str) or value.strip() in ("", "null"):
+        return "{}"
+    return value
+
+
+def is_json(text: str) -> bool:
+    """True when ``text`` is one valid JSON value."""
+    try:
+        json.loads(text)
+    except ValueError:
+        return False
+    return True
 
 
 @dataclass(eq=False)
@@ -83,9 +113,10 @@ class CallRouter:
         if provider_id and call.provider_id is None:
             call.provider_id = provider_id
             if provider_id not in self._by_id:
+                # Also over a generated id: an id sent after the call's first
+                # fragment is the one the provider will expect back.
                 self._by_id[provider_id] = call
-                if call.call_id is None:
-                    call.call_id = provider_id
+                call.call_id = provider_id
             # else: a reused id; the call is given a generated one when announced
         if name and not call.name:
             call.name = name
@@ -102,6 +133,31 @@ class CallRouter:
             elif key not in ("index", "id", "type", "function"):
                 normalised[key] = value
         return call, normalised
+
+    def finished(self, entries: Iterable[Dict[str, Any]],
+                 new_id: Callable[[], str]) -> List[Dict[str, Any]]:
+        """The named calls, in order, with their merged ``entries`` (the merger's tool_calls).
+
+        Each is {"id", "name", "arguments" (JSON text)}, plus "extra_content" when
+        Gemini sent one; a call still without an id is given one by ``new_id``.
+        """
+        by_pos = {}
+        for entry in entries:
+            by_pos[entry.get("index")] = entry
+        calls = []
+        for call in self.calls:
+            if not call.name:
+                continue              # nothing to run without a name
+            entry = by_pos.get(call.pos, {})
+            function = entry.get("function") or {}
+            if call.call_id is None:
+                call.call_id = new_id()   # none, or one the provider reused
+            item = {"id": call.call_id, "name": call.name,
+                    "arguments": arguments_text(function.get("arguments"))}
+            if entry.get("extra_content") is not None:
+                item["extra_content"] = entry["extra_content"]
+            calls.append(item)
+        return calls
 
     def _open(self) -> Call:
         call = Call(len(self.calls))
