@@ -13,7 +13,9 @@ import time
 ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
 DECK = "MarginaliaDeck"
 LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
-SCROLL_PANE = 51  # a multi-line edit
+# A multi-line edit's role: SCROLL_PANE (51) on LibreOffice 7.4; on 24.x-25.x a read-only one
+# is STATIC (86) and an editable one TEXT (60).
+MULTI_LINE_ROLES = (51, 86, 60)
 CONTROL_NAMES = ("Conversation", "Message", "New chat")
 CARD_TITLE = "Set up a model"
 
@@ -77,6 +79,13 @@ class PanelDriver(object):
             return None
         return found
 
+    def _pane(self, name):
+        """A multi-line edit (Conversation, Thinking, Message) by its name."""
+        for role in MULTI_LINE_ROLES:
+            if (name, role) in self.controls:
+                return self.controls[(name, role)]
+        raise AssertionError("no multi-line edit named %r in the panel" % name)
+
     def control(self, name):
         matches = [ctx for (n, _r), ctx in self.controls.items() if n == name]
         if not matches:   # a button renamed itself since we looked
@@ -89,8 +98,7 @@ class PanelDriver(object):
 
     def control_now(self, names):
         """Look among the panel window's children now (names change: Send/Stop)."""
-        panel = self.controls[("Conversation", SCROLL_PANE)].getAccessibleParent()
-        panel = panel.getAccessibleContext()
+        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
         for i in range(panel.getAccessibleChildCount()):
             ctx = panel.getAccessibleChild(i).getAccessibleContext()
             if ctx.getAccessibleName() in names:
@@ -99,8 +107,7 @@ class PanelDriver(object):
 
     def names(self):
         """The accessible names of the panel's controls right now."""
-        panel = self.controls[("Conversation", SCROLL_PANE)].getAccessibleParent()
-        panel = panel.getAccessibleContext()
+        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
         return [panel.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
                 for i in range(panel.getAccessibleChildCount())]
 
