@@ -8,6 +8,7 @@ import sys
 import pytest
 
 from marginalia.cli import replay
+from tests.support.streams import counter_ids, run
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -80,7 +81,6 @@ def test_wrong_arguments_print_usage():
 @pytest.mark.parametrize("name", sorted(n for n in os.listdir(FIXTURES) if n.endswith(".sse")))
 def test_in_process_summary_matches_the_streaming_path(name):
     """Replay (4 KiB reads) agrees with a byte-at-a-time run of the same body."""
-    from test_stream import counter_ids, run
     with open(fixture(name), "rb") as handle:
         body = handle.read()
     got = replay.summary(replay.replay_bytes(body, id_factory=counter_ids()))

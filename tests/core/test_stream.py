@@ -12,8 +12,9 @@ import random
 import pytest
 
 from marginalia import events as ev
-from marginalia.chat.sse import SSEDecoder, SSEEvent
+from marginalia.chat.sse import SSEEvent
 from marginalia.chat.stream import StreamAccumulator
+from tests.support.streams import counter_ids, run
 
 FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "streams")
 
@@ -21,15 +22,6 @@ FIXTURES = os.path.join(os.path.dirname(__file__), "fixtures", "streams")
 def load(name):
     with open(os.path.join(FIXTURES, name), "rb") as handle:
         return handle.read()
-
-
-def counter_ids():
-    state = {"n": 0}
-
-    def make():
-        state["n"] += 1
-        return "gen_%d" % state["n"]
-    return make
 
 
 def read_splits(body, seed=20240611, rounds=8):
@@ -42,20 +34,6 @@ def read_splits(body, seed=20240611, rounds=8):
         cuts = sorted(rng.sample(range(1, len(body)), count)) if len(body) > 1 else []
         edges = [0] + cuts + [len(body)]
         yield "random%d" % n, [body[a:b] for a, b in zip(edges, edges[1:])]
-
-
-def run(reads, **kwargs):
-    """Feed reads through SSEDecoder + StreamAccumulator; returns (events, accumulator)."""
-    decoder = SSEDecoder()
-    acc = StreamAccumulator(id_factory=counter_ids(), **kwargs)
-    out = []
-    for read in reads:
-        for sse in decoder.feed(read):
-            out.extend(acc.feed_sse(sse))
-    for sse in decoder.close():
-        out.extend(acc.feed_sse(sse))
-    out.extend(acc.finish())
-    return out, acc
 
 
 def outcome(events, acc):
