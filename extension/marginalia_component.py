@@ -112,7 +112,7 @@ class Job(_Info, XJob):
             from marginalia.office import jobs
             payload = json.loads(values.get("Payload") or "{}")
             result = jobs.execute(self.ctx, values.get("Command", ""),
-                                     values.get("Document"), payload)
+                                  values.get("Document"), payload)
             return json.dumps({"ok": True, "result": result}, ensure_ascii=False)
         except Exception as exc:
             import traceback

@@ -15,14 +15,17 @@ class EndpointError(MarginaliaError):
 
     ``retryable`` is set for failures that happened before any answer byte
     arrived and that a bounded retry may cure (connect errors, 429/502/503).
+    ``secure`` marks a failure in the TLS set-up: something answered, so the
+    first-run card must not say that nothing is running there.
     """
 
     def __init__(self, message: str, status: Optional[int] = None, retryable: bool = False,
-                 retry_after: Optional[float] = None) -> None:
+                 retry_after: Optional[float] = None, secure: bool = False) -> None:
         super().__init__(message)
         self.status = status
         self.retryable = retryable
         self.retry_after = retry_after
+        self.secure = secure
 
 
 class ConfigError(MarginaliaError):

@@ -223,6 +223,8 @@ def test_first_run_card_words_each_state():
     lm = config.Settings(provider="lmstudio", endpoint="http://localhost:1234/v1")
     assert "Start LM Studio" in first_run.card_text(lm, dead)
     cloud = config.Settings(provider="openai", endpoint="https://api.openai.com/v1")
+    tls = first_run.probe_failed(local, "Any wording at all.", None, secure=True)
+    assert tls.state == first_run.FAILED     # something answered there, in TLS
     refused = first_run.probe_failed(cloud, "The API key was refused.", 401)
     assert refused.state == first_run.FAILED
     assert first_run.card_text(cloud, refused).startswith("The API key was refused.")

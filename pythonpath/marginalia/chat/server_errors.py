@@ -23,6 +23,7 @@ from marginalia.chat.tls import BUNDLE_PATHS
 from marginalia.chat.toolschema import REFUSED_KEYWORDS
 from marginalia.config import Settings
 from marginalia.errors import EndpointError
+from marginalia.document.docview import short
 
 _MODEL_MISSING = re.compile(
     r"model\b.*\b(not found|does not exist|not exist|unknown|no such|not available)"
@@ -65,9 +66,7 @@ def clean_message(message: object, secret: Optional[str] = None) -> Optional[str
         text = text.replace(secret, "***")
     if not re.search(r"[A-Za-z]{2}", text) or "<" in text and ">" in text:
         return None
-    if len(text) > 200:
-        text = text[:200].rsplit(" ", 1)[0] + "..."
-    return text
+    return short(text, 200)
 
 
 def server_message(body: bytes, content_type: Optional[str] = None,
@@ -213,13 +212,16 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
         return EndpointError("The certificate of %s could not be checked because the Python "
                              "inside this LibreOffice has no list of trusted certificates; "
                              "install your system's CA certificates, or put a PEM bundle at "
-                             "%s, and restart LibreOffice." % (host, BUNDLE_PATHS[0]))
+                             "%s, and restart LibreOffice." % (host, BUNDLE_PATHS[0]),
+                             secure=True)
     if isinstance(exc, ssl.SSLCertVerificationError):
         return EndpointError("The certificate of %s could not be verified (%s), so no "
-                             "connection was made." % (host, exc.verify_message or "invalid"))
+                             "connection was made." % (host, exc.verify_message or "invalid"),
+                             secure=True)
     if isinstance(exc, ssl.SSLError):
         return EndpointError("A secure connection to %s could not be set up; check whether "
-                             "the address should start with http:// instead." % host)
+                             "the address should start with http:// instead." % host,
+                             secure=True)
     if isinstance(exc, socket.gaierror):
         return EndpointError("The server name %s could not be found; check the address and "
                              "the network connection." % host)

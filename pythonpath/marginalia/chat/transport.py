@@ -80,7 +80,7 @@ class ChatStream:
             (kind, value), self._first = self._first, None
         else:
             try:
-                kind, value = self._exchange.get(self._cancel, self._client._limit())
+                kind, value = self._exchange.get(self._cancel, self._client.wait_limit())
             except Cancelled:
                 self.close()
                 raise
@@ -130,7 +130,9 @@ class ChatClient:
         if max_wait is not None:
             self.max_wait = max_wait
 
-    def _limit(self):
+    def wait_limit(self) -> Optional[float]:
+        """The longest wait for the exchange's next message: a net for what no socket timeout
+        covers (a DNS lookup); None when a timeout is switched off."""
         timeouts = [t for t in (self.settings.connect_timeout, self.settings.read_timeout) if t]
         return sum(timeouts) + 2.0 if len(timeouts) == 2 else None
 
@@ -182,7 +184,7 @@ class ChatClient:
             return ChatStream(self, exchange, cancel)
         # Either a server that ignored stream: true and sent one JSON object,
         # or an event stream mislabelled as JSON: the first bytes tell.
-        first = exchange.get(cancel, self._limit())
+        first = exchange.get(cancel, self.wait_limit())
         if first[0] == "data" and first[1].lstrip()[:1] in (b"{", b"["):
             text = first[1] + self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
             return ChatStream(self, exchange, cancel, whole=self._json_as_sse(text))
@@ -193,7 +195,7 @@ class ChatClient:
         size = 0
         try:
             while size < limit:
-                kind, value = exchange.get(cancel, self._limit())
+                kind, value = exchange.get(cancel, self.wait_limit())
                 if kind == "data":
                     data.append(value)
                     size += len(value)
@@ -241,7 +243,7 @@ class ChatClient:
             exchange = Exchange(url, method, self._headers(url, method), payload,
                                 self.settings.connect_timeout,
                                 read_timeout or self.settings.read_timeout, self._tls_context)
-            kind, value = exchange.get(cancel, self._limit())
+            kind, value = exchange.get(cancel, self.wait_limit())
             if kind == "error":
                 exchange.close()
                 log.info("%s %s failed (%s): %s", method, url.split("?")[0], value[0],

@@ -151,7 +151,12 @@ def _document_to_open(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
     if args.ignore_lock:
         folder = tempfile.mkdtemp(prefix="marginalia-copy-")
         copy = os.path.join(folder, os.path.basename(args.document))
-        shutil.copyfile(args.document, copy)
+        try:
+            shutil.copyfile(args.document, copy)
+        except OSError as exc:
+            shutil.rmtree(folder, ignore_errors=True)
+            raise RunError("Could not copy %s to a temporary folder (%s)."
+                           % (args.document, exc.strerror or exc))
         return copy, folder
     owner = doclock.holder(args.document)
     if owner is not None:

@@ -200,8 +200,8 @@ class ChatSession:
         self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
         thread = threading.Thread(target=self._run,
-                                        args=(text, self._cancel, self._generation),
-                                        name="marginalia-turn", daemon=True)
+                                  args=(text, self._cancel, self._generation),
+                                  name="marginalia-turn", daemon=True)
         thread.start()
         return True
 

@@ -24,6 +24,9 @@ from marginalia.ui import options_form
 
 log = logging.getLogger("marginalia.options")
 
+# The Options dialog is modal, so one page at a time: one guard for its server looks.
+_LATEST = server_look.Latest()
+
 EFFORT_LABELS = {"": "default"}
 CHECKS = {"show_thinking": "ShowThinkingCheck", "track_changes": "TrackChangesCheck",
           "allow_http": "AllowHttpCheck"}
@@ -159,7 +162,8 @@ def _provider_chosen(ctx, window):
     pos = window.getControl("ProviderList").getSelectedItemPos()
     if not 0 <= pos < len(config.PRESETS):
         return
-    # What the last test or list said was about the previous server.
+    # What the last test or list said, or is still asking, was about the previous server.
+    _LATEST.forget()
     _say(window, "")
     _say(window, "", "ModelNote")
     endpoint = config.PRESETS[pos][2]
@@ -187,17 +191,13 @@ def _fetch_models(ctx, window, form, quiet):
                 _say(window, server_look.sentence(result))
             return
         combo = window.getControl("ModelCombo")
-        typed = combo.getText()
-        combo.removeItems(0, combo.getItemCount())
-        if result:
-            combo.addItems(tuple(result), 0)
-        combo.setText(typed)
-        _say(window, options_form.model_note(typed, result), "ModelNote")
+        server_look.fill_models(combo, result)
+        _say(window, options_form.model_note(combo.getText(), result), "ModelNote")
         if not quiet:
             plural = "" if len(result) == 1 else "s"
             _say(window, "The server offers %d model%s." % (len(result), plural))
 
-    server_look.list_models_later(ctx, settings, show)
+    server_look.list_models_later(ctx, settings, show, _LATEST)
 
 
 def _test(ctx, window, form):
@@ -210,4 +210,4 @@ def _test(ctx, window, form):
         else:
             _say(window, options_form.connection_sentence(settings, result))
 
-    server_look.list_models_later(ctx, settings, show)
+    server_look.list_models_later(ctx, settings, show, _LATEST)

@@ -12,7 +12,7 @@ from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKey
 
 from marginalia.ui import panel_layout
 from marginalia.document.docview import utf16_len
-from marginalia.ui.transcript import trim_point
+from marginalia.ui.transcript import READY, trim_point
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
@@ -40,7 +40,7 @@ CONTROLS = (
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True,
         "BackgroundColor": CHAT_BACKGROUND}),
     ("input", "Edit", "Message", {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
-    ("status", "FixedText", "Status", {"Label": "Ready", "NoLabel": True,
+    ("status", "FixedText", "Status", {"Label": READY, "NoLabel": True,
                                           "MultiLine": True}),
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )

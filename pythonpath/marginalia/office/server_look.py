@@ -22,19 +22,56 @@ log = logging.getLogger("marginalia.look")
 Result = Union[List[str], Exception]
 
 
-def list_models_later(ctx, settings: config.Settings, show: Callable[[Result], None]) -> None:
-    """Ask for the model list on a worker; ``show(models or exception)`` on the main thread."""
+class Latest:
+    """Only the newest look's answer is shown.
+
+    Looks overlap when the user changes provider while a slow server is still
+    answering: its model list must not land on the newer choice. Call
+    ``forget()`` when the server changed (main thread only, like the looks).
+    """
+
+    def __init__(self) -> None:
+        self._count = 0
+
+    def ticket(self) -> int:
+        self._count += 1
+        return self._count
+
+    def forget(self) -> None:
+        self._count += 1
+
+    def current(self, ticket: int) -> bool:
+        return ticket == self._count
+
+
+def list_models_later(ctx, settings: config.Settings, show: Callable[[Result], None],
+                      latest: Latest) -> None:
+    """Ask for the model list on a worker; ``show(models or exception)`` on the main thread,
+    unless a newer look (or ``latest.forget()``) came since."""
+    ticket = latest.ticket()
+
     def run():
         try:
             from marginalia.chat.transport import ChatClient
             result = ChatClient(probe_settings(settings), retries=0).list_models()
         except Exception as exc:  # shown as a sentence by show()
             result = exc
-        mainthread.post(ctx, lambda: _show_safely(show, result))
+        mainthread.post(ctx, lambda: _show_safely(show, result, latest, ticket))
     threading.Thread(target=run, name="marginalia-look", daemon=True).start()
 
 
-def _show_safely(show, result):
+def fill_models(combo, models: List[str]) -> None:
+    """Offer ``models`` in a model combo box, keeping what the user typed there."""
+    typed = combo.getText()
+    combo.removeItems(0, combo.getItemCount())
+    if models:
+        combo.addItems(tuple(models), 0)
+    combo.setText(typed)
+
+
+def _show_safely(show, result, latest, ticket):
+    if not latest.current(ticket):
+        return   # about a server the user has since left
     try:
         show(result)
     except Exception:

@@ -8,7 +8,7 @@ settings); the model list comes from the server on a worker
 """
 
 import logging
-from typing import Callable, List
+from typing import Callable
 
 import uno
 import unohelper
@@ -110,6 +110,7 @@ class SetupCard:
         self._disposed = False
         self.settings = settings_store.load(ctx, with_key=False)
         self.probe = first_run.Probe()
+        self._latest = server_look.Latest()   # each look supersedes the ones before
         self._width = 0
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer",
@@ -252,21 +253,14 @@ class SetupCard:
                 return
             if isinstance(result, Exception):
                 self.probe = first_run.probe_failed(settings, server_look.sentence(result),
-                                                    getattr(result, "status", None), tested)
+                                                    getattr(result, "status", None), tested,
+                                                    getattr(result, "secure", False))
             else:
-                self._fill_models(result)
+                server_look.fill_models(self.controls["model"], result)
                 self.probe = first_run.Probe(first_run.MODELS, models=list(result),
                                              tested=tested)
             self._show_text()
-        server_look.list_models_later(self.ctx, settings, show)
-
-    def _fill_models(self, models: List[str]) -> None:
-        combo = self.controls["model"]
-        typed = combo.getText()
-        combo.removeItems(0, combo.getItemCount())
-        if models:
-            combo.addItems(tuple(models), 0)
-        combo.setText(typed)
+        server_look.list_models_later(self.ctx, settings, show, self._latest)
 
     def dispose(self) -> None:
         self._disposed = True

@@ -65,11 +65,14 @@ class Probe:
 
 
 def probe_failed(settings: config.Settings, sentence: str, status: Optional[int],
-                 tested: bool = False) -> Probe:
-    """A failed look: NO_SERVER when nothing answered at a local address, else FAILED."""
+                 tested: bool = False, secure: bool = False) -> Probe:
+    """A failed look: NO_SERVER when nothing answered at a local address, else FAILED.
+
+    ``status`` is the HTTP status of an answer, ``secure`` a failed TLS set-up (the
+    EndpointError's fields): either means something is running there.
+    """
     host = urlsplit(settings.endpoint or "").hostname
-    if status is None and is_local_host(host) and not sentence.startswith(("The certificate",
-                                                                          "A secure")):
+    if status is None and not secure and is_local_host(host):
         return Probe(NO_SERVER, sentence=sentence, tested=tested)
     return Probe(FAILED, sentence=sentence, tested=tested)
 
