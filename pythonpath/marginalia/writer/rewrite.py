@@ -1,0 +1,138 @@
+"""Replacing text in place, changing only the words that differ (document.rediff).
+
+Unchanged words keep their own formatting, links and comment anchors; a
+changed word's new letters are written after its first old letter, so they
+take that word's formatting (a link's too: Writer does not stretch a link or
+a run to text typed at its edge, only inside it), then the old letters go;
+inserted words take the format of the character before them, like typing.
+
+Positions: a cursor's goRight counts code points (an emoji is one step) but
+also steps over the placeholder character of a comment anchor or a field,
+which getString leaves out. So each position is reached by stepping until
+the text passed equals the expected text, and every piece is located and
+checked before the first change; when one does not check out, the whole
+range is replaced the old way (its first character's format). Main thread.
+"""
+
+import logging
+from typing import Any, List, Optional
+
+from marginalia.document import rediff
+
+log = logging.getLogger("marginalia.writer")
+
+
+def _advance(cursor: Any, want: str) -> bool:
+    """Stretch ``cursor`` over ``want`` from its start; False if its text is not that.
+
+    One goRight is enough unless placeholders lie on the way; then it steps
+    one at a time, leaving a placeholder before the text out of the span
+    (deleting the span would delete a comment anchored there).
+    """
+    if not want:
+        return True
+    cursor.goRight(len(want), True)
+    if cursor.getString() == want:
+        return True
+    cursor.collapseToStart()
+    got = ""
+    for _step in range(len(want) + 8):
+        if not cursor.goRight(1, True):
+            return False
+        now = cursor.getString()
+        if not now:
+            cursor.collapseToEnd()
+        elif now != got:
+            got = now
+            if got == want:
+                return True
+            if not want.startswith(got):
+                return False
+    return False
+
+
+def _locate(text: Any, origin: Any, old: str, found: List[rediff.Piece]) -> Optional[List[Any]]:
+    """A cursor selecting each piece's old text (collapsed for an insertion), or None."""
+    out = []
+    walker = text.createTextCursorByRange(origin)
+    done = 0
+    for piece in found:
+        if not _advance(walker, old[done:piece.start]):
+            return None
+        walker.collapseToEnd()
+        sel = text.createTextCursorByRange(walker)
+        if not _advance(sel, old[piece.start:piece.end]):
+            return None
+        out.append(sel)
+        walker.gotoRange(sel.getEnd(), False)
+        done = piece.end
+    return out
+
+
+def _replace_in_format(text: Any, sel: Any, old: str, new: str) -> None:
+    """Replace the selected ``old`` by ``new`` in the format of its first letter."""
+    start = text.createTextCursorByRange(sel.getStart())
+    inside = text.createTextCursorByRange(sel.getStart())
+    inside.goRight(1, False)
+    rest = text.createTextCursorByRange(inside)
+    rest.gotoRange(sel.getEnd(), True)
+    text.insertString(inside, new, False)
+    if len(old) > 1:
+        # ``rest`` started where the new text went in: Writer moved its start past it.
+        rest.setString("")
+    first = text.createTextCursorByRange(start)
+    first.goRight(1, True)
+    first.setString("")
+
+
+def _insert(text: Any, at: Any, old: str, piece: rediff.Piece) -> None:
+    """Insert ``piece.text`` at the collapsed cursor ``at``, like typing there.
+
+    Typing takes the format of the character before, except a link: Writer
+    never stretches a link to text typed at its end. Letters that lengthen a
+    linked word ("fox" -> "foxes") belong to the link, so they get it.
+    """
+    text.insertString(at, piece.text, True)
+    if not (piece.start and old[piece.start - 1].isalnum() and piece.text[0].isalnum()):
+        return
+    before = text.createTextCursorByRange(at.getStart())
+    before.goLeft(1, True)
+    url = before.getPropertyValue("HyperLinkURL")
+    if url:
+        for name in ("HyperLinkURL", "HyperLinkTarget", "HyperLinkName"):
+            at.setPropertyValue(name, before.getPropertyValue(name))
+
+
+def apply(text: Any, origin: Any, old: str, new: str,
+          found: Optional[List[rediff.Piece]] = None) -> bool:
+    """Turn ``old`` (the text at ``origin`` in ``text``) into ``new``; False when nothing
+    could be done piecewise and nothing was changed."""
+    found = rediff.pieces(old, new) if found is None else found
+    if not found:
+        return True
+    cursors = _locate(text, origin, old, found)
+    if cursors is None:
+        return False
+    for piece, sel in zip(reversed(found), reversed(cursors)):
+        if piece.start == piece.end:
+            _insert(text, sel, old, piece)
+        elif not piece.text:
+            sel.setString("")
+        else:
+            _replace_in_format(text, sel, old[piece.start:piece.end], piece.text)
+    return True
+
+
+def replace_range(rng: Any, new: str, old: Optional[str] = None) -> None:
+    """Replace the text of ``rng`` by ``new``, keeping the format of what stays."""
+    old = rng.getString() if old is None else old
+    if old == new:
+        return
+    found = rediff.pieces(old, new)
+    whole = len(found) == 1 and found[0].start == 0 and found[0].end == len(old)
+    if "\n" not in old and not whole:
+        if apply(rng.getText(), rng.getStart(), old, new, found):
+            return
+        log.info("replacing a range whole: its pieces could not be located")
+    # Writer keeps the attributes of the range's first character on setString.
+    rng.setString(new)
