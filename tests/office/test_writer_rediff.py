@@ -123,3 +123,28 @@ def test_replace_paragraphs_and_selection_with_plain_text_keep_formatting(office
     ok(one(office, doc, "replace_selection", markdown="grew strongly in each"))
     assert texts(doc)[1] == "Sales grew strongly in each region this year."
     assert bold(find(doc, "grew")) and not bold(find(doc, "each"))
+
+
+def test_replace_all_of_one_text_in_narrow_passes_keeps_formatting(office):
+    doc = build(office, [("Standard", "Buy a.b (c) now, a.b (c) later."),
+                         ("Standard", "Then a.b (c) \U0001F680 again.")])
+    for i, rng in enumerate(_all(doc, "a.b")):
+        rng.setPropertyValue("CharWeight", 150.0 if i % 2 == 0 else 100.0)
+    doc.getUndoManager().clear()
+    try:
+        result = ok(one(office, doc, "replace_text", search="a.b (c)",
+                        replacement="so a.b & $1 (c)", all=True))
+        assert result["data"]["replaced"] == 3
+        assert texts(doc) == ["Buy so a.b & $1 (c) now, so a.b & $1 (c) later.",
+                              "Then so a.b & $1 (c) \U0001F680 again."]
+        assert [bold(r) for r in _all(doc, "a.b")] == [True, False, True]
+        assert not any(bold(r) for r in _all(doc, "& $1"))
+    finally:
+        office.close(doc)
+
+
+def _all(doc, text):
+    sd = doc.createSearchDescriptor()
+    sd.setSearchString(text)
+    found = doc.findAll(sd)
+    return [found.getByIndex(i) for i in range(found.getCount())]
