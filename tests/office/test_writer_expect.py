@@ -2,6 +2,7 @@
 
 from tests.support.writer import blocks, one, texts, turn
 
+AI = "Marginalia (AI)"
 STALE = "The document changed since you read it; read it again"
 
 
@@ -119,3 +120,32 @@ def test_a_turn_of_many_edits_is_still_one_undo_step(office, doc):
     assert len(um.getAllUndoActionTitles()) == depth + 1
     um.undo()
     assert texts(doc) == before
+
+
+def test_with_tracked_changes_a_user_edit_mid_turn_is_kept_apart_too(office, doc):
+    um = doc.getUndoManager()
+    results = turn(office, doc,
+                   ("replace_text", {"search": "grew", "replacement": "rose"}),
+                   {"user_types": "Typed by the user."},
+                   ("set_paragraph_style", {"start": 3, "end": 3, "style": "Title"}),
+                   ("delete_paragraphs", {"start": 4, "end": 4, "expect": "Highlights"}),
+                   title="Tracked", track_changes=True)
+    assert [r["ok"] for r in results] == [True, False, True]
+    assert results[1]["content"].startswith("Error: " + STALE)
+    assert results[2]["data"]["numbering"] == "Paragraphs 5 and after keep their numbers."
+    # Tracked, the deleted text stays in the text until accepted: "rose" + deleted "grew".
+    assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
+                              "Sales rosegrew in every region this year.", "Highlights"]
+    assert doc.getRedlines().getCount() > 0
+    before = doc.getRedlines().getCount()
+    um.undo()
+    # The tracked deletion is taken back; the user's line (recorded under their own
+    # name) and the first edit ("rose" in, "grew" out) stay.
+    redlines = doc.getRedlines()
+    kept = sorted((redlines.getByIndex(i).getPropertyValue("RedlineType"),
+                   redlines.getByIndex(i).getPropertyValue("RedlineAuthor") == AI)
+                  for i in range(redlines.getCount()))
+    assert kept == [("Delete", True), ("Insert", False), ("Insert", True)]
+    assert redlines.getCount() < before
+    assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
+                              "Sales rosegrew in every region this year.", "Highlights"]
