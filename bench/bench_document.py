@@ -6,7 +6,9 @@ inside the office through the org.marginalia.Job service:
 
 - get_document_info and the per-turn context;
 - reading the whole document with read_document in budgeted pieces;
-- a replace_text with 1000 hits (all=true), undone again in one step;
+- a replace_text with 1000 hits (all=true), undone again in one step, once
+  replacing whole words and once adding a letter (the word-diff path), each
+  against Writer's own replaceAll of the same as the floor;
 - the block edits (insert, replace, restyle, delete paragraphs) at the end or
   in the middle, each the first call after a change;
 
@@ -62,6 +64,29 @@ def edits(harness, doc, count):
         print("%s, first call after a change: %.3f s" % (label, result["seconds"]))
 
 
+def writer_replace_all(doc, search, replacement):
+    """Seconds for Writer's own replaceAll (in an undo context with the controllers locked,
+    as the tools run and as Edit > Find & Replace's Replace All makes one undo step), undone."""
+    rd = doc.createReplaceDescriptor()
+    rd.setSearchString(search)
+    rd.setReplaceString(replacement)
+    rd.setPropertyValue("SearchCaseSensitive", True)
+    um = doc.getUndoManager()
+    started = time.perf_counter()
+    um.enterUndoContext("floor")
+    doc.lockControllers()
+    try:
+        count = doc.replaceAll(rd)
+    finally:
+        doc.unlockControllers()
+        um.leaveUndoContext()
+    seconds = time.perf_counter() - started
+    if count != HITS:
+        raise SystemExit("expected %d replacements, Writer made %d" % (HITS, count))
+    doc.getUndoManager().undo()
+    return seconds
+
+
 def main():
     harness = OfficeHarness(build.build()).start()
     try:
@@ -107,9 +132,21 @@ def main():
               % (replaced, result["seconds"], wall))
         if replaced != HITS:
             raise SystemExit("expected %d replacements" % HITS)
+        whole_seconds = result["seconds"]
         started = time.perf_counter()
         doc.getUndoManager().undo()
         print("one undo of the replacement turn: %.3f s" % (time.perf_counter() - started))
+        partial = call(harness, doc, "replace_text", search="zephyr", replacement="zephyrs",
+                       all=True)
+        print("replace_text all=true, only a letter added (zephyr -> zephyrs): %d in %.3f s"
+              % (json.loads(partial["content"])["replaced"], partial["seconds"]))
+        doc.getUndoManager().undo()
+        floor_whole = writer_replace_all(doc, "zephyr", "westerly")
+        floor_partial = writer_replace_all(doc, "zephyr", "zephyrs")
+        print("Writer's own replaceAll (the floor): zephyr -> westerly %.3f s, -> zephyrs %.3f s"
+              % (floor_whole, floor_partial))
+        print("replace_text / floor: whole words %.2fx, a letter added %.2fx"
+              % (whole_seconds / floor_whole, partial["seconds"] / floor_partial))
         info = call(harness, doc, "get_document_info")
         print("get_document_info, first call after the change: %.3f s" % info["seconds"])
         result = call(harness, doc, "search_document", query="zephyr")

@@ -384,3 +384,40 @@ def test_sigterm_during_the_interrupt_still_ends_the_office(fox_odt, tmp_path):
     assert _marked_offices(str(tmp_path)) == []
     assert not os.path.exists(str(tmp_path / "o.odt"))
     assert not os.path.exists(lock_path(fox_odt))
+
+
+def test_a_scripted_turn_uses_expect_after_its_own_insert(office, fox_odt, tmp_path):
+    out_path = str(tmp_path / "out.odt")
+    script = [
+        tool_calls_response([("c1", "insert_paragraphs",
+                              {"markdown": "Foxes are canids.", "after_paragraph": 1})]),
+        # The old number of "The quick brown fox jumps." with what was read there.
+        tool_calls_response([("c2", "delete_paragraphs",
+                              {"start": 2, "end": 2, "expect": "The quick brown"})]),
+        tool_calls_response([("c3", "delete_paragraphs",
+                              {"start": 3, "end": 3, "expect": "the quick, brown"})]),
+        text_response("Removed the sentence about jumping."),
+    ]
+    with ScriptedServer(script) as srv:
+        done = run_headless(fox_odt, "--message", "Add a line, drop the jumping fox",
+                            "--output", out_path, "--endpoint", srv.url,
+                            "--model", "test-model")
+        requests = srv.chat_requests
+    assert done.returncode == 0, done.stderr
+    results = [line for line in events(done.stdout) if line["type"] == "tool_result"]
+    assert [r["ok"] for r in results] == [True, False, True]
+    tools = [m for m in requests[-1].json["messages"] if m["role"] == "tool"]
+    assert "Paragraphs 2 and after are now 3 and after." in tools[0]["content"]
+    assert "Paragraph 3 begins with it now." in tools[1]["content"]
+    assert "Nothing was changed" in tools[1]["content"]
+    assert "Paragraphs 4 and after are now 3 and after." in tools[2]["content"]
+    # The model was told why to give expect.
+    system = requests[0].json["messages"][0]["content"]
+    assert "pass expect with the first words" in system
+    schemas = {t["function"]["name"]: t["function"] for t in requests[0].json["tools"]}
+    assert "expect" in schemas["delete_paragraphs"]["parameters"]["properties"]
+    doc = office.load(out_path)
+    try:
+        assert paragraph_texts(doc) == ["Animals", "Foxes are canids.", "A fox is clever."]
+    finally:
+        office.close(doc)

@@ -30,7 +30,8 @@ def ok(result):
 
 def test_insert_markdown_becomes_real_structure(office, doc):
     result = ok(one(office, doc, "insert_paragraphs", markdown=MARKDOWN, after_paragraph=2))
-    assert result["data"] == {"inserted": 8, "first_paragraph": 3, "last_paragraph": 10}
+    assert result["data"] == {"inserted": 8, "first_paragraph": 3, "last_paragraph": 10,
+                              "numbering": "Paragraphs 3 and after are now 11 and after."}
     assert result["summary"] == "Inserted 8 paragraphs after paragraph 2"
     b = blocks(doc)
     assert b[2]["text"] == "Plan" and b[2]["style"] == "Heading 2" and b[2]["outline"] == 2
@@ -97,7 +98,8 @@ def test_insert_errors_change_nothing(office, doc):
 def test_replace_paragraphs(office, doc):
     result = ok(one(office, doc, "replace_paragraphs", start=4, end=5,
                     markdown="- Only one point now"))
-    assert result["data"] == {"removed": 2, "inserted": 1}
+    assert result["data"] == {"removed": 2, "inserted": 1,
+                              "numbering": "Paragraphs 6 and after are now 5 and after."}
     b = blocks(doc)
     assert [x["text"] for x in b[2:5]] == ["Highlights", "Only one point now", "First step"]
     assert b[3]["list"] and b[4]["label"] == "1."
@@ -233,7 +235,8 @@ def test_add_comment(office, doc):
 def test_insert_table(office, doc):
     result = ok(one(office, doc, "insert_table", after_paragraph=2,
                     rows=[["Quarter", "Revenue"], ["Q1", "**10**"], ["Q2", 12]]))
-    assert result["data"] == {"table_paragraph": 3, "rows": 3, "columns": 2}
+    assert result["data"] == {"table_paragraph": 3, "rows": 3, "columns": 2,
+                              "numbering": "Paragraphs 3 and after are now 4 and after."}
     b = blocks(doc)
     assert b[2]["table"] == [["Quarter", "Revenue"], ["Q1", "10"], ["Q2", "12"]]
     assert b[3]["text"] == "Highlights"

@@ -116,9 +116,15 @@ def texts(doc):
 
 
 def turn(office, doc, *calls, **options):
-    """Run one turn of tool calls in process; returns the results (content decoded)."""
+    """Run one turn of tool calls in process; returns the results (content decoded).
+
+    ``calls`` are (name, arguments) tuples, or {"user_types": text} where the user
+    types a line at the top between two calls (no result for it).
+    """
+    # A dict passes as it is: {"user_types": "..."} types a line between two calls.
     payload = {"title": options.pop("title", "test turn"),
-               "calls": [{"name": c[0], "arguments": c[1] if len(c) > 1 else {}}
+               "calls": [c if isinstance(c, dict) else
+                         {"name": c[0], "arguments": c[1] if len(c) > 1 else {}}
                          for c in calls]}
     payload.update(options)
     results = office.job("writer.call_tools", document=doc, **payload)

@@ -22,12 +22,19 @@ def _toolbox(ctx, document, payload):
 
 
 def _call_tools(ctx, document, payload):
-    """begin_turn(title), each call in turn, end_turn(); results with timings."""
+    """begin_turn(title), each call in turn, end_turn(); results with timings.
+
+    A call ``{"user_types": "text"}`` is no tool call: the user types a line
+    there (``_user_types``), to test a turn the user edits in the middle of.
+    """
     box = _toolbox(ctx, document, payload)
     results = []
     box.begin_turn(payload.get("title", "test"))
     try:
         for call in payload.get("calls", []):
+            if "user_types" in call:
+                _user_types(ctx, document, call["user_types"])
+                continue
             started = time.perf_counter()
             try:
                 result = box.registry.call(call["name"], call.get("arguments", {}))
@@ -41,6 +48,23 @@ def _call_tools(ctx, document, payload):
     finally:
         box.end_turn()
     return results
+
+
+def _user_types(ctx, document, line):
+    """The user types ``line`` as a new first paragraph between two tool calls (tests).
+
+    It runs on the main thread outside the toolbox, as a keystroke would, with
+    its own undo action.
+    """
+    from marginalia.office.mainthread import run_sync
+
+    def type_line():
+        from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+        text = document.getText()
+        cursor = text.createTextCursorByRange(text.getStart())
+        text.insertString(cursor, line, False)
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    run_sync(ctx, type_line)
 
 
 def _context(ctx, document, payload):

@@ -8,10 +8,11 @@ from typing import Any, Dict, List
 
 from marginalia.document import docview
 from marginalia.writer import edit
-from marginalia.writer import read
+from marginalia.writer import read, rewrite
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.writer.bodymap import ListKinds, para_props
+from marginalia.writer.guard import Follow, check_expect
 from marginalia.writer.locate import Locator, runs
 from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
 from marginalia.writer.text_tools import check_writable, protected_sections
@@ -155,10 +156,12 @@ def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutp
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     after = _after_index(loc, after_paragraph)
+    follow = Follow(loc, after + 1)
     made = insert_blocks(doc, loc, after, blocks)
     where = "at the start" if after == 0 else "after paragraph %d" % after
     return ToolOutput({"inserted": made, "first_paragraph": after + 1,
-                       "last_paragraph": after + made},
+                       "last_paragraph": after + made,
+                       "numbering": follow.line(loc, after + 1, after + made + 2)},
                       "Inserted %s %s" % (_plural(made, "paragraph"), where))
 
 
@@ -172,26 +175,59 @@ def _check_deletable(doc, loc, start, end):
                         "replace_text. Nothing was changed.")
 
 
-def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any) -> ToolOutput:
+def _rewrite_in_place(loc, number, blocks):
+    """Rewrite one paragraph with plain text of its own kind word by word (rewrite):
+    the words that stay keep their formatting. False when that does not apply."""
+    block = blocks[0]
+    if len(blocks) != 1 or block.kind not in (md.PARAGRAPH, md.HEADING) or \
+            any(r.bold or r.italic or r.code or r.strike or r.link for r in block.runs):
+        return False
+    table, cursor = loc.block(number)
+    if cursor is None:
+        return False
+    outline, list_id = para_props(cursor)[:2]
+    if (list_id and not outline) or \
+            outline != (block.level if block.kind == md.HEADING else 0):
+        return False
+    cursor.gotoEndOfParagraph(True)
+    old = cursor.getString()
+    if "\n" in old:
+        return False
+    rewrite.replace_range(cursor, md.plain_text(block.runs), old)
+    loc.edited_from(number)
+    return True
+
+
+def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any,
+                       expect: Any = None) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = Locator(doc)
     start, end = _range(loc, start, end)
+    check_expect(doc, loc, start, expect)
     _check_deletable(doc, loc, start, end)
-    # Insert after the range first, then delete it: the new text takes the
-    # place, and with change tracking the old text shows as deleted before it.
-    made = insert_blocks(doc, loc, end, blocks)
-    edit.delete_blocks(doc, loc, start, end)
-    return ToolOutput({"removed": end - start + 1, "inserted": made},
+    follow = Follow(loc, end + 1)
+    if start == end and _rewrite_in_place(loc, start, blocks):
+        made = 1
+    else:
+        # Insert after the range first, then delete it: the new text takes the
+        # place, and with change tracking the old text shows as deleted before it.
+        made = insert_blocks(doc, loc, end, blocks)
+        edit.delete_blocks(doc, loc, start, end)
+    return ToolOutput({"removed": end - start + 1, "inserted": made,
+                       "numbering": follow.line(loc, start, end + made + 2)},
                       "Replaced paragraphs %d\u2013%d with %s" % (start, end,
                                                                    _plural(made, "paragraph")))
 
 
-def delete_paragraphs(doc: Any, start: Any, end: Any) -> ToolOutput:
+def delete_paragraphs(doc: Any, start: Any, end: Any, expect: Any = None) -> ToolOutput:
     loc = Locator(doc)
     start, end = _range(loc, start, end)
+    check_expect(doc, loc, start, expect)
     _check_deletable(doc, loc, start, end)
+    follow = Follow(loc, end + 1)
     edit.delete_blocks(doc, loc, start, end)
-    return ToolOutput({"deleted": end - start + 1},
+    return ToolOutput({"deleted": end - start + 1,
+                       "numbering": follow.line(loc, start, end + 2)},
                       "Deleted paragraphs %d\u2013%d" % (start, end))
 
 
@@ -211,11 +247,11 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     if whole and not inline:
         return replace_paragraphs(doc, sel.start, sel.end, markdown)
     text = rng.getText()
-    cursor = text.createTextCursorByRange(rng)
+    cursor = _forward(text, rng)
     if inline:
         runs = blocks[0].runs
         if all(not (r.bold or r.italic or r.code or r.strike or r.link) for r in runs):
-            _replace_keeping_format(text, rng, md.plain_text(runs), len(sel.text))
+            rewrite.replace_range(cursor, md.plain_text(runs), sel.text)
         else:
             cursor.setString("")
             edit.write_runs(text, cursor, runs)
@@ -225,6 +261,8 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
         raise ToolError("Inside a table cell the selection can only be replaced by plain "
                         "text or one paragraph.")
     from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+    loc = Locator(doc)
+    follow = Follow(loc, sel.end + 1)
     cursor.setString("")
     if sel.start_offset > 0:
         text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
@@ -232,33 +270,31 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
         text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
         cursor.gotoPreviousParagraph(False)
     after = sel.start if sel.start_offset > 0 else sel.start - 1
-    styles, lists = _context_for(doc, Locator(doc), after)
+    loc.edited_from(max(1, sel.start))
+    styles, lists = _context_for(doc, loc, after)
     made = edit.write_blocks(doc, cursor, blocks, styles, lists)
-    return ToolOutput({"replaced": sel.text, "paragraphs": made},
+    loc.edited_from(max(1, sel.start))
+    return ToolOutput({"replaced": sel.text, "paragraphs": made,
+                       "numbering": follow.line(loc, sel.start, sel.end + made + 3)},
                       "Replaced the selection with %s" % _plural(made, "paragraph"))
 
 
-def _replace_keeping_format(text, rng, new, length):
-    """Replace ``length`` characters at ``rng`` by ``new`` in the first one's formatting.
-
-    Setting a selection's string takes the attributes *before* it. Text typed
-    after the first selected character takes that character's attributes, so
-    insert there, then remove the old characters on both sides.
-    """
-    cursor = text.createTextCursorByRange(rng.getStart())
-    cursor.goRight(1, False)
-    text.insertString(cursor, new, False)
-    cursor.goRight(max(0, length - 1), True)
-    cursor.setString("")
-    first = text.createTextCursorByRange(rng.getStart())
-    first.goRight(1, True)
-    first.setString("")
+def _forward(text, rng):
+    """A cursor over ``rng`` from its start to its end, also when it was selected backwards."""
+    first, second = rng.getStart(), rng.getEnd()
+    if text.compareRegionStarts(first, second) < 0:
+        first, second = second, first
+    cursor = text.createTextCursorByRange(first)
+    cursor.gotoRange(second, True)
+    return cursor
 
 
-def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any) -> ToolOutput:
+def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any,
+                        expect: Any = None) -> ToolOutput:
     style = as_text(style, "style")
     loc = Locator(doc)
     start, end = _range(loc, start, end)
+    check_expect(doc, loc, start, expect)
     name = _style_name(doc, style)
     if protected_sections(doc):
         check_writable(_paragraphs(loc, start, end), "A paragraph in that range")
@@ -269,7 +305,8 @@ def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any) -> ToolOutpu
     # One call per run of paragraphs between tables, not one per paragraph.
     for span in spans:
         span.setPropertyValue("ParaStyleName", name)
-    return ToolOutput({"styled": styled, "style": name},
+    return ToolOutput({"styled": styled, "style": name,
+                       "numbering": "Paragraph numbers did not change."},
                       "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name))
 
 
@@ -301,8 +338,10 @@ def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) 
     header = True if header is None else header
     loc = Locator(doc)
     after = _after_index(loc, after_paragraph)
+    follow = Follow(loc, after + 1)
     block = md.Block(md.TABLE, rows=cells, header=header)
     insert_blocks(doc, loc, after, [block])
-    return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width},
+    return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width,
+                       "numbering": follow.line(loc, after + 1, after + 3)},
                       "Inserted a %d\u00d7%d table as paragraph %d" % (len(cells), width,
                                                                        after + 1))

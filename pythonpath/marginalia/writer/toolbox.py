@@ -4,10 +4,18 @@ Threading: every public method may be called from a worker thread; each
 routes its work through ``runner(fn)``, which runs fn on LibreOffice's main
 thread and returns its result (office.mainthread.run_sync in the extension).
 
-Safety: edit tools run inside the turn's single undo context, with the
-controllers locked, and (when recording) under the AI author name; see
-writer.turn. Tools validate before changing anything, so a ToolError
-always means the document is unchanged.
+Safety: edit tools run inside the turn's undo step, with the controllers
+locked, and (when recording) under the AI author name; see writer.turn.
+Tools validate before changing anything, so a ToolError always means the
+document is unchanged.
+
+Someone else's changes: the document's change counter (writer.changes) is
+read before and after every call, so a change between two calls of a turn is
+not the toolbox's own: the user typed (or undid) while the model thought.
+From then until the model reads again, the edits that address paragraphs by
+number are refused unless ``expect`` ties them to the text they mean, since
+the numbers the model holds may point elsewhere now; the tools that find
+their text (replace_text, format_text, add_comment) go on working.
 """
 
 import functools
@@ -16,7 +24,7 @@ from typing import Any, Callable
 
 from marginalia.document import docview
 from marginalia.writer import text_tools as ops
-from marginalia.writer import read
+from marginalia.writer import changes, read
 from marginalia.writer import block_tools as structure
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
@@ -46,6 +54,18 @@ MARKDOWN = _d(_STR, "Markdown: '# ' headings, paragraphs separated by blank line
                     "structure (styles, list numbering, tables).")
 PARA_START = _d(_INT, "First paragraph number (1-based, as shown by read_document).")
 PARA_END = _d(_INT, "Last paragraph number, inclusive; -1 means the last paragraph.")
+EXPECT = _d(_STR, "The first few words of paragraph start as you read them. If that paragraph "
+                  "no longer begins so (numbers moved), nothing is changed and the result says "
+                  "where the text is now. Give it whenever you can.")
+# How numbers move, said the same way in every numbered tool.
+NUMBERS = (" The result says how the numbers of later paragraphs changed. With changes being "
+           "recorded, deleted paragraphs stay in the numbering (as read_document shows them) "
+           "until the change is accepted.")
+NUMBERED = ("insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
+            "set_paragraph_style", "insert_table")
+STALE = ("The document changed since you read it; read it again (read_document or "
+         "search_document) before editing by paragraph number, or give expect. "
+         "Nothing was changed.")
 
 TOOLS = (
     ("get_document_info", False,
@@ -66,8 +86,9 @@ TOOLS = (
      "The text the user has selected and its paragraph numbers (offsets count characters).",
      _schema({})),
     ("replace_text", True,
-     "Replace text everywhere or at its first occurrence; the replacement keeps the "
-     "character formatting of the text it replaces. Returns how many were replaced.",
+     "Replace text everywhere or at its first occurrence. Only the words that differ are "
+     "replaced, so unchanged words keep their formatting; new words take their neighbours'. "
+     "Returns how many were replaced.",
      _schema({"search": _d(_STR, "Exact text to replace (or a regular expression if regex)."),
               "replacement": _d(_STR, "New text (plain; with regex, $1 inserts a group)."),
               "all": _d(_BOOL, "Replace every occurrence (default false: only the first)."),
@@ -75,27 +96,30 @@ TOOLS = (
               "regex": _d(_BOOL, "Treat search as a regular expression (default false).")},
              ["search", "replacement"])),
     ("insert_paragraphs", True,
-     "Insert new paragraphs written in markdown after a paragraph.",
+     "Insert new paragraphs written in markdown after a paragraph." + NUMBERS,
      _schema({"markdown": MARKDOWN,
               "after_paragraph": _d(_INT, "Insert after this paragraph number; 0 inserts at "
                                           "the start of the document, -1 at the end.")},
              ["markdown", "after_paragraph"])),
     ("replace_paragraphs", True,
-     "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content.",
-     _schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN},
+     "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content. "
+     "One paragraph replaced by plain text of the same kind changes only the words that "
+     "differ, keeping the formatting of the rest." + NUMBERS,
+     _schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
              ["start", "end", "markdown"])),
     ("delete_paragraphs", True,
-     "Delete paragraphs start..end (a table counts as one paragraph).",
-     _schema({"start": PARA_START, "end": PARA_END}, ["start", "end"])),
+     "Delete paragraphs start..end (a table counts as one paragraph)." + NUMBERS,
+     _schema({"start": PARA_START, "end": PARA_END, "expect": EXPECT}, ["start", "end"])),
     ("replace_selection", True,
-     "Replace the text the user selected with markdown content. Plain text keeps the "
-     "formatting of the selected text.",
+     "Replace the text the user selected with markdown content. With plain text only the "
+     "words that differ are replaced, so the rest keeps its formatting.",
      _schema({"markdown": MARKDOWN}, ["markdown"])),
     ("set_paragraph_style", True,
      "Apply a paragraph style of the document (e.g. \"Heading 1\", \"Heading 2\", "
      "\"Title\", \"Text body\", \"Quotations\") to paragraphs start..end.",
      _schema({"start": PARA_START, "end": PARA_END,
-              "style": _d(_STR, "Paragraph style name.")}, ["start", "end", "style"])),
+              "style": _d(_STR, "Paragraph style name."), "expect": EXPECT},
+             ["start", "end", "style"])),
     ("format_text", True,
      "Set character formatting on text found in the document (first occurrence, or all). "
      "Give only the attributes to change; false removes bold/italic/underline/strikethrough.",
@@ -111,7 +135,8 @@ TOOLS = (
      _schema({"search": _d(_STR, "Exact text the comment refers to."),
               "comment": _d(_STR, "The comment.")}, ["search", "comment"])),
     ("insert_table", True,
-     "Insert a real Writer table after a paragraph. Cells may use inline markdown.",
+     "Insert a real Writer table after a paragraph; it counts as one paragraph. Cells may "
+     "use inline markdown." + NUMBERS,
      _schema({"after_paragraph": _d(_INT, "Insert after this paragraph; 0 = start, -1 = end."),
               "rows": {"type": "array", "description": "Rows, each a list of cell strings.",
                        "items": {"type": "array", "items": _STR}},
@@ -150,6 +175,10 @@ class WriterToolbox:
         self.settings = settings
         self._runner = runner
         self._turn = Turn(ctx, doc, bool(getattr(settings, "track_changes", False)))
+        # The change count the model's view matches (its last read, or the
+        # toolbox's own last edit), and whether someone else changed it since.
+        self._known = None
+        self._moved = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for name, edits, description, schema in TOOLS:
             self.registry.register(name, description, schema, self._bind(name), edits=edits)
@@ -164,7 +193,17 @@ class WriterToolbox:
     # -- turn frame -------------------------------------------------------------
     def begin_turn(self, title: str) -> None:
         """Start a turn: its first edit opens an undo step named after ``title``."""
-        self._runner(lambda: self._turn.begin(title))
+        self._runner(lambda: self._begin(title))
+
+    def _begin(self, title):
+        self._turn.begin(title)
+        self._moved = False
+        try:
+            # Also starts the counter's listener for a document seen the first time.
+            self._known = changes.change_count(self.doc)
+        except Exception:
+            # A closed document: each call will say so (_check_open).
+            self._known = None
 
     def end_turn(self) -> None:
         """Close the turn's undo step and restore recording; never raises."""
@@ -182,11 +221,21 @@ class WriterToolbox:
         """One tool call on the main thread."""
         try:
             self._check_open()
+            if self._known is not None and changes.change_count(self.doc) != self._known:
+                self._moved = True
             if not tool.edits:
-                return tool.fn(**kwargs)
+                try:
+                    return tool.fn(**kwargs)
+                finally:
+                    # The model has seen the document as it is now.
+                    self._known = changes.change_count(self.doc)
+                    self._moved = False
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
+            if self._moved and tool.name in NUMBERED and kwargs.get("expect") is None:
+                raise ToolError(STALE)
             self._turn.before_edit()
+            self._turn.open_edit()
             self.doc.lockControllers()
             try:
                 with self._turn.author():
@@ -194,6 +243,9 @@ class WriterToolbox:
             finally:
                 read.invalidate()
                 self.doc.unlockControllers()
+                self._turn.close_edit()
+                if self._known is not None:
+                    self._known = changes.change_count(self.doc)
         except (ToolError, Cancelled, TypeError):
             raise
         except Exception as exc:

@@ -1,9 +1,17 @@
 """The safety frame around one chat turn's edits: one undo step, tracked changes.
 
-Undo: the first edit tool of a turn enters ``UndoManager.enterUndoContext``
-with the request as title; ``end()`` leaves it, always (also after an error or
-Stop), so every edit of the turn is one Undo step. Nothing is entered for a
-turn that only reads.
+Undo: each edit tool call runs in an undo context of its own, left as soon
+as the call ends, never across the wait for the model: the user may type
+while a turn runs (tool calls run on the main thread between keystrokes), and
+an undo context left open would take their typing into the AI's step, so one
+Undo would take it back with the AI's edits (and Writer refuses Undo while a
+context is open). A later call of the same turn joins the turn's step with a
+hidden context (``enterHiddenUndoContext`` merges into the action on top)
+when the document's change counter shows that nothing happened since the
+turn's last edit, so the step on top is still the turn's: a turn is one Undo
+step. When the user edited in between, the later calls start a new step with
+the same title after the user's own, so Undo never mixes the two. Nothing is
+added for a turn that only reads.
 
 Track changes: with the setting on, recording is switched on for the turn
 and switched back after; if the user already records, edits are tracked
@@ -19,6 +27,7 @@ import os
 from typing import Any, Optional
 
 from marginalia.document import docview
+from marginalia.writer import changes
 
 log = logging.getLogger("marginalia.writer")
 
@@ -135,18 +144,45 @@ class Turn:
         self.title = undo_title("")
         self.in_context = False
         self.restore_recording = None
+        # The change count right after the turn's last edit that added to its undo
+        # step: while the document's count still says so, that step is on top.
+        self.top = None
+        self._before = 0
 
     def begin(self, request: Optional[str]) -> None:
         """A new turn: nothing entered yet; the undo step is named after ``request``."""
         self.title = undo_title(request)
         self.in_context = False
         self.restore_recording = None
+        self.top = None
+
+    def open_edit(self) -> None:
+        """Enter the undo context of one edit call."""
+        manager = self.doc.getUndoManager()
+        self._before = changes.change_count(self.doc)
+        if self.top is not None and self._before == self.top:
+            try:
+                manager.enterHiddenUndoContext()
+                self.in_context = True
+                return
+            except Exception:
+                # EmptyUndoStackException: undo is off, or the stack was cleared.
+                pass
+        manager.enterUndoContext(self.title)
+        self.in_context = True
+
+    def close_edit(self) -> None:
+        """Leave the call's context; a call that changed something put the step on top."""
+        if not self.in_context:
+            return
+        self.in_context = False
+        self.doc.getUndoManager().leaveUndoContext()
+        after = changes.change_count(self.doc)
+        if after != self._before:
+            self.top = after
 
     def before_edit(self) -> None:
-        """Open the undo step and switch recording on at the turn's first edit."""
-        if not self.in_context:
-            self.doc.getUndoManager().enterUndoContext(self.title)
-            self.in_context = True
+        """Switch recording on at the turn's first edit (when the setting asks)."""
         if self.track_changes and self.restore_recording is None:
             was = bool(self.doc.getPropertyValue("RecordChanges"))
             if not was:
@@ -162,7 +198,7 @@ class Turn:
         return AuthorSwap(self.ctx, self.recording())
 
     def end(self) -> None:
-        """Close the undo step and restore recording; safe to call more than once."""
+        """Restore recording (and leave a context an edit left open); safe to repeat."""
         errors = []
         if self.restore_recording is not None:
             try:
