@@ -10,7 +10,7 @@ first. Pure: no I/O; the memory is a set guarded by a lock.
 """
 
 import threading
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 REFUSED_KEYWORDS = frozenset(("additionalProperties", "$schema", "default", "title"))
 # Keywords whose value maps names to schemas: a property may well be called "title".
@@ -70,3 +70,44 @@ def refuses_keywords(server: ServerKey) -> bool:
     """True when ``server`` refused the keywords earlier in this process."""
     with _lock:
         return server in _refusing
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join((text or "").split())
+    end = text.find(". ")
+    return text[:end + 1] if 0 <= end < 160 else text[:160]
+
+
+def _compact_schema(schema: Any) -> Any:
+    if isinstance(schema, list):
+        return [_compact_schema(item) for item in schema]
+    if not isinstance(schema, dict):
+        return schema
+    out = {}
+    for key, value in schema.items():
+        if key == "description":
+            continue
+        if key in _DATA:
+            out[key] = value
+        elif key in _NAME_MAPS and isinstance(value, dict):
+            out[key] = {name: _compact_schema(sub) for name, sub in value.items()}
+        else:
+            out[key] = _compact_schema(value)
+    return out
+
+
+def compact_tools(tools: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The tools with one-sentence descriptions and none on their parameters.
+
+    For a small context window: the full schemas take about 2,000 tokens,
+    half of the 4,096 Ollama loads a model with by default.
+    """
+    out = []
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict):
+            function = dict(function, description=_first_sentence(function.get("description")),
+                            parameters=_compact_schema(function.get("parameters") or {}))
+            tool = dict(tool, function=function)
+        out.append(tool)
+    return out
