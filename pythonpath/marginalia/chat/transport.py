@@ -171,6 +171,23 @@ class ChatClient:
                 ids.add(item)
         return sorted(ids)
 
+    def fetch_json(self, url: str, body: Optional[Dict[str, Any]] = None,
+                   cancel: Optional[CancelToken] = None) -> Any:
+        """GET ``url`` (POST ``body`` when given) on this server and decode its JSON answer.
+
+        For a server's metadata (Ollama's /api/show, llama.cpp's /props...);
+        EndpointError for any failure, the caller decides whether it matters.
+        """
+        read_timeout = min(self.settings.read_timeout or MODELS_READ_TIMEOUT,
+                           MODELS_READ_TIMEOUT)
+        exchange, _headers = self._open("GET" if body is None else "POST", url, body, cancel,
+                                        read_timeout)
+        text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
+        try:
+            return json.loads(text.decode("utf-8", "replace"))
+        except ValueError:
+            raise EndpointError("The server's answer is not valid JSON.")
+
     def open_stream(self, body: Dict[str, Any],
                     cancel: Optional[CancelToken] = None) -> ChatStream:
         """POST the chat request; returns a ChatStream of bytes chunks.
