@@ -24,11 +24,10 @@ leaves behind is always valid to send again:
   result; a third time ends the turn (chat.repeats).
 """
 
-import copy
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
 from marginalia.chat import budget, thinking
 from marginalia.chat.endpoint import Endpoint, build_body
@@ -37,6 +36,7 @@ from marginalia.errors import Cancelled, MarginaliaError
 from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, STATUS, TEXT, TOOL_CALL,
                                TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
 from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
+from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
 from marginalia.chat.sse import SSEDecoder
 from marginalia.chat.stream import StreamAccumulator
 from marginalia.chat.tools import ToolRegistry
@@ -68,6 +68,8 @@ NO_TOOLS_PROMPT = (
     "keep replies short.")
 
 CANCELLED_RESULT = "Cancelled by the user."
+NO_EDITS = ("Edits are unavailable with this model: it cannot call tools, so it answers in "
+            "the chat only.")
 STOPPED = " [stopped]"
 INTERRUPTED = " [interrupted]"
 
@@ -80,8 +82,6 @@ WRITING = "Writing\u2026"
 THINKING = "Thinking\u2026"
 RUNNING = "Running %s\u2026"      # the tool's name
 
-# Echo fields that belong to the turn that produced them (see the module docstring).
-_TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
 
 
 def system_prompt(settings: Settings, context: Optional[str] = None,
@@ -94,56 +94,6 @@ def system_prompt(settings: Settings, context: Optional[str] = None,
     if context and context.strip():
         parts.append("The document right now:\n" + context.strip())
     return "\n\n".join(parts)
-
-
-Usage = Dict[str, Any]
-
-
-def add_usage(total: Optional[Usage], usage: Optional[Usage]) -> Optional[Usage]:
-    """Sum two usage dicts field by field (nested detail dicts too); either may be None."""
-    if not usage:
-        return copy.deepcopy(total) if total else None
-    result = copy.deepcopy(total) if total else {}
-    for key, value in usage.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, (int, float)):
-            previous = result.get(key)
-            result[key] = (previous if isinstance(previous, (int, float)) else 0) + value
-        elif isinstance(value, dict):
-            previous = result.get(key)
-            result[key] = add_usage(previous if isinstance(previous, dict) else None, value)
-    return result
-
-
-class Conversation:
-    """The chat history in OpenAI message format, without the system prompt."""
-
-    def __init__(self, messages: Optional[Iterable[Dict[str, Any]]] = None) -> None:
-        self.messages: List[Dict[str, Any]] = list(messages or [])
-
-    def append(self, message: Dict[str, Any]) -> None:
-        self.messages.append(message)
-
-    def clear(self) -> None:
-        del self.messages[:]
-
-    def __len__(self) -> int:
-        return len(self.messages)
-
-    def for_request(self, turn_start: int) -> List[Dict[str, Any]]:
-        """Copies of the messages to send; ``turn_start`` is where the current turn begins."""
-        out = []
-        for position, message in enumerate(self.messages):
-            message = dict(message)
-            if message.get("role") == "assistant":
-                if position < turn_start:
-                    for name in _TURN_ONLY_FIELDS:
-                        message.pop(name, None)
-                elif not message.get("tool_calls"):
-                    message.pop("reasoning_content", None)   # DeepSeek rejects it here
-            out.append(message)
-        return out
 
 
 @dataclass
@@ -227,7 +177,14 @@ class _Turn:
                 finish = self.stopped()
                 break
             result.rounds += 1
-            stream = self.request(turn_start, tools)
+            try:
+                stream = self.request(turn_start, tools)
+            except _ToolsRefused:
+                # Ollama: "<model> does not support tools". The model still chats.
+                tools = []
+                self.emit(Event(NOTICE, message=NO_EDITS))
+                result.rounds -= 1
+                continue
             if self.unsent:
                 finish = "error"
                 break
@@ -349,6 +306,8 @@ class _Turn:
             self.result.cancelled = True
             forward(accumulator.finish(), text_only=True)
         except MarginaliaError as exc:
+            if getattr(exc, "no_tools", False) and tools:
+                raise _ToolsRefused()
             error = str(exc)
             forward(accumulator.finish(), text_only=True)
         finally:
@@ -413,6 +372,10 @@ class _Turn:
         for call in calls:
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": CANCELLED_RESULT})
+
+
+class _ToolsRefused(Exception):
+    """The server refused the request because the model cannot call tools."""
 
 
 class _Forwarder:

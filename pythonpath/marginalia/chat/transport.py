@@ -64,6 +64,7 @@ class ChatStream:
         self._cancel = cancel
         self._first = first      # a message already taken off the exchange's queue
         self._whole = whole      # the entire answer, already read (a non-streamed reply)
+        self.streamed = whole is None   # False: the server ignored stream: true
         self._done = False
 
     def __iter__(self) -> Iterator[bytes]:
