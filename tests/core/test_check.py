@@ -8,7 +8,7 @@ from marginalia.chat.tools import ToolRegistry
 from marginalia.chat.transport import CancelToken, ChatClient
 from marginalia.config import Settings
 from marginalia.events import ERROR, NOTICE
-from marginalia.ui.check_report import report_lines, report_text
+from marginalia.ui.check_report import report_lines, report_summary, report_text
 from tests.support.sse_server import (ScriptedServer, error_response, json_response,
                                       text_response, tool_calls_response)
 
@@ -34,10 +34,13 @@ def test_a_model_that_calls_the_tool_and_thinks_is_reported_in_a_few_lines():
     assert report.window.tokens == 32768
     assert sent["stream"] is True and sent["tools"] == [TOOL]
     assert report_lines(report, settings) == [
-        "server \u2714 \u00b7 no key sent \u00b7 model listed \u2714",
+        'Connected to %s; the model "test-model" is available.' % settings.endpoint,
         "streaming \u2714 \u00b7 tool calls: structured \u2714 \u00b7 thinking: shown",
         "context window: 32,768 tokens"]
     assert report_text(report, settings, lines=2).count("\n") == 1
+    assert report_summary(report, settings) == ("Connected: streaming \u2714 \u00b7 tool calls "
+                                                "\u2714 \u00b7 thinking shown \u00b7 window "
+                                                "32,768.")
 
 
 def test_calls_written_as_text_and_no_call_at_all_are_told_apart():
@@ -63,9 +66,10 @@ def test_a_server_that_ignores_streaming_and_a_model_not_listed():
     assert (report.streamed, report.tools) == (False, STRUCTURED)
     with ScriptedServer([], models=("other-model",)) as srv:
         missing = check(settings_for(srv, model="mistral"))
-    assert missing.model_listed is False
-    assert 'model \u201cmistral\u201d not listed \u2718' in report_lines(
-        missing, settings_for(srv, model="mistral"))[0]
+    assert missing.model_listed is False and missing.tools is None   # nothing asked of it
+    assert report_lines(missing, settings_for(srv, model="mistral")) == [
+        'Connected to %s, but it has no model named "mistral"; choose one from the list.'
+        % srv.url]
 
 
 def test_a_bad_key_or_no_server_is_one_sentence():
@@ -77,11 +81,13 @@ def test_a_bad_key_or_no_server_is_one_sentence():
 
 
 def test_ollamas_does_not_support_tools_is_reported_and_the_turn_chats_without_tools():
-    with ScriptedServer([OLLAMA_REFUSAL]) as srv:
+    with ScriptedServer([OLLAMA_REFUSAL], models=("gemma:2b",)) as srv:
         report = check(settings_for(srv, provider="custom", model="gemma:2b"))
     assert report.tools == REFUSED and report.error is None
     assert "not supported \u2718 (edits are unavailable with this model)" in \
         report_lines(report, settings_for(srv))[1]
+    assert report_summary(report, settings_for(srv)) == (
+        "Connected: tool calls \u2718: edits unavailable with this model.")
 
     registry = ToolRegistry()
     registry.register("read_document", "Read.", {"type": "object"}, lambda: "text")

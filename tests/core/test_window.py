@@ -131,3 +131,26 @@ def test_a_ten_turn_chat_with_large_reads_never_exceeds_ollamas_4096():
 
 def test_window_value_defaults():
     assert Window(4096).model_max is None and Window(4096).hint is None
+
+
+def test_the_context_window_field_on_the_options_page():
+    from marginalia.ui import options_form
+    assert options_form.parse_context_window("") == 0
+    assert options_form.parse_context_window(" 32,768 ") == 32768
+    for bad in ("big", "100", "-4096", "4096.5"):
+        try:
+            options_form.parse_context_window(bad)
+        except ValueError as exc:
+            assert str(exc).startswith("Context window must be a whole number")
+        else:
+            raise AssertionError(bad)
+    form = options_form.settings_to_form(Settings())
+    assert form["context_window"] == ""                     # 0: as the server says
+    settings, problems = options_form.form_to_settings(Settings(), dict(form,
+                                                                        context_window="16384"))
+    assert settings.context_window == 16384 and problems == []
+    assert options_form.settings_to_form(settings)["context_window"] == "16384"
+    _same, problems = options_form.form_to_settings(settings, dict(form, context_window="x"))
+    assert _same.context_window == 16384 and len(problems) == 1
+    assert options_form.window_note(131072) == "detected: 131,072"
+    assert options_form.window_note(None) == "not reported by the server"

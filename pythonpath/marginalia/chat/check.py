@@ -58,7 +58,7 @@ def check(settings: Settings, cancel: Optional[CancelToken] = None) -> CheckRepo
         if report.models:
             report.model_listed = model in report.models
         report.window = window.probe(settings, cancel)
-        if model:
+        if model and report.model_listed is not False:
             _ask(client, settings, report, cancel)
     except MarginaliaError as exc:
         report.error = str(exc)

@@ -26,11 +26,11 @@ GROUPS = {
     "Connection": ("provider", "endpoint", "model", "allow_http",
                    "connect_timeout", "read_timeout"),
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
-             "extra_instructions", "max_rounds", "track_changes"),
+             "extra_instructions", "max_rounds", "context_window", "track_changes"),
 }
 # Registry types, so a Python int written into a double property does not fail.
 FLOATS = ("temperature", "connect_timeout", "read_timeout")
-INTS = ("max_tokens", "max_rounds")
+INTS = ("max_tokens", "max_rounds", "context_window")
 
 KEY_USER = "marginalia"
 KEY_SCHEME = "marginalia-key://"

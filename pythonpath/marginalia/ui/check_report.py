@@ -4,6 +4,7 @@ from typing import List
 
 from marginalia.chat.check import AS_TEXT, NOT_CALLED, REFUSED, STRUCTURED, CheckReport
 from marginalia.config import Settings
+from marginalia.ui.options_form import connection_sentence
 
 OK = "\u2714"        # heavy check mark
 NO = "\u2718"        # heavy ballot x
@@ -21,14 +22,9 @@ def report_lines(report: CheckReport, settings: Settings) -> List[str]:
     if not report.reached:
         return [report.error or "The server did not answer."]
     model = (settings.model or "").strip()
-    first = ["server " + OK, ("key accepted " + OK) if settings.api_key else "no key sent"]
-    if report.model_listed is False:
-        first.append("model \u201c%s\u201d not listed %s" % (model, NO))
-    elif report.model_listed:
-        first.append("model listed " + OK)
-    lines = [" \u00b7 ".join(first)]
-    if not model:
-        lines.append("Choose a model to test whether it can edit.")
+    # Reachable, key accepted (or none needed), model listed: one sentence.
+    lines = [connection_sentence(settings, report.models)]
+    if not model or report.model_listed is False:
         return lines
     if report.tools is not None:
         parts = []
@@ -54,3 +50,24 @@ def report_text(report: CheckReport, settings: Settings, lines: int = 0) -> str:
     if lines and len(out) > lines:
         out = out[:lines - 1] + [" \u00b7 ".join(out[lines - 1:])]
     return "\n".join(out)
+
+
+SHORT_TOOLS = {STRUCTURED: "tool calls " + OK, AS_TEXT: "tool calls " + OK + " (as text)",
+               NOT_CALLED: "tool calls: none",
+               REFUSED: "tool calls " + NO + ": edits unavailable with this model"}
+
+
+def report_summary(report: CheckReport, settings: Settings) -> str:
+    """The report in one sentence, for the Options page's two short lines."""
+    lines = report_lines(report, settings)
+    if report.tools is None or report.error:
+        return lines[-1] if report.error else lines[0]
+    parts = []
+    if report.tools != REFUSED:
+        parts.append("streaming " + (OK if report.streamed else NO))
+    parts.append(SHORT_TOOLS[report.tools])
+    if report.tools != REFUSED:
+        parts.append("thinking shown" if report.thinking else "no thinking")
+    if report.window is not None:
+        parts.append("window {:,}".format(report.window.tokens))
+    return "Connected: " + " \u00b7 ".join(parts) + "."
