@@ -188,7 +188,7 @@ def test_read_limit_follows_the_room_left_and_the_meter_numbers_are_short():
                 Calibration(), 4096)
     assert budget.MIN_READ <= small.read_limit(0.32) < 10000 < large.read_limit(0.32)
     assert [short_count(n) for n in (900, 5200, 32768, 131072)] == \
-        ["900", "5.2k", "33k", "131k"]
+        ["900", "5.2k", "32k", "131k"]
 
 
 def test_compact_tools_keep_names_and_parameters_but_lose_the_prose():

@@ -75,12 +75,12 @@ def reserve_for(window: int, max_tokens: Optional[int] = None) -> int:
 
 
 def short_count(tokens: int) -> str:
-    """1234 -> "1.2k", 32768 -> "33k", 900 -> "900": the meter's numbers."""
+    """5210 -> "5.2k", 32768 -> "32k", 900 -> "900": the meter's numbers, never rounded up."""
     if tokens < 1000:
         return str(int(tokens))
     if tokens < 10000:
-        return ("%.1fk" % (tokens / 1000.0)).replace(".0k", "k")
-    return "%dk" % int(round(tokens / 1000.0))
+        return ("%.1fk" % (int(tokens / 100) / 10.0)).replace(".0k", "k")
+    return "%dk" % int(tokens / 1000)
 
 
 class Calibration:
