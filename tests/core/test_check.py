@@ -24,9 +24,10 @@ def settings_for(srv, **changes):
 def test_a_model_that_calls_the_tool_and_thinks_is_reported_in_a_few_lines():
     answer = tool_calls_response([("call_1", "get_secret_word", {})],
                                  reasoning="The user wants me to call the tool.")
-    routes = {"/props": {"default_generation_settings": {"n_ctx": 32768}}}
-    with ScriptedServer([answer], routes=routes) as srv:
-        settings = settings_for(srv, provider="llamacpp")
+    # As vLLM lists its models: with max_model_len.
+    models = json_response({"data": [{"id": "test-model", "max_model_len": 32768}]})
+    with ScriptedServer([answer], models=models) as srv:
+        settings = settings_for(srv)
         report = check(settings)
         sent = srv.chat_requests[0].json
     assert report.error is None and report.reached and report.model_listed

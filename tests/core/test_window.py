@@ -31,7 +31,7 @@ def settings_for(srv, provider, model="qwen3", **changes):
 def test_ollama_loaded_at_4096_of_128k_is_budgeted_to_4096_with_the_fix_to_tell():
     with ScriptedServer(routes={"/api/show": OLLAMA_SHOW, "/api/ps": ollama_ps()}) as srv:
         settings = settings_for(srv, "ollama")
-        found = window.probe(settings)
+        found = window.probe(settings, kind="ollama")
         assert (found.tokens, found.model_max, found.source) == (4096, 131072, "ollama /api/ps")
         assert "OLLAMA_CONTEXT_LENGTH=32768" in found.hint and "num_ctx" in found.hint
         assert "4,096" in found.hint and "131,072" in found.hint
@@ -45,11 +45,11 @@ def test_ollama_loaded_at_4096_of_128k_is_budgeted_to_4096_with_the_fix_to_tell(
 def test_ollama_model_not_loaded_yet_uses_num_ctx_or_ollamas_default_and_asks_again_soon():
     show = dict(OLLAMA_SHOW, parameters="num_ctx 16384\ntemperature 0.7")
     with ScriptedServer(routes={"/api/show": show, "/api/ps": {"models": []}}) as srv:
-        found = window.probe(settings_for(srv, "ollama"))
+        found = window.probe(settings_for(srv, "ollama"), kind="ollama")
         assert (found.tokens, found.source) == (16384, "ollama default")
     with ScriptedServer(routes={"/api/show": OLLAMA_SHOW, "/api/ps": {"models": []}}) as srv:
         settings = settings_for(srv, "ollama")
-        assert window.probe(settings).tokens == window.OLLAMA_DEFAULT
+        assert window.probe(settings, kind="ollama").tokens == window.OLLAMA_DEFAULT
         expires, _found = window._cache[window._key(settings)]
         assert expires - window.time.monotonic() <= window.UNLOADED_SECONDS
 
@@ -59,24 +59,24 @@ def test_lm_studio_llama_cpp_vllm_and_openrouter_each_from_their_own_endpoint():
                          {"id": "qwen3", "loaded_context_length": 8192,
                           "max_context_length": 32768}]}
     with ScriptedServer(routes={"/api/v0/models": lmstudio}) as srv:
-        assert window.probe(settings_for(srv, "lmstudio")).tokens == 8192
+        assert window.probe(settings_for(srv, "lmstudio"), kind="lmstudio").tokens == 8192
     props = {"default_generation_settings": {"n_ctx": 4096}, "total_slots": 2}
     with ScriptedServer(routes={"/props": props}) as srv:
-        assert window.probe(settings_for(srv, "llamacpp")).tokens == 4096
+        assert window.probe(settings_for(srv, "llamacpp"), kind="llamacpp").tokens == 4096
     vllm = json_response({"object": "list", "data": [{"id": "qwen3", "max_model_len": 32768}]})
     with ScriptedServer(models=vllm) as srv:
-        assert window.probe(settings_for(srv, "vllm")).tokens == 32768
+        assert window.probe(settings_for(srv, "vllm"), kind="vllm").tokens == 32768
     openrouter = json_response({"data": [{"id": "qwen3", "context_length": 40960,
                                           "top_provider": {"context_length": 40960}}]})
     with ScriptedServer(models=openrouter) as srv:
-        assert window.probe(settings_for(srv, "openrouter")).tokens == 40960
+        assert window.probe(settings_for(srv, "openrouter"), kind="openrouter").tokens == 40960
 
 
 def test_a_failed_probe_is_never_an_error_and_the_answer_is_cached():
     with ScriptedServer(routes={"/props": json_response({"error": "nope"}, 500)},
                         models=json_response({"weird": True})) as srv:
         settings = settings_for(srv, "llamacpp")
-        assert window.probe(settings) is None
+        assert window.probe(settings, kind="llamacpp") is None
         asked = len(srv.requests)
         chosen = window.window_for(settings)     # cached: no new request
         assert len(srv.requests) == asked
@@ -87,7 +87,7 @@ def test_a_failed_probe_is_never_an_error_and_the_answer_is_cached():
     port = sock.getsockname()[1]
     sock.close()
     nobody = Settings(provider="ollama", endpoint="http://127.0.0.1:%d/v1" % port, model="m")
-    assert window.probe(nobody).tokens == window.OLLAMA_DEFAULT    # Ollama's default, assumed
+    assert window.probe(nobody, kind="ollama").tokens == window.OLLAMA_DEFAULT   # assumed
     cloud = Settings(provider="openai", endpoint="https://api.invalid/v1", model="gpt-x")
     assert window.effective(cloud, None).tokens == window.DEFAULT_REMOTE
 
@@ -114,7 +114,7 @@ def test_a_ten_turn_chat_with_large_reads_never_exceeds_ollamas_4096():
         events = []
         client = ChatClient(settings)
         for n in range(10):
-            chosen = window.window_for(settings)
+            chosen = window.window_for(settings, kind="ollama")
             result = run_turn(client, conversation, "Is paragraph %d clear?" % n, registry,
                               settings, events.append, CancelToken(),
                               context="Document: Minutes", window=chosen)
@@ -129,7 +129,15 @@ def test_a_ten_turn_chat_with_large_reads_never_exceeds_ollamas_4096():
     assert all(e.usage["window"] == 4096 for e in events if e.kind == CONTEXT)
 
 
-def test_window_value_defaults():
+def test_the_kind_comes_from_the_preset_only_while_the_port_is_the_presets():
+    from marginalia.chat.endpoint import Endpoint
+    kind = window.server_kind
+    assert kind(Settings(provider="ollama"), Endpoint("http://localhost:11434/v1")) == "ollama"
+    assert kind(Settings(provider="ollama"), Endpoint("http://127.0.0.1:5555/v1")) == ""
+    assert kind(Settings(provider="custom"), Endpoint("http://192.168.1.9:11434")) == "ollama"
+    assert kind(Settings(provider="custom"), Endpoint("http://gpu.example:8080")) == ""
+    assert kind(Settings(provider="custom"), Endpoint("https://openrouter.ai/api/v1")) == \
+        "openrouter"
     assert Window(4096).model_max is None and Window(4096).hint is None
 
 

@@ -233,6 +233,11 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
         return EndpointError("A secure connection to %s could not be set up; check whether "
                              "the address should start with http:// instead." % host,
                              secure=True)
+    if isinstance(exc, OSError) and str(exc).startswith("Tunnel connection failed"):
+        # http.client's wording when the proxy answers CONNECT with an error (407, 403...).
+        said = str(exc).split(":", 1)[1].strip()
+        return EndpointError("The proxy refused to connect to %s (%s); check the proxy "
+                             "settings." % (where, said))
     if isinstance(exc, socket.gaierror):
         return EndpointError("The server name %s could not be found; check the address and "
                              "the network connection." % host)

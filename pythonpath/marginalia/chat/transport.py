@@ -25,11 +25,13 @@ redirects elsewhere are followed without it, and never logged.
 
 import json
 import logging
+import os
 import ssl
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
+from marginalia.chat import proxy
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
 from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
@@ -117,8 +119,11 @@ class ChatClient:
 
     def __init__(self, settings: Settings, retries: Optional[int] = None,
                  backoff: Optional[Sequence[float]] = None,
-                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None) -> None:
+                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None,
+                 proxies: Optional[proxy.Proxies] = None) -> None:
         self.settings = settings
+        # LibreOffice's manual proxy settings, else the environment (chat.proxy).
+        self.proxies = proxies if proxies is not None else proxy.current(os.environ)
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
         endpoint = self.endpoint
         self._server = (endpoint.scheme, endpoint.host, endpoint.port, endpoint.path)
@@ -258,14 +263,16 @@ class ChatClient:
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+            route = proxy.route(url, self.proxies)
             exchange = Exchange(url, method, self._headers(url, method), payload,
                                 self.settings.connect_timeout,
-                                read_timeout or self.settings.read_timeout, self._tls_context)
+                                read_timeout or self.settings.read_timeout, self._tls_context,
+                                route)
             kind, value = exchange.get(cancel, self.wait_limit())
             if kind == "error":
                 exchange.close()
-                log.info("%s %s failed (%s): %s", method, url.split("?")[0], value[0],
-                         type(value[1]).__name__)
+                log.info("%s %s failed (%s, %s): %s", method, url.split("?")[0], value[0],
+                         proxy.describe(route), type(value[1]).__name__)
                 error = transport_error(value[0], value[1], urlsplit(url),
                                         self.settings.connect_timeout,
                                         read_timeout or self.settings.read_timeout,

@@ -27,7 +27,7 @@ from typing import Any, Dict, Optional, Tuple
 from marginalia.chat.budget import Window
 from marginalia.chat.endpoint import Endpoint
 from marginalia.chat.transport import ChatClient, CancelToken
-from marginalia.config import Settings
+from marginalia.config import Settings, preset_endpoint
 from marginalia.errors import MarginaliaError
 
 log = logging.getLogger("marginalia.chat.window")
@@ -59,11 +59,16 @@ def _int(value: Any) -> Optional[int]:
 
 
 def server_kind(settings: Settings, endpoint: Endpoint) -> str:
-    """ollama, lmstudio, llamacpp, vllm, openrouter or "" (from the preset, else the address)."""
-    if settings.provider in ("ollama", "lmstudio", "llamacpp", "vllm", "openrouter"):
-        return settings.provider
+    """ollama, lmstudio, llamacpp, vllm, openrouter or "" (from the preset, else the address).
+
+    A preset counts only while the address still has its port: asking a server of
+    another kind for Ollama's /api/show would be a wasted request.
+    """
     if endpoint.host.endswith("openrouter.ai"):
         return "openrouter"
+    preset = preset_endpoint(settings.provider)
+    if settings.provider in _PORTS.values() and preset and Endpoint(preset).port == endpoint.port:
+        return settings.provider
     return _PORTS.get(endpoint.port, "") if endpoint.is_local else ""
 
 
@@ -154,8 +159,12 @@ def _ollama(client: ChatClient, root: str, model: str, cancel) -> Tuple[Optional
     return Window(runs, source), bool(loaded)
 
 
-def probe(settings: Settings, cancel: Optional[CancelToken] = None) -> Optional[Window]:
-    """Ask the server for the model's window; None when it does not say (never raises)."""
+def probe(settings: Settings, cancel: Optional[CancelToken] = None,
+          kind: Optional[str] = None) -> Optional[Window]:
+    """Ask the server for the model's window; None when it does not say (never raises).
+
+    ``kind`` overrides server_kind (a test server on a port of its own).
+    """
     model = (settings.model or "").strip()
     try:
         client = ChatClient(settings.copy(read_timeout=PROBE_TIMEOUT,
@@ -164,7 +173,7 @@ def probe(settings: Settings, cancel: Optional[CancelToken] = None) -> Optional[
                             retries=0)
         endpoint = client.endpoint
         root = "%s://%s" % (endpoint.scheme, endpoint.netloc)
-        kind = server_kind(settings, endpoint)
+        kind = server_kind(settings, endpoint) if kind is None else kind
         if kind == "ollama":
             found, loaded = _ollama(client, root, model, cancel)
             _remember(settings, found, CACHE_SECONDS if loaded else UNLOADED_SECONDS)
@@ -207,10 +216,11 @@ def cached(settings: Settings) -> Tuple[bool, Optional[Window]]:
     return True, entry[1]
 
 
-def detected(settings: Settings, cancel: Optional[CancelToken] = None) -> Optional[Window]:
+def detected(settings: Settings, cancel: Optional[CancelToken] = None,
+             kind: Optional[str] = None) -> Optional[Window]:
     """The server's window for the model, cached (a probe only when unknown or stale)."""
     known, found = cached(settings)
-    return found if known else probe(settings, cancel)
+    return found if known else probe(settings, cancel, kind)
 
 
 def effective(settings: Settings, found: Optional[Window]) -> Window:
@@ -229,6 +239,7 @@ def effective(settings: Settings, found: Optional[Window]) -> Window:
     return Window(DEFAULT_LOCAL if local else DEFAULT_REMOTE, "default")
 
 
-def window_for(settings: Settings, cancel: Optional[CancelToken] = None) -> Window:
+def window_for(settings: Settings, cancel: Optional[CancelToken] = None,
+               kind: Optional[str] = None) -> Window:
     """The window a turn budgets to (asks the server at most once per cache period)."""
-    return effective(settings, detected(settings, cancel))
+    return effective(settings, detected(settings, cancel, kind))
