@@ -247,11 +247,7 @@ def _shrink(out: Fit, costs: List[int], keep: List[bool], total: int, limit: int
         message = messages[index]
         if message.get("role") == "tool" and costs[index] > NOTE_ROOM * 2:
             note = _note(message, names, len(message.get("content") or ""))
-            new = dict(message, content=note)
-            total -= costs[index]
-            costs[index] += message_size(new) - message_size(message)
-            total += costs[index]
-            messages[index] = new
+            total += _swap(messages, costs, index, dict(message, content=note))
             out.shortened += 1
     # 2. The oldest whole turns go; 3. then the oldest rounds of this one.
     starts = [i for i in range(turn_start) if messages[i].get("role") == "user"] + [turn_start]
@@ -275,13 +271,8 @@ def _shrink(out: Fit, costs: List[int], keep: List[bool], total: int, limit: int
         content = message.get("content")
         if not isinstance(content, str) or not content:
             continue
-        over = total - limit
-        text = _cut_text(content, len(content) - over - NOTE_ROOM)
-        new = dict(message, content=text)
-        delta = message_size(new) - message_size(message)
-        costs[index] += delta
-        total += delta
-        messages[index] = new
+        text = _cut_text(content, len(content) - (total - limit) - NOTE_ROOM)
+        total += _swap(messages, costs, index, dict(message, content=text))
         out.cut += 1
     # 5. Arguments the model wrote in this round, as a last resort.
     for index in rest:
@@ -291,13 +282,17 @@ def _shrink(out: Fit, costs: List[int], keep: List[bool], total: int, limit: int
         if message.get("tool_calls"):
             calls = [dict(c, function=dict(c.get("function") or {}, arguments=PLACEHOLDER))
                      for c in message["tool_calls"]]
-            new = dict(message, tool_calls=calls)
-            delta = message_size(new) - message_size(message)
-            costs[index] += delta
-            total += delta
-            messages[index] = new
+            total += _swap(messages, costs, index, dict(message, tool_calls=calls))
             out.cut += 1
     return total
+
+
+def _swap(messages: List[Message], costs: List[int], index: int, new: Message) -> int:
+    """Put ``new`` in place of message ``index``; returns how its cost changed."""
+    delta = message_size(new) - message_size(messages[index])
+    costs[index] += delta
+    messages[index] = new
+    return delta
 
 
 @dataclass

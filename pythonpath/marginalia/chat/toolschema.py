@@ -28,20 +28,25 @@ _lock = threading.Lock()
 
 def strip_schema(schema: Any) -> Any:
     """A copy of ``schema`` without the refused keywords, at every depth."""
+    return _without(schema, REFUSED_KEYWORDS)
+
+
+def _without(schema: Any, keywords: Any) -> Any:
+    """A copy of ``schema`` without ``keywords`` at every depth (property names and data kept)."""
     if isinstance(schema, list):
-        return [strip_schema(item) for item in schema]
+        return [_without(item, keywords) for item in schema]
     if not isinstance(schema, dict):
         return schema
     stripped = {}
     for key, value in schema.items():
-        if key in REFUSED_KEYWORDS:
+        if key in keywords:
             continue
         if key in _DATA:
             stripped[key] = value
         elif key in _NAME_MAPS and isinstance(value, dict):
-            stripped[key] = {name: strip_schema(sub) for name, sub in value.items()}
+            stripped[key] = {name: _without(sub, keywords) for name, sub in value.items()}
         else:
-            stripped[key] = strip_schema(value)
+            stripped[key] = _without(value, keywords)
     return stripped
 
 
@@ -78,24 +83,6 @@ def _first_sentence(text: str) -> str:
     return text[:end + 1] if 0 <= end < 160 else text[:160]
 
 
-def _compact_schema(schema: Any) -> Any:
-    if isinstance(schema, list):
-        return [_compact_schema(item) for item in schema]
-    if not isinstance(schema, dict):
-        return schema
-    out = {}
-    for key, value in schema.items():
-        if key == "description":
-            continue
-        if key in _DATA:
-            out[key] = value
-        elif key in _NAME_MAPS and isinstance(value, dict):
-            out[key] = {name: _compact_schema(sub) for name, sub in value.items()}
-        else:
-            out[key] = _compact_schema(value)
-    return out
-
-
 def compact_tools(tools: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
     """The tools with one-sentence descriptions and none on their parameters.
 
@@ -107,7 +94,8 @@ def compact_tools(tools: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
         function = tool.get("function") if isinstance(tool, dict) else None
         if isinstance(function, dict):
             function = dict(function, description=_first_sentence(function.get("description")),
-                            parameters=_compact_schema(function.get("parameters") or {}))
+                            parameters=_without(function.get("parameters") or {},
+                                                ("description",)))
             tool = dict(tool, function=function)
         out.append(tool)
     return out
