@@ -7,7 +7,8 @@ from marginalia.chat.loop import NO_EDITS, Conversation, run_turn
 from marginalia.chat.tools import ToolRegistry
 from marginalia.chat.transport import CancelToken, ChatClient
 from marginalia.config import Settings
-from marginalia.events import ERROR, NOTICE
+from marginalia.chat.budget import Window
+from marginalia.events import CONTEXT, ERROR, NOTICE
 from marginalia.ui.check_report import report_lines, report_summary, report_text
 from tests.support.sse_server import (ScriptedServer, error_response, json_response,
                                       text_response, tool_calls_response)
@@ -91,16 +92,21 @@ def test_ollamas_does_not_support_tools_is_reported_and_the_turn_chats_without_t
         "Connected: tool calls \u2718: edits unavailable with this model.")
 
     registry = ToolRegistry()
-    registry.register("read_document", "Read.", {"type": "object"}, lambda: "text")
+    registry.register("read_document", "Read the document. " * 250, {"type": "object"},
+                      lambda: "text")
     with ScriptedServer([OLLAMA_REFUSAL, text_response("Here is a suggestion.")]) as srv:
         settings = settings_for(srv, provider="custom", model="gemma:2b")
         events = []
         result = run_turn(ChatClient(settings), Conversation(), "Improve paragraph 2.",
-                          registry, settings, events.append, CancelToken())
+                          registry, settings, events.append, CancelToken(),
+                          window=Window(32768))
         bodies = [r.json for r in srv.chat_requests]
     assert result.error is None and result.text == "Here is a suggestion."
     assert [e.message for e in events if e.kind == NOTICE] == [NO_EDITS]
     assert not [e for e in events if e.kind == ERROR]
     assert "tools" in bodies[0] and "tools" not in bodies[1]
+    # The meter's estimate for the resend no longer counts the tool schemas.
+    meters = [e.usage["tokens"] for e in events if e.kind == CONTEXT]
+    assert len(meters) == 2 and meters[0] - meters[1] > 1000
     assert "cannot edit the document in this session" in bodies[1]["messages"][0]["content"]
     assert json.dumps(bodies[1]).count("Improve paragraph 2.") == 1

@@ -182,6 +182,7 @@ class _Turn:
             except _ToolsRefused:
                 # Ollama: "<model> does not support tools". The model still chats.
                 tools = []
+                self.tools_size = 0
                 self.emit(Event(NOTICE, message=NO_EDITS))
                 result.rounds -= 1
                 continue
