@@ -53,6 +53,7 @@ class Settings:
     show_thinking: bool = True
     extra_instructions: str = ""
     max_rounds: int = 12
+    context_window: int = 0          # tokens; 0: as the server says (chat.window)
     track_changes: bool = False
     allow_http: bool = False
     connect_timeout: float = 15.0

@@ -16,8 +16,11 @@ class EndpointError(MarginaliaError):
     ``retryable`` is set for failures that happened before any answer byte
     arrived and that a bounded retry may cure (connect errors, 429/502/503).
     ``secure`` marks a failure in the TLS set-up: something answered, so the
-    first-run card must not say that nothing is running there.
+    first-run card must not say that nothing is running there. ``no_tools`` marks a
+    refusal because the model cannot call tools: the turn goes on without them.
     """
+
+    no_tools = False
 
     def __init__(self, message: str, status: Optional[int] = None, retryable: bool = False,
                  retry_after: Optional[float] = None, secure: bool = False) -> None:

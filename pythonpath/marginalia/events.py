@@ -14,11 +14,13 @@ TOOL_CALL = "tool_call"          # call_id, name, arguments (JSON string): about
 TOOL_RESULT = "tool_result"      # call_id, name, ok, result (str), summary (one line)
 USAGE = "usage"                  # usage: dict (cumulative for the request or the turn)
 STATUS = "status"                # text: connecting, thinking, writing, running a tool
+CONTEXT = "context"              # usage: {"tokens": prompt size, "window": the model's window}
 ERROR = "error"                  # message: one plain sentence
+NOTICE = "notice"                # message: one plain sentence the user should know, not an error
 DONE = "done"                    # finish_reason
 
 KINDS = frozenset([TEXT, REASONING, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
-                   USAGE, STATUS, ERROR, DONE])
+                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, DONE])
 
 
 @dataclass

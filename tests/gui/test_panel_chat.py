@@ -98,8 +98,9 @@ def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui
     panel.key("Return")
     wait_for(lambda: panel.send_label() == "Stop", what="Send to turn into Stop")
     panel.wait_transcript("word5 ")
-    # The status line says what the loop said, in its words.
-    wait_for(lambda: panel.status() == WRITING, what="the loop's %r in the status" % WRITING)
+    # The status line says what the loop said, in its words (then the context meter).
+    wait_for(lambda: panel.status().startswith(WRITING + " \u00b7 context "),
+             what="the loop's %r in the status" % WRITING)
     panel.press("Stop")
     panel.wait_idle(timeout=10)
     shown = panel.transcript()

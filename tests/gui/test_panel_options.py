@@ -13,6 +13,7 @@ import unohelper
 from com.sun.star.awt import XCallback
 
 from tests.support.panel_driver import screenshot, wait_for
+from tests.support.sse_server import text_response, tool_calls_response
 
 PUSH_BUTTON = 44
 
@@ -97,10 +98,16 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         wait_for(lambda: combo.getItemCount() == 1, what="the model list from the server")
         assert combo.getItem(0) == "test-model" and combo.getText() == "test-model"
 
+        # Test connection also asks the model to call a trivial tool (chat.check).
+        chat_server.add(tool_calls_response([("call_t", "get_secret_word", {})],
+                                             reasoning="I should call the tool."))
         _press(window, "Test connection")
-        wait_for(lambda: _result(window).startswith("Connected"), what="the connection test")
-        assert _result(window) == ('Connected to %s; the model "test-model" is available.'
-                                   % chat_server.url)
+        wait_for(lambda: "tool calls" in _result(window), what="the connection test")
+        assert _result(window) == ("Connected: streaming \u2714 \u00b7 tool calls \u2714 "
+                                   "\u00b7 thinking shown.")
+        assert window.getControl("ContextNote").getModel().Label == \
+            "not reported by the server"
+        assert window.getControl("ContextField").getText() == ""
         screenshot(gui_office, "options_page.png")
 
         # A wrong model name is named in one sentence; List models says so beside the field.
@@ -161,14 +168,18 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
         ctx = window.getAccessibleContext()
         names = [ctx.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
                  for i in range(ctx.getAccessibleChildCount())]
-        for heading in ("Server", "Model", "Answers", "Editing"):
+        for heading in ("Server", "Model", "Answers", "Panel and editing"):
             assert heading in names
         assert "Most tool steps per answer:" in names and "Tool round limit:" not in names
+        assert "Context window:" in names
         provider = window.getControl("ProviderList")
+        chat_server.add(text_response("The word is banana."))
         assert provider.getItemCount() == 11
         assert provider.getModel().LineCount >= provider.getItemCount()    # no scrolling
         _press(window, "Test connection")
         wait_for(lambda: _result(window).startswith("Connected"), what="the connection test")
+        assert _result(window) == ("Connected: streaming \u2714 \u00b7 tool calls: none "
+                                   "\u00b7 no thinking.")
         screenshot(gui_office, "options_page_sections.png")
         # Another provider: what the test said was about the previous server.
         provider.selectItemPos(0, True)

@@ -12,8 +12,9 @@ Standalone, for a LibreOffice process to connect to::
     python3 tests/support/sse_server.py --script script.json --port-file F [--record R]
 
 ``script.json`` is a list of responses or ``{"responses": [...], "models": [...],
-"repeat_last": false, "api_key": null}``. The port is written to F (atomically)
-once the server listens; with ``--record`` every request is appended to R as a
+"repeat_last": false, "api_key": null, "routes": {"/api/ps": {...}}}`` (``routes``:
+a path answered with its JSON, or a response, to GET and POST, before the script).
+The port is written to F (atomically) once the server listens; with ``--record`` every request is appended to R as a
 JSON line (method, path, headers as sent, including Authorization: use test
 keys only, and JSON body). The process runs until SIGTERM or SIGINT.
 
@@ -164,6 +165,12 @@ def tool_calls_response(calls, content=None, usage=None, reasoning=None, **optio
     if usage is not None:
         chunks.append(chunk(no_choices=True, usage=usage))
     return stream_response(chunks, **options)
+
+
+def json_response(data, status=200):
+    """A JSON answer (a server's metadata endpoint: Ollama /api/ps, llama.cpp /props...)."""
+    return {"status": status, "headers": {"Content-Type": "application/json"},
+            "body": [json.dumps(data)]}
 
 
 def error_response(status, message, code=None, headers=None):
@@ -319,8 +326,11 @@ class ScriptedServer(object):
     """Serves ``script`` in order on 127.0.0.1 (port 0 unless given); records requests."""
 
     def __init__(self, script=(), models=("test-model",), repeat_last=False, api_key=None,
-                 host="127.0.0.1", port=0, record_file=None, verbose=False):
+                 host="127.0.0.1", port=0, record_file=None, verbose=False, routes=None):
         self.script = list(script)
+        # path -> a response or plain JSON data, answered to GET and POST alike
+        # before the script (metadata endpoints: /api/ps, /props, ...).
+        self.routes = dict(routes or {})
         self.models = models
         self.repeat_last = repeat_last
         self.api_key = api_key
@@ -352,7 +362,8 @@ class ScriptedServer(object):
 
     @property
     def chat_requests(self):
-        return [r for r in self.requests if not r.path.split("?")[0].endswith("/models")]
+        return [r for r in self.requests if not r.path.split("?")[0].endswith("/models")
+                and r.path.split("?")[0] not in self.routes]
 
     def add(self, *responses):
         with self._lock:
@@ -384,6 +395,10 @@ class ScriptedServer(object):
             if self.api_key is not None and \
                     request.headers.get("authorization") != "Bearer " + self.api_key:
                 return error_response(401, "Incorrect API key provided.", "invalid_api_key")
+            route = self.routes.get(request.path.split("?")[0])
+            if route is not None:
+                return route if isinstance(route, dict) and "body" in route \
+                    else json_response(route)
             if request.method == "GET" and request.path.split("?")[0].endswith("/models"):
                 if isinstance(self.models, dict):
                     return self.models
@@ -422,7 +437,8 @@ def main(argv=None):
                             models=config.get("models", ("test-model",)),
                             repeat_last=bool(config.get("repeat_last")),
                             api_key=config.get("api_key"), host=args.host, port=args.port,
-                            record_file=args.record, verbose=args.verbose)
+                            record_file=args.record, verbose=args.verbose,
+                            routes=config.get("routes"))
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

@@ -52,12 +52,16 @@ class Exchange:
     ("error", (phase, exception)) where phase is connect, wait or body.
     ``tls_context`` gives the TLS context for an https URL, called on the exchange's
     thread because making the first one reads the CA store, which is slow.
+    ``proxy`` (a chat.proxy.Route) sends the request through an http proxy: https as a
+    CONNECT tunnel with TLS verified against the real host, http in absolute form.
     """
 
     def __init__(self, url: str, method: str, headers: Dict[str, str], body: Optional[bytes],
                  connect_timeout: Optional[float], read_timeout: Optional[float],
-                 tls_context: Optional[Callable[[], ssl.SSLContext]] = None) -> None:
+                 tls_context: Optional[Callable[[], ssl.SSLContext]] = None,
+                 proxy: Any = None) -> None:
         self.url = url
+        self._proxy = proxy
         self._tls_context = tls_context or ssl.create_default_context
         self._method = method
         self._headers = headers
@@ -87,14 +91,26 @@ class Exchange:
             path += "?" + parts.query
         conn = response = None
         phase = "connect"
+        headers = self._headers
         try:
+            proxy = self._proxy
+            host, port = (proxy.host, proxy.port) if proxy else (parts.hostname, parts.port)
             if parts.scheme == "https":
-                conn = http.client.HTTPSConnection(parts.hostname, parts.port,
-                                                   timeout=self._connect_timeout,
+                conn = http.client.HTTPSConnection(host, port, timeout=self._connect_timeout,
                                                    context=self._tls_context())
+                if proxy is not None:
+                    tunnel = {"Proxy-Authorization": proxy.authorization} \
+                        if proxy.authorization else None
+                    # TLS is wrapped over the tunnel for the real host's name, so the
+                    # certificate is checked against it, not against the proxy.
+                    conn.set_tunnel(parts.hostname, parts.port or 443, headers=tunnel)
+                    headers = dict(headers, Host=parts.netloc.rsplit("@", 1)[-1])
             else:
-                conn = http.client.HTTPConnection(parts.hostname, parts.port,
-                                                  timeout=self._connect_timeout)
+                conn = http.client.HTTPConnection(host, port, timeout=self._connect_timeout)
+                if proxy is not None:
+                    path = self.url          # a plain http proxy takes the absolute URL
+                    if proxy.authorization:
+                        headers = dict(headers, **{"Proxy-Authorization": proxy.authorization})
             conn.connect()
             with self._lock:
                 self._sock = conn.sock
@@ -102,7 +118,7 @@ class Exchange:
                 return
             conn.sock.settimeout(self._read_timeout)
             phase = "wait"
-            conn.request(self._method, path, body=self._body, headers=self._headers)
+            conn.request(self._method, path, body=self._body, headers=headers)
             response = conn.getresponse()
             self._put(("head", (response.status, response.msg)))
             phase = "body"

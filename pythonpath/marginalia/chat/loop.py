@@ -17,22 +17,30 @@ leaves behind is always valid to send again:
   ``extra_content`` on a tool call is part of the call and always kept.
 * Usage: each request reports cumulative usage, so only its last value
   counts; the turn's usage is the sum of those over its requests.
+* With a context window, each request is fitted to it (chat.budget): the
+  history is sent shortened, never the history itself changed; the reading
+  tools get the room left; the server's prompt_tokens calibrate the estimate.
+* A call repeated with the same arguments and result is told so in its
+  result; a third time ends the turn (chat.repeats).
 """
 
-import copy
+import json
 import logging
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Callable, Dict, Iterable, List, Optional, Tuple
+from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import thinking
+from marginalia.chat import budget, thinking
 from marginalia.chat.endpoint import Endpoint, build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
-from marginalia.events import (DONE, ERROR, REASONING, STATUS, TEXT, TOOL_CALL, TOOL_CALL_STARTED,
-                               TOOL_RESULT, USAGE, Event)
+from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, STATUS, TEXT, TOOL_CALL,
+                               TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
+from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
+from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
 from marginalia.chat.sse import SSEDecoder
 from marginalia.chat.stream import StreamAccumulator
 from marginalia.chat.tools import ToolRegistry
+from marginalia.chat.toolschema import compact_tools
 
 if TYPE_CHECKING:   # the loop takes any client with open_stream (the tests' fake model too)
     from marginalia.chat.transport import CancelToken, ChatClient
@@ -64,6 +72,8 @@ NO_TOOLS_PROMPT = (
     "keep replies short.")
 
 CANCELLED_RESULT = "Cancelled by the user."
+NO_EDITS = ("Edits are unavailable with this model: it cannot call tools, so it answers in "
+            "the chat only.")
 STOPPED = " [stopped]"
 INTERRUPTED = " [interrupted]"
 
@@ -76,8 +86,6 @@ WRITING = "Writing\u2026"
 THINKING = "Thinking\u2026"
 RUNNING = "Running %s\u2026"      # the tool's name
 
-# Echo fields that belong to the turn that produced them (see the module docstring).
-_TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
 
 
 def system_prompt(settings: Settings, context: Optional[str] = None,
@@ -90,56 +98,6 @@ def system_prompt(settings: Settings, context: Optional[str] = None,
     if context and context.strip():
         parts.append("The document right now:\n" + context.strip())
     return "\n\n".join(parts)
-
-
-Usage = Dict[str, Any]
-
-
-def add_usage(total: Optional[Usage], usage: Optional[Usage]) -> Optional[Usage]:
-    """Sum two usage dicts field by field (nested detail dicts too); either may be None."""
-    if not usage:
-        return copy.deepcopy(total) if total else None
-    result = copy.deepcopy(total) if total else {}
-    for key, value in usage.items():
-        if isinstance(value, bool):
-            continue
-        if isinstance(value, (int, float)):
-            previous = result.get(key)
-            result[key] = (previous if isinstance(previous, (int, float)) else 0) + value
-        elif isinstance(value, dict):
-            previous = result.get(key)
-            result[key] = add_usage(previous if isinstance(previous, dict) else None, value)
-    return result
-
-
-class Conversation:
-    """The chat history in OpenAI message format, without the system prompt."""
-
-    def __init__(self, messages: Optional[Iterable[Dict[str, Any]]] = None) -> None:
-        self.messages: List[Dict[str, Any]] = list(messages or [])
-
-    def append(self, message: Dict[str, Any]) -> None:
-        self.messages.append(message)
-
-    def clear(self) -> None:
-        del self.messages[:]
-
-    def __len__(self) -> int:
-        return len(self.messages)
-
-    def for_request(self, turn_start: int) -> List[Dict[str, Any]]:
-        """Copies of the messages to send; ``turn_start`` is where the current turn begins."""
-        out = []
-        for position, message in enumerate(self.messages):
-            message = dict(message)
-            if message.get("role") == "assistant":
-                if position < turn_start:
-                    for name in _TURN_ONLY_FIELDS:
-                        message.pop(name, None)
-                elif not message.get("tool_calls"):
-                    message.pop("reasoning_content", None)   # DeepSeek rejects it here
-            out.append(message)
-        return out
 
 
 @dataclass
@@ -162,14 +120,20 @@ class TurnResult:
 def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
              registry: Optional[ToolRegistry], settings: Settings,
              on_event: Callable[[Event], None], cancel: "CancelToken",
-             context: Optional[str] = None) -> TurnResult:
-    """Run one user turn to its end; returns a TurnResult (see the module docstring)."""
+             context: Optional[str] = None,
+             window: Optional[budget.Window] = None) -> TurnResult:
+    """Run one user turn to its end; returns a TurnResult (see the module docstring).
+
+    With a ``window`` every request is fitted to it (chat.budget) and a CONTEXT
+    event reports its size; without one the history goes as it is.
+    """
     return _Turn(client, conversation, registry, settings, on_event, cancel,
-                 context).run(user_text)
+                 context, window).run(user_text)
 
 
 class _Turn:
-    def __init__(self, client, conversation, registry, settings, on_event, cancel, context):
+    def __init__(self, client, conversation, registry, settings, on_event, cancel, context,
+                 window=None):
         self.client = client
         self.conversation = conversation
         # No registry means no tools: a call the model makes anyway (a text call
@@ -183,6 +147,13 @@ class _Turn:
         self.status = None
         self.texts = []
         self.reasonings = []
+        self.window = window
+        self.calibration = budget.calibration_for(settings.endpoint or "", settings.model or "")
+        self.tools_size = 0
+        self.read_limit = None     # characters a reading tool may return (sized to the room left)
+        self.unsent = False        # the user's message did not fit: nothing was sent
+        self.fitted = None
+        self.watch = RepeatWatch()
 
     def emit(self, event):
         self.on_event(event)
@@ -201,7 +172,7 @@ class _Turn:
         result = self.result
         turn_start = len(self.conversation)
         self.conversation.append({"role": "user", "content": user_text})
-        tools = self.registry.schemas()
+        tools = self.fit_tools(self.registry.schemas())
         max_rounds = max(1, int(self.settings.max_rounds or 1))
         finish = None
         while True:
@@ -210,7 +181,18 @@ class _Turn:
                 finish = self.stopped()
                 break
             result.rounds += 1
-            stream = self.request(turn_start, tools)
+            try:
+                stream = self.request(turn_start, tools)
+            except _ToolsRefused:
+                # Ollama: "<model> does not support tools". The model still chats.
+                tools = []
+                self.tools_size = 0
+                self.emit(Event(NOTICE, message=NO_EDITS))
+                result.rounds -= 1
+                continue
+            if self.unsent:
+                finish = "error"
+                break
             if stream.error is not None or result.cancelled:
                 self.keep_partial(stream.content, STOPPED if result.cancelled else INTERRUPTED)
                 finish = self.stopped() if result.cancelled else "error"
@@ -221,6 +203,10 @@ class _Turn:
                 break
             if not self.run_tools(stream.tool_calls):
                 finish = self.stopped()
+                break
+            if self.watch.stuck is not None:
+                self.fail(STUCK % self.watch.stuck)
+                finish = "repeating"
                 break
             if result.rounds >= max_rounds:
                 self.fail("The model was still calling tools after %d rounds, so the turn "
@@ -250,6 +236,47 @@ class _Turn:
             local = True
         return thinking.R1_WINDOW if local else 0
 
+    def fit_tools(self, tools):
+        """The tool schemas to send: compact ones when the full set takes an eighth of it."""
+        if self.window is None or not tools:
+            return tools
+        self.tools_size = budget.text_size(json.dumps(tools))
+        if self.calibration.tokens(self.tools_size) > self.window.tokens // 8:
+            tools = compact_tools(tools)
+            self.tools_size = budget.text_size(json.dumps(tools))
+        return tools
+
+    def fit(self, system, history, turn_start):
+        """The history fitted to the window (chat.budget); None when even the message won't fit."""
+        window = self.window
+        fitted = budget.fit(system, self.tools_size, history, turn_start, window.tokens,
+                            self.calibration,
+                            budget.reserve_for(window.tokens, self.settings.max_tokens))
+        if fitted.error is not None:
+            self.fail(fitted.error)
+            if self.result.rounds == 1:    # forget the message, so the next one starts clean
+                del self.conversation.messages[turn_start:]
+            self.unsent = True
+            return None
+        self.read_limit = fitted.read_limit(self.calibration.ratio)
+        squeezed = fitted.shortened or fitted.dropped or fitted.cut
+        if squeezed and window.hint and budget.tell_once((self.settings.endpoint, window.hint)):
+            self.emit(Event(NOTICE, message=window.hint))
+        self.emit(Event(CONTEXT, usage={"tokens": fitted.tokens, "window": window.tokens}))
+        self.fitted = fitted
+        return fitted.messages
+
+    def observe(self, usage):
+        """Calibrate on the server's count for the request just sent, and show it."""
+        prompt = usage.get("prompt_tokens") if isinstance(usage, dict) else None
+        if self.window is None or not isinstance(prompt, int) or isinstance(prompt, bool):
+            return
+        fitted = self.fitted
+        self.calibration.observe(fitted.size, len(fitted.messages) + 1, prompt)
+        answer = usage.get("completion_tokens")
+        used = prompt + (answer if isinstance(answer, int) else 0)
+        self.emit(Event(CONTEXT, usage={"tokens": used, "window": self.window.tokens}))
+
     def request(self, turn_start, tools):
         """One streamed request; returns its StreamResult (``error`` set on failure)."""
         accumulator = StreamAccumulator(think_window=self.think_window(), tools=tools)
@@ -259,9 +286,13 @@ class _Turn:
         stream = None
         error = None
         try:
-            messages = [{"role": "system",
-                         "content": system_prompt(self.settings, self.context, bool(tools))}]
-            body = build_body(self.settings, messages + self.conversation.for_request(turn_start),
+            system = system_prompt(self.settings, self.context, bool(tools))
+            history = self.conversation.for_request(turn_start)
+            if self.window is not None:
+                history = self.fit(system, history, turn_start)
+                if history is None:
+                    return accumulator.result()
+            body = build_body(self.settings, [{"role": "system", "content": system}] + history,
                               tools)
             self.set_status(CONNECTING)
             stream = self.client.open_stream(body, self.cancel)
@@ -280,6 +311,8 @@ class _Turn:
             self.result.cancelled = True
             forward(accumulator.finish(), text_only=True)
         except MarginaliaError as exc:
+            if getattr(exc, "no_tools", False) and tools:
+                raise _ToolsRefused()
             error = str(exc)
             forward(accumulator.finish(), text_only=True)
         finally:
@@ -291,6 +324,7 @@ class _Turn:
         self.reasonings.append(outcome.reasoning)
         if outcome.usage:
             self.result.usage = add_usage(prior_usage, outcome.usage)
+            self.observe(outcome.usage)
         if error is not None:
             outcome.error = error
             outcome.tool_calls = []
@@ -323,16 +357,19 @@ class _Turn:
             self.emit(Event(TOOL_CALL, call_id=call["id"], name=name,
                             arguments=call["arguments"]))
             try:
-                outcome = self.registry.call(name, call["arguments"])
+                outcome = self.registry.call(name, call["arguments"], limit=self.read_limit)
             except Cancelled:
                 self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=False,
                                 result=CANCELLED_RESULT, summary="%s cancelled" % name))
                 self.cancel_rest(calls[position:])
                 return False
+            content = outcome.content
+            if self.watch.seen_before(name, call["arguments"], content):
+                content += "\n" + REPEATED
             self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=outcome.ok,
-                            result=outcome.content, summary=outcome.summary))
+                            result=content, summary=outcome.summary))
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
-                                      "content": outcome.content})
+                                      "content": content})
             self.result.tool_calls.append((name, outcome.ok))
         return True
 
@@ -340,6 +377,10 @@ class _Turn:
         for call in calls:
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": CANCELLED_RESULT})
+
+
+class _ToolsRefused(Exception):
+    """The server refused the request because the model cannot call tools."""
 
 
 class _Forwarder:

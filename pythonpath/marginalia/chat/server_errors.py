@@ -39,6 +39,12 @@ _TRACEBACK = re.compile(r'Traceback \(most recent call last\)|File "[^"\n]*", li
 _EXCEPTION_LINE = re.compile(r"^[A-Za-z_][\w.]*(Error|Exception|Exit|Interrupt)\w*: *(.*)$")
 
 
+# Ollama: "registry.ollama.ai/library/gemma:2b does not support tools"; vLLM without
+# --enable-auto-tool-choice: "\"auto\" tool choice requires --enable-auto-tool-choice".
+_NO_TOOLS = re.compile(r"does not support tools|tools? (?:use |calling )?(?:is|are) not "
+                       r"supported|requires --enable-auto-tool-choice", re.I)
+
+
 def looks_like_html(content_type: Optional[str], body: bytes) -> bool:
     """True for a web page (a proxy's or a login portal's), which is never shown raw."""
     if "html" in (content_type or "").lower():
@@ -172,6 +178,11 @@ def status_error(status: int, headers: Mapping[str, str], body: bytes, settings:
                                  or _MODEL_MISSING.search(message or "")):
         return error('The server does not know the model "%s"; choose another one in the '
                      'options.' % model)
+    if status in (400, 422, 500) and _NO_TOOLS.search(message or ""):
+        refused = error('The model "%s" cannot call tools, so it cannot edit the document.'
+                        % model)
+        refused.no_tools = True
+        return refused
     if status == 401:
         return error("The server rejected the API key (401); check the key in the options.")
     if status == 403:
@@ -222,6 +233,11 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
         return EndpointError("A secure connection to %s could not be set up; check whether "
                              "the address should start with http:// instead." % host,
                              secure=True)
+    if isinstance(exc, OSError) and str(exc).startswith("Tunnel connection failed"):
+        # http.client's wording when the proxy answers CONNECT with an error (407, 403...).
+        said = str(exc).split(":", 1)[1].strip()
+        return EndpointError("The proxy refused to connect to %s (%s); check the proxy "
+                             "settings." % (where, said))
     if isinstance(exc, socket.gaierror):
         return EndpointError("The server name %s could not be found; check the address and "
                              "the network connection." % host)

@@ -246,6 +246,11 @@ class StreamAccumulator:
             done=self._done, reasoning_content=snap.get("reasoning_content") or None,
             reasoning_details=details)
 
+    @property
+    def structured_calls(self) -> bool:
+        """True when tool calls came as tool_calls deltas, not written in the text."""
+        return any(call.name for call in self._calls)
+
     def _tool_calls(self, snap):
         if any(call.name for call in self._calls):
             calls = self._router.finished(snap.get("tool_calls") or (), self._new_id)

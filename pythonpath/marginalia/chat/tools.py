@@ -52,6 +52,7 @@ class Tool:
     parameters: Schema
     fn: Callable[..., Any]
     edits: bool = False
+    sized: bool = False      # takes ``budget``: the characters its answer may hold
 
 
 Invoke = Callable[[Tool, Dict[str, Any]], Any]
@@ -108,11 +109,12 @@ class ToolRegistry:
         self._invoke = invoke or _call_directly
 
     def register(self, name: str, description: str, parameters: Schema,
-                 fn: Callable[..., Any], edits: bool = False) -> None:
-        """Add a tool. ``parameters`` is a JSON schema object; ``edits`` marks document writers."""
+                 fn: Callable[..., Any], edits: bool = False, sized: bool = False) -> None:
+        """Add a tool. ``parameters`` is a JSON schema object; ``edits`` marks document writers;
+        ``sized`` ones get ``budget=`` the characters left in the context window (see call)."""
         if name in self._tools:
             raise ValueError("tool %r registered twice" % name)
-        self._tools[name] = Tool(name, description, parameters, fn, edits)
+        self._tools[name] = Tool(name, description, parameters, fn, edits, sized)
 
     def schemas(self) -> List[Schema]:
         """The tools in OpenAI ``tools`` request format, in registration order."""
@@ -121,8 +123,13 @@ class ToolRegistry:
                               "parameters": t.parameters}}
                 for t in self._tools.values()]
 
-    def call(self, name: str, arguments: Union[None, str, Mapping[str, Any]]) -> ToolResult:
-        """Run one call; returns a ToolResult, raising only Cancelled."""
+    def call(self, name: str, arguments: Union[None, str, Mapping[str, Any]],
+             limit: Optional[int] = None) -> ToolResult:
+        """Run one call; returns a ToolResult, raising only Cancelled.
+
+        ``limit``: the characters a sized tool's answer may hold, so it still fits
+        the model's context window (chat.budget); the tool words the cut itself.
+        """
         tool = self._tools.get(name)
         if tool is None:
             known = ", ".join(self._tools) or "none"
@@ -138,6 +145,8 @@ class ToolRegistry:
             log.info("tool %s bad arguments: %s", name, problem)
             return ToolResult(False, "Error: bad arguments for %s: %s." % (name, problem),
                               "%s failed: bad arguments" % name)
+        if tool.sized and limit:
+            kwargs["budget"] = int(limit)
         try:
             value = self._invoke(tool, kwargs)
         except Cancelled:

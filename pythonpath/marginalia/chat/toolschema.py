@@ -10,7 +10,7 @@ first. Pure: no I/O; the memory is a set guarded by a lock.
 """
 
 import threading
-from typing import Any, Dict, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Set, Tuple
 
 REFUSED_KEYWORDS = frozenset(("additionalProperties", "$schema", "default", "title"))
 # Keywords whose value maps names to schemas: a property may well be called "title".
@@ -28,20 +28,25 @@ _lock = threading.Lock()
 
 def strip_schema(schema: Any) -> Any:
     """A copy of ``schema`` without the refused keywords, at every depth."""
+    return _without(schema, REFUSED_KEYWORDS)
+
+
+def _without(schema: Any, keywords: Any) -> Any:
+    """A copy of ``schema`` without ``keywords`` at every depth (property names and data kept)."""
     if isinstance(schema, list):
-        return [strip_schema(item) for item in schema]
+        return [_without(item, keywords) for item in schema]
     if not isinstance(schema, dict):
         return schema
     stripped = {}
     for key, value in schema.items():
-        if key in REFUSED_KEYWORDS:
+        if key in keywords:
             continue
         if key in _DATA:
             stripped[key] = value
         elif key in _NAME_MAPS and isinstance(value, dict):
-            stripped[key] = {name: strip_schema(sub) for name, sub in value.items()}
+            stripped[key] = {name: _without(sub, keywords) for name, sub in value.items()}
         else:
-            stripped[key] = strip_schema(value)
+            stripped[key] = _without(value, keywords)
     return stripped
 
 
@@ -70,3 +75,27 @@ def refuses_keywords(server: ServerKey) -> bool:
     """True when ``server`` refused the keywords earlier in this process."""
     with _lock:
         return server in _refusing
+
+
+def _first_sentence(text: str) -> str:
+    text = " ".join((text or "").split())
+    end = text.find(". ")
+    return text[:end + 1] if 0 <= end < 160 else text[:160]
+
+
+def compact_tools(tools: List[Dict[str, Any]]) -> List[Dict[str, Any]]:
+    """The tools with one-sentence descriptions and none on their parameters.
+
+    For a small context window: the full schemas take about 2,000 tokens,
+    half of the 4,096 Ollama loads a model with by default.
+    """
+    out = []
+    for tool in tools:
+        function = tool.get("function") if isinstance(tool, dict) else None
+        if isinstance(function, dict):
+            function = dict(function, description=_first_sentence(function.get("description")),
+                            parameters=_without(function.get("parameters") or {},
+                                                ("description",)))
+            tool = dict(tool, function=function)
+        out.append(tool)
+    return out

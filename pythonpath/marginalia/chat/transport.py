@@ -25,11 +25,13 @@ redirects elsewhere are followed without it, and never logged.
 
 import json
 import logging
+import os
 import ssl
 from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
+from marginalia.chat import proxy
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
 from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
@@ -64,6 +66,7 @@ class ChatStream:
         self._cancel = cancel
         self._first = first      # a message already taken off the exchange's queue
         self._whole = whole      # the entire answer, already read (a non-streamed reply)
+        self.streamed = whole is None   # False: the server ignored stream: true
         self._done = False
 
     def __iter__(self) -> Iterator[bytes]:
@@ -116,8 +119,11 @@ class ChatClient:
 
     def __init__(self, settings: Settings, retries: Optional[int] = None,
                  backoff: Optional[Sequence[float]] = None,
-                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None) -> None:
+                 max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None,
+                 proxies: Optional[proxy.Proxies] = None) -> None:
         self.settings = settings
+        # LibreOffice's manual proxy settings, else the environment (chat.proxy).
+        self.proxies = proxies if proxies is not None else proxy.current(os.environ)
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
         endpoint = self.endpoint
         self._server = (endpoint.scheme, endpoint.host, endpoint.port, endpoint.path)
@@ -170,6 +176,23 @@ class ChatClient:
             if isinstance(item, str) and item:
                 ids.add(item)
         return sorted(ids)
+
+    def fetch_json(self, url: str, body: Optional[Dict[str, Any]] = None,
+                   cancel: Optional[CancelToken] = None) -> Any:
+        """GET ``url`` (POST ``body`` when given) on this server and decode its JSON answer.
+
+        For a server's metadata (Ollama's /api/show, llama.cpp's /props...);
+        EndpointError for any failure, the caller decides whether it matters.
+        """
+        read_timeout = min(self.settings.read_timeout or MODELS_READ_TIMEOUT,
+                           MODELS_READ_TIMEOUT)
+        exchange, _headers = self._open("GET" if body is None else "POST", url, body, cancel,
+                                        read_timeout)
+        text = self._read_all(exchange, cancel, MODELS_BODY_LIMIT)
+        try:
+            return json.loads(text.decode("utf-8", "replace"))
+        except ValueError:
+            raise EndpointError("The server's answer is not valid JSON.")
 
     def open_stream(self, body: Dict[str, Any],
                     cancel: Optional[CancelToken] = None) -> ChatStream:
@@ -240,14 +263,16 @@ class ChatClient:
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+            route = proxy.route(url, self.proxies)
             exchange = Exchange(url, method, self._headers(url, method), payload,
                                 self.settings.connect_timeout,
-                                read_timeout or self.settings.read_timeout, self._tls_context)
+                                read_timeout or self.settings.read_timeout, self._tls_context,
+                                route)
             kind, value = exchange.get(cancel, self.wait_limit())
             if kind == "error":
                 exchange.close()
-                log.info("%s %s failed (%s): %s", method, url.split("?")[0], value[0],
-                         type(value[1]).__name__)
+                log.info("%s %s failed (%s, %s): %s", method, url.split("?")[0], value[0],
+                         proxy.describe(route), type(value[1]).__name__)
                 error = transport_error(value[0], value[1], urlsplit(url),
                                         self.settings.connect_timeout,
                                         read_timeout or self.settings.read_timeout,

@@ -247,7 +247,7 @@ class ChatSession:
         A turn that failed outside the loop gets one ERROR sentence and a DONE
         "error"; one stopped there gets a DONE "cancelled" (the panel says Stopped).
         """
-        from marginalia.chat import loop
+        from marginalia.chat import loop, window
         from marginalia.chat.transport import ChatClient
         from marginalia.writer.toolbox import WriterToolbox
         ends = []
@@ -268,8 +268,10 @@ class ChatSession:
             # The toolbox titles the turn's undo step after the request.
             toolbox.begin_turn(text)
             context = toolbox.context()
+            # Asked of the server (cached); a probe that fails falls back quietly.
+            fits = window.window_for(settings, cancel)
             loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                          settings, emit, cancel, context=context)
+                          settings, emit, cancel, context=context, window=fits)
         except Cancelled:
             finish = "cancelled"
         except Exception as exc:

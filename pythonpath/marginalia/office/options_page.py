@@ -20,19 +20,22 @@ from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 
 from marginalia import config
 from marginalia.office import server_look, settings_store
-from marginalia.ui import options_form
+from marginalia.ui import check_report, options_form
 
 log = logging.getLogger("marginalia.options")
 
-# The Options dialog is modal, so one page at a time: one guard for its server looks.
+# The Options dialog is modal, so one page at a time: one guard for its server looks,
+# and one for its context window looks (asked beside the model list).
 _LATEST = server_look.Latest()
+_LATEST_WINDOW = server_look.Latest()
 
 EFFORT_LABELS = {"": "default"}
 CHECKS = {"show_thinking": "ShowThinkingCheck", "track_changes": "TrackChangesCheck",
           "allow_http": "AllowHttpCheck"}
 TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
          "temperature": "TemperatureField", "max_tokens": "MaxTokensField",
-         "max_rounds": "RoundsField", "extra_instructions": "ExtraField"}
+         "max_rounds": "RoundsField", "extra_instructions": "ExtraField",
+         "context_window": "ContextField"}
 
 
 def handle(ctx, window, event_object: str, method: str) -> bool:
@@ -80,7 +83,7 @@ def fill(window, settings: config.Settings) -> None:
     window.getControl("ModelCombo").setText(form["model"])
     for name, control in CHECKS.items():
         window.getControl(control).getModel().State = 1 if form[name] else 0
-    for line in ("TestResult", "FieldProblem", "ModelNote"):
+    for line in ("TestResult", "FieldProblem", "ModelNote", "ContextNote"):
         _say(window, "", line)
 
 
@@ -143,7 +146,8 @@ def _attach(ctx, window):
 # so the page says so while the user can still fix it.
 VALIDATED = (("temperature", options_form.parse_temperature),
              ("max_tokens", options_form.parse_max_tokens),
-             ("max_rounds", options_form.parse_rounds))
+             ("max_rounds", options_form.parse_rounds),
+             ("context_window", options_form.parse_context_window))
 
 
 def _validate(window):
@@ -164,8 +168,10 @@ def _provider_chosen(ctx, window):
         return
     # What the last test or list said, or is still asking, was about the previous server.
     _LATEST.forget()
+    _LATEST_WINDOW.forget()
     _say(window, "")
     _say(window, "", "ModelNote")
+    _say(window, "", "ContextNote")
     endpoint = config.PRESETS[pos][2]
     if not endpoint:  # "custom": keep what the user typed
         return
@@ -198,16 +204,29 @@ def _fetch_models(ctx, window, form, quiet):
             _say(window, "The server offers %d model%s." % (len(result), plural))
 
     server_look.list_models_later(ctx, settings, show, _LATEST)
+    if settings.model:
+        server_look.window_later(ctx, settings, lambda found: _show_window(window, found),
+                                 _LATEST_WINDOW)
+
+
+def _show_window(window, found):
+    """"detected: N" beside the Context window field (a failed look says nothing)."""
+    if not isinstance(found, Exception):
+        _say(window, options_form.window_note(found.tokens if found else None), "ContextNote")
 
 
 def _test(ctx, window, form):
     settings = _client_settings(ctx, form)
-    _say(window, "Testing the connection\u2026")
+    _say(window, "Testing the connection and whether the model can edit\u2026")
 
     def show(result):
         if isinstance(result, Exception):
             _say(window, server_look.sentence(result))
-        else:
-            _say(window, options_form.connection_sentence(settings, result))
+            return
+        # The page has room for two short lines (dialogs/OptionsPage.xdl).
+        _say(window, check_report.report_summary(result, settings))
+        if result.reached:
+            _show_window(window, result.window)
 
-    server_look.list_models_later(ctx, settings, show, _LATEST)
+    _LATEST_WINDOW.forget()
+    server_look.check_later(ctx, settings, show, _LATEST)

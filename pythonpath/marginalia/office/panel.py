@@ -185,6 +185,10 @@ class ChatPanel:
             self.view.keep_input(typed[:-1] if from_enter and typed.endswith("\n") else typed)
             self.view.set_status(first_run.KEPT)
             return
+        if text == transcript.TEST_COMMAND:
+            self.view.clear_input()
+            self._test_connection()
+            return
         self._refresh_thinking_setting()
         if not self.session.send(text):
             self.view.set_status(transcript.STILL_ANSWERING)
@@ -193,6 +197,21 @@ class ChatPanel:
         self.view.set_busy(self.session.busy)
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
+
+    def _test_connection(self) -> None:
+        """``/test``: Test connection's report in the chat (not sent to the model)."""
+        from marginalia.office import server_look, settings_store
+        from marginalia.ui.check_report import report_lines
+        settings = settings_store.load(self.ctx)
+        self.view.set_status(transcript.TESTING)
+
+        def show(result):
+            if self._disposed:
+                return
+            lines = ([server_look.sentence(result)] if isinstance(result, Exception)
+                     else report_lines(result, settings))
+            self._show(self.renderer.report(lines))
+        server_look.check_later(self.ctx, settings, show, server_look.Latest())
 
     @guarded
     def on_stop(self) -> bool:

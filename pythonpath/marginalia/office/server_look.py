@@ -10,7 +10,7 @@ local hosts comes from ui.first_run.probe_settings).
 
 import logging
 import threading
-from typing import Callable, List, Union
+from typing import Any, Callable, List, Union
 
 from marginalia import config
 from marginalia.errors import MarginaliaError, user_sentence
@@ -48,12 +48,38 @@ def list_models_later(ctx, settings: config.Settings, show: Callable[[Result], N
                       latest: Latest) -> None:
     """Ask for the model list on a worker; ``show(models or exception)`` on the main thread,
     unless a newer look (or ``latest.forget()``) came since."""
+    def models():
+        from marginalia.chat.transport import ChatClient
+        return ChatClient(probe_settings(settings), retries=0).list_models()
+    later(ctx, models, show, latest)
+
+
+def check_later(ctx, settings: config.Settings, show: Callable[[Any], None],
+                latest: Latest) -> None:
+    """Test connection (chat.check) on a worker; ``show(CheckReport)`` on the main thread."""
+    def test():
+        from marginalia.chat.check import check
+        return check(probe_settings(settings))
+    later(ctx, test, show, latest)
+
+
+def window_later(ctx, settings: config.Settings, show: Callable[[Any], None],
+                 latest: Latest) -> None:
+    """The context window the server reports (chat.window), or None, shown on the main thread."""
+    def probe():
+        from marginalia.chat import window
+        return window.probe(probe_settings(settings))
+    later(ctx, probe, show, latest)
+
+
+def later(ctx, work: Callable[[], Any], show: Callable[[Any], None], latest: Latest) -> None:
+    """Run ``work`` on a worker; ``show(its result or exception)`` on the main thread, unless
+    a newer look (or ``latest.forget()``) came since."""
     ticket = latest.ticket()
 
     def run():
         try:
-            from marginalia.chat.transport import ChatClient
-            result = ChatClient(probe_settings(settings), retries=0).list_models()
+            result = work()
         except Exception as exc:  # shown as a sentence by show()
             result = exc
         mainthread.post(ctx, lambda: _show_safely(show, result, latest, ticket))

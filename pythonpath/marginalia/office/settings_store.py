@@ -26,11 +26,11 @@ GROUPS = {
     "Connection": ("provider", "endpoint", "model", "allow_http",
                    "connect_timeout", "read_timeout"),
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
-             "extra_instructions", "max_rounds", "track_changes"),
+             "extra_instructions", "max_rounds", "context_window", "track_changes"),
 }
 # Registry types, so a Python int written into a double property does not fail.
 FLOATS = ("temperature", "connect_timeout", "read_timeout")
-INTS = ("max_tokens", "max_rounds")
+INTS = ("max_tokens", "max_rounds", "context_window")
 
 KEY_USER = "marginalia"
 KEY_SCHEME = "marginalia-key://"
@@ -87,9 +87,28 @@ def load(ctx, with_key: bool = True) -> config.Settings:
             else:
                 values[name] = value
     settings = config.Settings(**values)
+    _use_office_proxy(ctx)
     if not with_key:
         return settings
     return settings.copy(api_key=load_key(ctx, settings.endpoint))
+
+
+def _use_office_proxy(ctx) -> None:
+    """Hand LibreOffice's proxy settings (Tools > Options > Internet > Proxy) to chat.proxy."""
+    from marginalia.chat import proxy
+    try:
+        node = _config(ctx, "/org.openoffice.Inet/Settings")
+
+        def get(name, default):
+            value = node.getByName(name)
+            return default if value is None else value
+        proxy.use_office(proxy.from_office(
+            int(get("ooInetProxyType", 0)), get("ooInetHTTPSProxyName", ""),
+            int(get("ooInetHTTPSProxyPort", 0)), get("ooInetHTTPProxyName", ""),
+            int(get("ooInetHTTPProxyPort", 0)), get("ooInetNoProxy", "")))
+    except Exception:
+        # Without them the environment decides; the chat must not fail over this.
+        log.exception("could not read LibreOffice's proxy settings")
 
 
 def save(ctx, settings: config.Settings) -> None:

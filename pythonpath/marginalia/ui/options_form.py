@@ -10,7 +10,7 @@ from typing import Dict, List, Optional, Tuple, Union
 from marginalia import config
 
 TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
-               "extra_instructions", "max_rounds")
+               "extra_instructions", "max_rounds", "context_window")
 CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http")
 
 
@@ -27,8 +27,10 @@ def settings_to_form(settings: config.Settings) -> Dict[str, Union[str, bool]]:
     form = {}
     for name in TEXT_FIELDS:
         value = getattr(settings, name)
-        form[name] = _number_text(value) if name in ("temperature", "max_tokens",
-                                                     "max_rounds") else (value or "")
+        if name == "context_window":
+            value = value or None          # 0 means "as the server says": an empty field
+        form[name] = _number_text(value) if name in (
+            "temperature", "max_tokens", "max_rounds", "context_window") else (value or "")
     for name in CHECK_FIELDS:
         form[name] = bool(getattr(settings, name))
     form["provider"] = settings.provider
@@ -68,6 +70,22 @@ def parse_rounds(text: Optional[str]) -> int:
     return int(text)
 
 
+def parse_context_window(text: Optional[str]) -> int:
+    """0 for empty (the server's own figure), else a whole number of tokens, 512 or more."""
+    text = (text or "").strip().replace(",", "").replace("_", "")
+    if not text:
+        return 0
+    if not text.isdigit() or not 512 <= int(text) <= 10000000:
+        raise ValueError("Context window must be a whole number of tokens from 512, or empty "
+                         "to use what the server reports.")
+    return int(text)
+
+
+def window_note(tokens: Optional[int]) -> str:
+    """The line beside the Context window field: what the server reported, if anything."""
+    return "detected: {:,}".format(tokens) if tokens else "not reported by the server"
+
+
 def form_to_settings(base: config.Settings,
                      form: Dict[str, Union[str, bool]]) -> Tuple[config.Settings, List[str]]:
     """(Settings, [sentences]): the page's values over ``base``; bad fields keep base's value."""
@@ -91,7 +109,8 @@ def form_to_settings(base: config.Settings,
     effort = form.get("reasoning_effort") or ""
     changes["reasoning_effort"] = effort if effort in config.REASONING_EFFORTS else ""
     for name, parse in (("temperature", parse_temperature), ("max_tokens", parse_max_tokens),
-                        ("max_rounds", parse_rounds)):
+                        ("max_rounds", parse_rounds),
+                        ("context_window", parse_context_window)):
         try:
             changes[name] = parse(form.get(name))
         except ValueError as exc:

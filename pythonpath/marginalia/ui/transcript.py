@@ -14,6 +14,7 @@ only what the panel shows outside a turn, below.
 from dataclasses import dataclass
 from typing import Iterable, Optional, Tuple
 
+from marginalia.chat.budget import short_count
 from marginalia.chat.loop import CONNECTING
 from marginalia.document.docview import short
 from marginalia.events import Event
@@ -27,6 +28,11 @@ LAST_TURN = " \u00b7 last turn: "         # between READY/STOPPED and the turn's
 
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
+NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
+METER = " \u00b7 context %s / %s"   # after the status: the last request's size / the window
+TEST_COMMAND = "/test"
+TESTING = "Testing the connection and whether the model can edit\u2026"
+TEST_TITLE = "Test connection:"
 THINKING_HEADER_LIMIT = 60
 # The edit control lays out a paragraph again from its start on every insert,
 # and line-breaks the inserted text against the rest of the paragraph: 200
@@ -146,11 +152,15 @@ class TranscriptRenderer:
         self._thinking_at_line_start = True
         self._wrap = {"chat": SoftWrap(), "thinking": SoftWrap()}
         self.usage = None
+        self._base = READY          # the status line without the context meter
+        self.meter = ""
 
     def _wrapped(self, out: Appends) -> Appends:
         out.chat = self._wrap["chat"].feed(out.chat)
         out.thinking = self._wrap["thinking"].feed(out.thinking)
         if out.status is not None:
+            self._base = out.status
+            out.status += self.meter
             self.status = out.status
         return out
 
@@ -227,6 +237,27 @@ class TranscriptRenderer:
     def _on_usage(self, ev):
         self.usage = ev.usage
         return Appends()
+
+    def _on_context(self, ev):
+        """The meter: "context 5.2k / 32k", kept after whatever the status line says."""
+        usage = ev.usage or {}
+        if usage.get("tokens") is not None and usage.get("window"):
+            self.meter = METER % (short_count(usage["tokens"]), short_count(usage["window"]))
+        return Appends(status=self._base)
+
+    def _on_notice(self, ev):
+        if not ev.message:
+            return Appends()
+        chat = self._start_block("notice") + NOTICE_MARK + short(ev.message, 400) + "\n"
+        self._at_line_start = True
+        return Appends(chat=chat)
+
+    def report(self, lines: Iterable[str]) -> Appends:
+        """Test connection's report (``/test``): a titled block of short lines."""
+        chat = self._start_block("notice", blank_line=True) + TEST_TITLE + "\n"
+        chat += "".join(TOOL_MARK + short(line, 300) + "\n" for line in lines)
+        self._at_line_start = True
+        return self._wrapped(Appends(chat=chat, status=READY))
 
     def _on_status(self, ev):
         return Appends(status=ev.text) if ev.text else Appends()

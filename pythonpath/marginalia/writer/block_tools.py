@@ -56,6 +56,8 @@ def get_document_info(doc: Any) -> ToolOutput:
 
 def read_document(doc: Any, start: Any = 1, end: Any = -1,
                   budget: int = READ_BUDGET) -> ToolOutput:
+    # The turn loop passes a smaller budget when the model's context window is short.
+    budget = min(budget, READ_BUDGET) if isinstance(budget, int) and budget > 0 else READ_BUDGET
     bmap = read.body_map(doc)
     count = len(bmap)
     start, end = block_range(start, end, count)

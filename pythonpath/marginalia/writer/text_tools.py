@@ -90,10 +90,14 @@ def no_match(query: str) -> ToolError:
 
 
 def search_document(doc: Any, query: Any, regex: Any = False,
-                    match_case: Any = False) -> ToolOutput:
+                    match_case: Any = False, budget: int = 0) -> ToolOutput:
     query = as_text(query, "query")
+    # A match costs about 220 characters; a short context window lists fewer.
+    most = MAX_MATCHES
+    if isinstance(budget, int) and budget > 0:
+        most = max(3, min(MAX_MATCHES, budget // 220))
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
-                             as_bool(match_case, "match_case"), limit=MAX_MATCHES)
+                             as_bool(match_case, "match_case"), limit=most)
     bmap = read.body_map(doc)
     offsets = Offsets(doc.getText())
     matches = []
@@ -114,8 +118,8 @@ def search_document(doc: Any, query: Any, regex: Any = False,
             item["where"] = "in the table that is paragraph %d" % number
         matches.append(item)
     result = {"query": query, "count": total, "matches": matches}
-    if total > MAX_MATCHES:
-        result["note"] = "Only the first %d matches are listed." % MAX_MATCHES
+    if total > most:
+        result["note"] = "Only the first %d matches are listed." % most
     return ToolOutput(result, "Found %d match%s for \u201c%s\u201d" % (
         total, "" if total == 1 else "es", docview.short(query, 40)))
 

@@ -161,6 +161,10 @@ _FUNCTIONS = {
 }
 
 
+# The reading tools whose answers are sized to the room left in the context window.
+_SIZED = ("read_document", "search_document")
+
+
 def _is_disposed(exc):
     return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
 
@@ -181,7 +185,8 @@ class WriterToolbox:
         self._moved = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for name, edits, description, schema in TOOLS:
-            self.registry.register(name, description, schema, self._bind(name), edits=edits)
+            self.registry.register(name, description, schema, self._bind(name), edits=edits,
+                                   sized=name in _SIZED)
 
     def _bind(self, name):
         # A partial keeps the tool function's real parameters visible, so the
