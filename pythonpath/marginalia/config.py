@@ -54,6 +54,8 @@ class Settings:
     extra_instructions: str = ""
     max_rounds: int = 12
     track_changes: bool = False
+    # Chats kept per document in the user profile (office.chat_store), never in the file.
+    keep_chats: bool = True
     allow_http: bool = False
     connect_timeout: float = 15.0
     read_timeout: float = 120.0

@@ -61,6 +61,7 @@ class ChatPanel:
 
     def __init__(self, ctx, frame, parent):
         from marginalia.office import chat_session
+        from marginalia.office.panel_actions import PanelActions
         from marginalia.office.panel_view import PanelView
         self.ctx = ctx
         self.frame = frame
@@ -70,7 +71,9 @@ class ChatPanel:
         self._disposed = False
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
-                              on_toggle_thinking=self.on_toggle_thinking)
+                              on_toggle_thinking=self.on_toggle_thinking,
+                              on_action=self.on_action)
+        self.actions = PanelActions(self)
         try:
             self._shown_setting = _show_thinking(ctx)
         except Exception:
@@ -80,6 +83,7 @@ class ChatPanel:
         self._open_card()
         self.view.set_thinking_visible(self._shown_setting)
         self._replay()
+        self.actions.show_notes()
         self.session.add_listener(self.on_entries)
 
     # -- the first-run card -------------------------------------------------
@@ -129,6 +133,11 @@ class ChatPanel:
         self.view.set_text("thinking", out.thinking)
         self.view.set_status(self._idle_status())
         self.view.set_busy(self.session.busy)
+        self.actions.refresh()
+
+    def replay(self) -> None:
+        """Show the session's log again (another chat opened, the last turn taken back)."""
+        self._replay()
 
     @guarded
     def on_entries(self, entries) -> None:
@@ -142,6 +151,7 @@ class ChatPanel:
             return
         self._show(self.renderer.render(entries))
         self.view.set_busy(self.session.busy)
+        self.actions.refresh()
         if self.card is not None and first_run.answered_in(entries):
             self._close_card()
 
@@ -185,14 +195,24 @@ class ChatPanel:
             self.view.keep_input(typed[:-1] if from_enter and typed.endswith("\n") else typed)
             self.view.set_status(first_run.KEPT)
             return
+        if self.session.busy:
+            self.view.set_status(transcript.STILL_ANSWERING)
+            return
+        self.actions.before_send()
+        if self.send_text(text):
+            self.view.clear_input()
+
+    def send_text(self, text: str) -> bool:
+        """Start a turn with ``text`` (typed, or the last message again for Retry)."""
         self._refresh_thinking_setting()
         if not self.session.send(text):
             self.view.set_status(transcript.STILL_ANSWERING)
-            return
-        self.view.clear_input()
+            return False
         self.view.set_busy(self.session.busy)
+        self.actions.refresh()
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
+        return True
 
     @guarded
     def on_stop(self) -> bool:
@@ -204,13 +224,21 @@ class ChatPanel:
         return True
 
     @guarded
+    def on_action(self, name: str) -> None:
+        """History and the answer row (office.panel_actions)."""
+        if not self._disposed:
+            self.actions.run(name)
+
+    @guarded
     def on_new_chat(self) -> None:
+        self.actions.editing = False
         self.session.new_chat()
         self.renderer.reset()
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
         self.view.set_busy(self.session.busy)
         self.view.set_status(self._idle_status())
+        self.actions.refresh()
         self.view.focus_input()
 
     @guarded
