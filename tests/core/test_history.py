@@ -168,3 +168,29 @@ def test_markdown_export_quotes_thinking_and_shortens_tool_calls():
                     "Done.\n")
     failed = [("user", "q"), ("event", ev.Event(ev.ERROR, message="The server is down."))]
     assert to_markdown(failed).endswith("## Assistant\n\n\u26a0 The server is down.\n")
+
+
+def test_the_history_menu_lists_chats_newest_first_with_delete_export_and_forget():
+    from marginalia.ui import history_menu as hm
+    now = time.mktime((2026, 11, 24, 15, 0, 0, 0, 0, -1))
+    chats = [history.ChatSummary("new", "Shorten the intro", now - 600),
+             history.ChatSummary("old", "Fix the spelling", now - 86400 * 40)]
+    items = hm.menu_items(chats, "new", can_export=True, now=now)
+    labels = [i.label for i in items]
+    assert labels[0] == "Shorten the intro \u2014 14:50"
+    assert labels[1].startswith("Fix the spelling \u2014 15 Oct")
+    assert items[0].checked and not items[1].checked
+    assert labels[2:] == ["", hm.DELETE_LABEL, hm.EXPORT_LABEL, hm.FORGET_LABEL]
+    assert [s.label for s in items[3].submenu] == labels[:2]
+    assert hm.chosen(items[1].item_id, chats) == ("open", "old")
+    assert hm.chosen(items[3].submenu[0].item_id, chats) == ("delete", "new")
+    assert hm.chosen(hm.EXPORT, chats) == ("export", None)
+    assert hm.chosen(hm.FORGET, chats) == ("forget", None)
+    assert hm.chosen(0, chats) is None                     # the menu was closed
+    empty = hm.menu_items([], None, can_export=False, now=now)
+    assert empty[0].label == hm.NO_CHATS_LABEL and not empty[0].enabled
+    assert not any(i.enabled for i in empty if i.item_id in (hm.DELETE_MENU, hm.EXPORT,
+                                                            hm.FORGET))
+    assert hm.export_name("report.odt") == "report chat.md"
+    assert hm.export_name("a/b: c") == "ab c chat.md"
+    assert hm.export_name("") == "chat.md"

@@ -94,5 +94,5 @@ def chosen(item_id: int, chats: Sequence[ChatSummary]):
 def export_name(title: str) -> str:
     """The file name the export offers: the document's name with .md."""
     stem = (title or "").rsplit(".", 1)[0] if "." in (title or "") else (title or "")
-    stem = "".join(c for c in stem if c not in '/\\:*?"<>|').strip() or "chat"
-    return stem + " chat.md"
+    stem = "".join(c for c in stem if c not in '/\\:*?"<>|').strip()
+    return stem + " chat.md" if stem else "chat.md"
