@@ -194,3 +194,18 @@ def test_the_history_menu_lists_chats_newest_first_with_delete_export_and_forget
     assert hm.export_name("report.odt") == "report chat.md"
     assert hm.export_name("a/b: c") == "ab c chat.md"
     assert hm.export_name("") == "chat.md"
+
+
+def test_a_long_log_is_replayed_from_a_user_message_near_its_end():
+    from marginalia.ui.transcript import replay_start
+    log = []
+    for n in range(100):
+        log.append(("user", "question %d" % n))
+        log.append(("event", ev.Event(ev.TEXT, text="a" * 990)))
+        log.append(("event", ev.Event(ev.DONE, finish_reason="stop")))
+    start = replay_start(log, 20000)
+    assert log[start][0] == "user"
+    shown = sum(len(p.text or "") if r == "event" else len(p) for r, p in log[start:])
+    assert 20000 <= shown < 21100                 # whole turns, about the amount asked
+    assert replay_start(log[:30], 20000) == 0     # a short chat shows whole
+    assert replay_start([("event", ev.Event(ev.TEXT, text="x" * 50000))], 10) == 0
