@@ -191,6 +191,9 @@ def test_the_history_menu_lists_chats_newest_first_with_delete_export_and_forget
     assert empty[0].label == hm.NO_CHATS_LABEL and not empty[0].enabled
     assert not any(i.enabled for i in empty if i.item_id in (hm.DELETE_MENU, hm.EXPORT,
                                                             hm.FORGET))
+    # "~" marks a menu shortcut in VCL: a title's own tilde is doubled to show as one.
+    assert hm.chat_label(history.ChatSummary("t", "about ~/notes", now), now).startswith(
+        "about ~~/notes \u2014 ")
     assert hm.export_name("report.odt") == "report chat.md"
     assert hm.export_name("a/b: c") == "ab c chat.md"
     assert hm.export_name("") == "chat.md"

@@ -60,7 +60,8 @@ def when(stamp: float, now: Optional[float] = None) -> str:
 
 
 def chat_label(summary: ChatSummary, now: Optional[float] = None) -> str:
-    return "%s \u2014 %s" % (summary.title, when(summary.updated, now))
+    # VCL menus read "~" as the mark of the next letter's shortcut: "~~" shows one.
+    return "%s \u2014 %s" % (summary.title.replace("~", "~~"), when(summary.updated, now))
 
 
 def menu_items(chats: Sequence[ChatSummary], current: Optional[str],
