@@ -6,6 +6,10 @@ A turn runs on a worker thread (HTTP must never block the UI); its events are
 queued and handed to listeners on the main thread in batches, at most 10 a
 second, with adjacent text pieces merged, so a fast stream costs the UI a
 bounded number of repaints. The headless runner drives the same class.
+
+With the keep_chats setting on, the session starts from the document's last
+kept chat and keeps each turn's result when it ends (office.chat_store);
+History, Retry and Edit work on the session's conversation and log together.
 """
 
 import logging

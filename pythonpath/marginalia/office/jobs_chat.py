@@ -113,5 +113,4 @@ _KEPT = {
     "chat.open": lambda session, payload: session.open_chat(payload["id"]),
     "chat.delete": lambda session, payload: session.delete_chat(payload["id"]),
     "chat.forget": lambda session, payload: session.forget_chats(),
-    "chat.take_back": lambda session, payload: session.take_back_last_turn(),
 }

@@ -108,6 +108,7 @@ class PanelActions:
         self._say(hm.INSERTED)
 
     def on_retry(self) -> None:
+        self.editing = False
         text = self._take_back()
         if text is not None:
             self.panel.send_text(text)
