@@ -14,9 +14,12 @@ from marginalia.ui import history_menu as hm
 PLAN = "## Plan\n\n- First step\n- Second step\n\nA **bold** close."
 
 
-def _ask(panel, text):
+def _ask(panel, text, until):
+    """Send ``text`` and wait for the answer containing ``until`` to finish."""
     panel.type(text)
     panel.key("Return")
+    panel.wait_transcript(until)
+    panel.wait_idle()
 
 
 def _clipboard(office):
@@ -32,9 +35,7 @@ def test_insert_puts_the_answer_at_the_cursor_as_structure_in_one_undo_step(
     gui_doc.Text.setString("Intro paragraph.")
     chat_server.add(sse.text_response(PLAN, pieces=5))
     panel = PanelDriver(gui_office, gui_doc)
-    _ask(panel, "Draft a plan")
-    panel.wait_transcript("bold")
-    panel.wait_idle()
+    _ask(panel, "Draft a plan", "bold")
 
     panel.press("Copy")
     wait_for(lambda: panel.status() == hm.COPIED, what="the Copy sentence")
@@ -77,9 +78,7 @@ def test_retry_asks_again_in_place_of_the_answer_and_takes_its_edits_back(
         sse.text_response("Added slogan A."),
         sse.text_response("Here is slogan B instead."))
     panel = PanelDriver(gui_office, gui_doc)
-    _ask(panel, "Write a slogan")
-    panel.wait_transcript("Added slogan A.")
-    panel.wait_idle()
+    _ask(panel, "Write a slogan", "Added slogan A.")
     assert "Slogan A" in gui_doc.Text.getString()
 
     panel.press("Retry")
@@ -101,16 +100,12 @@ def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_
     chat_server.add(sse.text_response("Answer in French."),
                     sse.text_response("Answer in German."))
     panel = PanelDriver(gui_office, gui_doc)
-    _ask(panel, "Summarise in French")
-    panel.wait_transcript("Answer in French.")
-    panel.wait_idle()
+    _ask(panel, "Summarise in French", "Answer in French.")
 
     panel.press("Edit")
     wait_for(lambda: panel.status() == hm.EDITING, what="the Edit sentence")
     assert panel.read("Message") == "Summarise in French"
-    _ask(panel, "Summarise in German")
-    panel.wait_transcript("Answer in German.")
-    panel.wait_idle()
+    _ask(panel, "Summarise in German", "Answer in German.")
     shown = panel.transcript()
     assert "French" not in shown and shown.count("You: ") == 1
     assert "You: Summarise in German" in shown
