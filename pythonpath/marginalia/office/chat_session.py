@@ -43,9 +43,10 @@ def session_for(ctx, doc) -> "ChatSession":
         if session is None:
             session = _sessions[key] = ChatSession(ctx, doc, key)
             _recover_author(ctx)
-    # Outside the lock: from a job's thread this waits for the main thread,
-    # which may itself be asking for a session.
-    mainthread.run_sync(ctx, session.restore)
+    if not session.restored:
+        # Outside the lock: from a job's thread this waits for the main thread,
+        # which may itself be asking for a session.
+        mainthread.run_sync(ctx, session.restore)
     return session
 
 
@@ -148,7 +149,7 @@ class ChatSession:
         self._running = False
         self._generation = 0
         self._closed = False
-        self._restored = False
+        self.restored = False
         self.kept = chat_store.DocChats(ctx, doc, self._keeping)
         try:
             doc.addCloseListener(_CloseWatch(self))
@@ -243,9 +244,9 @@ class ChatSession:
 
     def restore(self) -> None:
         """Show the document's last kept chat, once, when the session is made."""
-        if self._restored:
+        if self.restored:
             return
-        self._restored = True
+        self.restored = True
         try:
             if self._keeping():
                 chat = self.kept.restore()

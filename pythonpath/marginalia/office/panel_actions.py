@@ -151,6 +151,8 @@ class PanelActions:
         kept = self.session.kept
         chats = kept.summaries()
         self.show_notes()
+        if not chats and not kept.enabled():
+            self._say(hm.KEEPING_OFF)
         items = hm.menu_items(chats, kept.chat.chat_id if self.session.log else None,
                               bool(self.session.log))
         choice = hm.chosen(self._popup(items), chats)
