@@ -131,6 +131,15 @@ def test_form_round_trip_and_bad_fields_keep_saved_values():
     assert len(problems) == 2
 
 
+def test_keeping_chats_is_on_by_default_and_a_tick_box_on_the_page():
+    assert config.Settings().keep_chats is True
+    form = options_form.settings_to_form(config.Settings())
+    assert form["keep_chats"] is True
+    form["keep_chats"] = False
+    changed, problems = options_form.form_to_settings(config.Settings(), form)
+    assert changed.keep_chats is False and problems == []
+
+
 @pytest.mark.parametrize("text,value", [("", None), ("0", 0.0), ("1,5", 1.5), ("2", 2.0)])
 def test_temperature_parsing(text, value):
     assert options_form.parse_temperature(text) == value
@@ -151,8 +160,16 @@ def test_layout_fills_the_panel_without_overlaps(width, height):
             assert x >= 0 and y >= 0 and x + w <= width and y + h <= max(height, 320)
         transcript = boxes["transcript"]
         assert transcript[2] == width - 2 * panel_layout.MARGIN
-        assert transcript[1] + transcript[3] <= boxes["input"][1]
+        assert transcript[1] + transcript[3] <= boxes["copy"][1]
         assert (boxes["thinking"][3] > 0) == thinking
+        # The answer row sits between the conversation and the message box, edge to edge,
+        # its buttons side by side; History shares the top row with the thinking toggle.
+        row = [boxes[name] for name in panel_layout.ANSWER_ROW]
+        assert row[0][0] == panel_layout.MARGIN and row[-1][0] + row[-1][2] == width - 6
+        assert all(a[0] + a[2] < b[0] for a, b in zip(row, row[1:]))
+        assert row[0][1] + row[0][3] <= boxes["input"][1]
+        toggle, hist = boxes["thinking_toggle"], boxes["history"]
+        assert toggle[1] == hist[1] and toggle[0] + toggle[2] < hist[0]
 
 
 def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces():

@@ -168,8 +168,15 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
         ctx = window.getAccessibleContext()
         names = [ctx.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
                  for i in range(ctx.getAccessibleChildCount())]
-        for heading in ("Server", "Model", "Answers", "Panel and editing"):
+        for heading in ("Server", "Model", "Answers", "Panel, editing and chats"):
             assert heading in names
+        # Keeping chats is a tick box, on by default, that says where they are kept.
+        assert "Keep chats (this computer only)" in names
+        assert window.getControl("KeepChatsCheck").getModel().State == 1
+        # The two tick boxes share a row: neither label is cut off.
+        for name in ("TrackChangesCheck", "KeepChatsCheck"):
+            control = window.getControl(name)
+            assert control.getPreferredSize().Width <= control.getPosSize().Width, name
         assert "Most tool steps per answer:" in names and "Tool round limit:" not in names
         assert "Context window:" in names
         provider = window.getControl("ProviderList")

@@ -63,6 +63,8 @@ def test_schema_defaults_are_a_local_ollama_with_nothing_else_set(office):
     assert chat.getByName("show_thinking") is True
     assert chat.getByName("max_rounds") == 12
     assert chat.getByName("track_changes") is False
+    # Chats are kept per document (in the profile) unless the user turns it off.
+    assert chat.getByName("keep_chats") is True
     # The schema has no place for a key at all.
     assert not connection.hasByName("api_key") and not chat.hasByName("api_key")
 
@@ -82,7 +84,7 @@ def test_every_field_round_trips(office):
         "model": "tiny-model:7b", "temperature": 0.3, "max_tokens": 512,
         "reasoning_effort": "high", "show_thinking": False,
         "extra_instructions": u"Be brief.\nUse British spelling \u2014 always.",
-        "max_rounds": 5, "track_changes": True, "allow_http": True,
+        "max_rounds": 5, "track_changes": True, "allow_http": True, "keep_chats": False,
         "connect_timeout": 7.5, "read_timeout": 60.0,
     }
     office.job("settings.save", **values)

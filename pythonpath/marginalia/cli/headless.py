@@ -2,13 +2,17 @@
 
     PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.headless DOCUMENT \\
         --message TEXT [--message TEXT ...] --output OUT [--endpoint URL] [--model NAME] \\
-        [--api-key-env VAR] [--track-changes] [--oxt PATH] [--ignore-lock]
+        [--api-key-env VAR] [--track-changes] [--oxt PATH] [--ignore-lock] \\
+        [--transcript FILE.md] [--continue [--chats-dir DIR]]
 
 A private headless LibreOffice with a throwaway profile gets the built .oxt;
 each message runs as one chat turn *inside* the office through the
 extension's own ChatSession (same loop, tools, undo and tracked changes as
 the sidebar). Events go to stdout as JSON lines; OUT is saved in the format
-its extension names. Needs the Python that has ``uno``.
+its extension names. ``--transcript`` writes the chat as Markdown (as the
+panel's Export chat does); ``--continue`` first takes up the document's kept
+chat from the user's own LibreOffice profile (or --chats-dir) and keeps the
+turns there afterwards. Needs the Python that has ``uno``.
 """
 
 import argparse
@@ -60,6 +64,12 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--oxt", default=DEFAULT_OXT, help="the extension to install")
     p.add_argument("--ignore-lock", action="store_true",
                    help="work on a copy when another LibreOffice has the document open")
+    p.add_argument("--transcript", metavar="FILE.md",
+                   help="write the chat as Markdown to this file")
+    p.add_argument("--continue", dest="continue_chat", action="store_true",
+                   help="continue the document's kept chat (and keep the new turns)")
+    p.add_argument("--chats-dir", metavar="DIR", default=None,
+                   help="where the kept chats are (default: the user's LibreOffice profile)")
     args = p.parse_args(argv)
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in FILTERS:
@@ -75,7 +85,25 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     if args.api_key_env and args.api_key_env not in os.environ:
         raise UsageError("The environment variable %s is not set." % args.api_key_env)
     args.api_key = os.environ.get(key_var, "")
+    if args.chats_dir and not args.continue_chat:
+        raise UsageError("--chats-dir goes with --continue.")
+    if args.transcript:
+        folder = os.path.dirname(os.path.abspath(args.transcript))
+        if not os.path.isdir(folder):
+            raise UsageError("The folder for the transcript, %s, does not exist." % folder)
     return args
+
+
+def user_chats_dir() -> str:
+    """The kept chats of the user's own LibreOffice profile (office.chat_store's folder)."""
+    if sys.platform == "win32":
+        base = os.path.join(os.environ.get("APPDATA", os.path.expanduser("~")), "LibreOffice")
+    elif sys.platform == "darwin":
+        base = os.path.expanduser("~/Library/Application Support/LibreOffice")
+    else:
+        config = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
+        base = os.path.join(config, "libreoffice")
+    return os.path.join(base, "4", "user", "marginalia", "chats")
 
 
 def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
@@ -134,6 +162,24 @@ def run_turn(office: Any, doc: Any, message: str, settings: Dict[str, Any],
         time.sleep(POLL_SECONDS)
 
 
+def _continue(office: Any, doc: Any, folder: str) -> None:
+    continued = office.job("chat.continue", doc, folder=folder)
+    for note in continued.get("notes") or []:
+        sys.stderr.write("%s\n" % note)
+    if not continued.get("continued"):
+        sys.stderr.write("This document has no kept chat in %s; starting a new one.\n" % folder)
+
+
+def _write_transcript(office: Any, doc: Any, path: str) -> None:
+    markdown = office.job("chat.transcript", doc)["markdown"]
+    try:
+        with open(path, "w", encoding="utf-8") as handle:
+            handle.write(markdown)
+    except OSError as exc:
+        raise RunError("The transcript could not be written to %s (%s)."
+                       % (path, exc.strerror or exc))
+
+
 def _store(doc: Any, path: str) -> None:
     import uno
     from marginalia.cli.office_process import props
@@ -172,7 +218,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
                        "that has LibreOffice's bridge (on Debian /usr/bin/python3 with "
                        "python3-uno).")
     settings = {"model": args.model, "api_key": args.api_key,
-                "track_changes": bool(args.track_changes)}
+                "track_changes": bool(args.track_changes),
+                # The throwaway profile's chats would vanish with it: keep only on --continue.
+                "keep_chats": bool(args.continue_chat)}
     if args.endpoint:
         settings["endpoint"] = args.endpoint
     path, copy_folder = _document_to_open(args)
@@ -188,10 +236,14 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             if owner is not None:
                 raise RunError(doclock.describe(owner, args.document))
             raise RunError("LibreOffice could not open %s." % args.document)
+        if args.continue_chat:
+            _continue(office, doc, args.chats_dir or user_chats_dir())
         for message in args.message:
             error = run_turn(office, doc, message, settings, out)
             if error:
                 raise RunError(error)
+        if args.transcript:
+            _write_transcript(office, doc, args.transcript)
         try:
             _store(doc, args.output)
         except Exception:

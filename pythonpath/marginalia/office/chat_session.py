@@ -6,19 +6,24 @@ A turn runs on a worker thread (HTTP must never block the UI); its events are
 queued and handed to listeners on the main thread in batches, at most 10 a
 second, with adjacent text pieces merged, so a fast stream costs the UI a
 bounded number of repaints. The headless runner drives the same class.
+
+With the keep_chats setting on, the session starts from the document's last
+kept chat and keeps each turn's result when it ends (office.chat_store);
+History, Retry and Edit work on the session's conversation and log together.
 """
 
 import logging
 import threading
 import time
-from typing import Callable, List, Tuple, Union
+from typing import Callable, List, Optional, Tuple, Union
 
 import unohelper
 from com.sun.star.util import XCloseListener
 
 from marginalia import events as ev
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
-from marginalia.office import mainthread
+from marginalia.chat import history
+from marginalia.office import chat_store, mainthread
 
 log = logging.getLogger("marginalia.chat")
 
@@ -38,6 +43,10 @@ def session_for(ctx, doc) -> "ChatSession":
         if session is None:
             session = _sessions[key] = ChatSession(ctx, doc, key)
             _recover_author(ctx)
+    if not session.restored:
+        # Outside the lock: from a job's thread this waits for the main thread,
+        # which may itself be asking for a session.
+        mainthread.run_sync(ctx, session.restore)
     return session
 
 
@@ -140,6 +149,8 @@ class ChatSession:
         self._running = False
         self._generation = 0
         self._closed = False
+        self.restored = False
+        self.kept = chat_store.DocChats(ctx, doc, self._keeping)
         try:
             doc.addCloseListener(_CloseWatch(self))
         except Exception:
@@ -175,6 +186,8 @@ class ChatSession:
         if not batch and not ended:
             return
         self.log.extend(batch)
+        if ended:
+            self._keep()
         for fn in list(self._listeners):
             try:
                 fn(batch)
@@ -210,18 +223,87 @@ class ChatSession:
             self._cancel.cancel()
 
     def new_chat(self) -> None:
-        """Forget the conversation (stopping a running turn first)."""
+        """Start a new conversation (stopping a running turn first); the old one stays kept."""
+        self._replace([], [])
+        self.kept.start_new()
+
+    def _replace(self, messages, log_entries) -> None:
         from marginalia.chat.loop import Conversation
         self.stop()
         self._generation += 1
-        self.conversation = Conversation()
-        self.log = []
+        self.conversation = Conversation(messages)
+        self.log = list(log_entries)
+
+    # -- kept chats (main thread) ------------------------------------------------
+    def _keeping(self) -> bool:
+        override = self.settings_override or {}
+        if "keep_chats" in override:
+            return bool(override["keep_chats"])
+        from marginalia.office import settings_store
+        return bool(settings_store.load(self.ctx, with_key=False).keep_chats)
+
+    def restore(self) -> None:
+        """Show the document's last kept chat, once, when the session is made."""
+        if self.restored:
+            return
+        self.restored = True
+        try:
+            if self._keeping():
+                chat = self.kept.restore()
+                if chat is not None and not self.log:
+                    self._replace(chat.messages, chat.log)
+        except Exception:
+            log.exception("could not restore the document's chat")
+
+    def _keep(self) -> None:
+        try:
+            self.kept.save_later(self.conversation.messages, self.log)
+        except Exception:
+            # The chat goes on; only keeping it failed (a read-only document, say).
+            log.exception("could not keep the chat")
+
+    def open_chat(self, chat_id: str) -> bool:
+        """Show a kept chat of this document instead of the current one."""
+        if self.busy:
+            return False
+        chat = self.kept.open(chat_id)
+        if chat is None:
+            return False
+        self._replace(chat.messages, chat.log)
+        return True
+
+    def delete_chat(self, chat_id: str) -> None:
+        if chat_id == self.kept.chat.chat_id and not self.busy:
+            self.new_chat()
+        self.kept.delete(chat_id)
+
+    def forget_chats(self) -> int:
+        """Remove every kept chat of this document; the panel starts empty."""
+        if self.busy:
+            self.stop()
+        self._replace([], [])
+        return self.kept.forget()
+
+    def take_back_last_turn(self) -> Optional[str]:
+        """Remove the last user turn (messages and log); its message, or None.
+
+        Regenerate sends it again; Edit and resend gives it back to the box.
+        """
+        if self.busy:
+            return None
+        cut = history.last_turn_start(self.conversation.messages, self.log)
+        if cut is None:
+            return None
+        text = self.log[cut[1]][1]
+        self._replace(self.conversation.messages[:cut[0]], self.log[:cut[1]])
+        return text
 
     def document_closed(self) -> None:
         if self._closed:
             return
         self._closed = True
         self.stop()
+        self.kept.flush()
         self._listeners = []
         _drop(self.key)
 

@@ -31,7 +31,7 @@ _LATEST_WINDOW = server_look.Latest()
 
 EFFORT_LABELS = {"": "default"}
 CHECKS = {"show_thinking": "ShowThinkingCheck", "track_changes": "TrackChangesCheck",
-          "allow_http": "AllowHttpCheck"}
+          "allow_http": "AllowHttpCheck", "keep_chats": "KeepChatsCheck"}
 TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
          "temperature": "TemperatureField", "max_tokens": "MaxTokensField",
          "max_rounds": "RoundsField", "extra_instructions": "ExtraField",

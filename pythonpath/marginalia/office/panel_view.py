@@ -12,6 +12,7 @@ from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKey
 
 from marginalia.ui import panel_layout
 from marginalia.document.docview import utf16_len
+from marginalia.ui.history_menu import ANSWER_BUTTONS
 from marginalia.ui.transcript import READY, trim_point
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
@@ -43,7 +44,11 @@ CONTROLS = (
     ("status", "FixedText", "Status", {"Label": READY, "NoLabel": True,
                                           "MultiLine": True}),
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
-)
+    ("history", "Button", "This document's chats, export, forget", {"Label": "History"}),
+) + tuple((name, "Button", tip, {"Label": label, "Enabled": False})
+          for name, label, tip in ANSWER_BUTTONS)
+# Buttons whose press goes to the panel's on_action(name).
+ACTIONS = ("history",) + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 
 
 def _selection(start, end):
@@ -124,7 +129,8 @@ class _EscapeHandler(unohelper.Base, XKeyHandler, XFocusListener):
 class PanelView:
     """The controls of one panel, inside the sidebar's parent window."""
 
-    def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking):
+    def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking,
+                 on_action=None):
         self.ctx = ctx
         self.parent = parent
         self.thinking_visible = True
@@ -161,6 +167,9 @@ class PanelView:
             "new_chat": _Listener(on_action=on_new_chat),
             "thinking_toggle": _Listener(on_action=on_toggle_thinking),
         }
+        if on_action is not None:
+            for name in ACTIONS:
+                self._actions[name] = _Listener(on_action=lambda n=name: on_action(n))
         for name, listener in self._actions.items():
             self.controls[name].addActionListener(listener)
         self._toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
@@ -258,6 +267,13 @@ class PanelView:
         model = self.controls["send"].getModel()
         model.Label = label
         model.HelpText = "Stop the answer" if busy else "Send the message"
+
+    def enable(self, names, enabled: bool) -> None:
+        """Enable or grey out buttons (the answer row follows the chat's state)."""
+        for name in names:
+            model = self.controls[name].getModel()
+            if model.Enabled != enabled:
+                model.Enabled = enabled
 
     def take_input(self) -> str:
         text = self.controls["input"].getText()

@@ -11,7 +11,7 @@ from marginalia import config
 
 TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
                "extra_instructions", "max_rounds", "context_window")
-CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http")
+CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http", "keep_chats")
 
 
 def _number_text(value: Optional[float]) -> str:

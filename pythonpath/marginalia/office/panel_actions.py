@@ -1,0 +1,259 @@
+"""The panel's History menu and the row of buttons acting on the last answer.
+
+Copy puts the answer's markdown on the clipboard; Insert writes it at the
+document's cursor as real structure (writer.answer, one undo step); Retry
+sends the last message again in place of its answer; Edit gives the last
+message back to the message box, and the next Send replaces that turn.
+History lists this document's kept chats (office.chat_store) to reopen or
+delete, exports the chat as Markdown through the system file picker, and
+forgets the document's chats. Wording lives in ui.history_menu. Main thread.
+"""
+
+import logging
+import os
+from typing import Optional
+
+import uno
+import unohelper
+from com.sun.star.datatransfer import XTransferable
+
+from marginalia.chat import history
+from marginalia.errors import MarginaliaError
+from marginalia.ui import history_menu as hm
+from marginalia.ui.chat_export import to_markdown
+
+log = logging.getLogger("marginalia.panel")
+
+FILESAVE_AUTOEXTENSION = 10    # com.sun.star.ui.dialogs.TemplateDescription
+EXECUTE_DOWN = 1               # com.sun.star.awt.PopupMenuDirection
+CHECKABLE = 1                  # com.sun.star.awt.MenuItemStyle
+BUTTONS_YES_NO = 3             # com.sun.star.awt.MessageBoxButtons
+YES = 2                        # com.sun.star.awt.MessageBoxResults
+MARKDOWN_FILTER = "Markdown (*.md)"
+
+
+class _Text(unohelper.Base, XTransferable):
+    """Plain text for the system clipboard."""
+
+    def __init__(self, text):
+        self._text = text
+        flavor = uno.createUnoStruct("com.sun.star.datatransfer.DataFlavor")
+        flavor.MimeType = "text/plain;charset=utf-16"
+        flavor.HumanPresentableName = "Unicode text"
+        flavor.DataType = uno.getTypeByName("string")
+        self._flavor = flavor
+
+    def getTransferData(self, flavor):
+        if not flavor.MimeType.startswith("text/plain"):
+            from com.sun.star.datatransfer import UnsupportedFlavorException
+            raise UnsupportedFlavorException("only text/plain", self)
+        return self._text
+
+    def getTransferDataFlavors(self):
+        return (self._flavor,)
+
+    def isDataFlavorSupported(self, flavor):
+        return flavor.MimeType.startswith("text/plain")
+
+
+class PanelActions:
+    """What History and the answer row do, for one ChatPanel."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        self.editing = False        # Edit pressed: the next Send replaces the last turn
+
+    @property
+    def session(self):
+        return self.panel.session
+
+    def _say(self, sentence: str) -> None:
+        self.panel.view.set_status(sentence)
+
+    def run(self, name: str) -> None:
+        getattr(self, "on_" + name)()
+
+    # -- the answer row ------------------------------------------------------
+    def refresh(self) -> None:
+        """Grey out what cannot act now (no answer yet, or a turn running)."""
+        idle = not self.session.busy
+        answer = bool(history.last_answer(self.session.log))
+        asked = any(role == "user" for role, _payload in self.session.log)
+        view = self.panel.view
+        view.enable(("copy", "insert"), idle and answer)
+        view.enable(("retry", "edit"), idle and asked)
+
+    def on_copy(self) -> None:
+        text = history.last_answer(self.session.log)
+        if not text:
+            return
+        smgr = self.panel.ctx.ServiceManager
+        clipboard = smgr.createInstanceWithContext(
+            "com.sun.star.datatransfer.clipboard.SystemClipboard", self.panel.ctx)
+        clipboard.setContents(_Text(text), None)
+        self._say(hm.COPIED)
+
+    def on_insert(self) -> None:
+        from marginalia.office import settings_store
+        from marginalia.writer.answer import insert_at_cursor
+        text = history.last_answer(self.session.log)
+        if not text or self.session.busy:
+            return
+        track = settings_store.load(self.panel.ctx, with_key=False).track_changes
+        try:
+            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track))
+        except MarginaliaError as exc:
+            self._say(str(exc))
+            return
+        self._say(hm.INSERTED)
+
+    def on_retry(self) -> None:
+        self.editing = False
+        text = self._take_back()
+        if text is not None:
+            self.panel.send_text(text)
+
+    def on_edit(self) -> None:
+        cut = history.last_turn_start(self.session.conversation.messages, self.session.log)
+        if cut is None or self.session.busy:
+            return
+        self.panel.view.keep_input(self.session.log[cut[1]][1])
+        self.panel.view.focus_input()
+        self.editing = True
+        self._say(hm.EDITING)
+
+    def before_send(self) -> None:
+        """Called as a message is sent: after Edit, it replaces the last turn."""
+        if self.editing:
+            self.editing = False
+            self._take_back()
+
+    def _take_back(self) -> Optional[str]:
+        """Remove the last turn (and its edits, if they are still the newest Undo step)."""
+        text = self.session.take_back_last_turn()
+        if text is None:
+            return None
+        self._undo_turn(text)
+        self.panel.replay()
+        return text
+
+    def _undo_turn(self, text: str) -> None:
+        from marginalia.writer.turn import undo_title
+        try:
+            undo = self.panel.document.getUndoManager()
+            if undo.isUndoPossible() and undo.getCurrentUndoActionTitle() == undo_title(text):
+                undo.undo()
+        except Exception:
+            log.exception("could not undo the retried turn's edits")
+
+    # -- History -------------------------------------------------------------
+    def on_history(self) -> None:
+        kept = self.session.kept
+        chats = kept.summaries()
+        self.show_notes()
+        if not chats and not kept.enabled():
+            self._say(hm.KEEPING_OFF)
+        items = hm.menu_items(chats, kept.chat.chat_id if self.session.log else None,
+                              bool(self.session.log))
+        choice = hm.chosen(self._popup(items), chats)
+        if choice is None:
+            return
+        action, chat_id = choice
+        if action == "open":
+            self.editing = False
+            if not self.session.open_chat(chat_id):
+                self.show_notes()
+                return
+            self.panel.replay()
+            self.show_notes()
+        elif action == "delete":
+            self.session.delete_chat(chat_id)
+            self.panel.replay()
+        elif action == "export":
+            self.export()
+        elif action == "forget" and self._confirm(hm.FORGET_QUESTION):
+            self.editing = False
+            self.session.forget_chats()
+            self.panel.replay()
+            self._say(hm.FORGOTTEN)
+
+    def show_notes(self) -> None:
+        """Say once that an unreadable chat file was set aside."""
+        notes, self.session.kept.notes = self.session.kept.notes, []
+        if notes:
+            self._say(notes[-1])
+
+    def _menu(self, items):
+        smgr, ctx = self.panel.ctx.ServiceManager, self.panel.ctx
+        menu = smgr.createInstanceWithContext("com.sun.star.awt.PopupMenu", ctx)
+        for pos, item in enumerate(items):
+            if item.item_id == 0:
+                menu.insertSeparator(pos)
+                continue
+            menu.insertItem(item.item_id, item.label, CHECKABLE if item.checked else 0, pos)
+            menu.enableItem(item.item_id, item.enabled)
+            if item.checked:
+                menu.checkItem(item.item_id, True)
+            if item.submenu:
+                menu.setPopupMenu(item.item_id, self._menu(item.submenu))
+        return menu
+
+    def _popup(self, items) -> int:
+        button = self.panel.view.controls["history"].getPosSize()
+        where = uno.createUnoStruct("com.sun.star.awt.Rectangle", button.X,
+                                    button.Y + button.Height, button.Width, 0)
+        return self._menu(items).execute(self.panel.view.window, where, EXECUTE_DOWN)
+
+    def _confirm(self, question: str) -> bool:
+        smgr, ctx = self.panel.ctx.ServiceManager, self.panel.ctx
+        toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
+        box = toolkit.createMessageBox(
+            self.panel.view.window, uno.Enum("com.sun.star.awt.MessageBoxType", "QUERYBOX"),
+            BUTTONS_YES_NO, "Marginalia", question)
+        try:
+            return box.execute() == YES
+        finally:
+            box.dispose()
+
+    # -- Export --------------------------------------------------------------
+    def export(self) -> None:
+        if not self.session.log:
+            self._say(hm.NOTHING_TO_EXPORT)
+            return
+        title = _title(self.panel.document)
+        path = self._pick_file(hm.export_name(title))
+        if path is None:
+            return
+        if not path.lower().endswith(".md"):
+            path += ".md"
+        try:
+            history.write_atomic(path, to_markdown(self.session.log, title))
+        except OSError as exc:
+            self._say("The chat could not be written to %s (%s)."
+                      % (path, exc.strerror or "the folder refused it"))
+            return
+        self._say(hm.EXPORTED % os.path.basename(path))
+
+    def _pick_file(self, name: str) -> Optional[str]:
+        ctx = self.panel.ctx
+        picker = ctx.ServiceManager.createInstanceWithArgumentsAndContext(
+            "com.sun.star.ui.dialogs.FilePicker", (FILESAVE_AUTOEXTENSION,), ctx)
+        picker.setTitle("Export chat")
+        picker.appendFilter(MARKDOWN_FILTER, "*.md")
+        picker.setCurrentFilter(MARKDOWN_FILTER)
+        picker.setDefaultName(name)
+        url = self.panel.document.getURL()
+        if url:
+            picker.setDisplayDirectory(url.rsplit("/", 1)[0])
+        if picker.execute() != 1:
+            return None
+        files = picker.getFiles()
+        return uno.fileUrlToSystemPath(files[0]) if files else None
+
+
+def _title(doc) -> str:
+    try:
+        return doc.getTitle()
+    except Exception:
+        return ""
+

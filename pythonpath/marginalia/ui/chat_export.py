@@ -1,0 +1,95 @@
+"""A chat as Markdown, for "Export chat…" and the headless runner's --transcript (pure).
+
+Each user message is a "You" section and each answer an "Assistant" section;
+the model's thinking is folded into a quote block before the text it led to,
+a tool call is one short line with what it did, an error one line with a
+warning sign.
+"""
+
+import time
+from typing import Iterable, List, Optional, Tuple
+
+from marginalia import events as ev
+from marginalia.document.docview import short
+
+TOOL_LINE = "- `%s` \u2014 %s"
+ARGUMENTS_LIMIT = 80
+
+
+def _quote(text: str) -> List[str]:
+    lines = text.strip().split("\n")
+    return [("> " + line).rstrip() for line in lines] + [""]
+
+
+class _Writer:
+    def __init__(self) -> None:
+        self.lines: List[str] = []
+        self.text = ""          # answer text not yet written
+        self.thinking = ""      # reasoning not yet written
+        self.pending = {}       # call id -> the call's short line, until its result
+
+    def flush(self) -> None:
+        if self.thinking.strip():
+            self.lines.extend(_quote(self.thinking))
+        self.thinking = ""
+        if self.text.strip():
+            self.lines.extend([self.text.strip(), ""])
+        self.text = ""
+
+    def user(self, text: str) -> None:
+        self.flush()
+        self.lines.extend(["## You", "", text.strip(), "", "## Assistant", ""])
+
+    def event(self, event: ev.Event) -> None:
+        kind = event.kind
+        if kind == ev.REASONING:
+            if self.text.strip():
+                self.flush()
+            self.thinking += event.text or ""
+        elif kind == ev.TEXT:
+            if self.thinking.strip():
+                self.lines.extend(_quote(self.thinking))
+                self.thinking = ""
+            self.text += event.text or ""
+        elif kind == ev.TOOL_CALL:
+            self.flush()
+            arguments = short((event.arguments or "").replace("\n", " "), ARGUMENTS_LIMIT)
+            self.pending[event.call_id] = "%s(%s)" % (event.name or "tool", arguments)
+        elif kind == ev.TOOL_RESULT:
+            self.flush()
+            call = self.pending.pop(event.call_id, event.name or "tool")
+            outcome = event.summary or ("done" if event.ok else "failed")
+            if not event.ok and event.summary:
+                outcome = "failed: " + outcome
+            self.lines.append(TOOL_LINE % (call, short(outcome, 200)))
+            self.lines.append("")
+        elif kind == ev.ERROR:
+            self.flush()
+            self.lines.extend(["\u26a0 " + (event.message or "Something went wrong."), ""])
+        elif kind == ev.DONE:
+            self.flush()
+
+
+def to_markdown(log: Iterable[Tuple[str, object]], title: str = "",
+                when: Optional[float] = None) -> str:
+    """The chat log (``("user", text)`` / ``("event", Event)`` entries) as Markdown."""
+    writer = _Writer()
+    heading = "# Chat" + (" about %s" % title if title else "")
+    stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when if when else time.time()))
+    writer.lines.extend([heading, "", "_Exported from Marginalia on %s._" % stamp, ""])
+    for role, payload in log:
+        if role == "user":
+            writer.user(str(payload))
+        else:
+            writer.event(payload)
+    writer.flush()
+    # Consecutive tool lines form one list: drop the blank line between them.
+    out: List[str] = []
+    for i, line in enumerate(writer.lines):
+        if (line == "" and out and out[-1].startswith("- `")
+                and i + 1 < len(writer.lines) and writer.lines[i + 1].startswith("- `")):
+            continue
+        out.append(line)
+    while out and out[-1] == "":
+        out.pop()
+    return "\n".join(out) + "\n"

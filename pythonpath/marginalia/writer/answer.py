@@ -1,0 +1,83 @@
+"""An answer from the chat put into the document at the user's cursor, as real structure.
+
+The panel's Insert button: the answer's markdown becomes headings, lists,
+tables and formatted runs through the same writer (writer.edit.write_blocks)
+the insert_paragraphs tool uses, inside one undo step, recorded as the
+assistant's tracked change when the user's settings say so. Main thread.
+"""
+
+from typing import Any
+
+from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+
+from marginalia.document import markdown as md
+from marginalia.errors import ToolError
+from marginalia.writer import edit, read
+from marginalia.writer.text_tools import check_writable
+from marginalia.writer.turn import Turn
+
+UNDO_REQUEST = "insert answer"
+
+
+def _body_style(cursor: Any) -> str:
+    """The style new body paragraphs take: the cursor's own, unless it is a heading or list."""
+    try:
+        outline, numbering, style = cursor.getPropertyValues(
+            ("OutlineLevel", "NumberingStyleName", "ParaStyleName"))
+    except Exception:
+        return "Standard"
+    return "Standard" if outline or numbering else style
+
+
+def _empty_paragraph_at(text: Any, cursor: Any) -> None:
+    """Split the paragraph at ``cursor`` so it sits in an empty paragraph of its own."""
+    if not cursor.isStartOfParagraph():
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    if not cursor.isEndOfParagraph():
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+
+
+def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool) -> int:
+    """Write ``markdown`` at the view cursor (after a selection); the blocks made.
+
+    Raises ToolError with the sentence for the user when it cannot be done;
+    nothing is changed then.
+    """
+    blocks = md.parse(markdown or "")
+    if not blocks:
+        raise ToolError("The last answer has no text to insert.")
+    if doc.isReadonly():
+        raise ToolError("The document is read-only; nothing was inserted.")
+    view = doc.getCurrentController().getViewCursor()
+    body = doc.getText()
+    try:
+        body.compareRegionEnds(view.getEnd(), body.getEnd())
+        in_body = True
+    except Exception:
+        in_body = False      # the cursor is in a table, frame, header or footnote
+    if not in_body:
+        raise ToolError("Put the cursor in the main text, outside tables and frames, "
+                        "to insert the answer there.")
+    check_writable([view], "The place at the cursor")
+    turn = Turn(ctx, doc, track_changes)
+    turn.begin(UNDO_REQUEST)
+    try:
+        turn.before_edit()
+        turn.open_edit()
+        doc.lockControllers()
+        try:
+            with turn.author():
+                cursor = body.createTextCursorByRange(view.getEnd())
+                style = _body_style(cursor)
+                _empty_paragraph_at(body, cursor)
+                styles = edit.Styles(doc, style)
+                made = edit.write_blocks(doc, cursor, blocks, styles, edit.ListState(styles))
+            view.gotoRange(cursor.getEnd(), False)
+        finally:
+            read.invalidate()
+            doc.unlockControllers()
+            turn.close_edit()
+    finally:
+        turn.end()
+    return made

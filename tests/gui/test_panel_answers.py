@@ -1,0 +1,115 @@
+"""The row under the conversation, in a real window: Copy, Insert, Retry, Edit.
+
+A scripted local server answers; the buttons are pressed through
+accessibility like a screen reader would, and the document, its undo stack,
+the clipboard and what the server was sent are checked afterwards.
+"""
+
+from tests.support import sse_server as sse
+from tests.support.office import paragraphs
+from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+
+from marginalia.ui import history_menu as hm
+
+PLAN = "## Plan\n\n- First step\n- Second step\n\nA **bold** close."
+
+
+def _ask(panel, text, until):
+    """Send ``text`` and wait for the answer containing ``until`` to finish."""
+    panel.type(text)
+    panel.key("Return")
+    panel.wait_transcript(until)
+    panel.wait_idle()
+
+
+def _clipboard(office):
+    contents = office.create("com.sun.star.datatransfer.clipboard.SystemClipboard").getContents()
+    for flavor in contents.getTransferDataFlavors():
+        if flavor.MimeType.startswith("text/plain"):
+            return contents.getTransferData(flavor)
+    return None
+
+
+def test_insert_puts_the_answer_at_the_cursor_as_structure_in_one_undo_step(
+        gui_office, gui_doc, chat_server):
+    gui_doc.Text.setString("Intro paragraph.")
+    chat_server.add(sse.text_response(PLAN, pieces=5))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Draft a plan", "bold")
+
+    panel.press("Copy")
+    wait_for(lambda: panel.status() == hm.COPIED, what="the Copy sentence")
+    assert _clipboard(gui_office) == PLAN
+
+    gui_doc.CurrentController.getViewCursor().gotoEnd(False)
+    panel.press("Insert")
+    wait_for(lambda: panel.status() == hm.INSERTED, what="the Insert sentence")
+    paras = paragraphs(gui_doc)
+    assert [p.getString() for p in paras] == ["Intro paragraph.", "Plan", "First step",
+                                              "Second step", "A bold close."]
+    assert paras[1].ParaStyleName == "Heading 2"
+    assert paras[2].NumberingStyleName and paras[2].NumberingStyleName == \
+        paras[3].NumberingStyleName
+    assert paras[0].ParaStyleName == paras[4].ParaStyleName      # body text stays body text
+    bold = [r for r in _runs(paras[4]) if r.getString() == "bold"]
+    assert bold and bold[0].CharWeight == 150.0
+    screenshot(gui_office, "panel_answer_inserted.png")
+
+    undo = gui_doc.UndoManager
+    assert undo.getCurrentUndoActionTitle() == "Marginalia: insert answer"
+    undo.undo()
+    assert [p.getString() for p in paragraphs(gui_doc)] == ["Intro paragraph."]
+
+
+def _runs(paragraph):
+    out = []
+    enum = paragraph.createEnumeration()
+    while enum.hasMoreElements():
+        out.append(enum.nextElement())
+    return out
+
+
+def test_retry_asks_again_in_place_of_the_answer_and_takes_its_edits_back(
+        gui_office, gui_doc, chat_server):
+    gui_doc.Text.setString("Our product.")
+    chat_server.add(
+        sse.tool_calls_response([("c1", "insert_paragraphs",
+                                  {"markdown": "Slogan A", "after_paragraph": -1})]),
+        sse.text_response("Added slogan A."),
+        sse.text_response("Here is slogan B instead."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Write a slogan", "Added slogan A.")
+    assert "Slogan A" in gui_doc.Text.getString()
+
+    panel.press("Retry")
+    shown = panel.wait_transcript("slogan B instead")
+    panel.wait_idle()
+    shown = panel.transcript()
+    assert shown.count("You: Write a slogan") == 1
+    assert "Added slogan A." not in shown
+    # The first answer's edit was the newest Undo step: Retry took it back first.
+    assert "Slogan A" not in gui_doc.Text.getString()
+    resent = chat_server.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in resent] == ["system", "user"]
+    assert resent[-1]["content"].endswith("Write a slogan")
+    screenshot(gui_office, "panel_answer_retry.png")
+
+
+def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_doc,
+                                                                chat_server):
+    chat_server.add(sse.text_response("Answer in French."),
+                    sse.text_response("Answer in German."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Summarise in French", "Answer in French.")
+
+    panel.press("Edit")
+    wait_for(lambda: panel.status() == hm.EDITING, what="the Edit sentence")
+    assert panel.read("Message") == "Summarise in French"
+    _ask(panel, "Summarise in German", "Answer in German.")
+    shown = panel.transcript()
+    assert "French" not in shown and shown.count("You: ") == 1
+    assert "You: Summarise in German" in shown
+    resent = chat_server.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in resent] == ["system", "user"]
+    assert resent[-1]["content"].endswith("Summarise in German")
+    screenshot(gui_office, "panel_answer_edit.png")
