@@ -144,3 +144,33 @@ def test_inline_text():
 ])
 def test_tool_lines_speak_to_the_user(name, ok, summary, shown):
     assert tool_line(name, ok, summary) == shown
+
+
+@pytest.mark.parametrize("field,text", [(0xFFFFFF, 0x000000), (0x1E1E1E, 0xEEEEEE),
+                                        (0x2B2B2B, 0xFFFFFF), (0xFDF6E3, 0x657B83),
+                                        (0x000000, 0x333333)])
+def test_pane_colours_follow_the_theme_and_meet_wcag_aa(field, text):
+    from marginalia.ui.theme import AA, contrast, is_dark, pane_colours
+    colours = pane_colours(field, text)
+    assert contrast(colours["chat_bg"], colours["chat_text"]) >= AA
+    assert contrast(colours["thinking_bg"], colours["thinking_text"]) >= AA
+    # A dark theme keeps dark panes (no light text on white).
+    assert is_dark(colours["thinking_bg"]) == is_dark(field)
+    assert colours["thinking_bg"] != colours["chat_bg"]
+
+
+@pytest.mark.parametrize("width,height", [(180, 320), (320, 900)])
+def test_message_box_grows_from_two_to_eight_lines_without_overlaps(width, height):
+    from marginalia.ui import panel_layout as pl
+    heights = []
+    for lines in (1, 2, 5, 8, 30):
+        boxes = pl.layout(width, height, False, input_lines=lines)
+        heights.append(boxes["input"][3])
+        order = ["transcript", "copy", "scope", "input", "send"]
+        tops = [boxes[n][1] for n in order]
+        assert tops == sorted(tops)
+        for upper, lower in zip(order, order[1:]):
+            assert boxes[upper][1] + boxes[upper][3] <= boxes[lower][1], (upper, lower)
+        assert boxes["status"][0] + boxes["status"][2] <= boxes["send"][0]
+    assert heights[0] == heights[1] < heights[2] < heights[3]
+    assert heights[3] >= heights[4]      # capped at 8 lines (less when the panel is short)

@@ -30,6 +30,11 @@ LAST_TURN = "Last turn: "                # the status tooltip: the turn's usage
 ASSISTANT = "Assistant:"
 STOPPED_MARK = "\u25a0 Stopped"           # where the user stopped a turn
 
+QUEUED_MARK = " \u00b7 your next message is queued"   # after the status while one waits
+QUEUE_KEPT = "The answer stopped; your queued message is back in the box."
+NEW_CHAT = "New chat started. Undo brings the last one back."
+CHAT_BACK = "The chat is back."
+THOUGHT_FOR = "Thought for %d s \u25b8"
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
@@ -157,6 +162,24 @@ def replay_start(entries: List[Tuple[str, object]], keep: int) -> int:
         else:
             total += len(getattr(value, "text", None) or "")
     return 0
+
+
+def scope_line(selected: str) -> str:
+    """What the model will see besides the tools: "Selection: 12 words" or the document."""
+    words = len(selected.split())
+    if not words:
+        return "Whole document"
+    return "Selection: %s word%s" % ("{:,}".format(words), "" if words == 1 else "s")
+
+
+def turn_failed(entries: List[Tuple[str, object]]) -> bool:
+    """Whether the last turn in a log ended in an error or was stopped."""
+    for kind, value in reversed(entries):
+        if kind == "user":
+            return False
+        if value.kind == "error" or (value.kind == "done" and value.finish_reason == "cancelled"):
+            return True
+    return False
 
 
 def format_usage(usage: Optional[dict]) -> str:
