@@ -151,18 +151,18 @@ class PanelDriver(object):
         return self._status_label().getToolTipText()
 
     def thinking_toggle(self):
-        """The thinking button's name now ("Hide thinking ▾", "Thought for 3 s ▸"), or None."""
+        """The thinking button's name now ("Thinking ▾", "Thought for 3 s ▸"), or None."""
         for name in self.names():
-            if name.startswith(("Hide thinking", "Show thinking", "Thought for")):
+            if name.startswith(("Thinking ", "Thought for")):
                 return name
         return None
 
     def open_thinking(self):
         """Unfold the thinking pane if it is folded (as a user would, to read it)."""
         toggle = self.thinking_toggle()
-        if toggle and not toggle.startswith("Hide thinking"):
+        if toggle and not toggle.endswith("\u25be"):
             self.control_now((toggle,)).doAccessibleAction(0)
-            wait_for(lambda: (self.thinking_toggle() or "").startswith("Hide thinking"),
+            wait_for(lambda: (self.thinking_toggle() or "").endswith("\u25be"),
                      what="the thinking pane to open")
 
     # -- acting ----------------------------------------------------------------

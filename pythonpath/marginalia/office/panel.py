@@ -11,7 +11,6 @@ Every UNO entry point here catches once, logs, and shows one plain sentence.
 
 import logging
 import time
-from typing import Callable
 
 import unohelper
 from com.sun.star.lang import XComponent
@@ -21,10 +20,10 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 import uno
 
 from marginalia.chat.loop import CONNECTING
-from marginalia.errors import user_sentence
 from marginalia.events import DONE, ERROR, Event
 from marginalia.office import mainthread
 from marginalia.ui import first_run, panel_layout, transcript
+from marginalia.office.panel_states import PanelStates, guarded
 from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
@@ -34,7 +33,6 @@ log = logging.getLogger("marginalia.panel")
 # 7 ms per thousand characters on LibreOffice 7.4 (bench/bench_history.py):
 # 4000 keeps a panel opened on a 500-message chat under 300 ms.
 REPLAY_CHARS = 4000
-UNDO_SECONDS = 8          # how long New chat offers Undo
 
 
 def create_ui_element(ctx, url: str, args: dict) -> "PanelElement":
@@ -51,19 +49,7 @@ def create_ui_element(ctx, url: str, args: dict) -> "PanelElement":
     return PanelElement(url, frame, panel)
 
 
-def guarded(method: Callable) -> Callable:
-    """Wrap a UI callback: nothing escapes into VCL, the user gets one sentence."""
-    def call(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as exc:
-            log.exception("panel %s failed", method.__name__)
-            self.show_error(user_sentence(exc))
-    call.__name__ = method.__name__
-    return call
-
-
-class ChatPanel:
+class ChatPanel(PanelStates):
     """Connects one PanelView to the ChatSession of the frame's document.
 
     It decides no wording: what the panes and the status line show comes from
@@ -193,31 +179,6 @@ class ChatPanel:
                 log.info("answer text on screen at %.3f", time.time())
             self._began(began)
 
-    def _began(self, what: str) -> None:
-        """Thinking opens while it streams, and folds to "Thought for N s" as the answer starts."""
-        if what == "thinking":
-            self._thought_at = time.monotonic()
-            self.view.show_toggle(True)
-            if self._shown_setting:
-                self.view.set_thinking_visible(True)
-        elif what == "answer" and self._thought_at is not None:
-            seconds = max(1, int(round(time.monotonic() - self._thought_at)))
-            self._thought_at = None
-            self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds)
-
-    def _turn_ended(self, entries) -> None:
-        """A queued message goes now, unless the turn was stopped or failed (then it waits
-        in the box); the finished reply is announced."""
-        stopped = transcript.turn_failed(self.session.log)
-        queued, self.queued = self.queued, None
-        if queued is None:
-            return
-        if stopped:
-            self.view.keep_input(queued)
-            self.view.set_status(transcript.QUEUE_KEPT)
-        else:
-            self.send_text(queued)
-
     def show_error(self, text: str) -> None:
         try:
             self._show(self.renderer.event(Event(ERROR, message=text)))
@@ -304,17 +265,6 @@ class ChatPanel:
         return True
 
     @guarded
-    def on_recall(self) -> None:
-        """Up arrow in an empty message box: the last message comes back to edit."""
-        mainthread.post(self.ctx, self._recall_posted)
-
-    @guarded
-    def _recall_posted(self) -> None:
-        last = next((text for role, text in reversed(self.session.log) if role == "user"), None)
-        if last and not self.view.take_input():
-            self.view.keep_input(last)
-
-    @guarded
     def on_action(self, name: str) -> None:
         """History and the answer row (office.panel_actions)."""
         if not self._disposed:
@@ -335,30 +285,6 @@ class ChatPanel:
         self.actions.refresh()
         self.view.focus_input()
         self._offer_undo(undo if had_chat else None)
-
-    def _offer_undo(self, undo) -> None:
-        """Show Undo for UNDO_SECONDS after New chat; anything sent takes the offer back."""
-        self._undo = undo
-        self.view.show("undo", undo is not None)
-        if undo is None:
-            return
-        import threading
-        timer = threading.Timer(UNDO_SECONDS, mainthread.post,
-                                (self.ctx, lambda: self._undo_expired(undo)))
-        timer.daemon = True
-        timer.start()
-
-    @guarded
-    def _undo_expired(self, undo) -> None:
-        if not self._disposed and self._undo is undo:
-            self._offer_undo(None)
-
-    def undo_new_chat(self) -> None:
-        undo, self._undo = self._undo, None
-        self.view.show("undo", False)
-        if undo is not None and self.session.undo_new_chat(undo):
-            self.replay()
-            self.view.set_status(transcript.CHAT_BACK)
 
     @guarded
     def on_toggle_thinking(self) -> None:

@@ -29,8 +29,8 @@ KEEP_CHARS = 80000
 TRIMMED_NOTE = "(Earlier messages of this chat are no longer shown here.)\n\n"
 PLACEHOLDER = "Ask about your document \u2014 Enter to send, Shift+Enter for a new line"
 JUMP_LABEL = "\u2193 New reply below"
-HIDE_THINKING = "Hide thinking \u25be"
-SHOW_THINKING = "Show thinking \u25b8"
+HIDE_THINKING = "Thinking \u25be"
+SHOW_THINKING = "Thinking \u25b8"
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
 
@@ -96,7 +96,8 @@ class PanelView:
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
             # HelpText is the tooltip; VCL also falls back to it for the accessible name
             # of controls without a label, which is how screen readers and tests find them.
-            model.HelpText = label
+            # Labels are named by their own text: a tooltip would only cover the panel.
+            model.HelpText = "" if kind == "FixedText" else label
             for key, value in props.items():
                 setattr(model, key, value)
             if name in ICON_BUTTONS and icons:
@@ -309,7 +310,7 @@ class PanelView:
         model.Label = text
         if details is not None:
             # The numbers (tokens, context) are the tooltip; the line stays plain words.
-            model.HelpText = details or "Status"
+            model.HelpText = details
 
     def set_scope(self, text: str) -> None:
         model = self.controls["scope"].getModel()

@@ -17,7 +17,7 @@ from typing import Dict, Tuple
 MARGIN = 6
 GAP = 4
 ROW = 26
-ICON = 26
+ICON = 22
 SCOPE = 18
 LINE = 17                 # one line of the message box, in pixels
 INPUT_PAD = 8
