@@ -37,7 +37,7 @@ CHARS_PER_PIXEL = 1 / 7.0
 # name: (model kind, accessible name / tooltip, model properties), top to bottom.
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
-    ("history", "Button", "History: this document's chats, export, forget", {}),
+    ("history", "Button", "History", {}),     # this document's chats, export, forget
     ("new_chat", "Button", "New chat", {}),
     ("settings", "Button", "Marginalia settings", {}),
     ("thinking", "Edit", "Thinking", {
