@@ -16,3 +16,10 @@ def test_unknown_command_is_a_clear_error(office):
     with pytest.raises(JobError) as info:
         office.job("no.such.command")
     assert "unknown command" in str(info.value)
+
+
+def test_the_office_python_bridge_is_the_office_own(office, writer_doc):
+    # A live install binds pyuno to the deployment's helper process (every
+    # call a round trip over a pipe, 15-20x slower): the harness restarts.
+    probe = office.job("bench.probe", document=writer_doc, calls=50)
+    assert probe["own_context"] is True
