@@ -66,9 +66,33 @@ def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> An
     """Run one ``bench.*`` command on the main thread; ValueError for an unknown one."""
     from marginalia.office.mainthread import run_sync
     handler = _COMMANDS.get(command)
-    if handler is None:
+    if handler is None and command != "bench.roundtrip":
         raise ValueError("unknown bench command %r" % (command,))
     if document is None:
         raise ValueError("this command needs a Document")
+    if command == "bench.roundtrip":
+        started = time.perf_counter()
+        for _i in range(20):
+            run_sync(ctx, lambda: None)
+        return (time.perf_counter() - started) / 20
     return run_sync(ctx, lambda: handler(ctx, document, payload))
 
+
+
+def _parts(ctx, doc, payload):
+    """Seconds of the map's parts in one go, and of a main-thread round trip (diagnosis)."""
+    from marginalia.writer import mapbuild
+    out = {}
+    started = time.perf_counter()
+    mapbuild.build(doc, props=False)
+    out["structure"] = time.perf_counter() - started
+    started = time.perf_counter()
+    mapbuild.build(doc, props=True)
+    out["full"] = time.perf_counter() - started
+    started = time.perf_counter()
+    doc.getText().getString()
+    out["getString"] = time.perf_counter() - started
+    return out
+
+
+_COMMANDS["bench.parts"] = _parts

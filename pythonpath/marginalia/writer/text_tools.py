@@ -7,6 +7,7 @@ Undo, recording and locking are the caller's (writer.toolbox). The protection
 checks here serve writer.block_tools too.
 """
 
+import collections.abc
 import re
 from datetime import datetime
 from typing import Any, Iterable, List, Optional
@@ -53,6 +54,13 @@ def check_writable(objects: Iterable[Any], what: str = "That part of the documen
             raise ToolError("%s is in a protected section; nothing was changed." % what)
 
 
+def check_matches(doc: Any, ranges: Iterable[Any], what: str = "A match") -> None:
+    """check_writable for found ranges, asked range by range only when some section
+    is protected: otherwise none can be, and 1000 matches cost no 1000 objects."""
+    if protected_sections(doc):
+        check_writable(ranges, what)
+
+
 # ---------------------------------------------------------------- searching
 
 def search_descriptor(doc: Any, query: str, regex: Optional[bool],
@@ -78,6 +86,41 @@ def find_all(doc: Any, query: str, regex: Optional[bool] = False,
     return ranges if limit is None else (ranges, count)
 
 
+class Matches(collections.abc.Sequence):
+    """The ranges of one findAll, made into UNO objects only when used.
+
+    len() is the count; indexing and slicing fetch ranges one by one, so a
+    replace that only needs the count and the first match costs no object
+    per match.
+    """
+
+    def __init__(self, found: Any):
+        self._found = found
+        self._count = found.getCount() if found is not None else 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return self._found.getByIndex(index)
+
+
+def find_matches(doc: Any, query: str, regex: Optional[bool] = False,
+                 match_case: Optional[bool] = True) -> Matches:
+    """find_all's ranges as a lazy sequence (see Matches)."""
+    sd = search_descriptor(doc, query, regex, match_case)
+    try:
+        return Matches(doc.findAll(sd))
+    except Exception:
+        raise ToolError("The search pattern %r is not a valid regular expression." % query)
+
+
 def find_forgiving(doc: Any, query: str) -> List[Any]:
     """Exact case first, any case if that finds nothing (models often mis-case)."""
     return find_all(doc, query, False, True) or find_all(doc, query, False, False)
@@ -94,7 +137,7 @@ def search_document(doc: Any, query: Any, regex: Any = False,
     query = as_text(query, "query")
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=MAX_MATCHES)
-    bmap = read.body_map(doc)
+    bmap = read.body_map(doc, props=False)
     offsets = Offsets(doc.getText())
     matches = []
     for rng in ranges:
@@ -135,11 +178,11 @@ def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
     match_case = as_bool(match_case, "match_case")
-    ranges = find_all(doc, search, regex, match_case)
+    ranges = find_matches(doc, search, regex, match_case)
     if not ranges:
         raise no_match(search)
     targets = ranges if as_bool(all, "all") else ranges[:1]
-    check_writable(targets, "A match")
+    check_matches(doc, targets, "A match")
     if len(targets) > 1:
         rd = doc.createReplaceDescriptor()
         rd.setSearchString(search)
@@ -224,7 +267,7 @@ def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     if rng is None:
         raise no_match(search)
     check_writable([rng], "The text to comment on")
-    bmap = read.body_map(doc)
+    bmap = read.body_map(doc, props=False)
     number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")

@@ -136,6 +136,20 @@ _FUNCTIONS = {
 }
 
 
+# The tools that read the numbered map, and whether they need its attributes
+# (headings, lists) or only the numbering. The map is built before the call
+# in main-thread slices of about SLICE seconds (see WriterToolbox._prepare):
+# short enough for Writer to stay responsive, long enough that the wait for
+# the next slice (a main-thread round trip, milliseconds to tens of them on
+# a busy machine) is paid rarely; 300 pages take one or two.
+_MAP_TOOLS = {"get_document_info": True, "read_document": True, "get_selection": False,
+              "search_document": False, "add_comment": False, "replace_selection": False}
+SLICE = 0.1
+# A document edited between every slice stops being waited for after this
+# many; the tool then builds what it needs in one go.
+MAX_SLICES = 200
+
+
 def _is_disposed(exc):
     return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
 
@@ -149,6 +163,7 @@ class WriterToolbox:
         self.doc = doc
         self.settings = settings
         self._runner = runner
+        self.slice = SLICE
         self._turn = Turn(ctx, doc, bool(getattr(settings, "track_changes", False)))
         self.registry = ToolRegistry(invoke=self._invoke)
         for name, edits, description, schema in TOOLS:
@@ -176,7 +191,27 @@ class WriterToolbox:
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
+        props = _MAP_TOOLS.get(tool.name)
+        if props is not None:
+            self._prepare(props)
         return self._runner(lambda: self._run(tool, kwargs))
+
+    def _prepare(self, props):
+        """Build the reading map in short main-thread slices, this worker waiting between
+        them, so Writer repaints and takes the user's keys; an edit between two slices
+        restarts the build on the new text (writer.read.prepare)."""
+        for _i in range(MAX_SLICES):
+            if self._runner(lambda: self._slice(props)):
+                return
+
+    def _slice(self, props):
+        self._check_open()
+        try:
+            return read.prepare(self.doc, props, self.slice)
+        except Exception as exc:
+            if _is_disposed(exc):
+                raise Cancelled("The document was closed.")
+            raise
 
     def _run(self, tool, kwargs):
         """One tool call on the main thread."""
@@ -212,6 +247,7 @@ class WriterToolbox:
     # -- per-turn context ---------------------------------------------------------
     def context(self) -> str:
         """A short description of the document for the model's system message."""
+        self._prepare(True)
         return self._runner(self._context)
 
     def _context(self):

@@ -1,0 +1,264 @@
+"""Building a writer.bodymap BodyMap in slices, structure first and properties after.
+
+Why slices: on a long document the map costs tens of milliseconds (seconds
+for the exact enumeration), all on LibreOffice's main thread; run in one go
+the window neither repaints nor takes keys meanwhile. Every builder here is
+a generator that yields every few dozen paragraphs, so ``Build.run(budget)``
+can stop after ``budget`` seconds and go on in the next main-thread call;
+writer.read restarts a build whose document changed in between (its change
+counter), so no slice ever continues on text that is gone.
+
+Why two levels: numbering blocks (what search_document and get_selection
+need) comes from the body text and few calls; the per-paragraph attributes
+(headings, lists, styles: get_document_info, read_document) need a call per
+paragraph. ``props=False`` stops after the first level; ``Build(doc, base=map)``
+adds the attributes to such a map later.
+
+Numbering without a walk: in the body's getString every paragraph ends in
+"\n", and so does every manual line break (found with one regex search,
+measured with writer.bodymap.Offsets) and any "\n" in a text field's text.
+When the attributes are read anyway, a walk finding as many paragraphs as
+lines proves there is nothing else, and the search is skipped. Numbering
+alone checks the paragraph count only when the body has text fields. With
+tables, the cursor walk of the original map places them and reads the
+attributes on the way. Whatever does not add up gives None and the exact
+(slow, also sliced) enumeration.
+"""
+
+import time
+from typing import Any, Iterator, List, Optional
+
+from marginalia.writer import bodymap
+from marginalia.writer.bodymap import (CURSOR_PROPS, LIST_PROPS, BodyMap, ElementMap,
+                                       ListKinds, Offsets, _Block, before, body_tables)
+
+# Paragraphs handled between two looks at the clock.
+STRIDE = 48
+
+
+def _has_fields(doc):
+    try:
+        return doc.getTextFields().createEnumeration().hasMoreElements()
+    except Exception:
+        return True
+
+
+def _break_offsets(doc, body):
+    """Body text offsets of the manual line breaks, in document order."""
+    offsets = Offsets(body)
+    return [offsets.of(rng.getStart()) for rng in bodymap.line_breaks(doc, body)]
+
+
+def _blocks_from_lines(text, breaks):
+    """Blocks of consecutive lines joined by manual breaks; None if a break is no "\\n"."""
+    joined = set(breaks)
+    for offset in joined:
+        if offset >= len(text) or text[offset] != "\n":
+            return None
+    blocks, pos, first = [], 0, 0
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        pos += len(line)
+        if pos not in joined or index == len(lines) - 1:
+            blocks.append(_Block(first, index - first + 1))
+            first = index + 1
+        pos += 1
+    return blocks
+
+
+def _read_props(cursor, get, kinds):
+    """(PARA_PROPS values, list kind) of the cursor's paragraph; ``get`` is its
+    getPropertyValues, looked up once per walk (each lookup is a bridge call)."""
+    outline, list_id, style = get(CURSOR_PROPS)
+    level, label, kind = 0, "", None
+    if list_id:
+        level, label = get(LIST_PROPS)
+        kind = kinds.kind(cursor, list_id, level)
+    return (outline, list_id, level, label, style), kind
+
+
+def _props(doc, limit) -> Iterator[None]:
+    """Every paragraph's (attributes, list kind) in order; None past ``limit`` paragraphs."""
+    cursor = doc.getText().createTextCursor()
+    cursor.gotoStart(False)
+    step, get = cursor.gotoNextParagraph, cursor.getPropertyValues
+    kinds = ListKinds()
+    out = []
+    while True:
+        if len(out) >= limit:
+            return None
+        out.append(_read_props(cursor, get, kinds))
+        if len(out) % STRIDE == 0:
+            yield
+        if not step(False):
+            return out
+
+
+def _filled(bmap, read):
+    """``bmap`` with the attributes ``read`` by _props, or None if the counts differ."""
+    if read is None or len(read) != len(bmap.blocks):
+        return None
+    for block, (props, kind) in zip(bmap.blocks, read):
+        block.props, block.kind = props, kind
+    return bmap.with_props()
+
+
+def _count_paragraphs(doc) -> Iterator[None]:
+    cursor = doc.getText().createTextCursor()
+    cursor.gotoStart(False)
+    step = cursor.gotoNextParagraph
+    count = 1
+    while step(False):
+        count += 1
+        if count % (4 * STRIDE) == 0:
+            yield
+    return count
+
+
+def _walk(doc, body, text, tables) -> Iterator[None]:
+    """The original map: one cursor walk placing tables and breaks, reading attributes."""
+    lines = text.split("\n")
+    line_at = {}
+    pos = 0
+    for index, line in enumerate(lines):
+        line_at[pos] = index
+        pos += len(line) + 1
+    breaks = bodymap.line_breaks(doc, body)
+    cursor = body.createTextCursor()
+    cursor.gotoStart(False)
+    step, get = cursor.gotoNextParagraph, cursor.getPropertyValues
+    # ``mark`` trails the walk to measure body text offsets after each table.
+    mark = body.createTextCursor()
+    mark.gotoStart(False)
+    offset = 0
+    kinds = ListKinds()
+    blocks = []
+    line = 0
+    while True:
+        if tables and before(body, tables[0][0], cursor):
+            # Tables sit between the previous paragraph and this one: their
+            # cell lines end where this paragraph's text starts.
+            mark.gotoRange(cursor, True)
+            offset += len(mark.getString())
+            mark.collapseToEnd()
+            next_line = line_at.get(offset)
+            placed = []
+            while tables and before(body, tables[0][0], cursor):
+                placed.append(tables.pop(0)[1])
+            if next_line is None or len(placed) != 1 or next_line <= line:
+                # Two tables back to back cannot be told apart by line count.
+                return None
+            blocks.append(_Block(line, next_line - line, table=placed[0]))
+            line = next_line
+        props, kind = _read_props(cursor, get, kinds)
+        block = _Block(line, 1, props, kind)
+        blocks.append(block)
+        if len(blocks) % STRIDE == 0:
+            yield
+        if not step(False):
+            block.lines += len(breaks)
+            line += block.lines
+            break
+        while breaks and before(body, breaks[0], cursor):
+            breaks.pop(0)
+            block.lines += 1
+        line += block.lines
+    if tables or line != len(lines):
+        return None
+    return BodyMap(text, blocks)
+
+
+def _enumerate(doc) -> Iterator[None]:
+    """The exact map from the enumerated body (slow: an object per paragraph)."""
+    elements = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        elements.append(enum.nextElement())
+        if len(elements) % STRIDE == 0:
+            yield
+    return ElementMap(elements, doc.getText())
+
+
+def _fast(doc, props, base) -> Iterator[None]:
+    """The cheap map, or None when the body needs the enumeration."""
+    if base is not None:
+        return _filled(base, (yield from _props(doc, len(base.blocks))))
+    body = doc.getText()
+    text = body.getString()
+    yield
+    tables = body_tables(doc, body)
+    if tables:
+        return (yield from _walk(doc, body, text, tables))
+    lines = text.count("\n") + 1
+    read = None
+    if props:
+        read = yield from _props(doc, lines)
+        if read is not None and len(read) == lines:
+            # As many paragraphs as lines: every "\n" ends a paragraph.
+            return BodyMap(text, [_Block(i, 1, p, k) for i, (p, k) in enumerate(read)])
+    blocks = _blocks_from_lines(text, _break_offsets(doc, body))
+    if blocks is None:
+        return None
+    bmap = BodyMap(text, blocks, has_props=False)
+    if props:
+        return _filled(bmap, read)
+    yield
+    if _has_fields(doc):
+        # A field's text may hold "\n": only the paragraph count tells.
+        count = yield from _count_paragraphs(doc)
+        if count != len(blocks):
+            return None
+    return bmap
+
+
+def _stages(doc, props, base) -> Iterator[None]:
+    try:
+        found = yield from _fast(doc, props, base)
+    except Exception:
+        # An unusual body (a shape of tables the walk cannot place); the slow path is exact.
+        found = None
+    if found is None:
+        found = yield from _enumerate(doc)
+    return found
+
+
+class Build:
+    """One map being built; ``run`` advances it on the main thread."""
+
+    def __init__(self, doc: Any, props: bool = True, base: Optional[BodyMap] = None):
+        self.props = props or base is not None
+        self._steps = _stages(doc, props, base)
+        self.result = None      # type: Optional[BodyMap]
+
+    def run(self, budget: Optional[float] = None) -> bool:
+        """Work for about ``budget`` seconds (None: to the end); True when finished."""
+        deadline = None if budget is None else time.perf_counter() + budget
+        while self.result is None:
+            try:
+                next(self._steps)
+            except StopIteration as stop:
+                self.result = stop.value
+                return True
+            if deadline is not None and time.perf_counter() >= deadline:
+                return False
+        return True
+
+
+def build(doc: Any, props: bool = True) -> BodyMap:
+    """The map of ``doc`` in one go (the cheap one when the body allows)."""
+    job = Build(doc, props)
+    job.run()
+    return job.result
+
+
+def cheap(doc: Any) -> Optional[BodyMap]:
+    """The cheap map, or None where the enumeration would be used (tests compare them)."""
+    steps = _fast(doc, True, None)
+    try:
+        while True:
+            next(steps)
+    except StopIteration as stop:
+        return stop.value
+
+
+__all__: List[str] = ["Build", "build", "cheap"]

@@ -1,0 +1,190 @@
+"""The fast paths of the reading map and of replace_text against the slow, exact ones.
+
+The numbering-only map (search, selection), the full map (info, read) and
+replace_text's count-only find must give what the enumeration and the
+range-by-range checks give, on documents with formatting, emoji, tables,
+lists, comments, fields and tracked changes; a map built in slices must not
+survive an edit made between two slices.
+"""
+
+import json
+
+import pytest
+from com.sun.star.text.ControlCharacter import LINE_BREAK, PARAGRAPH_BREAK
+
+from tests.support.writer import EMOJI_LINE, build, find, one, redlines, sample, turn
+
+AI = "Marginalia (AI)"
+QUERIES = ("the", "e", "\U0001F600", "North", "report")
+
+
+def _check(office, doc):
+    check = office.job("writer.map_check", document=doc, queries=list(QUERIES))
+    assert check["same"], check
+    assert check["same_numbering"] and check["same_places"], check
+    assert any(check["places"]), "the queries should find something"
+    return check
+
+
+def _comment(doc, text):
+    note = doc.createInstance("com.sun.star.text.textfield.Annotation")
+    note.setPropertyValue("Content", "a note")
+    rng = find(doc, text)
+    rng.getText().insertTextContent(rng, note, True)
+
+
+def test_sample_with_comments_matches_the_enumeration(office):
+    doc = sample(office)
+    try:
+        _comment(doc, "grew")
+        _comment(doc, "smiles")
+        check = _check(office, doc)
+        # The sample has a table: the walk places it, no enumeration needed.
+        assert check["fast"] and check["numbering_fast"]
+    finally:
+        office.close(doc)
+
+
+def test_tracked_changes_match_the_enumeration(office):
+    doc = build(office, [("Heading 1", "Tracked report"), ("Standard", "The first line stays."),
+                         ("List 1", "North item", 0), ("Standard", EMOJI_LINE),
+                         ("Standard", "The end of the report.")])
+    try:
+        doc.setPropertyValue("RecordChanges", True)
+        find(doc, "first ").setString("")               # a tracked deletion stays in the text
+        text = doc.getText()
+        cursor = text.createTextCursorByRange(find(doc, "stays.").getEnd())
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        text.insertString(cursor, "An inserted paragraph with the \U0001F600.", False)
+        check = _check(office, doc)
+        assert check["fast"] and check["numbering_fast"] and check["blocks"] == 6
+    finally:
+        office.close(doc)
+
+
+def test_line_breaks_without_tables_need_no_walk_and_match(office):
+    doc = build(office, [("Standard", "first"), ("Heading 2", "the head"),
+                         ("Standard", "x \U0001F600 y")])
+    try:
+        text = doc.getText()
+        cursor = text.createTextCursorByRange(find(doc, "first").getEnd())
+        text.insertControlCharacter(cursor, LINE_BREAK, False)
+        text.insertString(cursor, "the second line", False)
+        cursor = text.createTextCursorByRange(text.getEnd())
+        text.insertControlCharacter(cursor, LINE_BREAK, False)
+        check = _check(office, doc)
+        assert check["fast"] and check["numbering_fast"] and check["blocks"] == 3
+    finally:
+        office.close(doc)
+
+
+def test_a_field_holding_a_newline_falls_back_to_the_exact_map(office):
+    doc = build(office, [("Standard", "before the field"), ("Standard", "the end \U0001F600")])
+    try:
+        field = doc.createInstance("com.sun.star.text.textfield.Input")
+        field.setPropertyValue("Content", "two\nlines")
+        text = doc.getText()
+        text.insertTextContent(find(doc, "before").getEnd(), field, False)
+        assert "two\nlines" in text.getString()
+        check = _check(office, doc)
+        assert check["blocks"] == 2
+        assert not check["numbering_fast"]
+    finally:
+        office.close(doc)
+
+
+def test_an_edit_between_slices_is_in_the_answer(office):
+    doc = sample(office)
+    try:
+        done = office.job("writer.edit_between_slices", document=doc,
+                          heading="Between the slices")
+        assert done["ok"] and done["runner_calls"] > 3
+        info = json.loads(done["content"])
+        assert info["outline"][0] == "1: # Between the slices"
+        assert info["paragraphs"] == 11
+        # The same as a plain call now that nothing changes any more.
+        assert one(office, doc, "get_document_info")["data"] == info
+    finally:
+        office.close(doc)
+
+
+def _hits(office, count):
+    items = [("Heading 1", "Report")]
+    for i in range(count):
+        items.append(("Standard", "Line %d with the word zephyr in it." % i))
+    doc = build(office, items)
+    found = find(doc, "zephyr")
+    found.setPropertyValue("CharWeight", 150.0)
+    doc.getUndoManager().clear()
+    return doc
+
+
+def test_replace_all_counts_keeps_formatting_and_undoes_in_one_step(office):
+    doc = _hits(office, 40)
+    try:
+        result = one(office, doc, "replace_text", search="zephyr", replacement="westerly",
+                     all=True)
+        assert result["ok"] and result["data"] == {"replaced": 40, "matches": 40}
+        assert find(doc, "zephyr") is None
+        assert find(doc, "westerly").getPropertyValue("CharWeight") == 150.0
+        doc.getUndoManager().undo()
+        assert find(doc, "westerly") is None
+        # Searching right after the undo finds every hit where it was.
+        found = one(office, doc, "search_document", query="zephyr", match_case=True)["data"]
+        assert found["count"] == 40
+        assert [m["paragraph"] for m in found["matches"]] == list(range(2, 42))
+    finally:
+        office.close(doc)
+
+
+def test_replace_all_while_recording_is_tracked_with_the_ai_author(office):
+    doc = _hits(office, 12)
+    try:
+        results = turn(office, doc, ("replace_text", {"search": "zephyr",
+                                                      "replacement": "westerly",
+                                                      "all": True}), track_changes=True)
+        assert results[0]["data"]["replaced"] == 12
+        authors = set(author for _kind, author in redlines(doc))
+        assert authors == {AI}
+    finally:
+        office.close(doc)
+
+
+@pytest.mark.parametrize("all_", [True, False])
+def test_replace_all_refuses_a_match_in_a_protected_section(office, all_):
+    doc = build(office, [("Standard", "Locked zephyr here."), ("Standard", "Open zephyr."),
+                         ("Standard", "Open zephyr again.")])
+    try:
+        text = doc.getText()
+        first = text.createEnumeration().nextElement()
+        section = doc.createInstance("com.sun.star.text.TextSection")
+        cursor = text.createTextCursorByRange(first.getStart())
+        cursor.gotoEndOfParagraph(True)
+        text.insertTextContent(cursor, section, True)
+        section.setPropertyValue("IsProtected", True)
+        before = text.getString()
+        result = one(office, doc, "replace_text", search="zephyr", replacement="x", all=all_)
+        assert not result["ok"] and "protected section" in result["content"]
+        assert text.getString() == before
+        # With a protected section elsewhere, matches outside it are replaced and counted.
+        result = one(office, doc, "replace_text", search="Open", replacement="Free", all=True)
+        assert result["ok"] and result["data"]["replaced"] == 2
+    finally:
+        office.close(doc)
+
+
+def test_no_tool_holds_the_main_thread_long_on_a_long_document(office):
+    doc = office.new_writer()
+    try:
+        office.job("writer.generate", document=doc, chapters=30, sections=8, paragraphs=10,
+                   rare=1000)
+        doc.getText().insertString(doc.getText().getStart(), "x", False)
+        for name, arguments in (("get_document_info", {}),
+                                ("read_document", {"start": 1200, "end": 1260}),
+                                ("search_document", {"query": "zephyr"})):
+            doc.getText().insertString(doc.getText().getStart(), "x", False)
+            result = turn(office, doc, (name, arguments))[0]
+            assert result["ok"], result["content"]
+            assert result["longest_main"] < 0.25, (name, result["longest_main"])
+    finally:
+        office.close(doc)
