@@ -177,9 +177,13 @@ def main():
     for state in (("restart", "live") if args.state == "both" else (args.state,)):
         office = start_office(oxt, state)
         try:
-            probe = office.job("bench.probe", office.new_writer())
-            print("\n== %s: pyuno bound to the office's own context: %s, %.1f us per call"
-                  % (state, probe["own_context"], probe["call_us"]))
+            blank = office.new_writer()
+            probe = office.job("bench.probe", blank)
+            print("\n== %s: pyuno bound to the office's own context: %s, main-thread "
+                  "callbacks on the main thread: %s, %.1f us per call; round trip %.1f ms"
+                  % (state, probe["own_context"], probe["on_main_thread"], probe["call_us"],
+                     1e3 * office.job("bench.roundtrip", blank)))
+            blank.close(True)
             doc = generated(office)
             call(office, doc, "get_document_info")      # first-use costs out of the runs
             runs = [one_run(office, doc) for _i in range(args.runs)]

@@ -23,3 +23,5 @@ def test_the_office_python_bridge_is_the_office_own(office, writer_doc):
     # call a round trip over a pipe, 15-20x slower): the harness restarts.
     probe = office.job("bench.probe", document=writer_doc, calls=50)
     assert probe["own_context"] is True
+    # And the callbacks run_sync posts run on the process's main thread, not a bridge thread.
+    assert probe["on_main_thread"] is True

@@ -98,7 +98,8 @@ def test_an_edit_between_slices_is_in_the_answer(office):
     try:
         done = office.job("writer.edit_between_slices", document=doc,
                           heading="Between the slices")
-        assert done["ok"] and done["runner_calls"] > 3
+        # One slice, the edit, a slice on the new text, the one that finishes and answers.
+        assert done["ok"] and done["runner_calls"] >= 3
         info = json.loads(done["content"])
         assert info["outline"][0] == "1: # Between the slices"
         assert info["paragraphs"] == 11

@@ -5,6 +5,8 @@ them by the same work done with one Writer call (Replace All, one getString,
 one findAll) in the same office, on the main thread, just before.
 """
 
+import os
+import threading
 import time
 from typing import Any, Dict
 
@@ -45,7 +47,8 @@ def _probe(ctx, doc, payload):
     """Is the office's Python bridge bound to the office itself? And one call's cost.
 
     After a live install (addExtension without a restart) pyuno is bound to the
-    deployment's helper uno.bin process: every call then crosses a pipe.
+    deployment's helper uno.bin process: every call then crosses a pipe, and
+    Python objects handed to the office (callbacks) are adapted over there.
     """
     import uno
     calls = int(payload.get("calls", 2000))
@@ -55,44 +58,38 @@ def _probe(ctx, doc, payload):
     for _i in range(calls):
         get("ParaStyleName")
     seconds = time.perf_counter() - started
+    # run_sync's callback should run on the process's first thread (VCL's main
+    # thread); after a live install it arrives on a bridge thread instead.
     return {"own_context": uno.getComponentContext() == ctx,
+            "on_main_thread": threading.get_native_id() == os.getpid(),
             "call_us": 1e6 * seconds / calls}
 
 
-_COMMANDS = {"bench.floor": _floor, "bench.probe": _probe}
+def _roundtrip(ctx, doc, payload):
+    """Median seconds of an empty run_sync from this (socket) thread: what a slice waits."""
+    from marginalia.office.mainthread import run_sync
+    seconds = []
+    for _i in range(int(payload.get("calls", 21))):
+        started = time.perf_counter()
+        run_sync(ctx, lambda: None)
+        seconds.append(time.perf_counter() - started)
+    return sorted(seconds)[len(seconds) // 2]
+
+
+_COMMANDS = {"bench.floor": _floor, "bench.probe": _probe, "bench.roundtrip": _roundtrip}
 
 
 def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> Any:
     """Run one ``bench.*`` command on the main thread; ValueError for an unknown one."""
     from marginalia.office.mainthread import run_sync
     handler = _COMMANDS.get(command)
-    if handler is None and command != "bench.roundtrip":
+    if handler is None:
         raise ValueError("unknown bench command %r" % (command,))
     if document is None:
         raise ValueError("this command needs a Document")
-    if command == "bench.roundtrip":
-        started = time.perf_counter()
-        for _i in range(20):
-            run_sync(ctx, lambda: None)
-        return (time.perf_counter() - started) / 20
+    if handler is _roundtrip:
+        return handler(ctx, document, payload)
     return run_sync(ctx, lambda: handler(ctx, document, payload))
 
 
 
-def _parts(ctx, doc, payload):
-    """Seconds of the map's parts in one go, and of a main-thread round trip (diagnosis)."""
-    from marginalia.writer import mapbuild
-    out = {}
-    started = time.perf_counter()
-    mapbuild.build(doc, props=False)
-    out["structure"] = time.perf_counter() - started
-    started = time.perf_counter()
-    mapbuild.build(doc, props=True)
-    out["full"] = time.perf_counter() - started
-    started = time.perf_counter()
-    doc.getText().getString()
-    out["getString"] = time.perf_counter() - started
-    return out
-
-
-_COMMANDS["bench.parts"] = _parts

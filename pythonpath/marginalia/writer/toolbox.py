@@ -138,7 +138,7 @@ _FUNCTIONS = {
 
 # The tools that read the numbered map, and whether they need its attributes
 # (headings, lists) or only the numbering. The map is built before the call
-# in main-thread slices of about SLICE seconds (see WriterToolbox._prepare):
+# in main-thread slices of about SLICE seconds (see WriterToolbox._with_map):
 # short enough for Writer to stay responsive, long enough that the wait for
 # the next slice (a main-thread round trip, milliseconds to tens of them on
 # a busy machine) is paid rarely; 300 pages take one or two.
@@ -192,17 +192,28 @@ class WriterToolbox:
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
         props = _MAP_TOOLS.get(tool.name)
-        if props is not None:
-            self._prepare(props)
-        return self._runner(lambda: self._run(tool, kwargs))
+        if props is None:
+            return self._runner(lambda: self._run(tool, kwargs))
+        return self._with_map(props, lambda: self._run(tool, kwargs))
 
-    def _prepare(self, props):
-        """Build the reading map in short main-thread slices, this worker waiting between
-        them, so Writer repaints and takes the user's keys; an edit between two slices
-        restarts the build on the new text (writer.read.prepare)."""
+    def _with_map(self, props, fn):
+        """fn() on the main thread once the reading map is built.
+
+        The map is built in short main-thread slices, this worker waiting
+        between them, so Writer repaints and takes the user's keys; an edit
+        between two slices restarts the build on the new text (read.prepare).
+        The slice that finishes runs fn right away: a map that is cached or
+        quick to build costs no extra round trip.
+        """
+        def step():
+            if not self._slice(props):
+                return False, None
+            return True, fn()
         for _i in range(MAX_SLICES):
-            if self._runner(lambda: self._slice(props)):
-                return
+            done, value = self._runner(step)
+            if done:
+                return value
+        return self._runner(fn)
 
     def _slice(self, props):
         self._check_open()
@@ -247,8 +258,7 @@ class WriterToolbox:
     # -- per-turn context ---------------------------------------------------------
     def context(self) -> str:
         """A short description of the document for the model's system message."""
-        self._prepare(True)
-        return self._runner(self._context)
+        return self._with_map(True, self._context)
 
     def _context(self):
         self._check_open()
