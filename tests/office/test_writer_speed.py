@@ -12,7 +12,8 @@ import json
 import pytest
 from com.sun.star.text.ControlCharacter import LINE_BREAK, PARAGRAPH_BREAK
 
-from tests.support.writer import EMOJI_LINE, build, find, one, redlines, sample, turn
+from tests.support.writer import (EMOJI_LINE, blocks, build, find, one, redlines, sample,
+                                  turn)
 
 AI = "Marginalia (AI)"
 QUERIES = ("the", "e", "\U0001F600", "North", "report")
@@ -189,3 +190,39 @@ def test_no_tool_holds_the_main_thread_long_on_a_long_document(office):
             assert result["longest_main"] < 0.25, (name, result["longest_main"])
     finally:
         office.close(doc)
+
+
+def _replaced_doc(office, search, replacement, regex, track):
+    """The sample (lists, table, emoji, bold) with a comment, after one replace all."""
+    doc = sample(office)
+    _comment(doc, "smiles")
+    results = turn(office, doc, ("replace_text", {"search": search, "replacement": replacement,
+                                                  "all": True, "match_case": False,
+                                                  "regex": regex}), track_changes=track)
+    return doc, results[0]
+
+
+@pytest.mark.parametrize("search, replacement, track", [
+    ("the", "THE", False), ("\U0001F600", "\U0001F642\U0001F642", True), ("North", "N", True)])
+def test_replace_all_fast_path_gives_what_the_checked_path_gives(office, search, replacement,
+                                                                  track):
+    # regex=true on a query without special characters takes the match-by-match path.
+    fast, fast_result = _replaced_doc(office, search, replacement, False, track)
+    slow, slow_result = _replaced_doc(office, search, replacement, True, track)
+    try:
+        assert fast_result["ok"] and slow_result["ok"]
+        assert fast_result["data"] == slow_result["data"]
+        assert fast_result["data"]["replaced"] >= 1
+        # The same tracked changes (a lone match's deletion may sit on either side).
+        assert sorted(redlines(fast)) == sorted(redlines(slow))
+        assert bool(redlines(fast)) is track
+        for doc in (fast, slow):
+            dispatcher = office.create("com.sun.star.frame.DispatchHelper")
+            frame = doc.getCurrentController().getFrame()
+            dispatcher.executeDispatch(frame, ".uno:AcceptAllTrackedChanges", "", 0, ())
+        assert blocks(fast) == blocks(slow)
+        assert fast.getText().getString() == slow.getText().getString()
+        assert find(fast, "grew").getPropertyValue("CharWeight") == 150.0
+    finally:
+        office.close(fast)
+        office.close(slow)
