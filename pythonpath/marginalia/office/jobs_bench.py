@@ -98,3 +98,4 @@ def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> An
 
 
 
+

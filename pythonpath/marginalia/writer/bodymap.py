@@ -35,7 +35,7 @@ from marginalia.document.docview import Para
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
 LIST_PROPS = ("NumberingLevel", "ListLabelString")
-# All of a paragraph's block attributes, in the order of _Block.props.
+# All of a paragraph's block attributes, in the order of Block.props.
 PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
 # com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets.
 _BULLET_TYPES = (6, 8)
@@ -53,7 +53,7 @@ def para_props(para: Any) -> Tuple:
 
 
 @dataclass
-class _Block:
+class Block:
     """Lines ``first_line``.. of the map's text; ``props`` as PARA_PROPS; a table's object."""
     first_line: int
     lines: int
@@ -65,7 +65,7 @@ class _Block:
 class BodyMap:
     """Blocks numbered from 1: text, heading and list attributes, table objects."""
 
-    def __init__(self, text: str, blocks: List[_Block], has_props: bool = True):
+    def __init__(self, text: str, blocks: List[Block], has_props: bool = True):
         self.text = text
         self.blocks = blocks
         # False while only the numbering is known (writer.mapbuild's first level):
@@ -242,14 +242,14 @@ class ElementMap(BodyMap):
         kinds = ListKinds()
         for element in elements:
             if is_table(element):
-                blocks.append(_Block(len(lines), 1, table=element))
+                blocks.append(Block(len(lines), 1, table=element))
                 lines.append("")
                 continue
             props = para_props(element)
             outline, list_id, level, label, style = props
             kind = kinds.kind(element, list_id, level) if list_id else None
             para = element.getString().split("\n")
-            blocks.append(_Block(len(lines), len(para), props, kind))
+            blocks.append(Block(len(lines), len(para), props, kind))
             lines.extend(para)
         super().__init__("\n".join(lines), blocks)
         self.elements = elements

@@ -29,8 +29,8 @@ import time
 from typing import Any, Iterator, List, Optional
 
 from marginalia.writer import bodymap
-from marginalia.writer.bodymap import (CURSOR_PROPS, LIST_PROPS, BodyMap, ElementMap,
-                                       ListKinds, Offsets, _Block, before, body_tables)
+from marginalia.writer.bodymap import (CURSOR_PROPS, LIST_PROPS, Block, BodyMap, ElementMap,
+                                       ListKinds, Offsets, before, body_tables)
 
 # Paragraphs handled between two looks at the clock.
 STRIDE = 48
@@ -60,7 +60,7 @@ def _blocks_from_lines(text, breaks):
     for index, line in enumerate(lines):
         pos += len(line)
         if pos not in joined or index == len(lines) - 1:
-            blocks.append(_Block(first, index - first + 1))
+            blocks.append(Block(first, index - first + 1))
             first = index + 1
         pos += 1
     return blocks
@@ -148,10 +148,10 @@ def _walk(doc, body, text, tables) -> Iterator[None]:
             if next_line is None or len(placed) != 1 or next_line <= line:
                 # Two tables back to back cannot be told apart by line count.
                 return None
-            blocks.append(_Block(line, next_line - line, table=placed[0]))
+            blocks.append(Block(line, next_line - line, table=placed[0]))
             line = next_line
         props, kind = _read_props(cursor, get, kinds)
-        block = _Block(line, 1, props, kind)
+        block = Block(line, 1, props, kind)
         blocks.append(block)
         if len(blocks) % STRIDE == 0:
             yield
@@ -195,7 +195,7 @@ def _fast(doc, props, base) -> Iterator[None]:
         read = yield from _props(doc, lines)
         if read is not None and len(read) == lines:
             # As many paragraphs as lines: every "\n" ends a paragraph.
-            return BodyMap(text, [_Block(i, 1, p, k) for i, (p, k) in enumerate(read)])
+            return BodyMap(text, [Block(i, 1, p, k) for i, (p, k) in enumerate(read)])
     blocks = _blocks_from_lines(text, _break_offsets(doc, body))
     if blocks is None:
         return None

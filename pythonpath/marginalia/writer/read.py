@@ -22,7 +22,8 @@ from marginalia.writer.bodymap import BodyMap, ElementMap, Offsets
 # document's change count (writer.changes: every edit, restyle or undo bumps
 # it) and its table count; the edit tools also call invalidate(). Reading
 # the body text for the key would cost as much as a search, so it is not.
-# A map being built in slices (prepare) waits in _pending between slices.
+# A map being built in slices (prepare) waits in _pending between slices, one
+# per document (two documents' turns may build at the same time).
 
 
 class _Entry(NamedTuple):
@@ -33,6 +34,7 @@ class _Entry(NamedTuple):
 
 _slots: Dict[str, _Entry] = {}
 _pending: Dict[str, _Entry] = {}
+_MAX_PENDING = 4
 
 
 def _key(doc):
@@ -65,12 +67,15 @@ def prepare(doc: Any, props: bool = True, budget: float = 0.04) -> bool:
     found, base = _fresh("map", doc, key, props)
     if found is not None:
         return True
-    job = _pending.get("map")
-    if job is None or job.doc != doc or job.key != key or (props and not job.value.props):
-        job = _pending["map"] = _Entry(doc, key, mapbuild.Build(doc, props, base))
+    uid = doc.RuntimeUID
+    job = _pending.get(uid)
+    if job is None or job.key != key or (props and not job.value.props):
+        if len(_pending) >= _MAX_PENDING:
+            _pending.clear()        # builds of documents closed meanwhile
+        job = _pending[uid] = _Entry(doc, key, mapbuild.Build(doc, props, base))
     if not job.value.run(budget):
         return False
-    _pending.pop("map", None)
+    _pending.pop(uid, None)
     _slots["map"] = _Entry(doc, key, job.value.result)
     return True
 
