@@ -93,9 +93,3 @@ def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> An
     if handler is _roundtrip:
         return handler(ctx, document, payload)
     return run_sync(ctx, lambda: handler(ctx, document, payload))
-
-
-
-
-
-
