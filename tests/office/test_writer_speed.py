@@ -21,7 +21,7 @@ QUERIES = ("the", "e", "\U0001F600", "North", "report")
 
 def _check(office, doc):
     check = office.job("writer.map_check", document=doc, queries=list(QUERIES))
-    assert check["same"], check
+    assert check["same"] and check["same_guessed"], check
     assert check["same_numbering"] and check["same_places"], check
     assert any(check["places"]), "the queries should find something"
     return check
@@ -40,8 +40,10 @@ def test_sample_with_comments_matches_the_enumeration(office):
         _comment(doc, "grew")
         _comment(doc, "smiles")
         check = _check(office, doc)
-        # The sample has a table: the walk places it, no enumeration needed.
+        # The sample has a table: the walk places it, no enumeration needed,
+        # and asks where the table is only where its first line shows.
         assert check["fast"] and check["numbering_fast"]
+        assert check["guessed"] and check["same_guessed"]
     finally:
         office.close(doc)
 
@@ -226,3 +228,18 @@ def test_replace_all_fast_path_gives_what_the_checked_path_gives(office, search,
     finally:
         office.close(fast)
         office.close(slow)
+
+
+def test_tables_with_empty_first_cells_and_breaks_are_placed_by_the_guessing_walk(office):
+    doc = build(office, [("Standard", ""), ("table", [["", "b"], ["c", "d"]]), ("Standard", ""),
+                         ("Standard", "mid \U0001F600 line"), ("table", [["mid", "x"]]),
+                         ("Standard", "mid"), ("Standard", "end")])
+    try:
+        text = doc.getText()
+        cursor = text.createTextCursorByRange(find(doc, "line").getEnd())
+        text.insertControlCharacter(cursor, LINE_BREAK, False)
+        text.insertString(cursor, "after the break", False)
+        check = _check(office, doc)
+        assert check["fast"] and check["guessed"] and check["blocks"] == 7
+    finally:
+        office.close(doc)

@@ -125,6 +125,7 @@ def _map_check(ctx, document, payload):
     def check():
         fast = mapbuild.cheap(document)
         numbering = mapbuild.build(document, props=False)
+        guessed = mapbuild.walked(document, True)
         read.invalidate()
         slow = read.element_map(document)
 
@@ -134,7 +135,9 @@ def _map_check(ctx, document, payload):
         return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
                 "blocks": len(slow), "numbering_fast": not isinstance(numbering, ElementMap),
                 "same_numbering": blocks(numbering) == blocks(slow),
-                "same_places": places(numbering) == places(slow), "places": places(slow)}
+                "same_places": places(numbering) == places(slow), "places": places(slow),
+                "guessed": guessed is not None,
+                "same_guessed": guessed is None or rows(guessed) == rows(slow)}
     return run_sync(ctx, check)
 
 

@@ -115,15 +115,43 @@ def _count_paragraphs(doc) -> Iterator[None]:
     return count
 
 
-def _walk(doc, body, text, tables) -> Iterator[None]:
-    """The original map: one cursor walk placing tables and breaks, reading attributes."""
+def _first_line(table):
+    """The first line a table adds to the body text (its first cell's), or None."""
+    try:
+        names = table.getCellNames()
+        return table.getCellByName(names[0]).getString().split("\n")[0] if names else None
+    except Exception:
+        return None
+
+
+def _walk(doc, body, text, guess) -> Iterator[None]:
+    """The original map: one cursor walk placing tables and breaks, reading attributes.
+
+    Asking "is the next table before this paragraph?" costs a compareRegionStarts
+    (~20 us, more than the rest of a paragraph). With ``guess`` it is asked only
+    where the text shows the table's first line, and the few manual breaks are
+    placed by their offsets; a guess gone wrong leaves lines unexplained, so the
+    map is None and the caller walks again with ``guess`` off, asking everywhere.
+    """
+    tables = body_tables(doc, body)
     lines = text.split("\n")
-    line_at = {}
+    line_at, ends = {}, []
     pos = 0
     for index, line in enumerate(lines):
         line_at[pos] = index
         pos += len(line) + 1
+        ends.append(pos - 1)
     breaks = bodymap.line_breaks(doc, body)
+    joined = None
+    heads = [None] * len(tables)
+    if guess:
+        heads = [_first_line(table) for _anchor, table in tables]
+        if len(breaks) <= max(8, len(lines) // 8):
+            offsets = Offsets(body)
+            joined = set(offsets.of(rng.getStart()) for rng in breaks)
+            if any(text[o:o + 1] != "\n" for o in joined):
+                return None
+            breaks = []
     cursor = body.createTextCursor()
     cursor.gotoStart(False)
     step, get = cursor.gotoNextParagraph, cursor.getPropertyValues
@@ -135,7 +163,8 @@ def _walk(doc, body, text, tables) -> Iterator[None]:
     blocks = []
     line = 0
     while True:
-        if tables and before(body, tables[0][0], cursor):
+        if tables and (heads[0] is None or line >= len(lines) or lines[line] == heads[0]) \
+                and before(body, tables[0][0], cursor):
             # Tables sit between the previous paragraph and this one: their
             # cell lines end where this paragraph's text starts.
             mark.gotoRange(cursor, True)
@@ -145,6 +174,7 @@ def _walk(doc, body, text, tables) -> Iterator[None]:
             placed = []
             while tables and before(body, tables[0][0], cursor):
                 placed.append(tables.pop(0)[1])
+                heads.pop(0)
             if next_line is None or len(placed) != 1 or next_line <= line:
                 # Two tables back to back cannot be told apart by line count.
                 return None
@@ -153,6 +183,9 @@ def _walk(doc, body, text, tables) -> Iterator[None]:
         props, kind = _read_props(cursor, get, kinds)
         block = Block(line, 1, props, kind)
         blocks.append(block)
+        if joined:
+            while line + block.lines - 1 < len(ends) and ends[line + block.lines - 1] in joined:
+                block.lines += 1
         if len(blocks) % STRIDE == 0:
             yield
         if not step(False):
@@ -186,9 +219,11 @@ def _fast(doc, props, base) -> Iterator[None]:
     body = doc.getText()
     text = body.getString()
     yield
-    tables = body_tables(doc, body)
-    if tables:
-        return (yield from _walk(doc, body, text, tables))
+    if body_tables(doc, body):
+        found = yield from _walk(doc, body, text, True)
+        if found is None:
+            found = yield from _walk(doc, body, text, False)
+        return found
     lines = text.count("\n") + 1
     read = None
     if props:
@@ -261,4 +296,15 @@ def cheap(doc: Any) -> Optional[BodyMap]:
         return stop.value
 
 
-__all__: List[str] = ["Build", "build", "cheap"]
+def walked(doc: Any, guess: bool) -> Optional[BodyMap]:
+    """The table walk alone, guessing or asking at every paragraph (tests, bench)."""
+    body = doc.getText()
+    steps = _walk(doc, body, body.getString(), guess)
+    try:
+        while True:
+            next(steps)
+    except StopIteration as stop:
+        return stop.value
+
+
+__all__: List[str] = ["Build", "build", "cheap", "walked"]
