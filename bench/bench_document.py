@@ -18,8 +18,9 @@ hold). The states:
 
     restart  the extension installed, then the office restarted: what users
              have, and what the headless runner and the tests run in now;
-    live     installed by addExtension and used without a restart: pyuno is
-             then bound to the deployment's helper process (the old runner).
+    live     installed by addExtension and used without a restart: the
+             extension then runs inside the deployment's helper uno.bin
+             process, every call a round trip (the old runner's state).
 
 Also printed: the longest main-thread stretch of each tool, the first read
 after a change on twice the pages, reading the whole document, block edits.
@@ -179,9 +180,9 @@ def main():
         try:
             blank = office.new_writer()
             probe = office.job("bench.probe", blank)
-            print("\n== %s: pyuno bound to the office's own context: %s, main-thread "
-                  "callbacks on the main thread: %s, %.1f us per call; round trip %.1f ms"
-                  % (state, probe["own_context"], probe["on_main_thread"], probe["call_us"],
+            print("\n== %s: the extension runs in %s, main-thread callbacks on the main "
+                  "thread: %s, %.1f us per call; round trip %.1f ms"
+                  % (state, probe["process"], probe["on_main_thread"], probe["call_us"],
                      1e3 * office.job("bench.roundtrip", blank)))
             blank.close(True)
             doc = generated(office)

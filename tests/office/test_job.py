@@ -18,10 +18,10 @@ def test_unknown_command_is_a_clear_error(office):
     assert "unknown command" in str(info.value)
 
 
-def test_the_office_python_bridge_is_the_office_own(office, writer_doc):
-    # A live install binds pyuno to the deployment's helper process (every
-    # call a round trip over a pipe, 15-20x slower): the harness restarts.
+def test_the_extension_runs_inside_the_office(office, writer_doc):
+    # A live install makes the components in the deployment's helper uno.bin
+    # (every call a round trip over a pipe, 15-20x slower): the harness restarts.
     probe = office.job("bench.probe", document=writer_doc, calls=50)
-    assert probe["own_context"] is True
+    assert probe["process"] == "soffice.bin" and probe["own_context"] is True
     # And the callbacks run_sync posts run on the process's main thread, not a bridge thread.
     assert probe["on_main_thread"] is True

@@ -215,11 +215,12 @@ class Office:
         """Install the .oxt, then start the office again on the same profile.
 
         Why: addExtension registers a Python component in a helper ``uno.bin``
-        process, and the office's Python bridge (pyuno) binds to the first
-        component context it is handed, here that helper's. Until a restart
-        every Python-to-UNO call of the extension then costs a round trip to
-        the helper over a pipe (~90 us instead of ~6 us): the tools ran 15-20x
-        slower than for a user who restarted after installing.
+        process the deployment starts (and keeps), then inserts the factories
+        it got there into the office's service manager. Until a restart the
+        extension's Python code therefore runs inside uno.bin: every call it
+        makes into a document is a round trip over a pipe (~90 us instead of
+        ~6 us; the tools ran 15-20x slower than for a user who restarted), and
+        the "main-thread" callbacks run on one of uno.bin's bridge threads.
         """
         self.install(oxt_path)
         self.restart()

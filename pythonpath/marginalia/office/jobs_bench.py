@@ -46,12 +46,20 @@ def _floor(ctx, doc, payload):
     return out
 
 
-def _probe(ctx, doc, payload):
-    """Is the office's Python bridge bound to the office itself? And one call's cost.
+def _process_name():
+    try:
+        with open("/proc/self/comm") as fh:      # Linux; the bench and tests run there
+            return fh.read().strip()
+    except OSError:
+        return "?"
 
-    After a live install (addExtension without a restart) pyuno is bound to the
-    deployment's helper uno.bin process: every call then crosses a pipe, and
-    Python objects handed to the office (callbacks) are adapted over there.
+
+def _probe(ctx, doc, payload):
+    """Does the extension run inside the office? And one call's cost.
+
+    After a live install (addExtension without a restart) its components are
+    made in the deployment's helper uno.bin process: every call then crosses a
+    pipe, and run_sync's callbacks run on a bridge thread of that process.
     """
     import uno
     calls = int(payload.get("calls", 2000))
@@ -62,9 +70,10 @@ def _probe(ctx, doc, payload):
         get("ParaStyleName")
     seconds = time.perf_counter() - started
     # run_sync's callback should run on the process's first thread (VCL's main
-    # thread); after a live install it arrives on a bridge thread instead.
+    # thread) of soffice.bin; after a live install it runs in uno.bin.
     return {"own_context": uno.getComponentContext() == ctx,
             "on_main_thread": threading.get_native_id() == os.getpid(),
+            "process": _process_name(),
             "call_us": 1e6 * seconds / calls}
 
 
