@@ -27,6 +27,14 @@ def _check(office, doc):
     return check
 
 
+def _insert_after(doc, anchor, control, words):
+    """A paragraph or line break, then ``words``, right after the text ``anchor``."""
+    text = doc.getText()
+    cursor = text.createTextCursorByRange(find(doc, anchor).getEnd())
+    text.insertControlCharacter(cursor, control, False)
+    text.insertString(cursor, words, False)
+
+
 def _comment(doc, text):
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Content", "a note")
@@ -55,10 +63,7 @@ def test_tracked_changes_match_the_enumeration(office):
     try:
         doc.setPropertyValue("RecordChanges", True)
         find(doc, "first ").setString("")               # a tracked deletion stays in the text
-        text = doc.getText()
-        cursor = text.createTextCursorByRange(find(doc, "stays.").getEnd())
-        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
-        text.insertString(cursor, "An inserted paragraph with the \U0001F600.", False)
+        _insert_after(doc, "stays.", PARAGRAPH_BREAK, "An inserted paragraph with the \U0001F600.")
         check = _check(office, doc)
         assert check["fast"] and check["numbering_fast"] and check["blocks"] == 6
     finally:
@@ -69,10 +74,8 @@ def test_line_breaks_without_tables_need_no_walk_and_match(office):
     doc = build(office, [("Standard", "first"), ("Heading 2", "the head"),
                          ("Standard", "x \U0001F600 y")])
     try:
+        _insert_after(doc, "first", LINE_BREAK, "the second line")
         text = doc.getText()
-        cursor = text.createTextCursorByRange(find(doc, "first").getEnd())
-        text.insertControlCharacter(cursor, LINE_BREAK, False)
-        text.insertString(cursor, "the second line", False)
         cursor = text.createTextCursorByRange(text.getEnd())
         text.insertControlCharacter(cursor, LINE_BREAK, False)
         check = _check(office, doc)
@@ -235,10 +238,7 @@ def test_tables_with_empty_first_cells_and_breaks_are_placed_by_the_guessing_wal
                          ("Standard", "mid \U0001F600 line"), ("table", [["mid", "x"]]),
                          ("Standard", "mid"), ("Standard", "end")])
     try:
-        text = doc.getText()
-        cursor = text.createTextCursorByRange(find(doc, "line").getEnd())
-        text.insertControlCharacter(cursor, LINE_BREAK, False)
-        text.insertString(cursor, "after the break", False)
+        _insert_after(doc, "line", LINE_BREAK, "after the break")
         check = _check(office, doc)
         assert check["fast"] and check["guessed"] and check["blocks"] == 7
     finally:
