@@ -9,6 +9,7 @@ callback that runs, and code known to run there (the panel factory) can say so.
 
 import logging
 import threading
+import time
 from typing import Any, Callable
 
 import unohelper
@@ -19,6 +20,14 @@ from marginalia.errors import MarginaliaError
 log = logging.getLogger("marginalia.mainthread")
 
 _main_ident = [None]
+# The longest run_sync call on the main thread since the last longest_stretch().
+_longest = [0.0]
+
+
+def longest_stretch() -> float:
+    """Seconds of the longest main-thread call run_sync made since the last ask; resets."""
+    value, _longest[0] = _longest[0], 0.0
+    return value
 
 
 def note_main_thread() -> None:
@@ -66,11 +75,13 @@ def run_sync(ctx, fn: Callable[[], Any], timeout: float = 300.0) -> Any:
     box = {}
 
     def call():
+        started = time.perf_counter()
         try:
             box["value"] = fn()
         except BaseException as exc:  # handed back to the waiting worker
             box["error"] = exc
         finally:
+            _longest[0] = max(_longest[0], time.perf_counter() - started)
             done.set()
 
     post(ctx, call)
