@@ -82,6 +82,16 @@ def generated(office, chapters=CHAPTERS):
     return doc
 
 
+def replaced_everywhere(office, doc, replacement):
+    """replace_text all=true of the rare word (undone again); checks the count."""
+    result = call(office, doc, "replace_text", search="zephyr", replacement=replacement,
+                  all=True)
+    if json.loads(result["content"])["replaced"] != HITS:
+        raise SystemExit("expected %d replacements: %s" % (HITS, result["content"]))
+    doc.getUndoManager().undo()
+    return result
+
+
 def one_run(office, doc):
     """Seconds (and longest main-thread stretches) of one round of every measure."""
     floor = office.job("bench.floor", doc)
@@ -93,20 +103,10 @@ def one_run(office, doc):
     row["info_changed"] = call(office, doc, "get_document_info")
     row["info_same"] = call(office, doc, "get_document_info")
     row["search"] = call(office, doc, "search_document", query="zephyr", match_case=True)
-    replace = call(office, doc, "replace_text", search="zephyr", replacement="westerly",
-                   all=True)
-    if json.loads(replace["content"])["replaced"] != HITS:
-        raise SystemExit("expected %d replacements: %s" % (HITS, replace["content"]))
-    row["replace"] = replace
-    doc.getUndoManager().undo()
+    row["replace"] = replaced_everywhere(office, doc, "westerly")
     row["search_undone"] = call(office, doc, "search_document", query="zephyr",
                                 match_case=True)
-    partial = call(office, doc, "replace_text", search="zephyr", replacement="zephyrs",
-                   all=True)
-    if json.loads(partial["content"])["replaced"] != HITS:
-        raise SystemExit("expected %d replacements: %s" % (HITS, partial["content"]))
-    row["replace_partial"] = partial
-    doc.getUndoManager().undo()
+    row["replace_partial"] = replaced_everywhere(office, doc, "zephyrs")
     return row
 
 
