@@ -12,7 +12,8 @@ import time
 from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
-from marginalia.office.panel_view import JUMP_LABEL
+from marginalia.office.panel_view import JUMP_LABEL, PLACEHOLDER
+from marginalia.ui.panel_layout import LINE
 from marginalia.ui import transcript as tr
 from marginalia.ui.answer_format import BULLET, CELL, CODE
 
@@ -28,6 +29,7 @@ def _ask(panel, text, until):
     panel.wait_idle()
 
 
+FOCUSED = 11          # com.sun.star.accessibility.AccessibleStateType.FOCUSED
 SHOWN_AT = r"answer text on screen at ([\d.]+)"
 
 
@@ -63,6 +65,44 @@ def test_a_formatted_answer_shows_headings_lists_tables_and_code(gui_office, gui
     wait_for(lambda: _clipboard(gui_office) == FORMATTED, what="the answer on the clipboard")
     panel.click("Message")
     screenshot(gui_office, "panel_formatted.png")
+
+
+def _focused(panel):
+    panel_ctx = panel.control("Conversation").getAccessibleParent().getAccessibleContext()
+    for i in range(panel_ctx.getAccessibleChildCount()):
+        ctx = panel_ctx.getAccessibleChild(i).getAccessibleContext()
+        if ctx.getAccessibleStateSet().contains(FOCUSED):
+            return ctx.getAccessibleName()
+    return None
+
+
+def test_tab_goes_top_to_bottom_and_the_message_box_grows(gui_office, gui_doc, chat_server):
+    chat_server.add(sse.text_response("An answer to act on.", pieces=2))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Hi", "act on.")
+    panel.click("Message")
+    order = ["Message"]
+    for _ in range(12):
+        panel.key("Tab")
+        time.sleep(0.2)
+        order.append(_focused(panel))
+    # Inside the panel, top to bottom; after Send, Tab passes the sidebar's own buttons
+    # (None here) and comes back in at the top.
+    inside = [name for name in order if name is not None]
+    assert inside == ["Message", "Send", "History", "New chat", "Marginalia settings",
+                      "Conversation", "Copy", "Insert", "Retry", "Edit", "Message"]
+    assert order[1] == "Send" and order[2] is None
+    # The box grows from 2 lines as the draft does, up to 8, and the hint goes while typing.
+    panel.click("Message")
+    start = panel.control("Message").getSize().Height
+    assert PLACEHOLDER in panel.names()
+    panel._xdotool("type", "one")
+    for word in ("two", "three", "four", "five"):
+        panel.key("shift+Return")
+        panel._xdotool("type", word)
+    wait_for(lambda: panel.control("Message").getSize().Height > start + 2 * LINE,
+             what="the message box to grow")
+    assert PLACEHOLDER not in panel.names()
 
 
 def test_first_words_show_at_once_and_a_copy_has_no_soft_breaks(gui_office, gui_doc,
