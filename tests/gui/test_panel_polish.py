@@ -10,7 +10,7 @@ import re
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, clipboard_text, screenshot, wait_for
 
 from marginalia.office.panel_view import JUMP_LABEL, PLACEHOLDER
 from marginalia.ui.panel_layout import LINE
@@ -31,14 +31,6 @@ def _ask(panel, text, until):
 
 FOCUSED = 11          # com.sun.star.accessibility.AccessibleStateType.FOCUSED
 SHOWN_AT = r"answer text on screen at ([\d.]+)"
-
-
-def _clipboard(office):
-    contents = office.create("com.sun.star.datatransfer.clipboard.SystemClipboard").getContents()
-    for flavor in contents.getTransferDataFlavors():
-        if flavor.MimeType.startswith("text/plain"):
-            return contents.getTransferData(flavor)
-    return None
 
 
 def _log_times(office, pattern):
@@ -62,7 +54,7 @@ def test_a_formatted_answer_shows_headings_lists_tables_and_code(gui_office, gui
         assert raw not in shown
     # Copy gives the answer exactly as the model wrote it (its markdown).
     panel.press("Copy")
-    wait_for(lambda: _clipboard(gui_office) == FORMATTED, what="the answer on the clipboard")
+    wait_for(lambda: clipboard_text(gui_office) == FORMATTED, what="the answer on the clipboard")
     panel.click("Message")
     screenshot(gui_office, "panel_formatted.png")
 
@@ -223,7 +215,8 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     assert "Undo" not in panel.names()
 
 
-RTL = "\u0645\u0631\u062d\u0628\u0627 \u0628\u0643\u0645 \u0641\u064a \u0627\u0644\u0645\u0633\u062a\u0646\u062f."
+RTL = ("\u0645\u0631\u062d\u0628\u0627 \u0628\u0643\u0645 "
+       "\u0641\u064a \u0627\u0644\u0645\u0633\u062a\u0646\u062f.")
 
 
 def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_doc,

@@ -293,6 +293,17 @@ def model_answered(office):
     return bool(node.getByName("model_answered"))
 
 
+def clipboard_text(office):
+    """The system clipboard's plain text now, or None."""
+    contents = office.create("com.sun.star.datatransfer.clipboard.SystemClipboard").getContents()
+    if contents is None:
+        return None
+    for flavor in contents.getTransferDataFlavors():
+        if flavor.MimeType.startswith("text/plain"):
+            return contents.getTransferData(flavor)
+    return None
+
+
 def screenshot(office, name):
     """Save the whole Xvfb screen under tests/artifacts/; returns the path."""
     os.makedirs(ARTIFACTS, exist_ok=True)
