@@ -10,6 +10,7 @@ from marginalia.document.docview import utf16_len
 from marginalia.events import STATUS, Event
 from marginalia.ui import options_form
 from marginalia.ui import panel_layout
+from marginalia.ui.tool_words import WORKING, running
 from marginalia.ui.transcript import READY, STOPPED, TranscriptRenderer, format_usage
 from tests.support.sse_server import text_response, tool_calls_response
 
@@ -86,9 +87,11 @@ def test_status_line_shows_what_the_loop_said_and_words_only_the_end():
     assert said == [loop.CONNECTING, loop.WAITING, loop.THINKING, loop.RUNNING % "get_text",
                     loop.CONNECTING, loop.WAITING, loop.THINKING, loop.WRITING]
     assert said[3] == "Running get_text\u2026" and said[-1] == "Writing\u2026"
-    # The user entry shows the loop's first state, then every change is the loop's own text.
+    # The user entry shows the loop's first state, then every change is the loop's own text,
+    # but a running tool, which is said in the user's words.
     assert shown[0] == loop.CONNECTING
-    assert shown[1:-1] == said
+    assert shown[1:-1] == [WORKING if text == said[3] else text for text in said]
+    assert running("replace_text") == "Changing the text\u2026"
     # Plain words on the line; the numbers go to its tooltip.
     assert shown[-1] == renderer.status == READY
     assert renderer.details == "Last turn: 12 tokens (10 prompt, 2 answer)"

@@ -41,6 +41,23 @@ DONE = {
     "add_comment": "Added a comment",
     "insert_table": "Inserted a table",
 }
+# The status line while a call runs (the loop says "Running replace_text…").
+RUNNING = {
+    "get_document_info": "Looking at the document\u2026",
+    "read_document": "Reading the document\u2026",
+    "search_document": "Searching the document\u2026",
+    "get_selection": "Reading the selection\u2026",
+    "replace_text": "Changing the text\u2026",
+    "insert_paragraphs": "Adding paragraphs\u2026",
+    "replace_paragraphs": "Rewriting paragraphs\u2026",
+    "delete_paragraphs": "Deleting paragraphs\u2026",
+    "replace_selection": "Replacing the selection\u2026",
+    "set_paragraph_style": "Setting a paragraph style\u2026",
+    "format_text": "Formatting text\u2026",
+    "add_comment": "Adding a comment\u2026",
+    "insert_table": "Inserting a table\u2026",
+}
+WORKING = "Working on the document\u2026"
 NOTHING_CHANGED = " \u2014 nothing changed"
 _NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
@@ -59,6 +76,11 @@ def _for_user(reason: str) -> str:
             continue
         kept.append(sentence.rstrip(" ;."))
     return "; ".join(s for s in kept if s)
+
+
+def running(name: str) -> str:
+    """The status line while the tool ``name`` runs, in the user's words."""
+    return RUNNING.get(name, WORKING)
 
 
 def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -> str:

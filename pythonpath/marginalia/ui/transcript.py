@@ -15,13 +15,13 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional, Tuple
 
 from marginalia.chat.budget import short_count
-from marginalia.chat.loop import CONNECTING
+from marginalia.chat.loop import CONNECTING, RUNNING
 from marginalia.document.docview import short
 from marginalia.events import REASONING, Event
 from marginalia.ui.answer_format import LineFormatter, combine
 from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
                                     SoftWrap, trim_point)
-from marginalia.ui.tool_words import tool_line
+from marginalia.ui.tool_words import running, tool_line
 
 READY = "Ready"
 STOPPED = "Stopped"                       # the turn ended with finish_reason "cancelled"
@@ -336,7 +336,13 @@ class TranscriptRenderer:
         return self._finished(out)
 
     def _on_status(self, ev):
-        return Appends(status=ev.text) if ev.text else Appends()
+        if not ev.text:
+            return Appends()
+        head, _, tail = RUNNING.partition("%s")
+        if ev.text.startswith(head) and ev.text.endswith(tail):
+            # The loop names the tool; the user is told what it does.
+            return Appends(status=running(ev.text[len(head):len(ev.text) - len(tail)]))
+        return Appends(status=ev.text)
 
     def _on_error(self, ev):
         out = Appends(status=ERROR_STATUS)
