@@ -35,14 +35,8 @@ _sessions = {}
 _sessions_lock = threading.Lock()
 
 
-def session_for(ctx, doc, here: bool = False) -> "ChatSession":
-    """The document's ChatSession, created on first use.
-
-    ``here``: the caller may touch the document itself (the panel factory,
-    which the sidebar calls on the main thread, or a test over the bridge on
-    a thread that holds the office's lock): the kept chat is restored right
-    here, since posting to the main thread and waiting would wait on itself.
-    """
+def session_for(ctx, doc) -> "ChatSession":
+    """The document's ChatSession, created on first use."""
     key = doc.RuntimeUID
     with _sessions_lock:
         session = _sessions.get(key)
@@ -50,12 +44,9 @@ def session_for(ctx, doc, here: bool = False) -> "ChatSession":
             session = _sessions[key] = ChatSession(ctx, doc, key)
             _recover_author(ctx)
     if not session.restored:
-        if here:
-            session.restore()
-        else:
-            # Outside the lock: from a job's thread this waits for the main thread,
-            # which may itself be asking for a session.
-            mainthread.run_sync(ctx, session.restore)
+        # Outside the lock: from a job's thread this waits for the main thread,
+        # which may itself be asking for a session.
+        mainthread.run_sync(ctx, session.restore)
     return session
 
 

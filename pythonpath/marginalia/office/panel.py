@@ -64,7 +64,7 @@ class ChatPanel(PanelStates):
         self.ctx = ctx
         self.frame = frame
         self.document = frame.getController().getModel()
-        self.session = chat_session.session_for(ctx, self.document, here=True)
+        self.session = chat_session.session_for(ctx, self.document)
         self.renderer = TranscriptRenderer()
         self._disposed = False
         self.queued = None                # a message Enter queued while a turn ran
