@@ -125,6 +125,18 @@ def test_a_long_paragraph_costs_per_piece_not_per_line():
     assert per_update < 0.002, per_update
 
 
+def test_text_without_spaces_costs_per_piece_too():
+    text = "\u6587" * 30000                      # a CJK paragraph: no spaces to settle at
+    renderer = TranscriptRenderer()
+    renderer.render([("user", "Go")])
+    started = time.perf_counter()
+    outs = []
+    for i in range(0, len(text), 300):
+        outs.append(renderer.render([("event", Event("text", text=text[i:i + 300]))]))
+    assert (time.perf_counter() - started) / 100 < 0.002
+    assert pane_after(outs).split("Assistant:\n", 1)[1] == text
+
+
 def test_inline_text():
     assert inline_text("a **b** _c_ `d` [e](http://f)") == "a b c d e (http://f)"
     assert inline_text("plain") == "plain"

@@ -157,7 +157,9 @@ class LineFormatter:
         if self.kind in ("text", "item") and len(self.line) - self.body_start > SETTLE:
             body = self.line[self.body_start:]
             hold = _open_marker(body)
-            if (hold == len(body) or len(body) - hold > HOLD) and body.endswith(" "):
+            # At a space, or anywhere once long (text without spaces: CJK, URLs).
+            settled = body.endswith(" ") or len(body) > 4 * SETTLE
+            if (hold == len(body) or len(body) - hold > HOLD) and settled:
                 self.line, self.body_start, self.prefix, self.shown = "", 0, "", ""
                 self.mid_line = True
                 self._snapshot = self._wrap_state()
