@@ -29,7 +29,6 @@ def _ask(panel, text, until):
     panel.wait_idle()
 
 
-FOCUSED = 11          # com.sun.star.accessibility.AccessibleStateType.FOCUSED
 SHOWN_AT = r"answer text on screen at ([\d.]+)"
 
 
@@ -60,10 +59,14 @@ def test_a_formatted_answer_shows_headings_lists_tables_and_code(gui_office, gui
 
 
 def _focused(panel):
+    import uno
+    # 11 on 7.4 (a state set), a bit (1024) of a number on 7.5 and later.
+    focused = uno.getConstantByName("com.sun.star.accessibility.AccessibleStateType.FOCUSED")
     panel_ctx = panel.control("Conversation").getAccessibleParent().getAccessibleContext()
     for i in range(panel_ctx.getAccessibleChildCount()):
         ctx = panel_ctx.getAccessibleChild(i).getAccessibleContext()
-        if ctx.getAccessibleStateSet().contains(FOCUSED):
+        states = ctx.getAccessibleStateSet()
+        if states & focused if isinstance(states, int) else states.contains(focused):
             return ctx.getAccessibleName()
     return None
 
