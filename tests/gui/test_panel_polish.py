@@ -77,10 +77,12 @@ def test_tab_goes_top_to_bottom_and_the_message_box_grows(gui_office, gui_doc, c
     _ask(panel, "Hi", "act on.")
     panel.click("Message")
     order = ["Message"]
-    for _ in range(12):
+    for _ in range(20):          # the sidebar's own buttons between differ by version
         panel.key("Tab")
         time.sleep(0.2)
         order.append(_focused(panel))
+        if order[-1] == "Message":
+            break
     # Inside the panel, top to bottom; after Send, Tab passes the sidebar's own buttons
     # (None here) and comes back in at the top.
     inside = [name for name in order if name is not None]
