@@ -17,9 +17,14 @@ causes there counts: our Python, the edit control, painting.
    rate x stream seconds). The pane keeps only its
    latest ~80,000 characters and appends through the edit's peer, so the
    ratio should be close to 1.
+3. How long an answer's first words take from the server to the screen: the
+   server sends one word and pauses; the panel logs when it put the answer's
+   first text in the pane ("answer text on screen at"), the server when the
+   request came (the word follows at once). Target: 100 ms.
 """
 
 import os
+import re
 import sys
 import time
 
@@ -66,6 +71,12 @@ def words_response(count, rate, word="w", line_every=0):
     pieces = [sse.text_delta("%s%d%s" % (word, i, "\n" if line_every and i % line_every
                                          == line_every - 1 else " ")) for i in range(count)]
     return sse.stream_response(pieces + [sse.finish()], delay=1.0 / rate)
+
+
+def shown_times(path):
+    """The panel's "answer text on screen at" times in the extension's log."""
+    with open(path, encoding="utf-8") as handle:
+        return [float(m) for m in re.findall(r"answer text on screen at ([\d.]+)", handle.read())]
 
 
 class Bench(object):
@@ -146,6 +157,23 @@ def main():
                   % (label, per_update * 1000, 1000 * cpu / wall))
         ratio = results["200 KB"] / results["1 KB"] if results["1 KB"] else float("nan")
         print("  ratio 200 KB / 1 KB: %.2f" % ratio)
+
+        print("\n3. first words: from the server to the screen")
+        log_path = os.path.join(harness.profile_dir, "user", "marginalia", "marginalia.log")
+        doc = bench.window_with_panel()
+        delays = []
+        for _ in range(5):
+            seen = len(shown_times(log_path))
+            response = sse.stream_response([sse.text_delta("First"),
+                                            sse.text_delta(" words."), sse.finish()])
+            response["body"][1] = {"data": response["body"][1], "delay": 0.6}
+            bench.turn(doc, response)
+            shown = shown_times(log_path)[seen:]
+            delays.append(shown[0] - server.chat_requests[-1].at)
+        harness.close(doc)
+        delays.sort()
+        print("  median %.0f ms, worst %.0f ms (target 100 ms)"
+              % (1000 * delays[len(delays) // 2], 1000 * delays[-1]))
     finally:
         server.stop()
         harness.stop()

@@ -9,6 +9,7 @@ from typing import Any, Dict, Optional
 
 TEXT = "text"                    # text: a piece of the answer
 REASONING = "reasoning"          # text: a piece of readable thinking
+RECLASSIFY = "reclassify"        # text: the response's answer so far was reasoning (R1 </think>)
 TOOL_CALL_STARTED = "tool_call_started"  # call_id, name: known before arguments finish
 TOOL_CALL = "tool_call"          # call_id, name, arguments (JSON string): about to run
 TOOL_RESULT = "tool_result"      # call_id, name, ok, result (str), summary (one line)
@@ -19,7 +20,7 @@ ERROR = "error"                  # message: one plain sentence
 NOTICE = "notice"                # message: one plain sentence the user should know, not an error
 DONE = "done"                    # finish_reason
 
-KINDS = frozenset([TEXT, REASONING, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
+KINDS = frozenset([TEXT, REASONING, RECLASSIFY, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
                    USAGE, STATUS, CONTEXT, ERROR, NOTICE, DONE])
 
 

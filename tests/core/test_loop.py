@@ -426,7 +426,7 @@ def test_end_to_end_tool_loop_against_the_scripted_server():
 
 
 def test_end_to_end_cancel_during_a_stalled_stream():
-    # Longer than the <think> hold-back window, so the text shows before the stall.
+    # The text shows before the stall (nothing is held back for <think>).
     words = "Thinking about it. " * 16
     script = [{"body": sse_body([text_delta(words)], done=False) + [{"sleep": 10}]}]
     with ScriptedServer(script) as srv:

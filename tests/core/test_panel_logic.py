@@ -10,8 +10,19 @@ from marginalia.document.docview import utf16_len
 from marginalia.events import STATUS, Event
 from marginalia.ui import options_form
 from marginalia.ui import panel_layout
+from marginalia.ui.tool_words import WORKING, running
 from marginalia.ui.transcript import READY, STOPPED, TranscriptRenderer, format_usage
 from tests.support.sse_server import text_response, tool_calls_response
+
+
+def pane_after(outs, pane=""):
+    """The conversation pane's text after Appends were applied in order, as the view does."""
+    for out in outs:
+        if out.retract:
+            assert pane.endswith(out.retract)
+            pane = pane[:len(pane) - len(out.retract)]
+        pane += out.chat
+    return pane
 
 
 def _render_all(entries):
@@ -76,11 +87,14 @@ def test_status_line_shows_what_the_loop_said_and_words_only_the_end():
     assert said == [loop.CONNECTING, loop.WAITING, loop.THINKING, loop.RUNNING % "get_text",
                     loop.CONNECTING, loop.WAITING, loop.THINKING, loop.WRITING]
     assert said[3] == "Running get_text\u2026" and said[-1] == "Writing\u2026"
-    # The user entry shows the loop's first state, then every change is the loop's own text.
+    # The user entry shows the loop's first state, then every change is the loop's own text,
+    # but a running tool, which is said in the user's words.
     assert shown[0] == loop.CONNECTING
-    assert shown[1:-1] == said
-    assert shown[-1] == renderer.status == \
-        READY + " \u00b7 last turn: 12 tokens (10 prompt, 2 answer)"
+    assert shown[1:-1] == [WORKING if text == said[3] else text for text in said]
+    assert running("replace_text") == "Changing the text\u2026"
+    # Plain words on the line; the numbers go to its tooltip.
+    assert shown[-1] == renderer.status == READY
+    assert renderer.details == "Last turn: 12 tokens (10 prompt, 2 answer)"
 
 
 def test_pieces_rendered_one_by_one_equal_the_batch():
@@ -89,9 +103,10 @@ def test_pieces_rendered_one_by_one_equal_the_batch():
                ("user", "Again"), ("event", Event("text", text="Yes"))]
     _, whole = _render_all(entries)
     renderer = TranscriptRenderer()
-    pieces = "".join(renderer.render([e]).chat for e in entries)
+    pieces = pane_after(renderer.render([e]) for e in entries)
     assert pieces == whole.chat
-    assert whole.chat == "You: Hi\n\nAssistant: Hello\n\u26a0 Cut.\n\nYou: Again\n\nAssistant: Yes"
+    assert whole.chat == ("You: Hi\n\nAssistant:\nHello\n\u26a0 Cut.\n\nYou: Again\n\n"
+                          "Assistant:\nYes")
 
 
 def test_end_of_turn_status_reports_usage():
@@ -99,11 +114,12 @@ def test_end_of_turn_status_reports_usage():
         "usage", usage={"prompt_tokens": 1000, "completion_tokens": 234, "total_tokens": 1234}))
     renderer, out = _render_all([("user", "Hi"), used, ("event", Event("done",
                                                                          finish_reason="stop"))])
-    assert out.status == renderer.status == \
-        "Ready \u00b7 last turn: 1,234 tokens (1,000 prompt, 234 answer)"
+    assert out.status == renderer.status == READY
+    assert out.details == "Last turn: 1,234 tokens (1,000 prompt, 234 answer)"
     _, out = _render_all([("user", "Hi"), used, ("event", Event("done",
                                                                  finish_reason="cancelled"))])
-    assert out.status.startswith(STOPPED + " \u00b7 last turn: 1,234 tokens")
+    assert out.status == STOPPED and out.details.startswith("Last turn: 1,234 tokens")
+    assert out.chat.endswith("\u25a0 Stopped\n")         # the mark in the conversation
     assert TranscriptRenderer().status == READY          # a new chat
     assert format_usage(None) == ""
 
@@ -173,16 +189,16 @@ def test_layout_fills_the_panel_without_overlaps(width, height):
 
 
 def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces():
-    from marginalia.ui.transcript import SOFT_WRAP, SoftWrap
+    from marginalia.ui.transcript import SOFT_BREAK, SOFT_WRAP, SoftWrap
     text = " ".join("Sentence number %d is here." % i for i in range(300))
     whole = SoftWrap().feed(text)
     wrap = SoftWrap()
     pieces = "".join(wrap.feed(text[i:i + 7]) for i in range(0, len(text), 7))
     assert pieces == whole
-    assert whole.replace("\n", " ") == text          # only spaces became line breaks
+    assert whole.replace(SOFT_BREAK, " ") == text    # only spaces became (marked) breaks
     lines = whole.split("\n")
     assert len(lines) > 10
-    assert all(len(line) < SOFT_WRAP + 40 and line.endswith(".") for line in lines[:-1])
+    assert all(len(line) < SOFT_WRAP + 40 and line.endswith(".\u200b") for line in lines[:-1])
 
 
 def test_soft_wrap_without_sentences_breaks_at_the_hard_limit_and_keeps_short_text():
@@ -199,10 +215,10 @@ def test_renderer_wraps_a_long_answer_the_same_on_replay():
     entries = [("user", "Go"), ("event", Event("text", text=text[:1000])),
                ("event", Event("text", text=text[1000:]))]
     renderer = TranscriptRenderer()
-    streamed = "".join(renderer.render([e]).chat for e in entries)
+    streamed = pane_after(renderer.render([e]) for e in entries)
     _, replayed = _render_all(entries)
     assert streamed == replayed.chat
-    assert "\n" in streamed.split("Assistant: ", 1)[1]
+    assert "\n" in streamed.split("Assistant:\n", 1)[1]
 
 
 def test_trim_point_keeps_whole_blocks_at_the_end():

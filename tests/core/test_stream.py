@@ -127,6 +127,20 @@ EXPECTED = {
 }
 
 
+def told(events):
+    """(answer, reasoning) as a reader of the events alone would build them."""
+    text, reasoning = [], []
+    for event in events:
+        if event.kind == ev.TEXT:
+            text.append(event.text)
+        elif event.kind == ev.REASONING:
+            reasoning.append(event.text)
+        elif event.kind == ev.RECLASSIFY:
+            text = []
+            reasoning.append(event.text)
+    return "".join(text), "".join(reasoning)
+
+
 def test_every_fixture_has_an_expectation():
     names = sorted(n for n in os.listdir(FIXTURES) if n.endswith(".sse"))
     assert names == sorted(EXPECTED)
@@ -143,10 +157,10 @@ def test_fixture_every_split(name):
     assert result.error == want.get("error")
     if "usage" in want:
         assert result.usage == want["usage"]
-    # The events tell the same story as the result.
-    assert "".join(e.text for e in kinds(events, ev.TEXT)) == result.content
-    assert "".join(e.text for e in kinds(events, ev.REASONING)) == want.get(
-        "events_reasoning", result.reasoning)
+    # The events tell the same story as the result (a RECLASSIFY moves the text so far).
+    text, reasoning = told(events)
+    assert text == result.content
+    assert reasoning == want.get("events_reasoning", result.reasoning)
     started = [(e.call_id, e.name) for e in kinds(events, ev.TOOL_CALL_STARTED)]
     if result.error is None:
         assert started == [(c[0], c[1]) for c in want.get("calls", [])]
@@ -357,7 +371,7 @@ def test_invalid_arguments_kept_when_not_truncated():
 
 
 def test_delta_applied_before_finish_reason_in_same_chunk():
-    per_chunk, result = feed_all([chunk({"content": "Hi"}, "stop")], think_window=0)
+    per_chunk, result = feed_all([chunk({"content": "Hi"}, "stop")])
     assert [e.kind for e in per_chunk[0]] == [ev.TEXT]
     assert result.content == "Hi" and result.finish_reason == "stop"
 
@@ -375,16 +389,16 @@ def test_finish_reason_error_is_an_error():
         chunk({}, "error")])
     assert result.error and result.tool_calls == []
     assert result.content == "Half"
-    # Text held in the R1 window is released before the error is reported.
-    assert [(e.kind, e.text) for e in per_chunk[1]] == [(ev.TEXT, "Half"), (ev.ERROR, None)]
+    # The text showed at once (no R1 hold-back); the error follows it.
+    assert [(e.kind, e.text) for e in per_chunk[0]][0] == (ev.TEXT, "Half")
+    assert [(e.kind, e.text) for e in per_chunk[1]] == [(ev.ERROR, None)]
 
 
 def test_event_error_and_garbled_chunk_are_errors():
     acc = StreamAccumulator()
-    acc.feed(chunk({"content": "ok"}))
+    assert [e.text for e in acc.feed(chunk({"content": "ok"}))] == ["ok"]
     out = acc.feed_sse(SSEEvent("error", '{"error": {"message": "Rate limit exceeded"}}'))
     assert [(e.kind, e.text, e.message) for e in out] == [
-        (ev.TEXT, "ok", None),
         (ev.ERROR, None, "The model server reported an error: Rate limit exceeded.")]
     assert acc.feed(chunk({"content": " more"})) == []    # nothing after an error
     assert acc.result().content == "ok"
@@ -457,21 +471,23 @@ def test_text_calls_not_run_after_error():
     assert result.tool_calls == [] and result.error
 
 
-def test_long_r1_reasoning_is_reclassified_in_the_result():
-    reasoning = "Let me think about this carefully. " * 20     # longer than the window
+def test_r1_reasoning_shows_at_once_then_is_reclassified():
+    reasoning = "Let me think about this carefully. " * 20
     per_chunk, result = feed_all([chunk({"content": reasoning[:300]}),
                                   chunk({"content": reasoning[300:] + "</think>\n\nAnswer."})])
     assert result.content == "Answer."
     assert result.reasoning == reasoning.strip()
     assert result.assistant_message()["content"] == "Answer."
+    # The first words were shown at once; the lone </think> moved them, in one event.
+    assert [(e.kind, e.text) for e in per_chunk[0]] == [(ev.TEXT, reasoning[:300].strip())]
+    moved = [e for e in per_chunk[1] if e.kind == ev.RECLASSIFY]
+    assert [e.text for e in moved] == [reasoning.strip()]
+    assert [e.text for e in per_chunk[1] if e.kind == ev.TEXT] == [reasoning[300:], "Answer."]
 
 
-def test_think_window_zero_streams_text_at_once():
-    per_chunk, _ = feed_all([chunk({"content": "Hello"})], think_window=0)
-    assert [e.text for e in per_chunk[0]] == ["Hello"]
+def test_text_streams_at_once():
     per_chunk, _ = feed_all([chunk({"content": "Hello"})])
-    assert per_chunk[0] == []            # held in the R1 window by default
-    assert [e.text for e in per_chunk[1] if e.kind == ev.TEXT] == ["Hello"]
+    assert [e.text for e in per_chunk[0]] == ["Hello"]
 
 
 def test_legacy_function_call_delta():
@@ -617,13 +633,12 @@ def text_chunks(text, size=7):
         chunk({}, "stop")]
 
 
-@pytest.mark.parametrize("window", [0, 256])
 @pytest.mark.parametrize("text", ["```json\n" + JSON_CALL + "\n```",
                                   JSON_CALL + "\n",
                                   '```json\n{"name": "get_paragraph", "parameters": {"index": 2}}'
                                   '\n```\n' + JSON_CALL])
-def test_json_block_message_is_calls_never_text(text, window):
-    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=window)
+def test_json_block_message_is_calls_never_text(text):
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS)
     events = [e for group in per_chunk for e in group]
     assert kinds(events, ev.TEXT) == [] and result.content == ""
     assert [c[1] for c in calls_of(result)] == [
@@ -640,7 +655,7 @@ def test_json_block_message_is_calls_never_text(text, window):
     JSON_CALL + "\nThat is the call I would make.",
 ])
 def test_json_that_is_not_only_offered_calls_is_text(text):
-    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS, think_window=0)
+    per_chunk, result = feed_all(text_chunks(text), tools=TOOLS)
     assert result.tool_calls == [] and result.content == text
     assert "".join(e.text for g in per_chunk for e in kinds(g, ev.TEXT)) == text
 
@@ -659,7 +674,7 @@ def test_json_block_is_text_when_a_structured_call_came():
 
 
 def test_json_block_is_text_after_an_error():
-    acc = StreamAccumulator(tools=TOOLS, think_window=0)
+    acc = StreamAccumulator(tools=TOOLS)
     events = acc.feed(chunk({"content": JSON_CALL}))
     events += acc.feed({"error": {"message": "Overloaded"}}) + acc.finish()
     assert "".join(e.text for e in kinds(events, ev.TEXT)) == JSON_CALL

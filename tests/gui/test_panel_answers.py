@@ -7,7 +7,7 @@ the clipboard and what the server was sent are checked afterwards.
 
 from tests.support import sse_server as sse
 from tests.support.office import paragraphs
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, clipboard_text, screenshot, wait_for
 
 from marginalia.ui import history_menu as hm
 
@@ -22,14 +22,6 @@ def _ask(panel, text, until):
     panel.wait_idle()
 
 
-def _clipboard(office):
-    contents = office.create("com.sun.star.datatransfer.clipboard.SystemClipboard").getContents()
-    for flavor in contents.getTransferDataFlavors():
-        if flavor.MimeType.startswith("text/plain"):
-            return contents.getTransferData(flavor)
-    return None
-
-
 def test_insert_puts_the_answer_at_the_cursor_as_structure_in_one_undo_step(
         gui_office, gui_doc, chat_server):
     gui_doc.Text.setString("Intro paragraph.")
@@ -39,7 +31,7 @@ def test_insert_puts_the_answer_at_the_cursor_as_structure_in_one_undo_step(
 
     panel.press("Copy")
     wait_for(lambda: panel.status() == hm.COPIED, what="the Copy sentence")
-    assert _clipboard(gui_office) == PLAN
+    assert clipboard_text(gui_office) == PLAN
 
     gui_doc.CurrentController.getViewCursor().gotoEnd(False)
     panel.press("Insert")

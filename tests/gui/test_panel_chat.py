@@ -12,7 +12,7 @@ from tests.support import sse_server as sse
 
 from marginalia.chat.loop import WRITING
 from marginalia.ui import first_run
-from marginalia.ui.transcript import STOPPED
+from marginalia.ui.transcript import NEW_CHAT, STOPPED, STOPPED_MARK
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
@@ -27,8 +27,11 @@ ANSWER = sse.text_response("Done: both are now spelled color.", pieces=6,
 def test_every_control_has_an_accessible_name(gui_office, gui_doc):
     panel = PanelDriver(gui_office, gui_doc)
     names = set(name for name, _role in panel.controls)
-    for name in ("Conversation", "Thinking", "Message", "New chat", "Hide thinking", "Send"):
+    for name in ("Conversation", "Message", "New chat", "Send", "Marginalia settings",
+                 "History", "Whole document"):
         assert name in names
+    # The thinking pane and its button appear only once a turn has thought.
+    assert "Thinking" not in panel.names() and panel.thinking_toggle() is None
     # No model is set here: the status line is the message box's hint (with a model it
     # says Ready: tests/gui/test_first_run.py).
     assert panel.status() == first_run.NEEDS_MODEL
@@ -57,8 +60,9 @@ def test_a_message_streams_thinking_a_tool_line_and_the_answer(gui_office, gui_d
     thinking = panel.thinking()
     assert "The user wants American spelling, so colour becomes color." in thinking
     assert "Both replacements worked" in thinking
-    # The status line reports the last turn's token usage.
-    assert "tokens" in panel.status()
+    # The status line says Ready in plain words; its tooltip has the token counts.
+    assert panel.status().startswith("Ready")
+    assert "tokens" in panel.status_details()
     # The tool really edited this document, and nothing was typed into it.
     assert gui_doc.Text.getString() == "The color of the color wheel."
     assert panel.read("Message") == ""
@@ -85,7 +89,7 @@ def test_shift_enter_adds_a_line_and_new_chat_clears(gui_office, gui_doc, chat_s
 
     panel.press("New chat")
     wait_for(lambda: panel.transcript() == "", what="an empty transcript after New chat")
-    assert panel.status() == "Ready"
+    assert panel.status() == NEW_CHAT
 
 
 def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui_doc,
@@ -107,6 +111,7 @@ def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui
     assert "word5 " in shown
     assert "word399" not in shown               # the stream was cut short
     assert panel.status().startswith(STOPPED)
+    assert shown.rstrip().endswith(STOPPED_MARK)   # the conversation shows where it stopped
     # Stopped for good: nothing more arrives afterwards.
     time.sleep(1.0)
     assert panel.transcript() == shown
@@ -164,14 +169,12 @@ def test_hidden_thinking_still_arrives_and_shows_when_toggled(gui_office, gui_do
         panel.wait_idle()
         # The panel hides the pane (its button offers to show it) and keeps thinking out
         # of the conversation.
-        names = panel.names()
-        assert "Show thinking" in names and "Hide thinking" not in names
+        assert panel.thinking_toggle().startswith("Thought for ")
         assert not _thinking_shown(panel)
         assert "A hidden thought." not in panel.transcript()
         # The core sent the reasoning anyway: showing the pane shows it, nothing was lost.
-        panel.press("Show thinking")
+        panel.open_thinking()
         wait_for(lambda: _thinking_shown(panel), what="the thinking pane to show")
         assert "A hidden thought." in panel.thinking()
-        assert "Hide thinking" in panel.names()
     finally:
         gui_office.job("settings.save", show_thinking=True)

@@ -66,9 +66,10 @@ class Xvfb(object):
 
 
 class OfficeHarness(object):
-    def __init__(self, oxt, gui=False):
+    def __init__(self, oxt, gui=False, env=None):
         self.oxt = oxt
         self.gui = gui
+        self.extra_env = dict(env or {})      # e.g. the gtk3 plugin and a dark GTK theme
         self.xvfb = None
         self.office = None
 
@@ -78,6 +79,7 @@ class OfficeHarness(object):
             self.xvfb = Xvfb().start()
             env["DISPLAY"] = self.xvfb.display
             env["SAL_USE_VCLPLUGIN"] = "gen"
+        env.update(self.extra_env)
         self.office = Office(headless=not self.gui, env=env)
         try:
             self.office.start()

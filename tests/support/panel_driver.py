@@ -103,32 +103,67 @@ class PanelDriver(object):
             ctx = panel.getAccessibleChild(i).getAccessibleContext()
             if ctx.getAccessibleName() in names:
                 return ctx
-        raise AssertionError("none of %r in the panel" % (names,))
+        raise AssertionError("none of %r in the panel %r" % (names, self.names()))
 
     def names(self):
         """The accessible names of the panel's controls right now."""
         panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
-        return [panel.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
-                for i in range(panel.getAccessibleChildCount())]
+        names = []
+        for i in range(panel.getAccessibleChildCount()):
+            try:
+                names.append(panel.getAccessibleChild(i).getAccessibleContext()
+                             .getAccessibleName())
+            except Exception:
+                pass    # a control hidden or shown while we looked
+        return names
 
     # -- reading ---------------------------------------------------------------
     def transcript(self):
         return self.read("Conversation")
 
     def thinking(self):
+        self.open_thinking()
         return self.read("Thinking")
 
     def send_label(self):
         return self.button().getAccessibleName()
 
-    def status(self):
-        """The status line: the one label beside the panel's buttons."""
-        parent = self.button().getAccessibleParent().getAccessibleContext()
+    def _status_label(self):
+        """The status line: the label on the Send button's row (the scope line and the
+        message box's hint are labels too, above it)."""
+        button = self.button()
+        row = button.getLocationOnScreen().Y + button.getSize().Height // 2
+        parent = button.getAccessibleParent().getAccessibleContext()
         for i in range(parent.getAccessibleChildCount()):
             ctx = parent.getAccessibleChild(i).getAccessibleContext()
-            if ctx.getAccessibleRole() == LABEL:
-                return ctx.getAccessibleName()
+            if ctx.getAccessibleRole() != LABEL:
+                continue
+            top = ctx.getLocationOnScreen().Y
+            if top <= row <= top + ctx.getSize().Height:
+                return ctx
         raise AssertionError("no status line in the panel")
+
+    def status(self):
+        return self._status_label().getAccessibleName()
+
+    def status_details(self):
+        """The status line's tooltip: the numbers its plain words leave out."""
+        return self._status_label().getToolTipText()
+
+    def thinking_toggle(self):
+        """The thinking button's name now ("Thinking ▾", "Thought for 3 s ▸"), or None."""
+        for name in self.names():
+            if name.startswith(("Thinking ", "Thought for")):
+                return name
+        return None
+
+    def open_thinking(self):
+        """Unfold the thinking pane if it is folded (as a user would, to read it)."""
+        toggle = self.thinking_toggle()
+        if toggle and not toggle.endswith("\u25be"):
+            self.control_now((toggle,)).doAccessibleAction(0)
+            wait_for(lambda: (self.thinking_toggle() or "").endswith("\u25be"),
+                     what="the thinking pane to open")
 
     # -- acting ----------------------------------------------------------------
     def press(self, name):
@@ -256,6 +291,17 @@ def model_answered(office):
     node = provider.createInstanceWithArguments(
         "com.sun.star.configuration.ConfigurationAccess", (arg,))
     return bool(node.getByName("model_answered"))
+
+
+def clipboard_text(office):
+    """The system clipboard's plain text now, or None."""
+    contents = office.create("com.sun.star.datatransfer.clipboard.SystemClipboard").getContents()
+    if contents is None:
+        return None
+    for flavor in contents.getTransferDataFlavors():
+        if flavor.MimeType.startswith("text/plain"):
+            return contents.getTransferData(flavor)
+    return None
 
 
 def screenshot(office, name):

@@ -46,6 +46,7 @@ import signal
 import socket
 import sys
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 # ---------------------------------------------------------------- body helpers
@@ -193,9 +194,10 @@ def html_response(status=502):
 class Recorded(object):
     """One request as the server saw it; header names are lower case."""
 
-    __slots__ = ("method", "path", "headers", "body", "json")
+    __slots__ = ("method", "path", "headers", "body", "json", "at")
 
     def __init__(self, method, path, headers, body):
+        self.at = time.time()            # when it arrived (the first-words test times from it)
         self.method = method
         self.path = path
         self.headers = headers

@@ -316,6 +316,8 @@ def last_answer(log: List[Entry]) -> str:
             continue
         if payload.kind == ev.TEXT:
             pieces.append(payload.text or "")
-        elif payload.kind in (ev.TOOL_CALL, ev.TOOL_RESULT):
-            pieces = []       # text before a tool call was the model thinking aloud
+        elif payload.kind in (ev.TOOL_CALL, ev.TOOL_RESULT, ev.RECLASSIFY):
+            # Text before a tool call was the model thinking aloud; before a
+            # RECLASSIFY it was R1 reasoning.
+            pieces = []
     return "".join(pieces).strip()

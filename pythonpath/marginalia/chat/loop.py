@@ -29,12 +29,12 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import budget, thinking
-from marginalia.chat.endpoint import Endpoint, build_body
+from marginalia.chat import budget
+from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
-from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, STATUS, TEXT, TOOL_CALL,
-                               TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
+from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY, STATUS, TEXT,
+                               TOOL_CALL, TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
 from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
 from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
 from marginalia.chat.sse import SSEDecoder
@@ -223,19 +223,6 @@ class _Turn:
         self.result.cancelled = True
         return "cancelled"
 
-    def think_window(self):
-        """Hold back early text for R1-style ``</think>`` only on local servers.
-
-        R1 chat templates that leave ``<think>`` in the prompt run on local
-        servers (llama.cpp, Ollama, vLLM without a reasoning parser); cloud
-        APIs split reasoning out themselves, so their first words are not delayed.
-        """
-        try:
-            local = Endpoint(self.settings.endpoint).is_local
-        except MarginaliaError:
-            local = True
-        return thinking.R1_WINDOW if local else 0
-
     def fit_tools(self, tools):
         """The tool schemas to send: compact ones when the full set takes an eighth of it."""
         if self.window is None or not tools:
@@ -279,7 +266,7 @@ class _Turn:
 
     def request(self, turn_start, tools):
         """One streamed request; returns its StreamResult (``error`` set on failure)."""
-        accumulator = StreamAccumulator(think_window=self.think_window(), tools=tools)
+        accumulator = StreamAccumulator(tools=tools)
         decoder = SSEDecoder()
         prior_usage = self.result.usage
         forward = _Forwarder(self, prior_usage)
@@ -397,7 +384,7 @@ class _Forwarder:
             kind = event.kind
             if kind == DONE:
                 continue           # the turn sends one DONE at its very end
-            if text_only and kind not in (TEXT, REASONING):
+            if text_only and kind not in (TEXT, REASONING, RECLASSIFY):
                 continue
             if kind == USAGE:
                 event = Event(USAGE, usage=add_usage(self.prior_usage, event.usage))

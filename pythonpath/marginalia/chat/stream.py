@@ -31,7 +31,8 @@ from marginalia.chat.server_errors import STREAM_CUT, clean_message
 from marginalia.chat.sse import SSEEvent
 from marginalia.chat.textcalls import TextCallFilter, tool_names
 from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
-from marginalia.events import DONE, ERROR, REASONING, TEXT, TOOL_CALL_STARTED, USAGE, Event
+from marginalia.events import (DONE, ERROR, REASONING, RECLASSIFY, TEXT, TOOL_CALL_STARTED,
+                               USAGE, Event)
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
@@ -108,17 +109,16 @@ class StreamResult:
 
 
 class StreamAccumulator:
-    """Reduces one streamed response; ``think_window`` is passed to ThinkSplitter.
+    """Reduces one streamed response.
 
     ``tools`` are the tool schemas the request offered (see textcalls).
     """
 
     def __init__(self, id_factory: Optional[Callable[[], str]] = None,
-                 think_window: int = thinking.R1_WINDOW,
                  tools: Optional[Sequence[Mapping[str, Any]]] = None) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
-        self._think = thinking.ThinkSplitter(think_window)
+        self._think = thinking.ThinkSplitter()
         # The request's tool schemas: a JSON block naming one of them is a call.
         self._textcalls = TextCallFilter(tool_names(tools))
         self._content = []
@@ -313,11 +313,15 @@ class StreamAccumulator:
             events.append(Event(REASONING, text=text))
         else:
             # R1 template: all the answer so far was reasoning (see thinking.py).
-            moved = "".join(self._content) + self._textcalls.raw_pending()
-            self._reasoning.append(moved.rstrip())
+            shown = "".join(self._content)
+            moved = (shown + self._textcalls.raw_pending()).rstrip()
+            self._reasoning.append(moved)
             self._content = []
             self._textcalls = TextCallFilter(self._textcalls.tool_names)
             self._plain = False
+            if shown:
+                # What was shown as answer moves to the thinking pane (ui.transcript).
+                events.append(Event(RECLASSIFY, text=moved))
 
     def _apply(self, delta, events):
         rest = {}

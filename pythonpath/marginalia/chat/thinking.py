@@ -6,24 +6,16 @@ content, with tags cut anywhere between chunks ("<thi", "nk>"). The splitter
 is a small state machine that holds back only what could still become a tag.
 
 R1-style templates put ``<think>`` in the *prompt*, so the model emits
-reasoning and only the closing ``</think>``. Text that was already shown as
-answer cannot be taken back with the closed event vocabulary, so the rule is:
+reasoning and only the closing ``</think>``. Nothing is held back waiting
+for that tag (a model writing four words a second would leave the panel
+blank for seconds): text streams as answer text at once, and a lone
+``</think>`` yields RECLASSIFY: the caller moves all answer text of the
+response so far into its reasoning (the stream accumulator emits a
+RECLASSIFY event carrying it, and the panel moves what it showed into the
+thinking pane).
 
-1. At the start of a response, text is held back for a short window
-   (``window`` characters, 256 by default). A leading ``<think>`` opens a
-   think block at once and reasoning streams live. A ``</think>`` inside the
-   window makes everything before it reasoning. When the window fills up or
-   the response ends, the held text is released as answer text.
-2. If a lone ``</think>`` arrives after answer text was released (long R1
-   reasoning), the splitter yields RECLASSIFY: the caller moves all answer
-   text so far into the reasoning of its *result*, so history and tools get
-   the right answer, but the panel has already shown that reasoning as text
-   and should re-render the finished message from the result.
-
-The trade-off: every response's first visible text is delayed by up to
-``window`` characters (well under a second on most servers), in exchange
-for short R1 reasoning never showing as answer text. Callers that know the
-provider never does this (cloud APIs) can pass ``window=0``.
+Only whitespace and what could still become a ``<think>`` tag at the very
+start ("<thi") wait for the next piece.
 
 Only the first tag decides R1 mode: after a ``<think>`` block has been seen,
 a stray ``</think>`` is ordinary text. A ``<think>`` anywhere opens a block
@@ -39,8 +31,6 @@ CLOSE = "</think>"
 TEXT = "text"
 REASONING = "reasoning"
 RECLASSIFY = "reclassify"   # everything yielded as TEXT so far was reasoning
-
-R1_WINDOW = 256
 
 _START, _THINK, _ANSWER = 0, 1, 2
 
@@ -77,9 +67,8 @@ def readable_details(details: Iterable[Any]) -> str:
 class ThinkSplitter:
     """``feed(text)`` and ``finish()`` return [(kind, text)]; kinds TEXT, REASONING, RECLASSIFY."""
 
-    def __init__(self, window: int = R1_WINDOW) -> None:
-        self._window = window
-        self._state = _START if window > 0 else _ANSWER
+    def __init__(self) -> None:
+        self._state = _START
         self._held = ""
         self._seen_tag = False    # after any tag, a lone </think> is plain text
         self._strip = True        # drop whitespace before the next emitted piece
@@ -148,20 +137,7 @@ class ThinkSplitter:
         if not stripped or OPEN.startswith(stripped):
             self._held = buf          # whitespace or "<thi": wait for more
             return ""
-        end = buf.find(CLOSE)
-        opening = buf.find(OPEN)
-        if opening >= 0 and (end < 0 or opening < end):
-            # Answer text first, then a think block: the answer rules apply.
-            self._state = _ANSWER
-            return buf
-        if end >= 0:
-            # R1 template: the opening tag was in the prompt.
-            self._emit(out, REASONING, buf[:end].rstrip())
-            self._close()
-            return buf[end + len(CLOSE):]
-        if len(buf) < self._window:
-            self._held = buf
-            return ""
+        # Answer text (or R1 reasoning, which a lone </think> will reclassify).
         self._state = _ANSWER
         return buf
 

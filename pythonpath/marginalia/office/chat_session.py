@@ -222,10 +222,24 @@ class ChatSession:
         if self._cancel is not None:
             self._cancel.cancel()
 
-    def new_chat(self) -> None:
-        """Start a new conversation (stopping a running turn first); the old one stays kept."""
+    def new_chat(self):
+        """Start a new conversation (stopping a running turn first); the old one stays kept.
+
+        Returns what ``undo_new_chat`` needs to bring the old one back.
+        """
+        undo = (self.conversation.messages, list(self.log), self.kept.chat)
         self._replace([], [])
         self.kept.start_new()
+        return undo
+
+    def undo_new_chat(self, undo) -> bool:
+        """New chat's Undo: the chat before it again, while nothing new was said."""
+        if self.busy or self.log:
+            return False
+        messages, log_entries, chat = undo
+        self._replace(messages, log_entries)
+        self.kept.chat = chat
+        return True
 
     def _replace(self, messages, log_entries) -> None:
         from marginalia.chat.loop import Conversation

@@ -11,7 +11,6 @@ Every UNO entry point here catches once, logs, and shows one plain sentence.
 
 import logging
 import time
-from typing import Callable
 
 import unohelper
 from com.sun.star.lang import XComponent
@@ -21,10 +20,10 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 import uno
 
 from marginalia.chat.loop import CONNECTING
-from marginalia.errors import user_sentence
-from marginalia.events import ERROR, Event
+from marginalia.events import DONE, ERROR, Event
 from marginalia.office import mainthread
 from marginalia.ui import first_run, panel_layout, transcript
+from marginalia.office.panel_states import PanelStates, guarded
 from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
@@ -50,19 +49,7 @@ def create_ui_element(ctx, url: str, args: dict) -> "PanelElement":
     return PanelElement(url, frame, panel)
 
 
-def guarded(method: Callable) -> Callable:
-    """Wrap a UI callback: nothing escapes into VCL, the user gets one sentence."""
-    def call(self, *args, **kwargs):
-        try:
-            return method(self, *args, **kwargs)
-        except Exception as exc:
-            log.exception("panel %s failed", method.__name__)
-            self.show_error(user_sentence(exc))
-    call.__name__ = method.__name__
-    return call
-
-
-class ChatPanel:
+class ChatPanel(PanelStates):
     """Connects one PanelView to the ChatSession of the frame's document.
 
     It decides no wording: what the panes and the status line show comes from
@@ -80,10 +67,13 @@ class ChatPanel:
         self.session = chat_session.session_for(ctx, self.document)
         self.renderer = TranscriptRenderer()
         self._disposed = False
+        self.queued = None                # a message Enter queued while a turn ran
+        self._thought_at = None           # when this turn's thinking began (monotonic)
+        self._undo = None                 # what Undo brings back after New chat
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking,
-                              on_action=self.on_action)
+                              on_action=self.on_action, on_recall=self.on_recall)
         self.actions = PanelActions(self)
         try:
             self._shown_setting = _show_thinking(ctx)
@@ -96,6 +86,8 @@ class ChatPanel:
         self._replay()
         self.actions.show_notes()
         self.session.add_listener(self.on_entries)
+        from marginalia.office.panel_scope import ScopeWatch
+        self.scope = ScopeWatch(ctx, self.document, self.view.set_scope)
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:
@@ -145,7 +137,8 @@ class ChatPanel:
         out = self.renderer.render(entries[start:])
         self.view.set_text("transcript", (TRIMMED_NOTE if start else "") + out.chat)
         self.view.set_text("thinking", out.thinking)
-        self.view.set_status(self._idle_status())
+        self.view.show_toggle(bool(out.thinking))
+        self.view.set_status(self._idle_status(), self.renderer.details)
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
 
@@ -168,12 +161,23 @@ class ChatPanel:
         self.actions.refresh()
         if self.card is not None and first_run.answered_in(entries):
             self._close_card()
+        if not self.session.busy and any(role == "event" and payload.kind == DONE
+                                         for role, payload in entries):
+            self._turn_ended(entries)
 
     def _show(self, out) -> None:
-        self.view.append("transcript", out.chat)
+        self.view.append("transcript", out.chat, out.retract)
         self.view.append("thinking", out.thinking)
-        if out.status is not None:
-            self.view.set_status(out.status)
+        if out.status is not None or out.details is not None:
+            status = out.status if out.status is not None else self.renderer.status
+            if self.queued is not None and self.session.busy:
+                status += transcript.QUEUED_MARK
+            self.view.set_status(status, out.details)
+        for began in out.began:
+            if began == "answer":
+                # bench/bench_panel.py and tests/gui/test_panel_polish.py read this line.
+                log.info("answer text on screen at %.3f", time.time())
+            self._began(began)
 
     def show_error(self, text: str) -> None:
         try:
@@ -184,9 +188,8 @@ class ChatPanel:
     # -- user actions --------------------------------------------------------
     @guarded
     def on_send(self, from_enter: bool = False) -> None:
-        if self.session.busy:
-            if not from_enter:
-                self.on_stop()
+        if self.session.busy and not from_enter:
+            self.on_stop()
             return
         if from_enter:
             # The Enter key's newline lands after this listener: read and clear later.
@@ -214,7 +217,10 @@ class ChatPanel:
             self._test_connection()
             return
         if self.session.busy:
-            self.view.set_status(transcript.STILL_ANSWERING)
+            # Enter while a turn runs: the message waits and goes when the answer ends.
+            self.queued = text if self.queued is None else self.queued + "\n\n" + text
+            self.view.clear_input()
+            self.view.set_status(self.renderer.status + transcript.QUEUED_MARK)
             return
         self.actions.before_send()
         if self.send_text(text):
@@ -228,6 +234,8 @@ class ChatPanel:
             return False
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self.view.jump_to_end()
+        self._offer_undo(None)
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
         return True
@@ -265,18 +273,23 @@ class ChatPanel:
     @guarded
     def on_new_chat(self) -> None:
         self.actions.editing = False
-        self.session.new_chat()
+        had_chat = bool(self.session.log) and not self.session.busy
+        undo = self.session.new_chat()
+        self.queued = None
         self.renderer.reset()
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
+        self.view.show_toggle(False)
         self.view.set_busy(self.session.busy)
-        self.view.set_status(self._idle_status())
+        self.view.set_status(transcript.NEW_CHAT if had_chat else self._idle_status(), "")
         self.actions.refresh()
         self.view.focus_input()
+        self._offer_undo(undo if had_chat else None)
 
     @guarded
     def on_toggle_thinking(self) -> None:
         # Only the pane's visibility: its text keeps arriving while it is hidden.
+        self._thought_at = None
         self.view.set_thinking_visible(not self.view.thinking_visible)
 
     def _refresh_thinking_setting(self) -> None:
@@ -293,6 +306,7 @@ class ChatPanel:
         self._disposed = True
         try:
             self.session.remove_listener(self.on_entries)
+            self.scope.dispose()
             if self.card is not None:
                 self.card.dispose()
         finally:

@@ -32,7 +32,7 @@ YES = 2                        # com.sun.star.awt.MessageBoxResults
 MARKDOWN_FILTER = "Markdown (*.md)"
 
 
-class _Text(unohelper.Base, XTransferable):
+class PlainText(unohelper.Base, XTransferable):
     """Plain text for the system clipboard."""
 
     def __init__(self, text):
@@ -87,10 +87,7 @@ class PanelActions:
         text = history.last_answer(self.session.log)
         if not text:
             return
-        smgr = self.panel.ctx.ServiceManager
-        clipboard = smgr.createInstanceWithContext(
-            "com.sun.star.datatransfer.clipboard.SystemClipboard", self.panel.ctx)
-        clipboard.setContents(_Text(text), None)
+        self.panel.view.to_clipboard(text)
         self._say(hm.COPIED)
 
     def on_insert(self) -> None:
@@ -112,6 +109,13 @@ class PanelActions:
         text = self._take_back()
         if text is not None:
             self.panel.send_text(text)
+
+    def on_undo(self) -> None:
+        self.panel.undo_new_chat()
+
+    def on_settings(self) -> None:
+        from marginalia.office.setup_card import open_options
+        open_options(self.panel.ctx, self.panel.frame)
 
     def on_edit(self) -> None:
         cut = history.last_turn_start(self.session.conversation.messages, self.session.log)

@@ -1,27 +1,25 @@
 """The chat panel's controls: built in code inside a UnoControlContainer.
 
-Owns the windows and nothing else: it knows how to lay itself out, append
-text at the end of a pane and show a status; office.panel decides what to show.
-All methods run on the VCL main thread.
+Owns the windows and nothing else: it knows how to lay itself out, change
+text at the end of a pane and show a status; office.panel decides what to
+show. Controls are added top to bottom, which is the Tab order. Colours come
+from the window's theme (ui.theme). All methods run on the VCL main thread.
 """
 
 import uno
-import unohelper
-from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKeyListener,
-                              XWindowListener)
 
-from marginalia.ui import panel_layout
 from marginalia.document.docview import utf16_len
+from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
+from marginalia.office.setup_card import EXTENSION_ID
+from marginalia.ui import panel_layout, theme
 from marginalia.ui.history_menu import ANSWER_BUTTONS
-from marginalia.ui.transcript import READY, trim_point
+from marginalia.ui.transcript import READY, SOFT_BREAK, trim_point
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
+KEY_UP = 1025              # com.sun.star.awt.Key.UP
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
 MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
 POSSIZE = 15               # com.sun.star.awt.PosSize.POSSIZE
-THINKING_BACKGROUND = 0xF1EEF8
-THINKING_TEXT = 0x5A5570
-CHAT_BACKGROUND = 0xFFFFFF
 # The edit control's work per append still grows with its paragraph count
 # (about 1 ms more per update with 200 KB of short lines), so a pane keeps the
 # last KEEP_CHARS or so: past TRIM_AT the oldest whole blocks give way to a
@@ -29,155 +27,129 @@ CHAT_BACKGROUND = 0xFFFFFF
 TRIM_AT = 120000
 KEEP_CHARS = 80000
 TRIMMED_NOTE = "(Earlier messages of this chat are no longer shown here.)\n\n"
+PLACEHOLDER = "Ask about your document \u2014 Enter to send, Shift+Enter for a new line"
+JUMP_LABEL = "\u2193 New reply below"
+HIDE_THINKING = "Thinking \u25be"
+SHOW_THINKING = "Thinking \u25b8"
+# Characters of a draft line that fit one line of the message box, per pixel of width.
+CHARS_PER_PIXEL = 1 / 7.0
 
-# name: (model service, accessible name / tooltip, model properties)
+# name: (model kind, accessible name / tooltip, model properties), top to bottom.
 CONTROLS = (
-    ("new_chat", "Button", "New chat", {"Label": "New chat"}),
-    ("thinking_toggle", "Button", "Hide thinking", {"Label": "Hide thinking"}),
+    ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
+    ("history", "Button", "History", {}),     # this document's chats, export, forget
+    ("new_chat", "Button", "New chat", {}),
+    ("settings", "Button", "Marginalia settings", {}),
     ("thinking", "Edit", "Thinking", {
-        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True,
-        "BackgroundColor": THINKING_BACKGROUND, "TextColor": THINKING_TEXT}),
+        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
+    # The button over the conversation's bottom edge comes first: VCL paints the
+    # earlier of two overlapping siblings on top.
+    ("jump", "Button", "Go to the newest reply", {"Label": JUMP_LABEL}),
     ("transcript", "Edit", "Conversation", {
-        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True,
-        "BackgroundColor": CHAT_BACKGROUND}),
-    ("input", "Edit", "Message", {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
-    ("status", "FixedText", "Status", {"Label": READY, "NoLabel": True,
-                                          "MultiLine": True}),
-    ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
-    ("history", "Button", "This document's chats, export, forget", {"Label": "History"}),
+        "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
 ) + tuple((name, "Button", tip, {"Label": label, "Enabled": False})
-          for name, label, tip in ANSWER_BUTTONS)
+          for name, label, tip in ANSWER_BUTTONS) + (
+    ("scope", "FixedText", "What the model will see", {"Label": "Whole document",
+                                                          "NoLabel": True}),
+    # The hint before the box it lies on: VCL paints the earlier sibling on top.
+    ("placeholder", "FixedText", "Hint", {"Label": PLACEHOLDER, "NoLabel": True,
+                                          "MultiLine": True}),
+    ("input", "Edit", "Message", {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
+    ("status", "FixedText", "Status", {"Label": READY, "NoLabel": True, "MultiLine": True}),
+    ("undo", "Button", "Undo New chat", {"Label": "Undo"}),
+    ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
+)
+ICON_BUTTONS = ("history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("history",) + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
+HIDDEN_AT_START = ("jump", "undo")
 
 
 def _selection(start, end):
     return uno.createUnoStruct("com.sun.star.awt.Selection", start, end)
 
 
-class _Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener):
-    """Forwards toolkit events to plain callables; the callables catch their own errors."""
-
-    def __init__(self, on_action=None, on_key=None, on_resize=None):
-        self._on_action = on_action
-        self._on_key = on_key
-        self._on_resize = on_resize
-
-    def actionPerformed(self, event):
-        if self._on_action:
-            self._on_action()
-
-    def keyPressed(self, event):
-        if self._on_key:
-            self._on_key(event)
-
-    def keyReleased(self, event):
-        pass
-
-    def windowResized(self, event):
-        if self._on_resize:
-            self._on_resize()
-
-    def windowMoved(self, event):
-        pass
-
-    def windowShown(self, event):
-        if self._on_resize:
-            self._on_resize()
-
-    def windowHidden(self, event):
-        pass
-
-    def disposing(self, event):
-        pass
-
-
-class _EscapeHandler(unohelper.Base, XKeyHandler, XFocusListener):
-    """Sees Escape before the sidebar does (the sidebar sends it to the document).
-
-    A toolkit key handler gets every key of the application first, with the
-    top window as its source; so we follow the focus of our own controls and
-    take Escape only while one of them has it, and only when the panel says
-    it stopped something. Every other key goes on unchanged.
-    """
-
-    def __init__(self, on_escape):
-        self._on_escape = on_escape
-        self.focus_inside = False
-
-    def keyPressed(self, event):
-        if event.KeyCode != KEY_ESCAPE or not self.focus_inside:
-            return False
-        try:
-            return bool(self._on_escape())
-        except Exception:
-            return False  # never swallow a key because of our own trouble
-
-    def keyReleased(self, event):
-        return False
-
-    def focusGained(self, event):
-        self.focus_inside = True
-
-    def focusLost(self, event):
-        self.focus_inside = False
-
-    def disposing(self, event):
-        pass
-
-
 class PanelView:
     """The controls of one panel, inside the sidebar's parent window."""
 
     def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking,
-                 on_action=None):
+                 on_action=None, on_recall=None):
         self.ctx = ctx
         self.parent = parent
         self.thinking_visible = True
+        self.toggle_visible = False       # shown once there is thinking to show
         self.card = None                  # the first-run card (office.setup_card) while shown
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
+        self._input_lines = panel_layout.MIN_LINES
+        self.following = True             # the conversation shows its end
+        self._undo_shown = False
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
         self.container.setModel(smgr.createInstanceWithContext(
             "com.sun.star.awt.UnoControlContainerModel", ctx))
         self.container.createPeer(parent.getToolkit(), parent)
+        colours = self._colours()
+        icons = self._icon_folder(colours)
         self.controls = {}
         for name, kind, label, props in CONTROLS:
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
             # HelpText is the tooltip; VCL also falls back to it for the accessible name
             # of controls without a label, which is how screen readers and tests find them.
-            model.HelpText = label
+            # Labels are named by their own text: a tooltip would only cover the panel.
+            model.HelpText = "" if kind == "FixedText" else label
             for key, value in props.items():
                 setattr(model, key, value)
+            if name in ICON_BUTTONS and icons:
+                model.ImageURL = icons % name
+            elif name in ICON_BUTTONS:
+                model.Label = label.split(":")[0]
+            if name in ("thinking", "transcript"):
+                bg, fg = (("thinking_bg", "thinking_text") if name == "thinking"
+                          else ("chat_bg", "chat_text"))
+                if colours:
+                    model.BackgroundColor, model.TextColor = colours[bg], colours[fg]
+            if name == "placeholder" and colours:
+                model.TextColor = colours["thinking_text"]
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             self.container.addControl(name, control)
             self.controls[name] = control
-        self._on_send, self._on_stop_key = on_send, on_stop_key
+        self._on_send, self._on_stop_key, self._on_recall = on_send, on_stop_key, on_recall
         self._keys = {
-            "input": _Listener(on_key=self._input_key),
-            "transcript": _Listener(on_key=self._pane_key),
-            "thinking": _Listener(on_key=self._pane_key),
+            "input": Listener(on_key=self._input_key),
+            "transcript": Listener(on_key=self._pane_key),
+            "thinking": Listener(on_key=self._pane_key),
         }
         for name, listener in self._keys.items():
             self.controls[name].addKeyListener(listener)
+        self._typed = Listener(on_text=self._input_changed)
+        self.controls["input"].addTextListener(self._typed)
+        self._click = Listener(on_click=self.focus_input)
+        self.controls["placeholder"].addMouseListener(self._click)
         self._actions = {
-            "send": _Listener(on_action=on_send),
-            "new_chat": _Listener(on_action=on_new_chat),
-            "thinking_toggle": _Listener(on_action=on_toggle_thinking),
+            "send": Listener(on_action=on_send),
+            "new_chat": Listener(on_action=on_new_chat),
+            "thinking_toggle": Listener(on_action=on_toggle_thinking),
+            "jump": Listener(on_action=self.jump_to_end),
         }
         if on_action is not None:
-            for name in ACTIONS:
-                self._actions[name] = _Listener(on_action=lambda n=name: on_action(n))
+            for name in ACTIONS + ("undo", "settings"):
+                self._actions[name] = Listener(on_action=lambda n=name: on_action(n))
         for name, listener in self._actions.items():
             self.controls[name].addActionListener(listener)
         self._toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
-        self._escape = _EscapeHandler(on_stop_key)
-        for control in self.controls.values():
-            control.addFocusListener(self._escape)
-        self._toolkit.addKeyHandler(self._escape)
-        self._resize = _Listener(on_resize=self.relayout)
+        self._handler = PanelKeys(on_stop_key, self.copy_pane)
+        self._focus_names = []
+        for name, control in self.controls.items():
+            control.addFocusListener(self._handler)
+            watch = FocusName(self._handler, name)
+            self._focus_names.append(watch)
+            control.addFocusListener(watch)
+        self._toolkit.addKeyHandler(self._handler)
+        for name in HIDDEN_AT_START:
+            self.controls[name].setVisible(False)
+        self._resize = Listener(on_resize=self.relayout)
         parent.addWindowListener(self._resize)
         self.container.setVisible(True)
         self.relayout()
@@ -186,22 +158,54 @@ class PanelView:
     def window(self):
         return self.container.getPeer()
 
+    # -- theme ---------------------------------------------------------------
+    def _colours(self):
+        """The panes' colours from the window's StyleSettings; None if it has none."""
+        try:
+            style = self.parent.StyleSettings
+            colours = theme.pane_colours(style.FieldColor, style.FieldTextColor)
+        except Exception:
+            return None
+        self.dark = theme.is_dark(colours["chat_bg"])
+        return colours
+
+    def _icon_folder(self, colours) -> str:
+        """The icons' URL pattern (%s: the button) in the tone that suits the theme, or ""."""
+        try:
+            where = self.ctx.getValueByName(
+                "/singletons/com.sun.star.deployment.PackageInformationProvider")
+            base = where.getPackageLocation(EXTENSION_ID)
+        except Exception:
+            return ""
+        if not base:
+            return ""
+        tone = "dark" if colours and theme.is_dark(colours["chat_bg"]) else "light"
+        return base + "/icons/%s_" + tone + ".png"
+
     # -- layout --------------------------------------------------------------
     def relayout(self) -> None:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
         top = self.card.place(0, 0, size.Width) if self.card is not None else 0
-        boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible, top)
+        shown = self.thinking_visible and self._lengths["thinking"] > 0
+        boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
+                                    self.toggle_visible, self._undo_shown)
         for name, (x, y, w, h) in boxes.items():
             control = self.controls[name]
-            control.setPosSize(x, y, w, max(h, 1), POSSIZE)
-        self.controls["thinking"].setVisible(self.thinking_visible)
+            control.setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
+        self.controls["thinking"].setVisible(shown)
+        self.controls["thinking_toggle"].setVisible(self.toggle_visible)
 
-    def set_thinking_visible(self, visible: bool) -> None:
+    def set_thinking_visible(self, visible: bool, label: str = None) -> None:
         self.thinking_visible = visible
-        label = "Hide thinking" if visible else "Show thinking"
-        self.controls["thinking_toggle"].getModel().Label = label
+        model = self.controls["thinking_toggle"].getModel()
+        model.Label = label or (HIDE_THINKING if visible else SHOW_THINKING)
         self.relayout()
+
+    def show_toggle(self, shown: bool) -> None:
+        if shown != self.toggle_visible:
+            self.toggle_visible = shown
+            self.relayout()
 
     # -- text ----------------------------------------------------------------
     # Text goes to the peer (the VCL edit), never through the UnoControlEdit:
@@ -215,26 +219,48 @@ class PanelView:
     def _text_peer(self, pane):
         return self.controls[pane].getPeer()
 
-    def append(self, pane: str, text: str) -> None:
-        """Insert text at the end of a pane; cost follows len(text), not the pane's length.
+    def append(self, pane: str, text: str, retract: str = "") -> None:
+        """Replace ``retract`` at the end of a pane with ``text``: one insert, whose cost
+        follows the text changed, not the pane's length.
 
         The view follows the end while the cursor sits there; a user who put
-        the cursor or a selection elsewhere (to read or copy) keeps it.
+        the cursor or a selection elsewhere (to read or copy) keeps it, and
+        the "new reply below" button appears.
         """
-        if not text:
+        if not text and not retract:
             return
         peer = self._text_peer(pane)
         end = self._lengths[pane]
+        start = max(0, end - utf16_len(retract)) if retract else end
         before = peer.getSelection()
-        following = min(before.Min, before.Max) >= end
-        peer.insertText(_selection(end, end), text)
-        end += utf16_len(text)
+        following = min(before.Min, before.Max) >= start
+        was_empty = end == 0
+        peer.insertText(_selection(start, end), text)
+        end = start + utf16_len(text)
         self._lengths[pane] = end
         if end > TRIM_AT:
             removed = self._trim(peer)
             end = self._lengths[pane] = end - removed
             before = _selection(max(0, before.Min - removed), max(0, before.Max - removed))
-        peer.setSelection(_selection(end, end) if following else before)
+        if following:
+            peer.setSelection(_selection(end, end))
+        else:
+            peer.setSelection(_selection(min(before.Min, end), min(before.Max, end)))
+        if pane == "transcript":
+            self._follow(following)
+        elif was_empty and end:
+            self.relayout()               # the thinking pane appears with its first words
+
+    def _follow(self, following: bool) -> None:
+        if following != self.following:
+            self.following = following
+            self.controls["jump"].setVisible(not following)
+
+    def jump_to_end(self) -> None:
+        """Show the conversation's end and follow it again (Send does this too)."""
+        end = self._lengths["transcript"]
+        self._text_peer("transcript").setSelection(_selection(end, end))
+        self._follow(True)
 
     def _trim(self, peer) -> int:
         """Replace the oldest blocks with TRIMMED_NOTE; returns the net UTF-16 units removed."""
@@ -253,9 +279,43 @@ class PanelView:
                 text = TRIMMED_NOTE + text[cut:]
         self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
+        if pane == "transcript":
+            self.jump_to_end()
+        else:
+            self.relayout()
 
-    def set_status(self, text: str) -> None:
-        self.controls["status"].getModel().Label = text
+    def pane_text(self, pane: str) -> str:
+        """What a pane says, without the soft breaks the view added (a copy's text)."""
+        return self._text_peer(pane).getText().replace(SOFT_BREAK, " ")
+
+    def copy_pane(self, name) -> bool:
+        """Ctrl+C in a pane: its selection, soft breaks given back as spaces."""
+        if name not in ("transcript", "thinking"):
+            return False
+        peer = self._text_peer(name)
+        selected = peer.getSelectedText()
+        if not selected:
+            return False
+        self.to_clipboard(selected.replace(SOFT_BREAK, " ").replace("\u200b", ""))
+        return True
+
+    def to_clipboard(self, text: str) -> None:
+        from marginalia.office.panel_actions import PlainText
+        clipboard = self.ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.datatransfer.clipboard.SystemClipboard", self.ctx)
+        clipboard.setContents(PlainText(text), None)
+
+    def set_status(self, text: str, details: str = None) -> None:
+        model = self.controls["status"].getModel()
+        model.Label = text
+        if details is not None:
+            # The numbers (tokens, context) are the tooltip; the line stays plain words.
+            model.HelpText = details
+
+    def set_scope(self, text: str) -> None:
+        model = self.controls["scope"].getModel()
+        if model.Label != text:
+            model.Label = text
 
     def set_busy(self, busy: bool) -> None:
         # One button: Send while idle, Stop while a turn runs (its label is its accessible name).
@@ -268,6 +328,12 @@ class PanelView:
         model.Label = label
         model.HelpText = "Stop the answer" if busy else "Send the message"
 
+    def show(self, name: str, shown: bool) -> None:
+        self.controls[name].setVisible(shown)
+        if name == "undo" and shown != self._undo_shown:
+            self._undo_shown = shown
+            self.relayout()
+
     def enable(self, names, enabled: bool) -> None:
         """Enable or grey out buttons (the answer row follows the chat's state)."""
         for name in names:
@@ -275,12 +341,15 @@ class PanelView:
             if model.Enabled != enabled:
                 model.Enabled = enabled
 
+    # -- the message box -----------------------------------------------------
     def take_input(self) -> str:
-        text = self.controls["input"].getText()
-        return text
+        # From the peer: text that assistive tools (dictation, a screen reader's
+        # EditableText) set reaches the peer, not the control's model.
+        return self.controls["input"].getPeer().getText()
 
     def clear_input(self) -> None:
-        self.controls["input"].setText("")
+        self.controls["input"].getPeer().setText("")
+        self._input_changed()
 
     def keep_input(self, text: str) -> None:
         """Put a message that was not sent back, the cursor at its end."""
@@ -288,9 +357,22 @@ class PanelView:
         peer.setText(text)
         end = utf16_len(text)
         peer.setSelection(_selection(end, end))
+        self._input_changed()
 
     def focus_input(self) -> None:
         self.controls["input"].setFocus()
+
+    def _input_changed(self) -> None:
+        """The box grows with the draft (2 to 8 lines); the hint shows while it is empty."""
+        text = self.controls["input"].getPeer().getText()
+        self.controls["placeholder"].setVisible(not text)
+        width = max(40, self.controls["input"].getPosSize().Width - 24)
+        per_line = max(8, int(width * CHARS_PER_PIXEL))
+        lines = sum(1 + len(line) // per_line for line in text.split("\n"))
+        lines = max(panel_layout.MIN_LINES, min(panel_layout.MAX_LINES, lines))
+        if lines != self._input_lines:
+            self._input_lines = lines
+            self.relayout()
 
     # -- keys ----------------------------------------------------------------
     def _input_key(self, event):
@@ -298,6 +380,9 @@ class PanelView:
         # still to come, so the send (posted) clears the field after it lands.
         if event.KeyCode == KEY_RETURN and not event.Modifiers & MOD_SHIFT:
             self._on_send(from_enter=True)
+        elif event.KeyCode == KEY_UP and self._on_recall is not None \
+                and not self.controls["input"].getPeer().getText():
+            self._on_recall()
         else:
             self._pane_key(event)
 
@@ -308,7 +393,7 @@ class PanelView:
 
     def dispose(self) -> None:
         try:
-            self._toolkit.removeKeyHandler(self._escape)
+            self._toolkit.removeKeyHandler(self._handler)
         except Exception:
             pass  # the toolkit is shutting down: nothing left to detach
         try:

@@ -51,6 +51,9 @@ class _Writer:
                 self.lines.extend(_quote(self.thinking))
                 self.thinking = ""
             self.text += event.text or ""
+        elif kind == ev.RECLASSIFY:
+            self.text = ""          # it was R1 reasoning: the event carries it
+            self.thinking += event.text or ""
         elif kind == ev.TOOL_CALL:
             self.flush()
             arguments = short((event.arguments or "").replace("\n", " "), ARGUMENTS_LIMIT)

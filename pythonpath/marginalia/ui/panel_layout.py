@@ -1,11 +1,15 @@
 """Pixel layout of the chat panel for a given size (pure, so it is testable without a window).
 
-Top to bottom: the first-run card while it shows, the thinking toggle with
-History at the right, the thinking pane (when shown), the conversation (takes
-what is left), a row of small buttons acting on the last answer (Copy, Insert,
-Retry, Edit: ANSWER_ROW, sharing the width), the message box, a row with "New
-chat" and Send/Stop, and a two-line status line the full width of the panel
-(token counts do not fit beside a button in a narrow sidebar).
+Top to bottom, which is also the tab order (office.panel_view adds the
+controls in this order): the first-run card while it shows; a row with the
+thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
+thought) and small icon buttons at the right (History, New chat, Settings);
+the thinking pane (only while open and not empty); the conversation (takes
+what is left, with the "new reply below" button over its bottom edge); the
+row of small buttons acting on the last answer (Copy, Insert, Retry, Edit:
+ANSWER_ROW); a line saying what the model will see; the message box, which
+grows from 2 to 8 lines as the user types; and a row with the status line
+and Send/Stop (Undo beside them for a few seconds after New chat).
 """
 
 from typing import Dict, Tuple
@@ -13,21 +17,33 @@ from typing import Dict, Tuple
 MARGIN = 6
 GAP = 4
 ROW = 26
-STATUS = 30
-INPUT = 66
+ICON = 22
+SCOPE = 18
+LINE = 17                 # one line of the message box, in pixels
+INPUT_PAD = 8
+MIN_LINES = 2
+MAX_LINES = 8
+STATUS = 32               # two short lines of plain words beside Send
 MIN_WIDTH = 180
 MIN_HEIGHT = 320
-NEW_CHAT_WIDTH = 84
-TOGGLE_WIDTH = 112
-SEND_WIDTH = 72
-HISTORY_WIDTH = 60
+TOGGLE_WIDTH = 150
+SEND_WIDTH = 64
+UNDO_WIDTH = 56
+JUMP_WIDTH = 150
 ANSWER_ROW = ("copy", "insert", "retry", "edit")
+ICONS = ("history", "new_chat", "settings")     # right to left order is reversed below
 THINKING_SHARE = 0.28
 THINKING_MIN = 56
 
 
-def layout(width: int, height: int, thinking_visible: bool,
-           top: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
+def input_height(lines: int) -> int:
+    """The message box's height for a draft of ``lines`` lines (2 to 8 shown)."""
+    return max(MIN_LINES, min(MAX_LINES, lines)) * LINE + INPUT_PAD
+
+
+def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
+           input_lines: int = MIN_LINES,
+           toggle_visible: bool = True, undo_visible: bool = False) -> Dict[str, Tuple[int, int, int, int]]:
     """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden.
 
     ``top`` pixels at the top belong to the first-run card (ui.first_run).
@@ -37,33 +53,46 @@ def layout(width: int, height: int, thinking_visible: bool,
     inner = width - 2 * MARGIN
     boxes = {}
     y = top + MARGIN
-    history_w = min(HISTORY_WIDTH, inner // 3)
-    boxes["thinking_toggle"] = (MARGIN, y, min(TOGGLE_WIDTH, inner - history_w - GAP), ROW)
-    boxes["history"] = (width - MARGIN - history_w, y, history_w, ROW)
+    x = width - MARGIN
+    for name in reversed(ICONS):
+        x -= ICON
+        boxes[name] = (x, y, ICON, ROW)
+        x -= GAP
+    toggle_w = min(TOGGLE_WIDTH, x - MARGIN) if toggle_visible else 0
+    boxes["thinking_toggle"] = (MARGIN, y, max(toggle_w, 0), ROW)
     y += ROW + GAP
 
-    status_y = height - MARGIN - STATUS
-    buttons_y = status_y - GAP - ROW
-    input_y = buttons_y - GAP - INPUT
-    answer_y = input_y - GAP - ROW
+    buttons_y = height - MARGIN - STATUS
+    box_h = input_height(input_lines)
+    # The box grows upwards, but never squeezes the conversation below 3 rows.
+    input_y = max(buttons_y - GAP - box_h, y + 4 * ROW + SCOPE + GAP * 3)
+    box_h = buttons_y - GAP - input_y
+    scope_y = input_y - SCOPE
+    answer_y = scope_y - GAP - ROW
     count = len(ANSWER_ROW)
     each = (inner - (count - 1) * GAP) // count
     for i, name in enumerate(ANSWER_ROW):
-        x = MARGIN + i * (each + GAP)
-        w = each if i < count - 1 else width - MARGIN - x
-        boxes[name] = (x, answer_y, w, ROW)
-    input_y = answer_y          # the panes above end where the answer row begins
-    free = input_y - GAP - y
+        bx = MARGIN + i * (each + GAP)
+        w = each if i < count - 1 else width - MARGIN - bx
+        boxes[name] = (bx, answer_y, w, ROW)
+    free = answer_y - GAP - y
     if thinking_visible:
         thinking_h = max(THINKING_MIN, int(free * THINKING_SHARE))
         boxes["thinking"] = (MARGIN, y, inner, thinking_h)
         y += thinking_h + GAP
-        free = input_y - GAP - y
+        free = answer_y - GAP - y
     else:
         boxes["thinking"] = (MARGIN, y, inner, 0)
-    boxes["transcript"] = (MARGIN, y, inner, max(free, 40))
-    boxes["input"] = (MARGIN, answer_y + ROW + GAP, inner, INPUT)
-    boxes["new_chat"] = (MARGIN, buttons_y, NEW_CHAT_WIDTH, ROW)
-    boxes["send"] = (width - MARGIN - SEND_WIDTH, buttons_y, SEND_WIDTH, ROW)
-    boxes["status"] = (MARGIN, status_y, inner, STATUS)
+    transcript_h = max(free, 40)
+    boxes["transcript"] = (MARGIN, y, inner, transcript_h)
+    jump_w = min(JUMP_WIDTH, inner - 2 * GAP)
+    boxes["jump"] = (MARGIN + inner - jump_w - 20, y + transcript_h - ROW - GAP, jump_w, ROW)
+    boxes["scope"] = (MARGIN, scope_y, inner, SCOPE)
+    boxes["input"] = (MARGIN, input_y, inner, box_h)
+    boxes["placeholder"] = (MARGIN + 4, input_y + 3, max(inner - 24, 20), 2 * LINE)
+    button_y = buttons_y + (STATUS - ROW) // 2
+    boxes["send"] = (width - MARGIN - SEND_WIDTH, button_y, SEND_WIDTH, ROW)
+    boxes["undo"] = (width - MARGIN - SEND_WIDTH - GAP - UNDO_WIDTH, button_y, UNDO_WIDTH, ROW)
+    beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
+    boxes["status"] = (MARGIN, buttons_y, inner - beside, STATUS)
     return boxes

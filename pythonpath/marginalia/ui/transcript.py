@@ -15,17 +15,28 @@ from dataclasses import dataclass
 from typing import Iterable, List, Optional, Tuple
 
 from marginalia.chat.budget import short_count
-from marginalia.chat.loop import CONNECTING
+from marginalia.chat.loop import CONNECTING, RUNNING
 from marginalia.document.docview import short
-from marginalia.events import Event
+from marginalia.events import REASONING, Event
+from marginalia.ui.answer_format import LineFormatter, combine
+from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
+                                    SoftWrap, trim_point)
+from marginalia.ui.tool_words import running, tool_line
 
 READY = "Ready"
 STOPPED = "Stopped"                       # the turn ended with finish_reason "cancelled"
 STOPPING = "Stopping\u2026"               # Stop pressed, the turn not yet ended
 ERROR_STATUS = "Error"
 STILL_ANSWERING = "Still answering; press Stop first."
-LAST_TURN = " \u00b7 last turn: "         # between READY/STOPPED and the turn's usage
+LAST_TURN = "Last turn: "                # the status tooltip: the turn's usage
+ASSISTANT = "Assistant:"
+STOPPED_MARK = "\u25a0 Stopped"           # where the user stopped a turn
 
+QUEUED_MARK = " \u00b7 your next message is queued"   # after the status while one waits
+QUEUE_KEPT = "The answer stopped; your queued message is back in the box."
+NEW_CHAT = "New chat started. Undo brings the last one back."
+CHAT_BACK = "The chat is back."
+THOUGHT_FOR = "Thought for %d s \u25b8"
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
@@ -34,81 +45,35 @@ TEST_COMMAND = "/test"
 TESTING = "Testing the connection and whether the model can edit\u2026"
 TEST_TITLE = "Test connection:"
 THINKING_HEADER_LIMIT = 60
-# The edit control lays out a paragraph again from its start on every insert,
-# and line-breaks the inserted text against the rest of the paragraph: 200
-# words appended to one long paragraph cost 50-150 ms on LibreOffice 7.4,
-# the same words in paragraphs of at most about 600 characters 5-7 ms. So a
-# long paragraph is shown as several: a space after a sentence end becomes a
-# line break once the line is SOFT_WRAP long, any space once it is HARD_WRAP.
-SOFT_WRAP = 500
-HARD_WRAP = 1000
-SENTENCE_END = ".!?:;)\u201d\"'"
 
 
 @dataclass
 class Appends:
-    """Text to add at the end of each pane, and the new status line (None: unchanged)."""
+    """What to change at the end of each pane, and the new status line (None: unchanged).
+
+    ``retract`` is text to take off the end of the conversation pane before
+    ``chat`` is added (a formatted line drawn again, or an answer that turned
+    out to be R1 reasoning). ``details`` is the status line's tooltip: the
+    numbers the status line leaves out. ``began`` names what the turn began
+    in this batch ("thinking", "answer"), so the panel can time the thinking.
+    """
 
     chat: str = ""
     thinking: str = ""
     status: Optional[str] = None
+    retract: str = ""
+    details: Optional[str] = None
+    began: Tuple[str, ...] = ()
 
     def extend(self, other: "Appends") -> "Appends":
-        self.chat += other.chat
+        self.retract, self.chat = combine(self.retract, self.chat, other.retract, other.chat)
         self.thinking += other.thinking
         if other.status is not None:
             self.status = other.status
+        if other.details is not None:
+            self.details = other.details
+        self.began += other.began
         return self
-
-
-class SoftWrap:
-    """Turns some spaces of a stream into line breaks so no line grows past HARD_WRAP.
-
-    Stateful over one pane's whole text, so the result does not depend on how
-    the stream was cut into pieces.
-    """
-
-    def __init__(self, soft: int = SOFT_WRAP, hard: int = HARD_WRAP):
-        self.soft = soft
-        self.hard = hard
-        self.column = 0          # characters since the last line break
-        self._previous = "\n"
-
-    def feed(self, text: str) -> str:
-        if not text:
-            return text
-        newline = text.rfind("\n")
-        if newline < 0 and self.column + len(text) <= self.soft:
-            self.column += len(text)      # the usual case: nothing to decide
-            self._previous = text[-1]
-            return text
-        out = []
-        column, previous = self.column, self._previous
-        for ch in text:
-            if ch == "\n":
-                column = 0
-            elif ch == " " and (column >= self.hard or
-                                (column >= self.soft and previous in SENTENCE_END)):
-                ch = "\n"
-                column = 0
-            else:
-                column += 1
-            out.append(ch)
-            previous = ch
-        self.column, self._previous = column, previous
-        return "".join(out)
-
-
-def trim_point(text: str, keep: int) -> int:
-    """Where to cut text so about its last ``keep`` characters stay: after a block
-    boundary (blank line) if there is one, else after a line break; 0 for no cut."""
-    start = max(0, len(text) - keep)
-    if start == 0:
-        return 0
-    cut = text.find("\n\n", start)
-    if cut >= 0:
-        return cut + 2
-    return text.find("\n", start) + 1
 
 
 def replay_start(entries: List[Tuple[str, object]], keep: int) -> int:
@@ -132,6 +97,24 @@ def replay_start(entries: List[Tuple[str, object]], keep: int) -> int:
     return 0
 
 
+def scope_line(selected: str) -> str:
+    """What the model will see besides the tools: "Selection: 12 words" or the document."""
+    words = len(selected.split())
+    if not words:
+        return "Whole document"
+    return "Selection: %s word%s" % ("{:,}".format(words), "" if words == 1 else "s")
+
+
+def turn_failed(entries: List[Tuple[str, object]]) -> bool:
+    """Whether the last turn in a log ended in an error or was stopped."""
+    for kind, value in reversed(entries):
+        if kind == "user":
+            return False
+        if value.kind == "error" or (value.kind == "done" and value.finish_reason == "cancelled"):
+            return True
+    return False
+
+
 def format_usage(usage: Optional[dict]) -> str:
     """'1,234 tokens (1,000 prompt, 234 answer)' from an OpenAI-style usage dict."""
     if not usage:
@@ -152,8 +135,10 @@ class TranscriptRenderer:
     """Keeps just enough state to know where the next piece of text belongs.
 
     Blocks in the conversation pane: ``You: ...`` for a user turn, then
-    ``Assistant: ...`` for the answer, tool activity as indented short lines,
-    errors as one sentence after a warning sign. A turn's thinking goes to the
+    ``Assistant:`` on its own line with the answer formatted below it
+    (ui.answer_format), tool activity as indented short lines in the user's
+    words (ui.tool_words), errors as one sentence after a warning sign, and a
+    mark where the user stopped a turn. A turn's thinking goes to the
     thinking pane under a header naming the question it belongs to.
     """
 
@@ -162,7 +147,8 @@ class TranscriptRenderer:
 
     def reset(self) -> None:
         self.status = READY         # the status line as the entries so far leave it
-        self._block = None          # None, "user", "answer", "tool", "error"
+        self.details = ""           # its tooltip
+        self._block = None          # None, "user", "answer", "tool", "error", "notice"
         self._at_line_start = True
         self._empty = True
         self._question = ""
@@ -171,18 +157,23 @@ class TranscriptRenderer:
         self._thinking_interrupted = False
         self._thinking_empty = True
         self._thinking_at_line_start = True
-        self._wrap = {"chat": SoftWrap(), "thinking": SoftWrap()}
+        self._wrap = SoftWrap()
+        self._think_wrap = SoftWrap()
+        self._answer = None         # the answer's LineFormatter while its text streams
+        self._run = None            # chat shown since this response's text began ([str])
+        self._before_run = None     # the state to go back to if that text was reasoning
         self.usage = None
         self._base = READY          # the status line without the context meter
         self.meter = ""
 
-    def _wrapped(self, out: Appends) -> Appends:
-        out.chat = self._wrap["chat"].feed(out.chat)
-        out.thinking = self._wrap["thinking"].feed(out.thinking)
+    def _finished(self, out: Appends) -> Appends:
+        out.thinking = self._think_wrap.feed(out.thinking)
         if out.status is not None:
             self._base = out.status
             out.status += self.meter
             self.status = out.status
+        if out.details is not None:
+            self.details = out.details
         return out
 
     # -- entries -------------------------------------------------------------
@@ -198,13 +189,15 @@ class TranscriptRenderer:
         return out
 
     def user(self, text: str) -> Appends:
+        out = Appends(status=CONNECTING)
+        self._close_answer(out)
         self._question = text
         self._assistant_started = False
         self._thinking_header_done = False
         self.usage = None
-        chat = self._start_block("user", blank_line=True) + "You: " + text.rstrip() + "\n"
-        self._at_line_start = True
-        return self._wrapped(Appends(chat=chat, status=CONNECTING))
+        self._chat(out, self._start_block("user", blank_line=True) + "You: " + text.rstrip()
+                   + "\n")
+        return self._finished(out)
 
     def event(self, ev: Event) -> Appends:
         handler = getattr(self, "_on_" + ev.kind, None)
@@ -212,27 +205,82 @@ class TranscriptRenderer:
         if out.chat:
             # Thinking that resumes after answer text or a tool starts a new paragraph.
             self._thinking_interrupted = True
-        return self._wrapped(out)
+        return self._finished(out)
+
+    # -- the conversation pane -----------------------------------------------
+    def _chat(self, out: Appends, text: str) -> None:
+        """Plain chat text (labels, tool lines, errors): ends any answer block first."""
+        self._close_answer(out)
+        self._run = None
+        out.chat += self._wrap.feed(text)
+        self._at_line_start = text.endswith("\n")
+
+    def _close_answer(self, out: Appends) -> None:
+        if self._answer is not None:
+            retract, add = self._answer.finish()
+            out.retract, out.chat = combine(out.retract, out.chat, retract, add)
+            self._at_line_start = self._answer.at_line_start
+            self._answer = None
+
+    def _shown(self, out: Appends, retract: str, add: str) -> None:
+        """Answer text the pane changes by; the run remembers it for RECLASSIFY."""
+        out.retract, out.chat = combine(out.retract, out.chat, retract, add)
+        run = self._run
+        while retract and run:
+            last = run.pop()
+            if len(last) > len(retract):
+                run.append(last[:len(last) - len(retract)])
+                break
+            retract = retract[:len(retract) - len(last)]
+        if add:
+            run.append(add)
 
     # -- event kinds ---------------------------------------------------------
     def _on_text(self, ev):
         if not ev.text:
             return Appends()
-        chat = ""
+        out = Appends()
+        if self._run is None:
+            self._before_run = (self._block, self._at_line_start, self._empty,
+                                self._assistant_started, self._wrap.state())
+            self._run = []
         if not self._assistant_started:
-            chat = self._begin_assistant("answer") + " "
+            self._assistant_started = True
+            out.began = ("answer",)
+            label = self._start_block("answer", blank_line=True) + ASSISTANT + "\n"
+            self._shown(out, "", self._wrap.feed(label))
         elif self._block != "answer":
-            chat = self._start_block("answer")
-        chat += ev.text
-        self._at_line_start = ev.text.endswith("\n")
-        return Appends(chat=chat)
+            self._shown(out, "", self._wrap.feed(self._start_block("answer")))
+        self._block, self._empty = "answer", False
+        if self._answer is None:
+            self._answer = LineFormatter(self._wrap)
+        retract, add = self._answer.feed(ev.text)
+        self._shown(out, retract, add)
+        self._at_line_start = self._answer.at_line_start
+        return out
+
+    def _on_reclassify(self, ev):
+        """R1: the answer shown so far was reasoning; it moves to the thinking pane."""
+        out = Appends()
+        if self._run is not None:
+            out.retract = "".join(self._run)
+            (self._block, self._at_line_start, self._empty, self._assistant_started,
+             wrap) = self._before_run
+            self._wrap.restore(wrap)
+            self._answer = None
+            self._run = None
+        if ev.text:
+            out.extend(self._on_reasoning(Event(REASONING, text=ev.text)))
+        return out
 
     def _on_reasoning(self, ev):
         if not ev.text:
             return Appends()
         thinking = ""
+        began = ()
         if not self._thinking_header_done:
             self._thinking_header_done = True
+            began = ("thinking",)
             if not self._thinking_empty:
                 thinking += "" if self._thinking_at_line_start else "\n"
                 thinking += "\n"
@@ -243,17 +291,20 @@ class TranscriptRenderer:
         thinking += ev.text
         self._thinking_empty = False
         self._thinking_at_line_start = ev.text.endswith("\n")
-        return Appends(thinking=thinking)
+        return Appends(thinking=thinking, began=began)
 
     def _on_tool_result(self, ev):
-        line = ev.summary or ("%s %s" % (ev.name or "tool", "done" if ev.ok else "failed"))
+        out = Appends()
+        self._close_answer(out)
+        line = tool_line(ev.name, ev.ok, ev.summary)
         chat = ""
         if not self._assistant_started:
-            chat = self._begin_assistant("tool") + "\n"
+            self._assistant_started = True
+            chat = self._start_block("tool", blank_line=True) + ASSISTANT + "\n"
             self._at_line_start = True
         chat += self._start_block("tool") + TOOL_MARK + short(line, 200) + "\n"
-        self._at_line_start = True
-        return Appends(chat=chat)
+        self._chat(out, chat)
+        return out
 
     def _on_usage(self, ev):
         self.usage = ev.usage
@@ -269,40 +320,54 @@ class TranscriptRenderer:
     def _on_notice(self, ev):
         if not ev.message:
             return Appends()
-        chat = self._start_block("notice") + NOTICE_MARK + short(ev.message, 400) + "\n"
-        self._at_line_start = True
-        return Appends(chat=chat)
+        out = Appends()
+        self._close_answer(out)
+        self._chat(out, self._start_block("notice") + NOTICE_MARK + short(ev.message, 400)
+                   + "\n")
+        return out
 
     def report(self, lines: Iterable[str]) -> Appends:
         """Test connection's report (``/test``): a titled block of short lines."""
+        out = Appends(status=READY)
+        self._close_answer(out)
         chat = self._start_block("notice", blank_line=True) + TEST_TITLE + "\n"
         chat += "".join(TOOL_MARK + short(line, 300) + "\n" for line in lines)
-        self._at_line_start = True
-        return self._wrapped(Appends(chat=chat, status=READY))
+        self._chat(out, chat)
+        return self._finished(out)
 
     def _on_status(self, ev):
-        return Appends(status=ev.text) if ev.text else Appends()
+        if not ev.text:
+            return Appends()
+        head, _, tail = RUNNING.partition("%s")
+        if ev.text.startswith(head) and ev.text.endswith(tail):
+            # The loop names the tool; the user is told what it does.
+            return Appends(status=running(ev.text[len(head):len(ev.text) - len(tail)]))
+        return Appends(status=ev.text)
 
     def _on_error(self, ev):
+        out = Appends(status=ERROR_STATUS)
+        self._close_answer(out)
         sentence = short(ev.message or "Something went wrong.", 400)
-        chat = self._start_block("error") + ERROR_MARK + sentence + "\n"
-        self._at_line_start = True
-        return Appends(chat=chat, status=ERROR_STATUS)
+        self._chat(out, self._start_block("error") + ERROR_MARK + sentence + "\n")
+        return out
 
     def _on_done(self, ev):
         """The turn's end (its one DONE, see office.chat_session): the idle status line."""
+        out = Appends()
+        self._close_answer(out)
+        stopped = ev.finish_reason == "cancelled"
         chat = "" if self._at_line_start else "\n"
-        self._at_line_start = True
+        if stopped:
+            chat += STOPPED_MARK + "\n"
+            self._block, self._empty = "notice", False
+        self._chat(out, chat)
+        self._run = None
         used = format_usage(self.usage)
-        head = STOPPED if ev.finish_reason == "cancelled" else READY
-        return Appends(chat=chat, status=head + (LAST_TURN + used if used else ""))
+        out.status = STOPPED if stopped else READY
+        out.details = LAST_TURN + used if used else ""
+        return out
 
     # -- helpers -------------------------------------------------------------
-    def _begin_assistant(self, block):
-        """The 'Assistant:' label, once per turn, before its first text or tool line."""
-        self._assistant_started = True
-        return self._start_block(block, blank_line=True) + "Assistant:"
-
     def _start_block(self, block, blank_line=False):
         """Line breaks needed before a new block, and remember we are in it."""
         prefix = ""

@@ -1,0 +1,274 @@
+"""An answer's markdown shown as readable plain text while it streams (pure).
+
+The conversation pane is a plain multi-line Edit (bench/bench_answer_controls.py:
+the rich-text control costs 3.4x per formatted update), so formatting is made
+of characters: headings underlined, bullets, numbered items and quotes
+indented, code marked with a bar, table cells separated by a thin rule, rules
+drawn, and inline ``**bold**``, ``*italic*``, `` `code` `` and links shown as
+their text (a link keeps its address in brackets). No raw markdown symbols.
+
+Streaming rules, so the first words show at once and an update costs what
+its new text costs:
+- Only the current line is ever redrawn. A line's block kind is decided by
+  its first characters; the few that could still be a marker ("-", "#", "|",
+  "`") wait for the next character.
+- An unclosed inline marker near the end (``**bol``) holds the text from the
+  marker on for up to HOLD characters, so ``**`` never flashes; further back
+  it is shown as typed and redrawn when it closes (``retract``).
+- Everything before the last point where no marker was open is final and
+  never looked at again, so a long paragraph costs per piece, not per line.
+
+``feed`` and ``finish`` return ``(retract, add)``: text to remove from the end
+of what this formatter produced so far, then text to add. Output goes through
+the pane's SoftWrap (ui.transcript), whose state is restored before a redraw.
+"""
+
+import re
+from typing import Tuple
+
+from marginalia.document.inline import parse_inline
+
+HOLD = 80                 # how far back an unclosed inline marker still holds text
+SETTLE = 120              # a line's tail longer than this, all markers closed, becomes final
+BULLET = "\u2022 "
+QUOTE = "\u2502 "
+CODE = "\u2503 "
+CELL = "\u2502"
+RULE = "\u2500" * 16
+HEADING_RULE = {1: "\u2550", 2: "\u2500"}     # h1 double, h2 single underline
+UNDERLINE_MAX = 40
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
+_HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+|$)")
+_BULLET = re.compile(r"^( *)([-*+])\s+")
+_NUMBER = re.compile(r"^( *)(\d{1,9})([.)])\s+")
+_QUOTE = re.compile(r"^ {0,3}>\s?")
+_RULE_LINE = re.compile(r"^ {0,3}([-*_])(?:\s*\1){2,}\s*$")
+_TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
+# A line start that could still turn into a block marker: wait for one more character.
+_UNDECIDED = re.compile(r"^ {0,3}(#{1,6}|[-*+_]|[-*_]{2,}|`{1,2}|~{1,2}|\d{1,9}[.)]?|>)$|^ *$")
+_ESCAPED_PIPE = "\x00"
+
+
+def inline_text(text: str) -> str:
+    """``**bold** and [a link](url)`` -> ``bold and a link (url)``."""
+    if not any(c in text for c in "*_`[\\~<"):
+        return text
+    out = []
+    for run in parse_inline(text):
+        out.append(run.text)
+        if run.link and run.link != run.text and not run.link.startswith("mailto:"):
+            out.append(" (%s)" % run.link)
+    return "".join(out)
+
+
+def _open_marker(text: str) -> int:
+    """Where the last inline marker still open starts (len(text) when none is)."""
+    best = len(text)
+    if text.count("`") % 2:
+        best = min(best, text.rfind("`"))
+    stars = text.count("**")
+    if stars % 2:
+        best = min(best, text.rfind("**"))
+    singles = text.replace("**", "").count("*")
+    if singles % 2:
+        at = text.rfind("*")
+        if at + 1 < len(text) and not text[at + 1].isspace():
+            best = min(best, at)
+        elif at + 1 == len(text):
+            best = min(best, at)
+    bracket = text.rfind("[")
+    if bracket >= 0 and ")" not in text[bracket:]:
+        best = min(best, bracket)
+    if text.endswith("\\") or text.endswith("!"):
+        best = min(best, len(text) - 1)
+    return best
+
+
+class LineFormatter:
+    """One answer's markdown, fed in pieces; see the module docstring."""
+
+    def __init__(self, wrap):
+        self.wrap = wrap              # the pane's SoftWrap, shared with the renderer
+        self.in_code = False
+        self._new_line()
+
+    def _new_line(self) -> None:
+        self.line = ""                # raw markdown of the current line since the final part
+        self.kind = None              # None (undecided) or the block kind
+        self.prefix = ""              # the display of the line's marker (shown with the text)
+        self.body_start = 0           # where the line's text starts after its marker
+        self.shown = ""               # wrapped display of line[:], as the pane has it
+        self.mid_line = False         # part of this line was settled (shown, final)
+        self._snapshot = self._wrap_state()
+
+    def _wrap_state(self):
+        return self.wrap.state()
+
+    def _restore(self, state) -> None:
+        self.wrap.restore(state)
+
+    @property
+    def at_line_start(self) -> bool:
+        """Whether the pane's text (as this formatter left it) ends with a line break."""
+        return not self.mid_line and not self.shown
+
+    # -- input ---------------------------------------------------------------
+    def feed(self, text: str) -> Tuple[str, str]:
+        retract, add = "", ""
+        while text:
+            cut = text.find("\n")
+            piece, text = (text, "") if cut < 0 else (text[:cut], text[cut + 1:])
+            self.line += piece
+            r, a = self._redraw(final=cut >= 0)
+            retract, add = combine(retract, add, r, a)
+            if cut >= 0:
+                retract, add = combine(retract, add, "", self._end_line())
+        return retract, add
+
+    def finish(self) -> Tuple[str, str]:
+        """The answer block ends (a tool line, an error, the turn's end): draw the line whole."""
+        if not self.line and not self.shown:
+            return "", ""
+        out = self._redraw(final=True)
+        self.kind = None
+        mid_line = bool(self.shown) or self.mid_line
+        self._new_line()
+        self.mid_line = mid_line
+        self.in_code = False
+        return out
+
+    # -- drawing -------------------------------------------------------------
+    def _redraw(self, final: bool) -> Tuple[str, str]:
+        display = self._display(final)
+        # Wrapping the line again from its start gives the same breaks as before.
+        self._restore(self._snapshot)
+        wrapped = self.wrap.feed(display)
+        if wrapped.startswith(self.shown):
+            add, retract = wrapped[len(self.shown):], ""
+        else:
+            add, retract = wrapped, self.shown
+        self.shown = wrapped
+        self._settle()
+        return retract, add
+
+    def _settle(self) -> None:
+        """A long tail with every marker closed becomes final: later pieces skip it."""
+        if self.kind in ("text", "item") and len(self.line) - self.body_start > SETTLE:
+            body = self.line[self.body_start:]
+            hold = _open_marker(body)
+            # At a space, or anywhere once long (text without spaces: CJK, URLs).
+            settled = body.endswith(" ") or len(body) > 4 * SETTLE
+            if (hold == len(body) or len(body) - hold > HOLD) and settled:
+                self.line, self.body_start, self.prefix, self.shown = "", 0, "", ""
+                self.mid_line = True
+                self._snapshot = self._wrap_state()
+
+    def _end_line(self) -> str:
+        """The newline after a line (and a heading's underline)."""
+        extra = ""
+        if self.kind == "heading" and self.level in HEADING_RULE:
+            width = min(UNDERLINE_MAX, max(4, len(self.line) - self.body_start))
+            extra = HEADING_RULE[self.level] * width + "\n"
+        hidden = self.kind == "fence-hidden"
+        self._new_line()
+        if hidden:
+            return ""          # a fence without a language shows as nothing, not a blank line
+        out = self.wrap.feed("\n" + extra)
+        self._snapshot = self._wrap_state()
+        return out
+
+    def _display(self, final: bool) -> str:
+        line = self.line
+        if self.kind is None:
+            if not final and (_UNDECIDED.match(line) or _FENCE.match(line)):
+                return ""      # a marker still to be told from text; a fence's language
+            self._decide(line, final)
+        body = line[self.body_start:]
+        kind = self.kind
+        if kind == "code":
+            return self.prefix + body
+        if kind in ("fence", "fence-hidden", "rule"):
+            return self.prefix
+        if kind == "table":
+            return self._row(body, final)
+        if not final:
+            hold = _open_marker(body)
+            if len(body) - hold <= HOLD:
+                body = body[:hold]
+        return self.prefix + inline_text(body)
+
+    def _decide(self, line: str, final: bool) -> None:
+        """The block kind of the current line, from its first characters."""
+        self.prefix, self.body_start = "", 0
+        fence = _FENCE.match(line)
+        if self.in_code:
+            if fence and fence.group(2) == "":
+                self.kind = "fence-hidden"
+                self.in_code = False
+            else:
+                self.kind, self.prefix = "code", CODE
+            return
+        if fence:
+            self.in_code = True
+            language = fence.group(2)
+            self.kind = "fence" if language else "fence-hidden"
+            self.prefix = CODE + language if language else ""
+            self.body_start = len(line)
+            return
+        heading = _HEADING.match(line)
+        if heading:
+            self.kind, self.level = "heading", len(heading.group(1))
+            self.body_start = heading.end()
+            return
+        if _RULE_LINE.match(line) and final:
+            self.kind, self.prefix = "rule", RULE
+            return
+        bullet = _BULLET.match(line)
+        if bullet and not _RULE_LINE.match(line):
+            self.kind = "item"
+            self.prefix = "  " * (1 + len(bullet.group(1)) // 2) + BULLET
+            self.body_start = bullet.end()
+            return
+        number = _NUMBER.match(line)
+        if number:
+            self.kind = "item"
+            self.prefix = "  " * (len(number.group(1)) // 2) + number.group(2) + ". "
+            self.body_start = number.end()
+            return
+        quote = _QUOTE.match(line)
+        if quote:
+            self.kind, self.prefix, self.body_start = "text", QUOTE, quote.end()
+            return
+        if line.lstrip().startswith("|"):
+            self.kind = "table"
+            self.body_start = line.index("|") + 1
+            return
+        self.kind = "text"
+
+    def _row(self, body: str, final: bool) -> str:
+        """A table row: cells between thin rules; the header's separator row is a rule."""
+        if _TABLE_SEPARATOR.match("|" + body) and "-" in body:
+            return RULE if final else ""
+        body = body.replace("\\|", _ESCAPED_PIPE)
+        if not final:
+            cut = body.rfind("|")
+            if cut >= 0 and not body[cut + 1:].strip():
+                body = body[:cut]          # the row's closing "|" or the next cell's start
+        elif body.rstrip().endswith("|"):
+            body = body.rstrip()[:-1]
+        cells = [inline_text(cell.strip()) for cell in body.split("|")]
+        shown = (" %s " % CELL).join(cells)
+        return shown.replace(_ESCAPED_PIPE, "|")
+
+
+def combine(retract: str, add: str, retract2: str, add2: str) -> Tuple[str, str]:
+    """Two (retract, add) steps as one: what was added first is taken back first."""
+    if not retract2:
+        return retract, add + add2
+    if add.endswith(retract2):
+        return retract, add[:len(add) - len(retract2)] + add2
+    # The second retract reaches before this step's additions.
+    reach = retract2[:len(retract2) - len(add)]
+    return reach + retract, add2
+

@@ -1,0 +1,75 @@
+"""Long paragraphs shown as several lines in the panes, and where to trim a long pane (pure).
+
+The conversation pane is a plain multi-line Edit; ui.transcript and
+ui.answer_format feed everything they show through one SoftWrap per pane.
+"""
+
+# The edit control lays out a paragraph again from its start on every insert,
+# and line-breaks the inserted text against the rest of the paragraph: 200
+# words appended to one long paragraph cost 50-150 ms on LibreOffice 7.4,
+# the same words in paragraphs of at most about 600 characters 5-7 ms. So a
+# long paragraph is shown as several: a space after a sentence end becomes a
+# line break once the line is SOFT_WRAP long, any space once it is HARD_WRAP.
+SOFT_WRAP = 500
+HARD_WRAP = 1000
+# A soft break is an invisible zero-width space before the line break, so
+# copying the pane (office.panel_view) can give the space back: the pane's
+# text with SOFT_BREAK replaced by " " is exactly what was streamed.
+SOFT_BREAK = "\u200b\n"
+SENTENCE_END = ".!?:;)\u201d\"'"
+
+
+class SoftWrap:
+    """Turns some spaces of a stream into line breaks so no line grows past HARD_WRAP.
+
+    Stateful over one pane's whole text, so the result does not depend on how
+    the stream was cut into pieces.
+    """
+
+    def __init__(self, soft: int = SOFT_WRAP, hard: int = HARD_WRAP):
+        self.soft = soft
+        self.hard = hard
+        self.column = 0          # characters since the last line break
+        self._previous = "\n"
+
+    def state(self):
+        return self.column, self._previous
+
+    def restore(self, state) -> None:
+        self.column, self._previous = state
+
+    def feed(self, text: str) -> str:
+        if not text:
+            return text
+        newline = text.rfind("\n")
+        if newline < 0 and self.column + len(text) <= self.soft:
+            self.column += len(text)      # the usual case: nothing to decide
+            self._previous = text[-1]
+            return text
+        out = []
+        column, previous = self.column, self._previous
+        for ch in text:
+            if ch == "\n":
+                column = 0
+            elif ch == " " and (column >= self.hard or
+                                (column >= self.soft and previous in SENTENCE_END)):
+                ch = SOFT_BREAK
+                column = 0
+            else:
+                column += 1
+            out.append(ch)
+            previous = ch
+        self.column, self._previous = column, previous
+        return "".join(out)
+
+
+def trim_point(text: str, keep: int) -> int:
+    """Where to cut text so about its last ``keep`` characters stay: after a block
+    boundary (blank line) if there is one, else after a line break; 0 for no cut."""
+    start = max(0, len(text) - keep)
+    if start == 0:
+        return 0
+    cut = text.find("\n\n", start)
+    if cut >= 0:
+        return cut + 2
+    return text.find("\n", start) + 1
