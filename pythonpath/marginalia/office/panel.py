@@ -96,6 +96,9 @@ class ChatPanel:
         self._replay()
         self.actions.show_notes()
         self.session.add_listener(self.on_entries)
+        from marginalia.office import quick_panel
+        # Slash commands, and commands that focus this panel or speak in it.
+        self.quick = quick_panel.attach(self)
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:
@@ -216,6 +219,9 @@ class ChatPanel:
         if self.session.busy:
             self.view.set_status(transcript.STILL_ANSWERING)
             return
+        if self.quick.run_typed(text):
+            self.view.clear_input()
+            return
         self.actions.before_send()
         if self.send_text(text):
             self.view.clear_input()
@@ -293,6 +299,7 @@ class ChatPanel:
         self._disposed = True
         try:
             self.session.remove_listener(self.on_entries)
+            self.quick.dispose()
             if self.card is not None:
                 self.card.dispose()
         finally:
