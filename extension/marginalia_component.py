@@ -10,7 +10,7 @@ import logging
 
 import unohelper
 from com.sun.star.awt import XContainerWindowEventHandler
-from com.sun.star.frame import XDispatch, XDispatchInformationProvider, XDispatchProvider
+from com.sun.star.frame import XDispatch, XDispatchProvider
 from com.sun.star.task import XJob
 from com.sun.star.ui import XUIElementFactory
 from com.sun.star.lang import XInitialization, XServiceInfo
@@ -118,8 +118,7 @@ class PromptsHandler(OptionsHandler):
             return False
 
 
-class Commands(_Info, XDispatchProvider, XDispatch, XInitialization,
-               XDispatchInformationProvider):
+class Commands(_Info, XDispatchProvider, XDispatch, XInitialization):
     """The org.marginalia.cmd: protocol: quick actions and Focus chat, for menus and keys."""
 
     IMPL = COMMANDS
@@ -165,26 +164,6 @@ class Commands(_Info, XDispatchProvider, XDispatch, XInitialization,
 
     def removeStatusListener(self, listener, url):
         pass
-
-    def getSupportedCommandGroups(self):
-        from marginalia.office import commands
-        return (commands.COMMAND_GROUP,)
-
-    def getConfigurableDispatchInformation(self, group):
-        try:
-            import uno
-            from marginalia.office import commands, prompt_store
-            out = []
-            for command, command_group in commands.dispatch_information(
-                    prompt_store.load(self.ctx)):
-                if command_group == group:
-                    info = uno.createUnoStruct("com.sun.star.frame.DispatchInformation")
-                    info.Command, info.GroupId = command, command_group
-                    out.append(info)
-            return tuple(out)
-        except Exception:
-            log.exception("listing the commands failed")
-            return ()
 
 
 class ViewJob(_Info, XJob):

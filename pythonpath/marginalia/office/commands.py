@@ -9,16 +9,12 @@ refusal (no selection, a turn still running) is said in the panel.
 """
 
 import logging
-from typing import Any, List, Optional, Tuple
+from typing import Any, Optional
 
 from marginalia.office import quick_actions, quick_panel
 from marginalia.ui import quick_menu
 
 log = logging.getLogger("marginalia.commands")
-
-# com.sun.star.frame.CommandGroup.TEXT: where Tools > Customize lists them.
-COMMAND_GROUP = 8
-
 
 def dispatch_url(ctx: Any, frame: Any, url: str) -> Optional[str]:
     """Carry out one command on ``frame``'s document; the sentence shown when refused."""
@@ -46,8 +42,3 @@ def focus_chat(ctx: Any, doc: Any) -> None:
     if not quick_panel.focus(doc):
         # A deck opened just now may build its panel a moment later.
         mainthread.post(ctx, lambda: quick_panel.focus(doc))
-
-
-def dispatch_information(library) -> List[Tuple[str, int]]:
-    """(command, group) of every command Tools > Customize offers."""
-    return [(url, COMMAND_GROUP) for url, _label in quick_menu.command_list(library)]

@@ -5,7 +5,6 @@ driven in process (the headless runner's --prompt, tests, the menu bench).
 collected for ``chat.poll`` as a typed message's are.
 """
 
-import time
 from typing import Any, Dict
 
 from marginalia.office import jobs_chat, mainthread, prompt_store
@@ -116,21 +115,6 @@ def _import(ctx, document, payload):
     return {"imported": True, "count": len(library)}
 
 
-def _commands(ctx, document, payload):
-    """The commands the frame offers to Tools > Customize (dispatch information)."""
-    def read():
-        frame = document.getCurrentController().getFrame()
-        out = []
-        for group in frame.getSupportedCommandGroups():
-            for info in frame.getConfigurableDispatchInformation(group):
-                if info.Command.startswith(quick_menu.PROTOCOL):
-                    out.append({"command": info.Command, "group": info.GroupId})
-        return out
-    started = time.perf_counter()
-    return {"commands": mainthread.run_sync(ctx, read),
-            "seconds": time.perf_counter() - started}
-
-
 def _dispatch(ctx, document, payload):
     """Dispatch one of our URLs on the document's frame, as a menu entry or key would."""
     from marginalia.office import commands
@@ -144,7 +128,6 @@ def _dispatch(ctx, document, payload):
 _COMMANDS: Dict[str, Any] = {
     "quick.run": _run,
     "quick.menu": _menu,
-    "quick.commands": _commands,
     "quick.dispatch": _dispatch,
     "prompts.load": _library,
     "prompts.save": _save,
