@@ -8,7 +8,13 @@ twice is avoided. Writer calls ``notifyContextMenuExecute`` on the main thread
 each time a context menu opens: for text (the selection is text ranges, or a
 cursor) the submenu is put first, built from ui.quick_menu's entries. The
 entries' URLs go to the org.marginalia.cmd: protocol handler
-(office.commands). Building it must stay unnoticeable (bench/bench_menu.py).
+(office.commands). Building it must stay unnoticeable (bench/bench_menu.py):
+each action trigger costs a millisecond or two through pyuno, so the built
+submenu is kept and inserted again into the next menu while the library,
+the recent languages and whether text is selected are the same. Triggers can
+only be made by a menu's own container, so the first menu's is kept: when the
+library changes, the submenus are made again right away (posted to the main
+thread), not when the next menu opens.
 """
 
 import logging
@@ -19,13 +25,18 @@ import unohelper
 from com.sun.star.ui import XContextMenuInterceptor
 from com.sun.star.ui.ContextMenuInterceptorAction import EXECUTE_MODIFIED, IGNORED
 
-from marginalia.office import mainthread, prompt_store
+from marginalia.office import prompt_store
 from marginalia.ui import quick_menu
 
 log = logging.getLogger("marginalia.menu")
 
 WRITER = "com.sun.star.text.TextDocument"
 _registered: List[Any] = []     # controllers with an interceptor (pruned when they close)
+# The last submenu builds in seconds, as Writer opened its menus (bench/bench_menu.py),
+# and, while the bench asks for it, the floor: one action trigger made in the same call.
+TIMINGS: List[float] = []
+FLOORS: List[float] = []
+measure_floor = [False]
 
 
 def _has_text_selection(selection: Any) -> Any:
@@ -45,25 +56,62 @@ def _has_text_selection(selection: Any) -> Any:
 def _trigger(container: Any, entry: quick_menu.Entry) -> Any:
     if entry.separator:
         item = container.createInstance("com.sun.star.ui.ActionTriggerSeparator")
-        item.SeparatorType = 0          # ActionTriggerSeparatorType.LINE
+        item.setPropertyValue("SeparatorType", 0)       # ActionTriggerSeparatorType.LINE
         return item
+    # setPropertyValue, not attributes: pyuno's attribute route fails on these
+    # ("value is not interface", LibreOffice 7.4).
     item = container.createInstance("com.sun.star.ui.ActionTrigger")
-    item.Text = entry.label
+    item.setPropertyValue("Text", entry.label)
     if entry.children:
         sub = container.createInstance("com.sun.star.ui.ActionTriggerContainer")
         for i, child in enumerate(entry.children):
             sub.insertByIndex(i, _trigger(sub, child))
-        item.SubContainer = sub
+        item.setPropertyValue("SubContainer", sub)
     else:
-        item.CommandURL = entry.url
+        item.setPropertyValue("CommandURL", entry.url)
     return item
 
 
-def add_submenu(container: Any, entries: List[quick_menu.Entry], at: int = 0) -> None:
+_built = {}      # (library, selected, recent) -> (the submenu's trigger, a separator)
+_factory: List[Any] = []    # the first menu's container: it can make triggers later
+PREBUILDS: List[float] = []  # seconds each rebuild after a change took (bench)
+
+
+def _made(ctx: Any, factory: Any, selected: bool) -> Any:
+    library = tuple(prompt_store.load(ctx))
+    recent = tuple(prompt_store.recent_languages(ctx))
+    key = (library, selected, recent)
+    made = _built.get(key)
+    if made is None:
+        entries = quick_menu.menu_entries(library, selected, recent)
+        top = quick_menu.Entry(quick_menu.SUBMENU, children=entries)
+        made = (_trigger(factory, top), _trigger(factory, quick_menu.Entry()))
+        if len(_built) > 4:
+            _built.clear()
+        _built[key] = made
+    return made
+
+
+def add_submenu(ctx: Any, container: Any, selected: bool, at: int = 0) -> None:
     """Insert the Marginalia submenu and a separator into ``container`` at ``at``."""
-    top = quick_menu.Entry(quick_menu.SUBMENU, children=entries)
-    container.insertByIndex(at, _trigger(container, top))
-    container.insertByIndex(at + 1, _trigger(container, quick_menu.Entry()))
+    if not _factory:
+        _factory.append(container)
+        prompt_store.changed_hooks.append(lambda: _rebuild_later(ctx))
+    made = _made(ctx, _factory[0], selected)
+    container.insertByIndex(at, made[0])
+    container.insertByIndex(at + 1, made[1])
+
+
+def _rebuild_later(ctx: Any) -> None:
+    from marginalia.office import mainthread
+
+    def rebuild():
+        started = time.perf_counter()
+        _built.clear()
+        for selected in (True, False):
+            _made(ctx, _factory[0], selected)
+        PREBUILDS[:] = PREBUILDS[-9:] + [time.perf_counter() - started]
+    mainthread.post(ctx, rebuild)
 
 
 class Interceptor(unohelper.Base, XContextMenuInterceptor):
@@ -74,13 +122,18 @@ class Interceptor(unohelper.Base, XContextMenuInterceptor):
 
     def notifyContextMenuExecute(self, event):
         try:
-            mainthread.note_main_thread()
+            # No mainthread.note_main_thread() here: seen from Python, Writer's menus
+            # came from two threads in turn under the gen plugin (7.4).
+            started = time.perf_counter()
             is_text, selected = _has_text_selection(event.Selection)
             if not is_text:
                 return IGNORED
-            entries = quick_menu.menu_entries(prompt_store.load(self.ctx), selected,
-                                              prompt_store.recent_languages(self.ctx))
-            add_submenu(event.ActionTriggerContainer, entries)
+            add_submenu(self.ctx, event.ActionTriggerContainer, selected)
+            TIMINGS[:] = TIMINGS[-99:] + [time.perf_counter() - started]
+            if measure_floor[0]:
+                started = time.perf_counter()
+                _trigger(event.ActionTriggerContainer, quick_menu.Entry("x", "x:"))
+                FLOORS[:] = FLOORS[-99:] + [time.perf_counter() - started]
             return EXECUTE_MODIFIED
         except Exception:
             # The user's menu must open whatever happens to ours.
@@ -116,28 +169,3 @@ def register(ctx: Any, controller: Any) -> bool:
 def registered(controller: Any) -> bool:
     """Whether this view has the interceptor (tests)."""
     return any(c == controller for c in _registered)
-
-
-def time_build(ctx: Any, repeat: int) -> dict:
-    """Build the full submenu ``repeat`` times into a fresh action trigger container
-    (bench/bench_menu.py): ms per build, and per single entry as the floor."""
-    smgr = ctx.ServiceManager
-    recent = prompt_store.recent_languages(ctx)
-    builds = []
-    floors = []
-    count = 0
-    for _n in range(repeat):
-        container = smgr.createInstanceWithContext(
-            "com.sun.star.ui.ActionTriggerContainer", ctx)
-        started = time.perf_counter()
-        entries = quick_menu.menu_entries(prompt_store.load(ctx), True, recent)
-        add_submenu(container, entries)
-        builds.append(time.perf_counter() - started)
-        count = sum(1 + len(e.children) for e in entries)
-        started = time.perf_counter()
-        container.insertByIndex(0, _trigger(container, quick_menu.Entry("x", "x:")))
-        floors.append(time.perf_counter() - started)
-    builds.sort()
-    floors.sort()
-    return {"build_ms": builds[len(builds) // 2] * 1000, "entry_ms": floors[len(floors) // 2]
-            * 1000, "entries": count, "max_ms": builds[-1] * 1000}

@@ -55,7 +55,7 @@ def _run(ctx, document, payload):
 
 
 def _menu(ctx, document, payload):
-    """The submenu's entries (and, with ``repeat``, the time to build them in Writer)."""
+    """The submenu's entries, whether the view has it, and how long it took to build."""
     from marginalia.office import context_menu
     library = mainthread.run_sync(ctx, lambda: prompt_store.load(ctx))
     entries = quick_menu.menu_entries(library, bool(payload.get("has_selection", True)),
@@ -64,10 +64,12 @@ def _menu(ctx, document, payload):
     if document is not None:
         out["registered"] = mainthread.run_sync(ctx, lambda: context_menu.registered(
             document.getCurrentController()))
-    repeat = int(payload.get("repeat", 0))
-    if repeat:
-        out["timing"] = mainthread.run_sync(ctx, lambda: context_menu.time_build(
-            ctx, repeat))
+    # Each build of the submenu as Writer's menus opened, in ms (bench, window tests).
+    out["built_ms"] = [t * 1000 for t in context_menu.TIMINGS]
+    out["floor_ms"] = [t * 1000 for t in context_menu.FLOORS]
+    out["prebuilt_ms"] = [t * 1000 for t in context_menu.PREBUILDS]
+    if "measure_floor" in payload:
+        context_menu.measure_floor[0] = bool(payload["measure_floor"])
     return out
 
 

@@ -4,10 +4,14 @@
 Marginalia.xcs) named by the prompt's id, in ``Position`` order; a built-in is
 kept there only by id with its mode and hidden flag (ui.prompts.merge adds
 the shipped text). Saving rewrites the whole set in one commit. Main thread.
+
+Reading the set costs tens of milliseconds (a registry access per node), too
+much for each context menu, so what was read is kept until this module saves
+the set again; nothing else writes it.
 """
 
 import logging
-from typing import List
+from typing import Callable, List
 
 from marginalia.ui import prompts as pl
 from marginalia.ui import quick_menu
@@ -17,6 +21,18 @@ log = logging.getLogger("marginalia.prompts")
 ROOT = "/org.marginalia.Settings"
 SET = ROOT + "/Prompts"
 QUICK = ROOT + "/Quick"
+FIELDS = ("Position", "Name", "Instruction", "Mode", "NeedsSelection", "Hidden")
+_cache = {}        # "library" / "recent": what was last read or saved
+# Called (no arguments) after the library or the recent languages changed here.
+changed_hooks: List[Callable[[], None]] = []
+
+
+def _changed() -> None:
+    for hook in list(changed_hooks):
+        try:
+            hook()
+        except Exception:
+            log.exception("a prompt library hook failed")
 
 
 def _config(ctx, path, update=False):
@@ -32,14 +48,20 @@ def _config(ctx, path, update=False):
 
 def load(ctx) -> List[pl.Prompt]:
     """The library: what the user stored, merged with the built-ins."""
+    if "library" not in _cache:
+        _cache["library"] = tuple(_read(ctx))
+    return list(_cache["library"])
+
+
+def _read(ctx) -> List[pl.Prompt]:
     stored = []
     try:
         access = _config(ctx, SET)
         for pid in access.getElementNames():
-            node = access.getByName(pid)
-            stored.append((node.Position, pl.Prompt(
-                pid, node.Name, node.Instruction, node.Mode, bool(node.NeedsSelection),
-                False, bool(node.Hidden))))
+            position, name, instruction, mode, needs, hidden = \
+                access.getByName(pid).getPropertyValues(FIELDS)
+            stored.append((position, pl.Prompt(pid, name, instruction, mode, bool(needs),
+                                               False, bool(hidden))))
     except Exception:
         # A damaged set must not take the quick actions away: the built-ins stay.
         log.exception("could not read the prompt library")
@@ -50,6 +72,7 @@ def load(ctx) -> List[pl.Prompt]:
 
 def save(ctx, library: List[pl.Prompt]) -> None:
     """Store the library (order, user prompts, built-ins' mode and hidden flag)."""
+    _cache.pop("library", None)
     access = _config(ctx, SET, update=True)
     for pid in access.getElementNames():
         access.removeByName(pid)
@@ -64,25 +87,30 @@ def save(ctx, library: List[pl.Prompt]) -> None:
             node.NeedsSelection = prompt.needs_selection
         access.insertByName(prompt.pid, node)
     access.commitChanges()
+    _changed()
 
 
 def recent_languages(ctx) -> List[str]:
-    try:
-        return list(_config(ctx, QUICK).getByName("recent_languages"))
-    except Exception:
-        log.exception("could not read the recent languages")
-        return []
+    if "recent" not in _cache:
+        try:
+            _cache["recent"] = tuple(_config(ctx, QUICK).getByName("recent_languages"))
+        except Exception:
+            log.exception("could not read the recent languages")
+            return []
+    return list(_cache["recent"])
 
 
 def remember_language(ctx, name: str) -> None:
     """Put ``name`` first in Translate to's recent languages."""
     import uno
     recent = quick_menu.remember_language(recent_languages(ctx), name)
+    _cache.pop("recent", None)
     access = _config(ctx, QUICK, update=True)
     # A string list must be passed typed: pyuno would send a tuple as []any.
     uno.invoke(access, "replaceByName",
                ("recent_languages", uno.Any("[]string", tuple(recent))))
     access.commitChanges()
+    _changed()
 
 
 def export_to(library: List[pl.Prompt], path: str) -> None:

@@ -5,13 +5,13 @@ box laid over the row below the box. The focus stays in the message box: a
 toolkit key handler takes Up and Down (move in the list), Tab and Enter
 (complete the command, so Enter does not send) and Escape (close the list)
 while the list shows and the box has the focus; every other key goes on to
-the box. A click on an entry completes it too. Main thread.
+the box. A double click on an entry completes it too. Main thread.
 """
 
 import logging
 
 import unohelper
-from com.sun.star.awt import XFocusListener, XItemListener, XKeyHandler, XTextListener
+from com.sun.star.awt import XActionListener, XFocusListener, XKeyHandler, XTextListener
 
 from marginalia.ui import slash
 
@@ -25,7 +25,7 @@ POSSIZE = 15
 ACCESSIBLE_NAME = "Prompts"
 
 
-class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XItemListener):
+class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XActionListener):
     """Forwards the message box's and the list's events to the SlashList."""
 
     def __init__(self, owner):
@@ -50,7 +50,9 @@ class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XItemL
     def focusLost(self, event):
         self._owner.focused = False
 
-    def itemStateChanged(self, event):
+    def actionPerformed(self, event):
+        # A double click on an entry (not a single one: selecting an entry from
+        # code reports an item change too).
         self._owner.guard(self._owner.complete)
 
     def disposing(self, event):
@@ -79,7 +81,7 @@ class SlashList:
         self._events = _Events(self)
         self._input.addTextListener(self._events)
         self._input.addFocusListener(self._events)
-        self.control.addItemListener(self._events)
+        self.control.addActionListener(self._events)
         self._toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
         self._toolkit.addKeyHandler(self._events)
 
