@@ -70,9 +70,9 @@ class _Page:
         name, instruction = self.control("NameField"), self.control("InstructionField")
         name.setText(prompt.name if prompt else "")
         instruction.setText(prompt.instruction if prompt else "")
-        for field in ("NameField", "InstructionField", "NeedsSelectionCheck"):
-            self.control(field).getModel().ReadOnly = True if prompt is None or \
-                prompt.builtin else False
+        fixed = prompt is None or prompt.builtin
+        for field in ("NameField", "InstructionField"):
+            self.control(field).getModel().ReadOnly = fixed
         self.control("NeedsSelectionCheck").getModel().Enabled = bool(
             prompt and not prompt.builtin)
         self.control("NeedsSelectionCheck").setState(1 if prompt and prompt.needs_selection
