@@ -181,7 +181,8 @@ def test_paragraphs_pair_up_or_say_none():
     assert answer_fit.paragraphs_for(old, "Just one.") is None
     assert answer_fit.paragraphs_for(old, "**One.**\n\nTwo.") is None
     assert answer_fit.paragraphs_for(old, "- One\n- Two") is None
-    assert answer_fit.comment_text("**Good** point.\n\n- a\n- b") == "Good point.\n\u2022 a\n\u2022 b"
+    assert answer_fit.comment_text("**Good** point.\n\n- a\n- b") == \
+        "Good point.\n\u2022 a\n\u2022 b"
 
 
 # ---------------------------------------------------------------- shipped files agree
