@@ -8,6 +8,7 @@ the document's chat as a turn (the panel is never opened here).
 
 import time
 
+from tests.office.test_chat_session import _wait_done as wait_done
 from tests.support.sse_server import ScriptedServer, text_response
 from tests.support.writer import build, find, texts
 
@@ -46,19 +47,6 @@ def library(office, *modes):
                 "instruction": "Tidy this text (%s)." % m, "needs_selection": True}
                for m in modes]
     office.job("prompts.save", prompts=prompts)
-
-
-def wait_done(office, doc, timeout=60):
-    entries = []
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        polled = office.job("chat.poll", doc)
-        entries.extend(polled["entries"])
-        if any(e["type"] == "done" for e in entries):
-            assert polled["busy"] is False
-            return entries
-        time.sleep(0.05)
-    raise AssertionError("the action did not finish: %r" % entries[-5:])
 
 
 def run(office, doc, prompt, answer, **payload):

@@ -26,6 +26,13 @@ class PanelQuick:
         self._library = lambda: prompt_store.load(panel.ctx)
         self.slash = SlashList(panel.ctx, panel.view, self._library)
         _panels[panel.session.key] = panel
+        try:
+            # A window opened before the extension was installed had no OnViewCreated
+            # for us: its panel gives it the context submenu (once).
+            from marginalia.office import context_menu
+            context_menu.register(panel.ctx, panel.frame.getController())
+        except Exception:
+            log.exception("could not add the context submenu to this window")
 
     def run_typed(self, text: str) -> bool:
         """Run ``text`` when it names a prompt ("/shorten", "/translate de"); False when

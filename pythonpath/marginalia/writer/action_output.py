@@ -25,6 +25,7 @@ from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.ui import prompts as pl
 from marginalia.writer import answer, read, rewrite
+from marginalia.writer.block_tools import forward, replace_selection
 from marginalia.writer.text_tools import check_writable, insert_comment
 
 CHANGED = ("The text changed while Marginalia was working on it, so the answer was not put "
@@ -50,16 +51,6 @@ class Target:
     @property
     def empty(self) -> bool:
         return not self.text
-
-
-def _forward(text: Any, rng: Any) -> Any:
-    """A cursor over ``rng`` from start to end, also when it was selected backwards."""
-    first, second = rng.getStart(), rng.getEnd()
-    if text.compareRegionStarts(first, second) < 0:
-        first, second = second, first
-    cursor = text.createTextCursorByRange(first)
-    cursor.gotoRange(second, True)
-    return cursor
 
 
 def _paragraphs(text: Any, rng: Any) -> List[Any]:
@@ -98,7 +89,7 @@ def capture(doc: Any, rng: Any = None, whole: bool = False) -> Target:
         else:
             rng = controller.getViewCursor()
     text = rng.getText()
-    cursor = _forward(text, rng)
+    cursor = forward(text, rng)
     pieces = _paragraphs(text, cursor) if cursor.getString() else [cursor]
     return Target(doc, cursor, pieces, whole)
 
@@ -117,7 +108,6 @@ def _replace(target: Target, reply: str) -> str:
             "Replaced the %d selected paragraphs" % len(new)
     # Another shape (more or fewer paragraphs, a list, formatting): the replace tool's
     # markdown writer does it, on the captured range selected again.
-    from marginalia.writer.block_tools import replace_selection
     target.doc.getCurrentController().select(target.range)
     read.invalidate()
     return replace_selection(target.doc, answer_fit.clean(reply)).summary
