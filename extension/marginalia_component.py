@@ -111,8 +111,8 @@ class PromptsHandler(OptionsHandler):
         try:
             from marginalia.office import mainthread
             from marginalia.office import prompts_page
-            mainthread.note_main_thread()
-            return prompts_page.handle(self.ctx, window, event_object, method)
+            with mainthread.called_by_office():
+                return prompts_page.handle(self.ctx, window, event_object, method)
         except Exception:
             log.exception("prompts page %s failed", method)
             return False
@@ -179,8 +179,8 @@ class ViewJob(_Info, XJob):
     def execute(self, args):
         try:
             from marginalia.office import context_menu
-            # Not note_main_thread(): a document loaded through the bridge sends its
-            # events on the bridge's thread.
+            # Registering makes no run_sync call: no main-thread guess from here (a
+            # document loaded over the bridge sends its events on the bridge's thread).
             env = _named_values(_named_values(args).get("Environment"))
             model = env.get("Model")
             frame = env.get("Frame")

@@ -122,8 +122,7 @@ class Interceptor(unohelper.Base, XContextMenuInterceptor):
 
     def notifyContextMenuExecute(self, event):
         try:
-            # No mainthread.note_main_thread() here: seen from Python, Writer's menus
-            # came from two threads in turn under the gen plugin (7.4).
+            # Reads the kept library and makes triggers: no run_sync, so no thread claim.
             started = time.perf_counter()
             is_text, selected = _has_text_selection(event.Selection)
             if not is_text:
