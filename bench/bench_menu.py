@@ -4,15 +4,13 @@
 
 Starts a private LibreOffice on Xvfb with the built .oxt and a library of the
 built-ins plus 30 user prompts, selects text in a Writer window and opens its
-context menu with Shift+F10 many times. Each time, the interceptor (office/
-context_menu.py) reads the library and the recent languages from the registry,
-makes the entries and creates every action trigger; it records how long that
-took, and, as the floor, how long one more action trigger takes in the same
-call. The built submenu is kept while nothing changes, so there are three
-costs: the first menu (imports the modules), a menu after the library changed
-(made again at once, off the menu's path), and every other menu (the kept one
-inserted).
-The goal: under 20 ms per menu, so it opens without a visible delay.
+context menu with Shift+F10 many times, then again after each of a few library
+changes. Each time the interceptor (office/context_menu.py) takes the library
+(prompt_store keeps it: read from the registry once, replaced by what is
+saved), makes the entries and creates every action trigger afresh, and records
+how long that took; as the floor, it also times one more action trigger in the
+same call. The goal: under 20 ms for every menu, so none opens with a visible
+delay (the very first also imports the modules).
 """
 
 import os
@@ -61,27 +59,26 @@ def main():
             time.sleep(0.1)
         for _n in range(OPENS):
             open_menu()
-        kept = harness.job("quick.menu", doc)["built_ms"]
+        plain = harness.job("quick.menu", doc)["built_ms"]
         for n in range(REBUILDS):
             prompts[0]["name"] = "My prompt 0, version %d" % n
             harness.job("prompts.save", prompts=prompts)
             open_menu()
         menu = harness.job("quick.menu", doc, measure_floor=False)
-        rebuilt = menu["built_ms"][len(kept):]
+        changed = menu["built_ms"][len(plain):]
         floor = median(menu["floor_ms"])
         harness.close(doc)
         count = sum(1 + len(e.get("children", ())) for e in menu["entries"])
-        print("submenu of %d entries (built-ins + %d prompts); %d menus opened, then %d after "
-              "a library change:" % (count, USER_PROMPTS, len(kept), len(rebuilt)))
+        warm = median(plain[1:])
+        print("submenu of %d entries (built-ins + %d prompts); %d menus opened, then %d right "
+              "after a library change:" % (count, USER_PROMPTS, len(plain), len(changed)))
         print("   floor: one action trigger %.3f ms" % floor)
-        print("   first menu (imports, builds) %.1f ms" % kept[0])
-        prebuilt = menu["prebuilt_ms"]
-        print("   after a change: the submenus are made again at once (median %.1f ms on the "
-              "main thread, ratio %.0f); the next menu then takes median %.1f ms"
-              % (median(prebuilt), median(prebuilt) / max(floor, 1e-6), median(rebuilt)))
-        print("   kept submenu: median %.2f ms, worst %.2f ms, ratio %.1f; goal < %.0f ms %s"
-              % (median(kept[1:]), max(kept[1:]), median(kept[1:]) / max(floor, 1e-6),
-                 GOAL_MS, "met" if median(kept[1:]) < GOAL_MS else "NOT met"))
+        print("   first menu (imports the modules) %.1f ms" % plain[0])
+        print("   right after a change: median %.1f ms, worst %.1f ms"
+              % (median(changed), max(changed)))
+        print("   every other menu: median %.2f ms, worst %.2f ms, ratio %.0f; goal < %.0f ms %s"
+              % (warm, max(plain[1:]), warm / max(floor, 1e-6), GOAL_MS,
+                 "met" if max(plain + changed) < GOAL_MS else "NOT met"))
     finally:
         harness.stop()
 

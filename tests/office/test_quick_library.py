@@ -23,7 +23,8 @@ def by_id(library):
 
 def test_library_round_trips_through_the_registry_and_json(office, tmp_path):
     office.job("prompts.save", prompts=USER)
-    library = office.job("prompts.load")
+    library = office.job("prompts.load", fresh=True)      # read back from the registry
+    assert office.job("prompts.load") == library          # the kept copy is the same
     ids = [p["id"] for p in library]
     # The stored order first, the built-ins not mentioned after it: none is lost.
     assert ids[:4] == ["user-1", "shorten", "explain", "user-2"]
@@ -43,7 +44,7 @@ def test_library_round_trips_through_the_registry_and_json(office, tmp_path):
     assert by_id(office.job("prompts.load"))["shorten"]["mode"] == "replace"
     assert office.job("prompts.import", path=path) == {"imported": True,
                                                        "count": len(library)}
-    assert office.job("prompts.load") == library
+    assert office.job("prompts.load", fresh=True) == library
 
 
 def test_a_bad_import_is_refused_with_a_sentence_and_changes_nothing(office, tmp_path):
@@ -62,7 +63,7 @@ def test_a_bad_import_is_refused_with_a_sentence_and_changes_nothing(office, tmp
         assert result["imported"] is False, label
         sentence = result["sentence"]
         assert sentence.endswith(".") and "Traceback" not in sentence and len(sentence) < 160
-        assert office.job("prompts.load") == before, label
+        assert office.job("prompts.load", fresh=True) == before, label
     result = office.job("prompts.import", path=str(tmp_path / "missing.json"))
     assert result == {"imported": False, "sentence": "That file could not be read as text."}
 

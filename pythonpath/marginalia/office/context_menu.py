@@ -9,12 +9,8 @@ each time a context menu opens: for text (the selection is text ranges, or a
 cursor) the submenu is put first, built from ui.quick_menu's entries. The
 entries' URLs go to the org.marginalia.cmd: protocol handler
 (office.commands). Building it must stay unnoticeable (bench/bench_menu.py):
-each action trigger costs a millisecond or two through pyuno, so the built
-submenu is kept and inserted again into the next menu while the library,
-the recent languages and whether text is selected are the same. Triggers can
-only be made by a menu's own container, so the first menu's is kept: when the
-library changes, the submenus are made again right away (posted to the main
-thread), not when the next menu opens.
+the library comes from prompt_store's kept copy, and each action trigger
+costs under a tenth of a millisecond, so the submenu is made afresh each time.
 """
 
 import logging
@@ -72,46 +68,13 @@ def _trigger(container: Any, entry: quick_menu.Entry) -> Any:
     return item
 
 
-_built = {}      # (library, selected, recent) -> (the submenu's trigger, a separator)
-_factory: List[Any] = []    # the first menu's container: it can make triggers later
-PREBUILDS: List[float] = []  # seconds each rebuild after a change took (bench)
-
-
-def _made(ctx: Any, factory: Any, selected: bool) -> Any:
-    library = tuple(prompt_store.load(ctx))
-    recent = tuple(prompt_store.recent_languages(ctx))
-    key = (library, selected, recent)
-    made = _built.get(key)
-    if made is None:
-        entries = quick_menu.menu_entries(library, selected, recent)
-        top = quick_menu.Entry(quick_menu.SUBMENU, children=entries)
-        made = (_trigger(factory, top), _trigger(factory, quick_menu.Entry()))
-        if len(_built) > 4:
-            _built.clear()
-        _built[key] = made
-    return made
-
-
 def add_submenu(ctx: Any, container: Any, selected: bool, at: int = 0) -> None:
     """Insert the Marginalia submenu and a separator into ``container`` at ``at``."""
-    if not _factory:
-        _factory.append(container)
-        prompt_store.changed_hooks.append(lambda: _rebuild_later(ctx))
-    made = _made(ctx, _factory[0], selected)
-    container.insertByIndex(at, made[0])
-    container.insertByIndex(at + 1, made[1])
-
-
-def _rebuild_later(ctx: Any) -> None:
-    from marginalia.office import mainthread
-
-    def rebuild():
-        started = time.perf_counter()
-        _built.clear()
-        for selected in (True, False):
-            _made(ctx, _factory[0], selected)
-        PREBUILDS[:] = PREBUILDS[-9:] + [time.perf_counter() - started]
-    mainthread.post(ctx, rebuild)
+    entries = quick_menu.menu_entries(prompt_store.load(ctx), selected,
+                                      prompt_store.recent_languages(ctx))
+    top = quick_menu.Entry(quick_menu.SUBMENU, children=entries)
+    container.insertByIndex(at, _trigger(container, top))
+    container.insertByIndex(at + 1, _trigger(container, quick_menu.Entry()))
 
 
 class Interceptor(unohelper.Base, XContextMenuInterceptor):

@@ -67,7 +67,6 @@ def _menu(ctx, document, payload):
     # Each build of the submenu as Writer's menus opened, in ms (bench, window tests).
     out["built_ms"] = [t * 1000 for t in context_menu.TIMINGS]
     out["floor_ms"] = [t * 1000 for t in context_menu.FLOORS]
-    out["prebuilt_ms"] = [t * 1000 for t in context_menu.PREBUILDS]
     if "measure_floor" in payload:
         context_menu.measure_floor[0] = bool(payload["measure_floor"])
     return out
@@ -85,7 +84,8 @@ def _entry(entry):
 
 
 def _library(ctx, document, payload):
-    library = mainthread.run_sync(ctx, lambda: prompt_store.load(ctx))
+    fresh = bool(payload.get("fresh"))
+    library = mainthread.run_sync(ctx, lambda: prompt_store.load(ctx, fresh))
     return [dict(id=p.pid, name=p.name, instruction=p.instruction, mode=p.mode,
                  needs_selection=p.needs_selection, builtin=p.builtin, hidden=p.hidden)
             for p in library]

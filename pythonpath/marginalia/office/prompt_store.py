@@ -6,12 +6,12 @@ kept there only by id with its mode and hidden flag (ui.prompts.merge adds
 the shipped text). Saving rewrites the whole set in one commit. Main thread.
 
 Reading the set costs tens of milliseconds (a registry access per node), too
-much for each context menu, so what was read is kept until this module saves
-the set again; nothing else writes it.
+much for each context menu, so the library is read once and then kept (what
+this module saves becomes the kept copy); nothing else writes the set.
 """
 
 import logging
-from typing import Callable, List
+from typing import List
 
 from marginalia.ui import prompts as pl
 from marginalia.ui import quick_menu
@@ -23,16 +23,6 @@ SET = ROOT + "/Prompts"
 QUICK = ROOT + "/Quick"
 FIELDS = ("Position", "Name", "Instruction", "Mode", "NeedsSelection", "Hidden")
 _cache = {}        # "library" / "recent": what was last read or saved
-# Called (no arguments) after the library or the recent languages changed here.
-changed_hooks: List[Callable[[], None]] = []
-
-
-def _changed() -> None:
-    for hook in list(changed_hooks):
-        try:
-            hook()
-        except Exception:
-            log.exception("a prompt library hook failed")
 
 
 def _config(ctx, path, update=False):
@@ -46,9 +36,10 @@ def _config(ctx, path, update=False):
     return provider.createInstanceWithArguments(service, (arg,))
 
 
-def load(ctx) -> List[pl.Prompt]:
-    """The library: what the user stored, merged with the built-ins."""
-    if "library" not in _cache:
+def load(ctx, fresh: bool = False) -> List[pl.Prompt]:
+    """The library: what the user stored, merged with the built-ins (``fresh``: as the
+    registry holds it now, not the kept copy)."""
+    if fresh or "library" not in _cache:
         _cache["library"] = tuple(_read(ctx))
     return list(_cache["library"])
 
@@ -72,7 +63,7 @@ def _read(ctx) -> List[pl.Prompt]:
 
 def save(ctx, library: List[pl.Prompt]) -> None:
     """Store the library (order, user prompts, built-ins' mode and hidden flag)."""
-    _cache.pop("library", None)
+    _cache.pop("library", None)      # kept again once the commit went through
     access = _config(ctx, SET, update=True)
     for pid in access.getElementNames():
         access.removeByName(pid)
@@ -87,7 +78,7 @@ def save(ctx, library: List[pl.Prompt]) -> None:
             node.NeedsSelection = prompt.needs_selection
         access.insertByName(prompt.pid, node)
     access.commitChanges()
-    _changed()
+    _cache["library"] = tuple(pl.merge(library))
 
 
 def recent_languages(ctx) -> List[str]:
@@ -110,7 +101,6 @@ def remember_language(ctx, name: str) -> None:
     uno.invoke(access, "replaceByName",
                ("recent_languages", uno.Any("[]string", tuple(recent))))
     access.commitChanges()
-    _changed()
 
 
 def export_to(library: List[pl.Prompt], path: str) -> None:
