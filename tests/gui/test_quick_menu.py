@@ -125,10 +125,32 @@ def test_right_click_shows_the_submenu_and_runs_shorten_with_the_panel_closed(
     _xdotool(gui_office, "key", "Escape")
 
 
+def test_tools_menu_has_marginalia_with_focus_chat_and_the_actions(gui_office, gui_doc):
+    window = gui_doc.getCurrentController().getFrame().getContainerWindow()
+    tools = None
+    for ctx in _walk(window.getAccessibleContext(), limit=400):
+        if ctx.getAccessibleName() == "Tools" and ctx.getAccessibleChildCount() > 5:
+            tools = ctx
+            break
+    assert tools is not None, "no Tools menu"
+    ours = [c for c in _children(tools) if c.getAccessibleName() == "Marginalia"]
+    assert ours, [c.getAccessibleName() for c in _children(tools)]
+    names = [c.getAccessibleName() for c in _children(ours[0])]
+    assert names[0] == "Focus Marginalia chat"
+    assert {"Improve writing", "Shorten", "Summarize", "Ask\u2026"} <= set(names)
+
+
 def test_slash_list_completes_and_runs_on_the_selection(gui_office, gui_doc, chat_server):
     _write(gui_doc, ["Intro.", "Make this sentence much shorter please."])
     panel = PanelDriver(gui_office, gui_doc)
     panel.click("Message")
+    # Down moves in the list, Tab takes the entry (the focus stays in the box).
+    panel.key("slash")
+    wait_for(lambda: _slash_list(panel), what="the full slash list")
+    panel.key("Down", "Tab")
+    wait_for(lambda: panel.read("Message") == "/fix ", what="the second entry completed")
+    panel.click("Message")
+    panel.key("ctrl+Home", "ctrl+shift+End", "BackSpace")
     panel.key("slash", "s", "h")
     time.sleep(1)
     screenshot(gui_office, "quick_slash_list.png")
