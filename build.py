@@ -162,6 +162,7 @@ def _package_files():
              ("marginalia_component.py", "extension/marginalia_component.py")]
     walks = (("extension/registry", "registry"), ("extension/icons", "icons"),
              ("extension/description", "description"), ("dialogs", "dialogs"),
+             ("extension/scripts", "scripts"),
              ("pythonpath", "pythonpath"))
     for src_dir, arc_dir in walks:
         base = os.path.join(ROOT, src_dir)
@@ -188,6 +189,8 @@ def _check(files):
     tree = ElementTree.parse(os.path.join(ROOT, "META-INF", "manifest.xml"))
     listed = set(e.get(MANIFEST_NS + "full-path") for e in tree.getroot())
     for path in sorted(listed - names):
+        if path.endswith("/") and any(name.startswith(path) for name in names):
+            continue      # a folder entry (the macros' scripts/)
         fail("META-INF/manifest.xml names %s, which is not in the package" % path)
     for path in sorted(names):
         if path.startswith("registry/") and path not in listed:

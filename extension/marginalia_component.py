@@ -10,15 +10,20 @@ import logging
 
 import unohelper
 from com.sun.star.awt import XContainerWindowEventHandler
+from com.sun.star.frame import XDispatch, XDispatchProvider
 from com.sun.star.task import XJob
 from com.sun.star.ui import XUIElementFactory
-from com.sun.star.lang import XServiceInfo
+from com.sun.star.lang import XInitialization, XServiceInfo
 
 log = logging.getLogger("marginalia.component")
 
 PANEL_FACTORY = "org.marginalia.PanelFactory"
 OPTIONS_HANDLER = "org.marginalia.OptionsHandler"
 JOB = "org.marginalia.Job"
+PROMPTS_HANDLER = "org.marginalia.PromptsHandler"
+COMMANDS = "org.marginalia.Commands"
+VIEW_JOB = "org.marginalia.ViewJob"
+PROTOCOL = "org.marginalia.cmd:"
 
 
 def _setup_logging(ctx):
@@ -96,6 +101,97 @@ class OptionsHandler(_Info, XContainerWindowEventHandler):
         return ("external_event",)
 
 
+class PromptsHandler(OptionsHandler):
+    """Tools > Options > Marginalia > Prompts page events."""
+
+    IMPL = PROMPTS_HANDLER
+    SERVICES = (PROMPTS_HANDLER,)
+
+    def callHandlerMethod(self, window, event_object, method):
+        try:
+            from marginalia.office import mainthread
+            from marginalia.office import prompts_page
+            with mainthread.called_by_office():
+                return prompts_page.handle(self.ctx, window, event_object, method)
+        except Exception:
+            log.exception("prompts page %s failed", method)
+            return False
+
+
+class Commands(_Info, XDispatchProvider, XDispatch, XInitialization):
+    """The org.marginalia.cmd: protocol: quick actions and Focus chat, for menus and keys."""
+
+    IMPL = COMMANDS
+    SERVICES = ("com.sun.star.frame.ProtocolHandler",)
+
+    def __init__(self, ctx, *args):
+        self.ctx = ctx
+        self.frame = None
+        _setup_logging(ctx)
+
+    def initialize(self, args):
+        if args:
+            self.frame = args[0]
+
+    def queryDispatch(self, url, target, flags):
+        return self if url.Complete.startswith(PROTOCOL) else None
+
+    def queryDispatches(self, requests):
+        return tuple(self.queryDispatch(r.FeatureURL, r.FrameName, r.SearchFlags)
+                     for r in requests)
+
+    def dispatch(self, url, args):
+        try:
+            from marginalia.office import commands, mainthread
+            # Posted: a dispatch may come from another thread (a macro, the bridge);
+            # from a menu it runs a moment later, on the same main thread.
+            if self.frame is not None:
+                frame, complete = self.frame, url.Complete
+                mainthread.post(self.ctx, lambda: commands.dispatch_url(self.ctx, frame,
+                                                                         complete))
+        except Exception:
+            log.exception("command %s failed", url.Complete)
+
+    def addStatusListener(self, listener, url):
+        # Menus and toolbars ask whether the command is enabled: it always is.
+        try:
+            import uno
+            state = uno.createUnoStruct("com.sun.star.frame.FeatureStateEvent")
+            state.FeatureURL, state.IsEnabled, state.Source = url, True, self
+            listener.statusChanged(state)
+        except Exception:
+            log.exception("status for %s failed", url.Complete)
+
+    def removeStatusListener(self, listener, url):
+        pass
+
+
+class ViewJob(_Info, XJob):
+    """Runs on OnViewCreated (registry/Jobs.xcu): gives a Writer view the context submenu."""
+
+    IMPL = VIEW_JOB
+    SERVICES = (VIEW_JOB,)
+
+    def __init__(self, ctx):
+        self.ctx = ctx
+        _setup_logging(ctx)
+
+    def execute(self, args):
+        try:
+            from marginalia.office import context_menu
+            # Registering makes no run_sync call: no main-thread guess from here (a
+            # document loaded over the bridge sends its events on the bridge's thread).
+            env = _named_values(_named_values(args).get("Environment"))
+            model = env.get("Model")
+            frame = env.get("Frame")
+            controller = (frame.getController() if frame is not None
+                          else model.getCurrentController() if model is not None else None)
+            context_menu.register(self.ctx, controller)
+        except Exception:
+            log.exception("could not add the context menu to a new view")
+        return None
+
+
 class Job(_Info, XJob):
     """Runs a named command in process (tests and the headless runner); returns JSON."""
 
@@ -126,3 +222,7 @@ g_ImplementationHelper = unohelper.ImplementationHelper()
 g_ImplementationHelper.addImplementation(PanelFactory, PANEL_FACTORY, PanelFactory.SERVICES)
 g_ImplementationHelper.addImplementation(OptionsHandler, OPTIONS_HANDLER, OptionsHandler.SERVICES)
 g_ImplementationHelper.addImplementation(Job, JOB, Job.SERVICES)
+g_ImplementationHelper.addImplementation(PromptsHandler, PROMPTS_HANDLER,
+                                         PromptsHandler.SERVICES)
+g_ImplementationHelper.addImplementation(Commands, COMMANDS, Commands.SERVICES)
+g_ImplementationHelper.addImplementation(ViewJob, VIEW_JOB, ViewJob.SERVICES)

@@ -89,9 +89,12 @@ RUNNING = "Running %s\u2026"      # the tool's name
 
 
 def system_prompt(settings: Settings, context: Optional[str] = None,
-                  has_tools: bool = True) -> str:
-    """The system message text: the base prompt, the user's instructions, the document context."""
-    parts = [SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT]
+                  has_tools: bool = True, base: Optional[str] = None) -> str:
+    """The system message text: the base prompt, the user's instructions, the document context.
+
+    ``base`` replaces the chat's own prompt (a quick action says what it needs itself).
+    """
+    parts = [base or (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT)]
     extra = (settings.extra_instructions or "").strip()
     if extra:
         parts.append("Instructions from the user, to follow in every answer:\n" + extra)
@@ -121,14 +124,16 @@ def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
              registry: Optional[ToolRegistry], settings: Settings,
              on_event: Callable[[Event], None], cancel: "CancelToken",
              context: Optional[str] = None,
-             window: Optional[budget.Window] = None) -> TurnResult:
+             window: Optional[budget.Window] = None,
+             base_prompt: Optional[str] = None) -> TurnResult:
     """Run one user turn to its end; returns a TurnResult (see the module docstring).
 
     With a ``window`` every request is fitted to it (chat.budget) and a CONTEXT
     event reports its size; without one the history goes as it is.
     """
-    return _Turn(client, conversation, registry, settings, on_event, cancel,
-                 context, window).run(user_text)
+    turn = _Turn(client, conversation, registry, settings, on_event, cancel, context, window)
+    turn.base_prompt = base_prompt
+    return turn.run(user_text)
 
 
 class _Turn:
@@ -154,6 +159,7 @@ class _Turn:
         self.unsent = False        # the user's message did not fit: nothing was sent
         self.fitted = None
         self.watch = RepeatWatch()
+        self.base_prompt = None    # the system prompt's first part, when not the chat's
 
     def emit(self, event):
         self.on_event(event)
@@ -273,7 +279,7 @@ class _Turn:
         stream = None
         error = None
         try:
-            system = system_prompt(self.settings, self.context, bool(tools))
+            system = system_prompt(self.settings, self.context, bool(tools), self.base_prompt)
             history = self.conversation.for_request(turn_start)
             if self.window is not None:
                 history = self.fit(system, history, turn_start)

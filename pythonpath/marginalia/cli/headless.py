@@ -1,7 +1,8 @@
 """Run Marginalia's agent on a document from the command line.
 
     PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.headless DOCUMENT \\
-        --message TEXT [--message TEXT ...] --output OUT [--endpoint URL] [--model NAME] \\
+        (--message TEXT [--message TEXT ...] | --prompt NAME [--select TEXT] [--argument A])
+        --output OUT [--endpoint URL] [--model NAME] \\
         [--api-key-env VAR] [--track-changes] [--oxt PATH] [--ignore-lock] \\
         [--transcript FILE.md] [--continue [--chats-dir DIR]]
 
@@ -12,7 +13,9 @@ the sidebar). Events go to stdout as JSON lines; OUT is saved in the format
 its extension names. ``--transcript`` writes the chat as Markdown (as the
 panel's Export chat does); ``--continue`` first takes up the document's kept
 chat from the user's own LibreOffice profile (or --chats-dir) and keeps the
-turns there afterwards. Needs the Python that has ``uno``.
+turns there afterwards. ``--prompt`` runs a library prompt (a quick action,
+with its output mode) on the first occurrence of ``--select``'s text, or on
+the whole document, before any messages. Needs the Python that has ``uno``.
 """
 
 import argparse
@@ -51,8 +54,14 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p = _Parser(prog="python3 -m marginalia.cli.headless",
                 description="Run Marginalia chat turns on a document and save the result.")
     p.add_argument("document")
-    p.add_argument("--message", action="append", required=True,
+    p.add_argument("--message", action="append", default=[],
                    help="a chat message; repeat for several turns")
+    p.add_argument("--prompt", metavar="NAME",
+                   help="run this library prompt (e.g. Shorten, or translate) first")
+    p.add_argument("--select", metavar="TEXT",
+                   help="the prompt works on the first occurrence of TEXT (default: all)")
+    p.add_argument("--argument", metavar="TEXT", default="",
+                   help="what the prompt takes (Translate: the language)")
     p.add_argument("--output", required=True, help="where to save (.odt, .docx or .pdf)")
     p.add_argument("--endpoint", default=os.environ.get("MARGINALIA_ENDPOINT"))
     p.add_argument("--model", default=os.environ.get("MARGINALIA_MODEL"))
@@ -74,6 +83,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in FILTERS:
         raise UsageError("The output must end in .odt, .docx or .pdf.")
+    if not args.message and not args.prompt:
+        raise UsageError("Give --message or --prompt.")
+    if (args.select or args.argument) and not args.prompt:
+        raise UsageError("--select and --argument go with --prompt.")
     if not os.path.isfile(args.document) or not os.access(args.document, os.R_OK):
         raise UsageError("The document %s does not exist or cannot be read." % args.document)
     if not os.path.isfile(args.oxt):
@@ -116,7 +129,8 @@ def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
                 "arguments": entry.get("arguments")}
     if kind == "tool_result":
         return {"type": "tool_result", "id": entry.get("call_id"), "name": entry.get("name"),
-                "ok": bool(entry.get("ok")), "result": entry.get("result")}
+                "ok": bool(entry.get("ok")), "result": entry.get("result"),
+                "summary": entry.get("summary")}
     if kind == "usage":
         out = {"type": "usage"}
         out.update(entry.get("usage") or {})
@@ -139,6 +153,21 @@ def run_turn(office: Any, doc: Any, message: str, settings: Dict[str, Any],
     started = office.job("chat.start", doc, message=message, settings=settings)
     if not started.get("started"):
         raise RunError("The chat turn could not start.")
+    return _follow(office, doc, out)
+
+
+def run_prompt(office: Any, doc: Any, args: argparse.Namespace, settings: Dict[str, Any],
+               out: TextIO) -> Optional[str]:
+    """The --prompt action as one turn; returns the error sentence it ended with, or None."""
+    started = office.job("quick.run", doc, prompt=args.prompt, select=args.select or "",
+                         argument=args.argument, settings=settings)
+    if not started.get("started"):
+        raise RunError(started.get("sentence") or "The prompt could not start.")
+    return _follow(office, doc, out)
+
+
+def _follow(office: Any, doc: Any, out: TextIO) -> Optional[str]:
+    """Print the running turn's entries until it ends; its error sentence, or None."""
     error = None
     while True:
         try:
@@ -238,6 +267,10 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
             raise RunError("LibreOffice could not open %s." % args.document)
         if args.continue_chat:
             _continue(office, doc, args.chats_dir or user_chats_dir())
+        if args.prompt:
+            error = run_prompt(office, doc, args, settings, out)
+            if error:
+                raise RunError(error)
         for message in args.message:
             error = run_turn(office, doc, message, settings, out)
             if error:

@@ -203,8 +203,13 @@ class ChatSession:
         """True from send() until the turn's DONE (sent after its undo step closed) is delivered."""
         return self._running
 
-    def send(self, text: str) -> bool:
-        """Start a turn on a worker thread; False when one is running or text is empty."""
+    def send(self, text: str, action=None) -> bool:
+        """Start a turn on a worker thread; False when one is running or text is empty.
+
+        ``action`` (office.quick_actions.QuickAction) makes it a quick action's
+        turn: ``text`` is what the transcript shows, the action says what the
+        model is sent and puts the answer in the document.
+        """
         text = (text or "").strip()
         if not text or self.busy or self._closed:
             return False
@@ -213,7 +218,7 @@ class ChatSession:
         self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
         thread = threading.Thread(target=self._run,
-                                  args=(text, self._cancel, self._generation),
+                                  args=(text, self._cancel, self._generation, action),
                                   name="marginalia-turn", daemon=True)
         thread.start()
         return True
@@ -334,7 +339,7 @@ class ChatSession:
             settings = settings_store.load(self.ctx)
         return settings.copy(**override) if override else settings
 
-    def _run(self, text: str, cancel, generation: int) -> None:
+    def _run(self, text: str, cancel, generation: int, action=None) -> None:
         """The worker: one turn, ended by exactly one DONE, pushed last.
 
         This is the one place a turn's end is decided. The loop's DONE is held
@@ -359,15 +364,25 @@ class ChatSession:
             # On the main thread: the password container may prompt for the
             # master password, and pyuno fails creating it from two threads at once.
             settings = mainthread.run_sync(self.ctx, self._settings)
+            if action is not None and action.track_changes:
+                settings = settings.copy(track_changes=True)
             runner = lambda fn: mainthread.run_sync(self.ctx, fn)  # noqa: E731
             toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
             # The toolbox titles the turn's undo step after the request.
-            toolbox.begin_turn(text)
-            context = toolbox.context()
+            toolbox.begin_turn(action.title if action is not None else text)
             # Asked of the server (cached); a probe that fails falls back quietly.
             fits = window.window_for(settings, cancel)
-            loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                          settings, emit, cancel, context=context, window=fits)
+            if action is None:
+                loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
+                              settings, emit, cancel, context=toolbox.context(), window=fits)
+            else:
+                # The action's message carries its text; no tools: the answer is the output.
+                result = loop.run_turn(ChatClient(settings), self.conversation, action.message,
+                                       None, settings, emit, cancel, window=fits,
+                                       base_prompt=action.system_prompt)
+                if result.error is None and not result.cancelled:
+                    for event in action.apply(toolbox, result.text):
+                        emit(event)
         except Cancelled:
             finish = "cancelled"
         except Exception as exc:

@@ -14,6 +14,8 @@ from marginalia import __version__
 _PREFIXES = {
     "writer.": "marginalia.office.jobs_writer",
     "chat.": "marginalia.office.jobs_chat",
+    "quick.": "marginalia.office.jobs_quick",
+    "prompts.": "marginalia.office.jobs_quick",
     "bench.": "marginalia.office.jobs_bench",
 }
 

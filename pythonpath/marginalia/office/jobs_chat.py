@@ -31,6 +31,14 @@ def _collector(key):
     return collect
 
 
+def watch(session) -> None:
+    """Collect the session's entries for chat.poll (once per session)."""
+    with _lock:
+        if session.key not in _queues:
+            _queues[session.key] = []
+            session.add_listener(_collector(session.key))
+
+
 def handle(ctx, command: str, document, payload: dict) -> Any:
     """Run one chat.* command for the document's session."""
     if document is None:
@@ -38,10 +46,7 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
     session = chat_session.session_for(ctx, document)
     if command == "chat.start":
         session.settings_override = payload.get("settings") or None
-        with _lock:
-            if session.key not in _queues:
-                _queues[session.key] = []
-                session.add_listener(_collector(session.key))
+        watch(session)
         return {"started": session.send(payload.get("message", ""))}
     if command == "chat.poll":
         with _lock:

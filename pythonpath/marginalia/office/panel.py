@@ -88,6 +88,9 @@ class ChatPanel(PanelStates):
         self.session.add_listener(self.on_entries)
         from marginalia.office.panel_scope import ScopeWatch
         self.scope = ScopeWatch(ctx, self.document, self.view.set_scope)
+        from marginalia.office import quick_panel
+        # Slash commands, and commands that focus this panel or speak in it.
+        self.quick = quick_panel.attach(self)
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:
@@ -222,6 +225,9 @@ class ChatPanel(PanelStates):
             self.view.clear_input()
             self.view.set_status(self.renderer.status + transcript.QUEUED_MARK)
             return
+        if self.quick.run_typed(text):
+            self.view.clear_input()
+            return
         self.actions.before_send()
         if self.send_text(text):
             self.view.clear_input()
@@ -307,6 +313,7 @@ class ChatPanel(PanelStates):
         try:
             self.session.remove_listener(self.on_entries)
             self.scope.dispose()
+            self.quick.dispose()
             if self.card is not None:
                 self.card.dispose()
         finally:

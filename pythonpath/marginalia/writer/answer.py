@@ -38,6 +38,14 @@ def _empty_paragraph_at(text: Any, cursor: Any) -> None:
         cursor.gotoPreviousParagraph(False)
 
 
+def write_at(doc: Any, text: Any, cursor: Any, blocks: list) -> int:
+    """Write ``blocks`` in an empty paragraph of their own at ``cursor``; the blocks made."""
+    style = _body_style(cursor)
+    _empty_paragraph_at(text, cursor)
+    styles = edit.Styles(doc, style)
+    return edit.write_blocks(doc, cursor, blocks, styles, edit.ListState(styles))
+
+
 def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool) -> int:
     """Write ``markdown`` at the view cursor (after a selection); the blocks made.
 
@@ -69,10 +77,7 @@ def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool) -> 
         try:
             with turn.author():
                 cursor = body.createTextCursorByRange(view.getEnd())
-                style = _body_style(cursor)
-                _empty_paragraph_at(body, cursor)
-                styles = edit.Styles(doc, style)
-                made = edit.write_blocks(doc, cursor, blocks, styles, edit.ListState(styles))
+                made = write_at(doc, body, cursor, blocks)
             view.gotoRange(cursor.getEnd(), False)
         finally:
             read.invalidate()

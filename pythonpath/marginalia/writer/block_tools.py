@@ -249,7 +249,7 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     if whole and not inline:
         return replace_paragraphs(doc, sel.start, sel.end, markdown)
     text = rng.getText()
-    cursor = _forward(text, rng)
+    cursor = forward(text, rng)
     if inline:
         runs = blocks[0].runs
         if all(not (r.bold or r.italic or r.code or r.strike or r.link) for r in runs):
@@ -281,7 +281,7 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
                       "Replaced the selection with %s" % _plural(made, "paragraph"))
 
 
-def _forward(text, rng):
+def forward(text: Any, rng: Any) -> Any:
     """A cursor over ``rng`` from its start to its end, also when it was selected backwards."""
     first, second = rng.getStart(), rng.getEnd()
     if text.compareRegionStarts(first, second) < 0:

@@ -350,6 +350,13 @@ def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     check_writable([rng], "The text to comment on")
     bmap = read.body_map(doc, props=False)
     number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
+    insert_comment(doc, rng, comment)
+    return ToolOutput({"commented": rng.getString(), "paragraph": number},
+                      "Commented on \u201c%s\u201d" % docview.short(search, 40))
+
+
+def insert_comment(doc: Any, rng: Any, comment: str) -> None:
+    """Anchor a comment by the AI author on ``rng`` (collapsed: at that point)."""
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Author", AI_AUTHOR)
@@ -362,5 +369,3 @@ def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     note.setPropertyValue("DateTimeValue", stamp)
     # absorb=True anchors the comment on the matched text instead of replacing it.
     rng.getText().insertTextContent(rng, note, True)
-    return ToolOutput({"commented": rng.getString(), "paragraph": number},
-                      "Commented on \u201c%s\u201d" % docview.short(search, 40))

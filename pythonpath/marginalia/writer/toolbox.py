@@ -231,6 +231,12 @@ class WriterToolbox:
             if not _is_disposed(exc):
                 log.exception("end_turn failed")
 
+    def run_edit(self, name: str, fn: Callable[[], Any]) -> Any:
+        """Run ``fn()`` on the main thread as an edit of the turn (a quick action's output):
+        the same undo step, recording and author as the edit tools."""
+        from marginalia.chat.tools import Tool
+        return self._invoke(Tool(name, "", {}, fn, edits=True), {})
+
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
         props = _MAP_TOOLS.get(tool.name)

@@ -1,0 +1,169 @@
+"""The list of prompts under the chat box while a slash command is typed.
+
+Typing "/" in the message box shows the matching prompts (ui.slash) in a list
+box laid over the row below the box. The focus stays in the message box: a
+toolkit key handler takes Up and Down (move in the list), Tab and Enter
+(complete the command, so Enter does not send) and Escape (close the list)
+while the list shows and the box has the focus; every other key goes on to
+the box. A double click on an entry completes it too. Main thread.
+"""
+
+import logging
+
+import unohelper
+from com.sun.star.awt import XActionListener, XFocusListener, XKeyHandler, XTextListener
+
+from marginalia.ui import slash
+
+log = logging.getLogger("marginalia.slash")
+
+KEY_DOWN, KEY_UP = 1024, 1025        # com.sun.star.awt.Key
+KEY_RETURN, KEY_ESCAPE, KEY_TAB = 1280, 1281, 1282
+MODIFIERS = 1 | 2 | 4                # shift, mod1, mod2
+ROW = 17
+POSSIZE = 15
+ACCESSIBLE_NAME = "Prompts"
+
+
+class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XActionListener):
+    """Forwards the message box's and the list's events to the SlashList."""
+
+    def __init__(self, owner):
+        self._owner = owner
+
+    def textChanged(self, event):
+        self._owner.guard(self._owner.update)
+
+    def keyPressed(self, event):
+        try:
+            return bool(self._owner.key(event))
+        except Exception:
+            log.exception("slash list key failed")
+            return False     # never swallow a key because of our own trouble
+
+    def keyReleased(self, event):
+        return False
+
+    def focusGained(self, event):
+        self._owner.focused = True
+
+    def focusLost(self, event):
+        self._owner.focused = False
+
+    def actionPerformed(self, event):
+        # A double click on an entry (not a single one: selecting an entry from
+        # code reports an item change too).
+        self._owner.guard(self._owner.complete)
+
+    def disposing(self, event):
+        pass
+
+
+class SlashList:
+    """The list box of one panel, following the text of its message box."""
+
+    def __init__(self, ctx, view, library):
+        self._view = view
+        self._library = library            # () -> the prompt library (read when "/" starts)
+        self._input = view.controls["input"]
+        self._matches = []
+        self.focused = False
+        self._completing = False
+        smgr = ctx.ServiceManager
+        model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBoxModel", ctx)
+        model.HelpText = ACCESSIBLE_NAME
+        model.Dropdown = False
+        self.control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBox",
+                                                      ctx)
+        self.control.setModel(model)
+        view.container.addControl("slash_list", self.control)
+        self.control.setVisible(False)
+        self._events = _Events(self)
+        self._input.addTextListener(self._events)
+        self._input.addFocusListener(self._events)
+        self.control.addActionListener(self._events)
+        self._toolkit = smgr.createInstanceWithContext("com.sun.star.awt.Toolkit", ctx)
+        self._toolkit.addKeyHandler(self._events)
+
+    @property
+    def visible(self) -> bool:
+        return bool(self._matches)
+
+    def guard(self, fn):
+        try:
+            fn()
+        except Exception:
+            log.exception("slash list failed")
+
+    def items(self):
+        return [m.label for m in self._matches]
+
+    def update(self) -> None:
+        """Show the prompts matching the box's text, or hide the list."""
+        if self._completing:
+            return
+        text = self._input.getText()
+        found = slash.matches(self._library(), text) if slash.typed_word(text) is not None \
+            else []
+        if [m.key for m in found] == [m.key for m in self._matches]:
+            return
+        self._matches = found
+        if not found:
+            self.control.setVisible(False)
+            return
+        self.control.removeItems(0, self.control.getItemCount())
+        self.control.addItems(tuple(m.label for m in found), 0)
+        self.control.selectItemPos(0, True)
+        self._place()
+        self.control.setVisible(True)
+
+    def _place(self) -> None:
+        box = self._input.getPosSize()
+        area = self._view.container.getPosSize()
+        top = box.Y + box.Height
+        height = min(len(self._matches) * ROW + 4, max(area.Height - top - 2, 3 * ROW))
+        self.control.setPosSize(box.X, top, box.Width, height, POSSIZE)
+
+    def key(self, event) -> bool:
+        """The toolkit's key handler: True when the key was the list's."""
+        if not self._matches or not self.focused or event.Modifiers & MODIFIERS:
+            return False
+        code = event.KeyCode
+        if code in (KEY_DOWN, KEY_UP):
+            pos = self.control.getSelectedItemPos()
+            step = 1 if code == KEY_DOWN else -1
+            pos = max(0, min(len(self._matches) - 1, pos + step))
+            self.control.selectItemPos(pos, True)
+            self.control.makeVisible(pos)
+            return True
+        if code in (KEY_TAB, KEY_RETURN):
+            self.complete()
+            return True
+        if code == KEY_ESCAPE:
+            self.hide()
+            return True
+        return False
+
+    def complete(self) -> None:
+        """Put the chosen command in the box, ready for its argument or for Enter."""
+        pos = self.control.getSelectedItemPos()
+        if not self._matches or pos < 0:
+            return
+        key = self._matches[pos].key
+        self.hide()
+        self._completing = True
+        try:
+            self._view.keep_input(slash.completion(key))
+        finally:
+            self._completing = False
+        self._view.focus_input()
+
+    def hide(self) -> None:
+        self._matches = []
+        self.control.setVisible(False)
+
+    def dispose(self) -> None:
+        try:
+            self._toolkit.removeKeyHandler(self._events)
+        except Exception:
+            pass     # the toolkit is shutting down: nothing left to detach
