@@ -14,6 +14,7 @@ from marginalia import __version__
 _PREFIXES = {
     "writer.": "marginalia.office.jobs_writer",
     "chat.": "marginalia.office.jobs_chat",
+    "review.": "marginalia.office.jobs_review",
 }
 
 

@@ -17,7 +17,9 @@ def _toolbox(ctx, document, payload):
     from marginalia.office.mainthread import run_sync
     if document is None:
         raise ValueError("this command needs a Document")
-    settings = Settings(track_changes=bool(payload.get("track_changes", False)))
+    from marginalia.document import change_log as cl
+    mode = payload.get("apply") or (cl.TRACKED if payload.get("track_changes") else cl.DIRECT)
+    settings = Settings(**cl.mode_fields(mode))
     return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn))
 
 
