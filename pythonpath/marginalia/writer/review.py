@@ -152,7 +152,17 @@ def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
         turn.undone = True
         for change in turn.changes:
             change.state = cl.UNDONE
+    _settle_before(doc, ledger, turns[0], clean)
     return len(turns)
+
+
+def _settle_before(doc, ledger, first, clean):
+    """The turn before a clean restore is on top of the document again: its end
+    count becomes today's, so restoring it next needs no question."""
+    earlier = [t for n, t in sorted(ledger.turns.items())
+               if n < first.number and t.steps and not t.undone]
+    if clean and earlier and earlier[-1].end_count == first.start_count:
+        earlier[-1].end_count = changes.change_count(doc)
 
 
 def find(ledger: Ledger, change_id: int) -> cl.Change:
