@@ -285,11 +285,15 @@ class CallRecord:
         return change
 
 
-def spot(doc: Any, ledger: Ledger, change: cl.Change) -> Any:
-    """A text range over the change as the document is now (None when nothing finds it)."""
+def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> Any:
+    """A text range over the change as the document is now (None when nothing finds it).
+
+    Tracked changes are found by their redlines (an inserted paragraph's starts
+    at the break before it); ``by_mark`` goes by the paragraphs instead.
+    """
     handle = ledger.handles.get(change.id) or {}
     text = doc.getText()
-    if change.handle.get("redlines"):
+    if change.handle.get("redlines") and not (by_mark and handle.get("mark") is not None):
         reds = redlines(doc, change.handle["redlines"])
         if reds:
             cursor = text.createTextCursorByRange(reds[0].getPropertyValue("RedlineStart"))
@@ -346,7 +350,7 @@ def finish(doc: Any, ledger: Ledger, turn: TurnLog) -> None:
     offsets = Offsets(doc.getText())
     for change in turn.changes:
         try:
-            rng = spot(doc, ledger, change)
+            rng = spot(doc, ledger, change, by_mark=True)
             if rng is None:
                 continue
             first = read.locate(doc, bmap, rng.getStart(), offsets)[0]
