@@ -85,6 +85,9 @@ class ChatPanel:
                               on_toggle_thinking=self.on_toggle_thinking,
                               on_action=self.on_action)
         self.actions = PanelActions(self)
+        self.changes = None
+        self._changes_shown = None
+        self._open_changes()
         try:
             self._shown_setting = _show_thinking(ctx)
         except Exception:
@@ -96,6 +99,30 @@ class ChatPanel:
         self._replay()
         self.actions.show_notes()
         self.session.add_listener(self.on_entries)
+
+    # -- the change card (office.change_card) ----------------------------------
+    def _open_changes(self) -> None:
+        from marginalia.office.change_card import ChangeCard
+        try:
+            self.changes = ChangeCard(self)
+        except Exception:
+            log.exception("could not show the change card")
+            return
+        self.view.strip = self.changes
+
+    def _refresh_changes(self, always: bool = True) -> None:
+        """Between turns (and when it first shows): a running turn's batches leave it be."""
+        if self.changes is None:
+            return
+        shown = self.changes.shown
+        if always or not self.session.busy or shown != self._changes_shown:
+            try:
+                self.changes.refresh()
+            except Exception:
+                log.exception("could not refresh the change card")
+        if shown != self._changes_shown:
+            self._changes_shown = shown
+            self.view.relayout()
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:
@@ -148,6 +175,7 @@ class ChatPanel:
         self.view.set_status(self._idle_status())
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self._refresh_changes()
 
     def replay(self) -> None:
         """Show the session's log again (another chat opened, the last turn taken back)."""
@@ -166,6 +194,7 @@ class ChatPanel:
         self._show(self.renderer.render(entries))
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self._refresh_changes(always=False)
         if self.card is not None and first_run.answered_in(entries):
             self._close_card()
 
@@ -228,6 +257,7 @@ class ChatPanel:
             return False
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self._refresh_changes()
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
         return True
@@ -272,6 +302,7 @@ class ChatPanel:
         self.view.set_busy(self.session.busy)
         self.view.set_status(self._idle_status())
         self.actions.refresh()
+        self._refresh_changes()
         self.view.focus_input()
 
     @guarded

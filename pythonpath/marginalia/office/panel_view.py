@@ -135,6 +135,7 @@ class PanelView:
         self.parent = parent
         self.thinking_visible = True
         self.card = None                  # the first-run card (office.setup_card) while shown
+        self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         smgr = ctx.ServiceManager
@@ -191,6 +192,8 @@ class PanelView:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
         top = self.card.place(0, 0, size.Width) if self.card is not None else 0
+        if self.strip is not None:
+            top += self.strip.place(0, top, size.Width)
         boxes = panel_layout.layout(size.Width, size.Height, self.thinking_visible, top)
         for name, (x, y, w, h) in boxes.items():
             control = self.controls[name]

@@ -41,6 +41,8 @@ UNKNOWN_TURNS = ("The edits after that message were made before the document was
 BUSY = "Wait for the answer to finish (or stop it) first."
 NO_MESSAGES = "There is no message to restore to yet."
 UNDONE = "This turn's edits are undone (Redo brings them back)."
+USER_EDITED = ("You edited the document after this turn: Restore\u2026 to before its message "
+               "takes back both.")
 ACCEPTED = "Accepted %s."
 REJECTED = "Rejected %s."
 APPLIED = "Applied the suggestion."
@@ -51,6 +53,7 @@ MARGIN = 6
 GAP = 4
 ROW = 26
 LIST = 132
+WIDE = 330        # from this inner width on, the headline shares its row
 
 
 def _count(n: int, word: str) -> str:
@@ -120,15 +123,25 @@ def layout(width: int, y: int, review_open: bool,
     boxes = {}
     top = y + MARGIN
     third = (inner - 2 * GAP) // 3
-    boxes["headline"] = (MARGIN, top + 5, inner - 2 * (third + GAP) + third // 2, ROW - 5)
     right = MARGIN + inner
-    boxes["undo_turn"] = (right - third, top, third, ROW)
-    boxes["review"] = (right - 2 * third - GAP, top, third, ROW)
-    boxes["headline"] = (MARGIN, top + 5, max(right - 2 * third - 2 * GAP - MARGIN, 20), ROW - 5)
-    top += ROW + GAP
-    boxes["restore"] = (MARGIN, top, third, ROW)
-    boxes["keep_out"] = (MARGIN + third + GAP, top, third, ROW)
-    boxes["mode"] = (right - third, top, third, ROW)
+    if inner < WIDE:
+        # A narrow sidebar: the headline gets a row of its own, the buttons their thirds.
+        boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
+        top += ROW - 4
+        boxes["review"] = (MARGIN, top, third, ROW)
+        boxes["undo_turn"] = (MARGIN + third + GAP, top, third, ROW)
+        boxes["restore"] = (right - third, top, third, ROW)
+        top += ROW + GAP
+        boxes["keep_out"] = (MARGIN, top, third, ROW)
+        boxes["mode"] = (MARGIN + third + GAP, top, right - MARGIN - third - GAP, ROW)
+    else:
+        boxes["undo_turn"] = (right - third, top, third, ROW)
+        boxes["review"] = (right - 2 * third - GAP, top, third, ROW)
+        boxes["headline"] = (MARGIN, top + 5, right - 2 * third - 2 * GAP - MARGIN, ROW - 5)
+        top += ROW + GAP
+        boxes["restore"] = (MARGIN, top, third, ROW)
+        boxes["keep_out"] = (MARGIN + third + GAP, top, third, ROW)
+        boxes["mode"] = (right - third, top, third, ROW)
     top += ROW + GAP
     if review_open:
         boxes["changes"] = (MARGIN, top, inner, LIST)

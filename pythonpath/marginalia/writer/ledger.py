@@ -45,6 +45,7 @@ class TurnLog:
     start_count: Optional[int] = None
     end_count: Optional[int] = None
     fingerprint: Optional[str] = None  # the body text before the turn's first edit
+    end_fingerprint: Optional[str] = None  # and after its last
     undone: bool = False
 
 
@@ -296,15 +297,19 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
     if change.handle.get("redlines") and not (by_mark and handle.get("mark") is not None):
         reds = redlines(doc, change.handle["redlines"])
         if reds:
-            cursor = text.createTextCursorByRange(reds[0].getPropertyValue("RedlineStart"))
-            for red in reds:
-                for key in ("RedlineStart", "RedlineEnd"):
-                    point = red.getPropertyValue(key)
-                    try:
-                        if text.compareRegionEnds(cursor, point) > 0:
-                            cursor.gotoRange(point, True)
-                    except Exception:
-                        pass
+            points = [red.getPropertyValue(key) for red in reds
+                      for key in ("RedlineStart", "RedlineEnd")]
+            first = last = points[0]
+            for point in points[1:]:
+                try:
+                    if text.compareRegionStarts(point, first) > 0:
+                        first = point
+                    if text.compareRegionStarts(last, point) > 0:
+                        last = point
+                except Exception:
+                    pass      # a point outside the body text (a table cell)
+            cursor = text.createTextCursorByRange(first)
+            cursor.gotoRange(last, True)
             return cursor
     note = handle.get("note")
     if note is not None:

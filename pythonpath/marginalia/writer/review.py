@@ -103,11 +103,19 @@ def refresh(doc: Any, ledger: Ledger, turn: TurnLog) -> List[cl.Change]:
 
 
 def edited_since(doc: Any, turns: List[TurnLog]) -> bool:
-    """Whether anything but these turns changed the document since the first began."""
+    """Whether anything but these turns changed the document since the first began.
+
+    The change counter says nothing happened; when it moved, the body text
+    decides: in a window Writer also broadcasts changes nobody made (layout,
+    the modified flag), so a moved counter alone would ask the user every time.
+    """
     for before, after in zip(turns, turns[1:]):
-        if after.start_count != before.end_count:
+        if after.start_count != before.end_count and \
+                after.fingerprint != before.end_fingerprint:
             return True
-    return changes.change_count(doc) != turns[-1].end_count
+    last = turns[-1]
+    return changes.change_count(doc) != last.end_count and \
+        fingerprint(doc) != last.end_fingerprint
 
 
 def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
@@ -161,8 +169,10 @@ def _settle_before(doc, ledger, first, clean):
     count becomes today's, so restoring it next needs no question."""
     earlier = [t for n, t in sorted(ledger.turns.items())
                if n < first.number and t.steps and not t.undone]
-    if clean and earlier and earlier[-1].end_count == first.start_count:
+    if clean and earlier and (earlier[-1].end_count == first.start_count or
+                              earlier[-1].end_fingerprint == first.fingerprint):
         earlier[-1].end_count = changes.change_count(doc)
+        earlier[-1].end_fingerprint = fingerprint(doc)
 
 
 def find(ledger: Ledger, change_id: int) -> cl.Change:

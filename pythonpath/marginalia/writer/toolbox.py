@@ -252,6 +252,8 @@ class WriterToolbox:
         log_.steps = self._turn.steps
         log_.start_count = self._turn.start_count
         log_.end_count = self._turn.top
+        if log_.steps:
+            log_.end_fingerprint = ledger.fingerprint(self.doc)
         try:
             ledger.finish(self.doc, self.ledger, log_)
         except Exception:
