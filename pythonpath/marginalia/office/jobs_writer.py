@@ -30,7 +30,9 @@ def _call_tools(ctx, document, payload):
     there (``_user_types``), to test a turn the user edits in the middle of.
     """
     box = _toolbox(ctx, document, payload)
+    box.record_changes = bool(payload.get("record", True))
     results = []
+    started_turn = time.perf_counter()
     box.begin_turn(payload.get("title", "test"))
     try:
         for call in payload.get("calls", []):
@@ -48,7 +50,12 @@ def _call_tools(ctx, document, payload):
                             "summary": result.summary,
                             "seconds": time.perf_counter() - started})
     finally:
+        ended = time.perf_counter()
         box.end_turn()
+        if payload.get("timing"):
+            # The bench's whole-turn numbers: every call, then the turn's end on its own.
+            results.append({"turn_seconds": time.perf_counter() - started_turn,
+                            "end_seconds": time.perf_counter() - ended})
     return results
 
 

@@ -13,22 +13,23 @@ it again in the document after later edits:
 * ``note``: the comment that proposes the edit (Comment only).
 
 CallRecord wraps one edit call: ``before`` looks at the target before the
-edit (one search or a cursor walk shared by the turn), ``after`` makes the
-record. Paragraph numbers are settled once, when the turn ends (``finish``),
-from one body map, so they are the numbers the user sees afterwards.
+edit (one search, or the turn's one cursor walk, writer.locate), ``after``
+makes the record. Its paragraph numbers are the call's own, moved as later
+numbered edits of the turn say they moved numbers; Review settles them again
+from the handles (``finish``) when the user may have edited since. Nothing
+here reads the whole document: on 300 pages a body map costs seconds.
 Main thread only.
 """
 
 import hashlib
+import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
-from marginalia.writer import read
-from marginalia.writer.bodymap import Offsets
-from marginalia.writer.locate import Locator
+from marginalia.writer.walk import Walker
 from marginalia.writer.turn import AI_AUTHOR
 
 TEXT_TOOLS = ("replace_text", "format_text", "add_comment")
@@ -141,41 +142,27 @@ def _find_first(doc, search, arguments, forgiving):
     return None
 
 
-class Walker:
-    """The turn's one Locator, made again when the document changed under it."""
-
-    def __init__(self, doc):
-        self.doc = doc
-        self._loc = None
-
-    def get(self) -> Locator:
-        if self._loc is None:
-            self._loc = Locator(self.doc)
-        return self._loc
-
-    def edited(self, number: Optional[int]) -> None:
-        if self._loc is not None:
-            if number is None:
-                self._loc = None
-            else:
-                self._loc.edited_from(max(1, number))
-
-    def block_cursor(self, number: int):
-        """A fresh cursor at the start of block ``number`` (None for a table or past the end)."""
-        loc = self.get()
-        table, cursor = loc.block(number)
-        if cursor is None:
-            return None, table
-        fresh = self.doc.getText().createTextCursorByRange(cursor.getStart())
-        fresh.gotoStartOfParagraph(False)
-        return fresh, table
-
-
 def _int(value, default=0):
     try:
         return int(value)
     except (TypeError, ValueError):
         return default
+
+
+_MOVED = re.compile(r"Paragraphs (\d+) and after are now (\d+) and after")
+
+
+def _shift(changes: List[cl.Change], output: Any) -> None:
+    """Move the numbers of the turn's earlier records as a numbered edit moved them."""
+    result = getattr(output, "result", None)
+    line = result.get("numbering", "") if isinstance(result, dict) else ""
+    found = _MOVED.search(line or "")
+    if not found:
+        return
+    old, new = int(found.group(1)), int(found.group(2))
+    for change in changes:
+        if change.paragraphs:
+            change.paragraphs = [n + new - old if n >= old else n for n in change.paragraphs]
 
 
 class CallRecord:
@@ -190,22 +177,36 @@ class CallRecord:
         self.before_text = ""
         self.ids_before = None
         self.first = None          # the block number the edit starts at, when known
+        self.last = None
+        self._target = None
+        self._aimed = False
 
     def target(self) -> Any:
-        """The range the call will change (a comment proposing it anchors there); or None."""
+        """The range the call will change (a comment proposing it anchors there); or None.
+
+        Found once per call: the keep-out check and the record share it.
+        """
+        if not self._aimed:
+            self._aimed = True
+            self._target = self._aim()
+        return self._target
+
+    def _aim(self) -> Any:
         doc, args, tool = self.doc, self.arguments, self.tool
-        text = doc.getText()
-        if tool in TEXT_TOOLS:
-            return _find_first(doc, args.get("search", ""), args, tool != "replace_text")
-        if tool == "replace_selection":
-            try:
-                return doc.getCurrentController().getSelection().getByIndex(0)
-            except Exception:
-                return None
-        loc = self.walker.get()
+        if tool in TEXT_TOOLS or tool == "replace_selection":
+            if tool == "replace_selection":
+                try:
+                    rng = doc.getCurrentController().getSelection().getByIndex(0)
+                except Exception:
+                    return None
+            else:
+                rng = _find_first(doc, args.get("search", ""), args, tool != "replace_text")
+            if rng is not None:
+                self.first = self.last = self.walker.number_of(rng.getStart())
+            return rng
         if tool in INSERT_TOOLS:
             after = _int(args.get("after_paragraph"), 0)
-            after = loc.count() if after == -1 else after
+            after = self.walker.get().count() if after == -1 else after
             self.first = max(1, after)
             cursor, table = self.walker.block_cursor(max(1, after))
             if cursor is None:
@@ -213,9 +214,9 @@ class CallRecord:
             cursor.gotoEndOfParagraph(True)
             return cursor
         start, end = _int(args.get("start"), 1), _int(args.get("end"), -1)
-        end = loc.count() if end == -1 else end
-        self.first = start
-        cursor, table = self.walker.block_cursor(start)
+        cursor, table = self.walker.block_cursor(start, args.get("expect"))
+        end = self.walker.get().count() if end == -1 else end
+        self.first, self.last = start, max(start, end)
         if cursor is None:
             return table.getAnchor() if table is not None else None
         tail, _table = self.walker.block_cursor(max(start, end))
@@ -232,9 +233,9 @@ class CallRecord:
             self.ids_before = set(redline_ids(self.doc))
         text = self.doc.getText()
         tool, args = self.tool, self.arguments
-        if tool == "insert_paragraphs" or tool == "insert_table":
-            after = _int(args.get("after_paragraph"), 0)
-            if after == 0:
+        if tool in INSERT_TOOLS:
+            if _int(args.get("after_paragraph"), 0) == 0:
+                self.first = 0
                 self.handle = {"start": True, "paras": 1}
                 return
             rng = self.target()
@@ -256,20 +257,39 @@ class CallRecord:
         if tool == "set_paragraph_style":
             self.handle["paras"] = max(1, self.before_text.count("\n") + 1)
 
+    def paragraphs(self, output: Any) -> List[int]:
+        """Where the change is, in the numbers right after the call."""
+        result = getattr(output, "result", None)
+        result = result if isinstance(result, dict) else {}
+        if self.tool == "insert_paragraphs" and "first_paragraph" in result:
+            return [_int(result["first_paragraph"]), _int(result["last_paragraph"])]
+        if self.tool == "insert_table" and "table_paragraph" in result:
+            return [_int(result["table_paragraph"])] * 2
+        if self.first is None:
+            return []
+        if self.tool == "replace_paragraphs":
+            made = max(1, _int(result.get("inserted"), 1))
+            return [self.first, self.first + made - 1]
+        if self.tool == "replace_selection":
+            return [self.first, self.first + max(1, _int(result.get("paragraphs"), 1)) - 1]
+        return [self.first, self.last if self.last is not None else self.first]
+
     def after(self, ledger: Ledger, turn: TurnLog, mode: str, output: Any) -> cl.Change:
         """The record of the call that just ran."""
         args = self.arguments
-        if self.tool in ("insert_paragraphs",):
-            result = getattr(output, "result", None)
-            if isinstance(result, dict):
-                self.handle["paras"] = max(1, _int(result.get("inserted"), 1))
+        result = getattr(output, "result", None)
+        if self.tool == "insert_paragraphs" and isinstance(result, dict):
+            self.handle["paras"] = max(1, _int(result.get("inserted"), 1))
         if self.tool in ("replace_text", "replace_selection") and not args.get("regex"):
             self.handle["find"] = cl.after_text(self.tool, args)
-        elif self.tool in SPAN_TOOLS[:1]:
-            self.handle["paras"] = max(1, cl.after_text(self.tool, args).count("\n\n") + 1)
+        elif self.tool == "replace_paragraphs":
+            self.handle["paras"] = max(1, _int((result or {}).get("inserted"), 1)
+                                       if isinstance(result, dict) else 1)
         elif self.tool == "delete_paragraphs":
             self.handle["paras"] = 0
-        change = cl.make(ledger.next_id(), turn.number, self.tool, mode, args, self.before_text)
+        _shift(turn.changes, output)
+        change = cl.make(ledger.next_id(), turn.number, self.tool, mode, args, self.before_text,
+                         self.paragraphs(output))
         if self.ids_before is not None:
             ids = [i for i in redline_ids(self.doc) if i not in self.ids_before]
             if ids:
@@ -347,19 +367,16 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
 
 
 def finish(doc: Any, ledger: Ledger, turn: TurnLog) -> None:
-    """Settle the turn's paragraph numbers from one body map, now that its edits are done."""
-    if not turn.changes:
-        return
-    read.invalidate()
-    bmap = read.body_map(doc)
-    offsets = Offsets(doc.getText())
+    """Paragraph numbers from the handles as the document is now (Review, after the
+    user edited): one forward walk for the whole turn."""
+    walker = Walker(doc)
     for change in turn.changes:
         try:
             rng = spot(doc, ledger, change, by_mark=True)
             if rng is None:
                 continue
-            first = read.locate(doc, bmap, rng.getStart(), offsets)[0]
-            last = read.locate(doc, bmap, rng.getEnd(), offsets)[0]
+            first = walker.number_of(rng.getStart())
+            last = walker.number_of(rng.getEnd())
         except Exception:
             continue
         if first is not None:

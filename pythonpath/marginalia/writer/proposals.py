@@ -18,8 +18,8 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
 from marginalia.writer import keepout, read
-from marginalia.writer.bodymap import Offsets
 from marginalia.writer.ledger import INSERT_TOOLS, CallRecord, Ledger, TurnLog, redlines
+from marginalia.writer.walk import Walker
 from marginalia.writer.turn import AI_AUTHOR
 
 MODE_NOTE = ("Comment only: the user wants a reviewer. Your edit tools do not change the "
@@ -97,19 +97,14 @@ def propose(doc: Any, ledger: Ledger, turn: TurnLog, record: CallRecord) -> Tool
     note.setPropertyValue("Content", cl.proposal(record.tool, record.arguments))
     note.setPropertyValue("DateTimeValue", _stamp())
     text.insertTextContent(cursor, note, True)
+    paragraphs = [] if record.first is None else [
+        max(1, record.first), record.last if record.last is not None else max(1, record.first)]
     change = cl.make(ledger.next_id(), turn.number, record.tool, cl.COMMENTS, record.arguments,
-                     before if record.tool not in INSERT_TOOLS else "")
+                     before if record.tool not in INSERT_TOOLS else "", paragraphs)
     change.handle["comment"] = True
     ledger.handles[change.id] = {"note": note, "first": record.first}
     turn.changes.append(change)
-    where = "the text"
-    try:
-        number = read.locate(doc, read.body_map(doc), note.getAnchor().getStart(),
-                             Offsets(doc.getText()))[0]
-        if number is not None:
-            where = "paragraph %d" % number
-    except Exception:
-        pass
+    where = "paragraph %d" % paragraphs[0] if paragraphs else "the text"
     return ToolOutput(PROPOSED % where, "Suggested in a comment on %s" % where)
 
 
@@ -139,8 +134,7 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change, functions: Dict[str, Any]
         raise ToolError(GONE)
     args = dict(change.arguments)
     if change.tool not in ("replace_text", "format_text", "replace_selection"):
-        number = read.locate(doc, read.body_map(doc), anchor.getStart(),
-                             Offsets(doc.getText()))[0]
+        number = Walker(doc).number_of(anchor.getStart())
         if number is None:
             raise ToolError(GONE)
         args = _shifted(args, handle.get("first"), number)
