@@ -148,3 +148,21 @@ def test_keep_out_mark_survives_save_and_reload(office, ext):
             office.close(again)
     finally:
         office.close(doc)
+
+
+def test_undo_turn_takes_back_only_the_latest_turn(office):
+    doc = _doc(office)
+    try:
+        numbers = _three_turns(office, doc)
+        refused = _act(office, doc, action="undo_turn", turn=numbers[1])
+        assert "Later edits came after this turn" in refused["refused"]
+        assert _act(office, doc, action="undo_turn", turn=numbers[2]) == {"done": 1}
+        assert texts(doc) == ["Open text ONE.", "Protected kept words here.",
+                              "More kept words inside.", "Open text two.", "Second turn."]
+        turns = office.job("review.turns", document=doc)["turns"][-3:]
+        assert [t["undone"] for t in turns] == [False, False, True]
+        assert turns[2]["changes"][0]["state"] == "undone"
+        # The one before is on top again: it can go the same way, no question asked.
+        assert _act(office, doc, action="undo_turn", turn=numbers[1]) == {"done": 1}
+    finally:
+        office.close(doc)

@@ -240,7 +240,10 @@ class CallRecord:
                 return
             rng = self.target()
             if rng is not None:
-                self.handle = {"mark": _para_start(text, rng), "skip": 1, "paras": 1}
+                try:
+                    self.handle = {"mark": _para_start(text, rng), "skip": 1, "paras": 1}
+                except Exception:
+                    self.handle = {}      # after a table: found by its number only
             return
         rng = self.target()
         if rng is None:

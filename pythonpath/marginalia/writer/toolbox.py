@@ -183,6 +183,14 @@ def keepout_noted(doc: Any, name: str, out: Any) -> Any:
     return ToolOutput(result, getattr(out, "summary", None))
 
 
+def _safely(fn, *args):
+    """Recording a change never costs the edit: a record that fails is left out."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("could not record a change")
+
+
 def _is_disposed(exc):
     return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
 
@@ -293,11 +301,11 @@ class WriterToolbox:
 
             def edit():
                 if self.record_changes:
-                    record.before(self._turn.recording())
+                    _safely(record.before, self._turn.recording())
                 with self._turn.author():
                     out = tool.fn(**kwargs)
                 if self.record_changes:
-                    record.after(self.ledger, self.turn_log, self.mode, out)
+                    _safely(record.after, self.ledger, self.turn_log, self.mode, out)
                 return out
             return self._edit(edit)
         except (ToolError, Cancelled, TypeError):
