@@ -16,3 +16,12 @@ def test_unknown_command_is_a_clear_error(office):
     with pytest.raises(JobError) as info:
         office.job("no.such.command")
     assert "unknown command" in str(info.value)
+
+
+def test_the_extension_runs_inside_the_office(office, writer_doc):
+    # A live install makes the components in the deployment's helper uno.bin
+    # (every call a round trip over a pipe, 15-20x slower): the harness restarts.
+    probe = office.job("bench.probe", document=writer_doc, calls=50)
+    assert probe["process"] == "soffice.bin" and probe["own_context"] is True
+    # And the callbacks run_sync posts run on the process's main thread, not a bridge thread.
+    assert probe["on_main_thread"] is True

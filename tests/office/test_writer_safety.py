@@ -3,22 +3,14 @@
 import json
 import os
 
-from tests.support.writer import blocks, build, prop, sample, save_and_reload, texts, turn
+from tests.support.writer import (blocks, build, prop, redlines, sample, save_and_reload, texts,
+                                  turn)
 
 AI = "Marginalia (AI)"
 
 
 def snapshot(doc):
     return blocks(doc), doc.getText().getString()
-
-
-def redlines(doc):
-    rl = doc.getRedlines()
-    out = []
-    for i in range(rl.getCount()):
-        r = rl.getByIndex(i)
-        out.append((r.getPropertyValue("RedlineType"), r.getPropertyValue("RedlineAuthor")))
-    return out
 
 
 def profile_name(office):

@@ -82,7 +82,7 @@ class OfficeHarness(object):
         try:
             self.office.start()
             started = time.time()
-            self.office.install(self.oxt)
+            self.office.install_and_restart(self.oxt)
             self.install_seconds = time.time() - started
             self.job("ping")
         except Exception:

@@ -111,6 +111,16 @@ def blocks(doc):
     return out
 
 
+def redlines(doc):
+    """(type, author) of each tracked change in the document."""
+    rl = doc.getRedlines()
+    out = []
+    for i in range(rl.getCount()):
+        r = rl.getByIndex(i)
+        out.append((r.getPropertyValue("RedlineType"), r.getPropertyValue("RedlineAuthor")))
+    return out
+
+
 def texts(doc):
     return [b.get("text", b.get("table")) for b in blocks(doc)]
 

@@ -238,7 +238,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
     doc = None
     try:
         office.start()
-        office.install(args.oxt)
+        office.install_and_restart(args.oxt)
         try:
             doc = office.load(path, hidden=True)
         except Exception:

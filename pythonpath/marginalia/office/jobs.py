@@ -15,6 +15,7 @@ _PREFIXES = {
     "writer.": "marginalia.office.jobs_writer",
     "chat.": "marginalia.office.jobs_chat",
     "review.": "marginalia.office.jobs_review",
+    "bench.": "marginalia.office.jobs_bench",
 }
 
 

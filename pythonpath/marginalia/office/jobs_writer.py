@@ -29,6 +29,7 @@ def _call_tools(ctx, document, payload):
     A call ``{"user_types": "text"}`` is no tool call: the user types a line
     there (``_user_types``), to test a turn the user edits in the middle of.
     """
+    from marginalia.office.mainthread import longest_stretch
     box = _toolbox(ctx, document, payload)
     box.record_changes = bool(payload.get("record", True))
     results = []
@@ -40,6 +41,7 @@ def _call_tools(ctx, document, payload):
                 _user_types(ctx, document, call["user_types"])
                 continue
             started = time.perf_counter()
+            longest_stretch()
             try:
                 result = box.registry.call(call["name"], call.get("arguments", {}))
             except Cancelled as exc:
@@ -48,7 +50,8 @@ def _call_tools(ctx, document, payload):
                 break
             results.append({"ok": result.ok, "content": result.content,
                             "summary": result.summary,
-                            "seconds": time.perf_counter() - started})
+                            "seconds": time.perf_counter() - started,
+                            "longest_main": longest_stretch()})
     finally:
         ended = time.perf_counter()
         box.end_turn()
@@ -132,13 +135,30 @@ def _fill(doc, payload):
 
 
 def _map_check(ctx, document, payload):
-    """The cheap BodyMap against the exact enumeration: same records? (tests)"""
+    """The cheap maps against the exact enumeration (tests): the full map's records,
+    the numbering-only map's texts, and where each match of ``queries`` is found."""
     from marginalia.office.mainthread import run_sync
-    from marginalia.writer import bodymap
+    from marginalia.writer import mapbuild
     from marginalia.writer import read
+    from marginalia.writer.bodymap import ElementMap, Offsets
+    from marginalia.writer.text_tools import find_all
+
+    def blocks(bmap):
+        return [None if bmap.is_table(n) else bmap.para_text(n)
+                for n in range(1, len(bmap) + 1)]
+
+    def places(bmap):
+        out = []
+        for query in payload.get("queries", ()):
+            offsets = Offsets(document.getText())
+            out.append([list(read.locate(document, bmap, rng, offsets))
+                        for rng in find_all(document, query, False, False)])
+        return out
 
     def check():
-        fast = bodymap.build(document)
+        fast = mapbuild.cheap(document)
+        numbering = mapbuild.build(document, props=False)
+        guessed = mapbuild.walked(document, True)
         read.invalidate()
         slow = read.element_map(document)
 
@@ -146,11 +166,45 @@ def _map_check(ctx, document, payload):
             # Para is a dataclass: equal records have equal fields.
             return [bmap.record(n) for n in range(1, len(bmap) + 1)]
         return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
-                "blocks": len(slow)}
+                "blocks": len(slow), "numbering_fast": not isinstance(numbering, ElementMap),
+                "same_numbering": blocks(numbering) == blocks(slow),
+                "same_places": places(numbering) == places(slow), "places": places(slow),
+                "guessed": guessed is not None,
+                "same_guessed": guessed is None or rows(guessed) == rows(slow)}
     return run_sync(ctx, check)
 
 
+def _edit_between_slices(ctx, document, payload):
+    """get_document_info built in the smallest slices, a heading inserted at the start
+    after the first slice (tests): does the answer show the heading?"""
+    from marginalia.office.mainthread import run_sync
+    from marginalia.writer import read
+    from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+
+    def edit():
+        text = document.getText()
+        cursor = text.createTextCursorByRange(text.getStart())
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+        cursor.setPropertyValue("ParaStyleName", "Heading 1")
+        text.insertString(cursor, payload.get("heading", "Inserted between slices"), False)
+
+    calls = []
+
+    def runner(fn):
+        calls.append(fn)
+        if len(calls) == 2:
+            run_sync(ctx, edit)
+        return run_sync(ctx, fn)
+    run_sync(ctx, read.invalidate)
+    box = WriterToolbox(ctx, document, Settings(), runner)
+    box.slice = 0.0
+    result = box.registry.call("get_document_info", {})
+    return {"ok": result.ok, "content": result.content, "runner_calls": len(calls)}
+
+
 _COMMANDS = {
+    "writer.edit_between_slices": _edit_between_slices,
     "writer.map_check": _map_check,
     "writer.call_tools": _call_tools,
     "writer.context": _context,

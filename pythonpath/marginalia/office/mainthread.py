@@ -9,6 +9,7 @@ callback that runs, and code known to run there (the panel factory) can say so.
 
 import logging
 import threading
+import time
 from typing import Any, Callable
 
 import unohelper
@@ -19,11 +20,26 @@ from marginalia.errors import MarginaliaError
 log = logging.getLogger("marginalia.mainthread")
 
 _main_ident = [None]
+# True once a posted callback ran: only VCL runs those, so its thread is the
+# main thread for sure. A factory's claim (note_main_thread) is a guess until
+# then, and never overrides it: tests and the job service call factories over
+# the bridge, from socket threads, and a later claim from one of them made
+# run_sync run jobs right there, off the main thread.
+_confirmed = [False]
+# The longest run_sync call on the main thread since the last longest_stretch().
+_longest = [0.0]
+
+
+def longest_stretch() -> float:
+    """Seconds of the longest main-thread call run_sync made since the last ask; resets."""
+    value, _longest[0] = _longest[0], 0.0
+    return value
 
 
 def note_main_thread() -> None:
-    """Record the calling thread as the VCL main thread (call only from there)."""
-    _main_ident[0] = threading.get_ident()
+    """Take the calling thread for the VCL main thread until a callback says which it is."""
+    if not _confirmed[0]:
+        _main_ident[0] = threading.get_ident()
 
 
 def on_main_thread() -> bool:
@@ -36,7 +52,8 @@ class _Callback(unohelper.Base, XCallback):
         self._fn = fn
 
     def notify(self, _data):
-        note_main_thread()
+        _main_ident[0] = threading.get_ident()
+        _confirmed[0] = True
         try:
             self._fn()
         except Exception:
@@ -66,11 +83,13 @@ def run_sync(ctx, fn: Callable[[], Any], timeout: float = 300.0) -> Any:
     box = {}
 
     def call():
+        started = time.perf_counter()
         try:
             box["value"] = fn()
         except BaseException as exc:  # handed back to the waiting worker
             box["error"] = exc
         finally:
+            _longest[0] = max(_longest[0], time.perf_counter() - started)
             done.set()
 
     post(ctx, call)

@@ -77,7 +77,7 @@ def read_document(doc: Any, start: Any = 1, end: Any = -1,
 
 
 def get_selection(doc: Any) -> ToolOutput:
-    sel = read.selection(doc, read.body_map(doc))
+    sel = read.selection(doc, read.body_map(doc, props=False))
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
                   "note": "Nothing is selected in the main text."}
@@ -236,7 +236,7 @@ def delete_paragraphs(doc: Any, start: Any, end: Any, expect: Any = None) -> Too
 def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
     # Locating a selection needs the offsets the reading map gives.
-    bmap = read.body_map(doc)
+    bmap = read.body_map(doc, props=False)
     sel = read.selection(doc, bmap)
     if sel.start is None or sel.empty:
         raise ToolError("Nothing is selected. Ask the user to select text, or use "

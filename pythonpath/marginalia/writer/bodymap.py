@@ -15,11 +15,12 @@ froze Writer for 5-7 s. This map needs no object per paragraph:
   search) and tables (sorted by anchor and placed with compareRegionStarts;
   their cell lines measured by one getString up to the next paragraph).
 
-Whatever the map cannot explain (line counts that do not add up, a table it
-cannot place) makes ``build`` return None; callers then enumerate the body as
-before, slow but exact (``ElementMap``). ``build`` itself caches nothing:
-writer.read keeps the last map while the document's change count says it is
-unchanged, so a restyle without a text change is never missed. Main thread only.
+writer.mapbuild builds the map (in slices, numbering first, attributes
+after); whatever it cannot explain (line counts that do not add up, a table
+it cannot place) gives the enumerated ``ElementMap`` instead, slow but exact.
+Nothing here caches: writer.read keeps the last map while the document's
+change count says it is unchanged, so a restyle without a text change is
+never missed. Main thread only.
 """
 
 import bisect
@@ -34,7 +35,7 @@ from marginalia.document.docview import Para
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
 LIST_PROPS = ("NumberingLevel", "ListLabelString")
-# All of a paragraph's block attributes, in the order of _Block.props.
+# All of a paragraph's block attributes, in the order of Block.props.
 PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
 # com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets.
 _BULLET_TYPES = (6, 8)
@@ -52,7 +53,7 @@ def para_props(para: Any) -> Tuple:
 
 
 @dataclass
-class _Block:
+class Block:
     """Lines ``first_line``.. of the map's text; ``props`` as PARA_PROPS; a table's object."""
     first_line: int
     lines: int
@@ -64,9 +65,12 @@ class _Block:
 class BodyMap:
     """Blocks numbered from 1: text, heading and list attributes, table objects."""
 
-    def __init__(self, text: str, blocks: List[_Block]):
+    def __init__(self, text: str, blocks: List[Block], has_props: bool = True):
         self.text = text
         self.blocks = blocks
+        # False while only the numbering is known (writer.mapbuild's first level):
+        # record() and headings() need the attributes.
+        self.has_props = has_props
         # Offsets of every line start in ``text``, for offset -> block lookups.
         starts, pos = [], 0
         for line in text.split("\n"):
@@ -77,6 +81,11 @@ class BodyMap:
 
     def __len__(self) -> int:
         return len(self.blocks)
+
+    def with_props(self) -> "BodyMap":
+        """This map, its attributes now read (writer.mapbuild filled the blocks in)."""
+        self.has_props = True
+        return self
 
     def is_table(self, number: int) -> bool:
         return self.blocks[number - 1].table is not None
@@ -161,7 +170,7 @@ def body_tables(doc: Any, body: Any) -> List[Tuple[Any, Any]]:
     return out
 
 
-def _line_breaks(doc, body):
+def line_breaks(doc: Any, body: Any) -> List[Any]:
     """Ranges of the manual line breaks in the body text, in document order."""
     sd = doc.createSearchDescriptor()
     sd.setSearchString("\\n")
@@ -221,64 +230,6 @@ def table_rows(table: Any) -> List[List[str]]:
     return [[text for _key, text in sorted(cells)] for _row, cells in sorted(rows.items())]
 
 
-def build(doc: Any) -> Optional[BodyMap]:
-    """The BodyMap of ``doc``, or None when its structure needs the slow enumeration."""
-    body = doc.getText()
-    text = body.getString()
-    lines = text.split("\n")
-    line_at = dict()
-    pos = 0
-    for index, line in enumerate(lines):
-        line_at[pos] = index
-        pos += len(line) + 1
-    tables = body_tables(doc, body)
-    breaks = _line_breaks(doc, body)
-    cursor = body.createTextCursor()
-    cursor.gotoStart(False)
-    # ``mark`` trails the walk to measure body text offsets after each table.
-    mark = body.createTextCursor()
-    mark.gotoStart(False)
-    offset = 0
-    kinds = ListKinds()
-    blocks = []
-    line = 0
-    while True:
-        if tables and before(body, tables[0][0], cursor):
-            # Tables sit between the previous paragraph and this one: their
-            # cell lines end where this paragraph's text starts.
-            mark.gotoRange(cursor, True)
-            offset += len(mark.getString())
-            mark.collapseToEnd()
-            next_line = line_at.get(offset)
-            placed = []
-            while tables and before(body, tables[0][0], cursor):
-                placed.append(tables.pop(0)[1])
-            if next_line is None or len(placed) != 1 or next_line <= line:
-                # Two tables back to back cannot be told apart by line count.
-                return None
-            blocks.append(_Block(line, next_line - line, table=placed[0]))
-            line = next_line
-        outline, list_id, style = cursor.getPropertyValues(CURSOR_PROPS)
-        level, label, kind = 0, "", None
-        if list_id:
-            level, label = cursor.getPropertyValues(LIST_PROPS)
-            kind = kinds.kind(cursor, list_id, level)
-        props = (outline, list_id, level, label, style)
-        block = _Block(line, 1, props, kind)
-        blocks.append(block)
-        if not cursor.gotoNextParagraph(False):
-            block.lines += len(breaks)
-            line += block.lines
-            break
-        while breaks and before(body, breaks[0], cursor):
-            breaks.pop(0)
-            block.lines += 1
-        line += block.lines
-    if tables or line != len(lines):
-        return None
-    return BodyMap(text, blocks)
-
-
 class ElementMap(BodyMap):
     """The same interface over an enumerated element list (the exact, slow fallback).
 
@@ -291,14 +242,14 @@ class ElementMap(BodyMap):
         kinds = ListKinds()
         for element in elements:
             if is_table(element):
-                blocks.append(_Block(len(lines), 1, table=element))
+                blocks.append(Block(len(lines), 1, table=element))
                 lines.append("")
                 continue
             props = para_props(element)
             outline, list_id, level, label, style = props
             kind = kinds.kind(element, list_id, level) if list_id else None
             para = element.getString().split("\n")
-            blocks.append(_Block(len(lines), len(para), props, kind))
+            blocks.append(Block(len(lines), len(para), props, kind))
             lines.extend(para)
         super().__init__("\n".join(lines), blocks)
         self.elements = elements

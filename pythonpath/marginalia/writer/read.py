@@ -4,24 +4,26 @@ The numbered blocks are the body text's top-level elements in document order:
 each paragraph is one block and each text table is one block (its cells are
 not numbered separately), so paragraph N is exactly what the edit tools can
 address, replace or delete. Headers, footers, frames and footnotes are not
-part of the numbering. The blocks come as a writer.bodymap map, kept here
-while the document is unchanged. Call only on the main thread.
+part of the numbering. The blocks come as a writer.bodymap map (built by
+writer.mapbuild, in slices through prepare()), kept here while the document
+is unchanged. Call only on the main thread.
 """
 
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from marginalia.document.docview import Para
-from marginalia.writer import bodymap, changes
+from marginalia.writer import changes, mapbuild
 from marginalia.writer.bodymap import BodyMap, ElementMap, Offsets
 
 # ---------------------------------------------------------------- the cached map
-# Enumerating a 300-page body costs seconds (each element is a new UNO object),
-# a BodyMap about a second, so the last document's element list and map are
-# reused while it is unchanged. The key is the document's change count
-# (writer.changes) plus the body text and the table count; the edit tools also
-# call invalidate(). One slot per kind.
+# The last document's map is kept while it is unchanged: the key is the
+# document's change count (writer.changes: every edit, restyle or undo bumps
+# it) and its table count; the edit tools also call invalidate(). Reading
+# the body text for the key would cost as much as a search, so it is not.
+# A map being built in slices (prepare) waits in _pending between slices, one
+# per document (two documents' turns may build at the same time).
 
 
 class _Entry(NamedTuple):
@@ -31,60 +33,71 @@ class _Entry(NamedTuple):
 
 
 _slots: Dict[str, _Entry] = {}
+_pending: Dict[str, _Entry] = {}
+_MAX_PENDING = 4
 
 
 def _key(doc):
-    # The change counter catches restyles and attribute changes; the text
-    # and table count are a cheap second check.
-    text = doc.getText().getString()
-    return (changes.change_count(doc), len(text), hash(text),
-            doc.getTextTables().getCount())
+    return (changes.change_count(doc), doc.getTextTables().getCount())
 
 
 def invalidate() -> None:
     """Forget the cached map: the document was just edited."""
     _slots.clear()
+    _pending.clear()
 
 
-def _cached(slot: str, doc: Any, build: Callable[[Any], Any]) -> Any:
-    key = _key(doc)
+def _fresh(slot, doc, key, props):
     entry = _slots.get(slot)
     # == compares UNO identity: each job call brings a new proxy of the same model.
     if entry is None or entry.doc != doc or entry.key != key:
-        entry = _slots[slot] = _Entry(doc, key, build(doc))
-    return entry.value
+        return None, None
+    if props and not entry.value.has_props:
+        return None, entry.value
+    return entry.value, None
 
 
-def _enumerate(doc):
-    out = []
-    enum = doc.getText().createEnumeration()
-    while enum.hasMoreElements():
-        out.append(enum.nextElement())
-    return out
+def prepare(doc: Any, props: bool = True, budget: float = 0.04) -> bool:
+    """Build the map for about ``budget`` seconds; True once body_map needs no more work.
+
+    Called once per main-thread slice (writer.toolbox). A slice that finds
+    the document changed since the last one starts over on the new text.
+    """
+    key = _key(doc)
+    found, base = _fresh("map", doc, key, props)
+    if found is not None:
+        return True
+    uid = doc.RuntimeUID
+    job = _pending.get(uid)
+    if job is None or job.key != key or (props and not job.value.props):
+        if len(_pending) >= _MAX_PENDING:
+            _pending.clear()        # builds of documents closed meanwhile
+        job = _pending[uid] = _Entry(doc, key, mapbuild.Build(doc, props, base))
+    if not job.value.run(budget):
+        return False
+    _pending.pop(uid, None)
+    _slots["map"] = _Entry(doc, key, job.value.result)
+    return True
 
 
-def body_elements(doc: Any) -> List[Any]:
-    """The body's top-level paragraphs and tables, in order (index 0 is paragraph 1)."""
-    return _cached("elements", doc, _enumerate)
+def body_map(doc: Any, props: bool = True) -> BodyMap:
+    """The numbered blocks; with ``props`` also their attributes (headings, lists).
 
-
-def body_map(doc: Any) -> BodyMap:
-    """The numbered blocks for reading (building one costs ~1 s for 300 pages)."""
-    return _cached("map", doc, _build_map)
+    Cheap when prepare() has just finished or nothing changed since the last
+    call; otherwise built here in one go.
+    """
+    while not prepare(doc, props, budget=None):
+        pass
+    return _slots["map"].value
 
 
 def element_map(doc: Any) -> ElementMap:
     """The numbered blocks from the enumerated body: slow, but exact for any body."""
-    return ElementMap(body_elements(doc), doc.getText())
-
-
-def _build_map(doc):
-    try:
-        found = bodymap.build(doc)
-    except Exception:
-        # An unusual body (a shape of tables the walk cannot place); the slow path is exact.
-        found = None
-    return found if found is not None else element_map(doc)
+    out = []
+    enum = doc.getText().createEnumeration()
+    while enum.hasMoreElements():
+        out.append(enum.nextElement())
+    return ElementMap(out, doc.getText())
 
 
 # ---------------------------------------------------------------- locating ranges

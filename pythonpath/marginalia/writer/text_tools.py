@@ -7,6 +7,7 @@ Undo, recording and locking are the caller's (writer.toolbox). The protection
 checks here serve writer.block_tools too.
 """
 
+import collections.abc
 import re
 from datetime import datetime
 from typing import Any, Iterable, List, Optional
@@ -53,6 +54,13 @@ def check_writable(objects: Iterable[Any], what: str = "That part of the documen
             raise ToolError("%s is in a protected section; nothing was changed." % what)
 
 
+def check_matches(doc: Any, ranges: Iterable[Any], what: str = "A match") -> None:
+    """check_writable for found ranges, asked range by range only when some section
+    is protected: otherwise none can be, and 1000 matches cost no 1000 objects."""
+    if protected_sections(doc):
+        check_writable(ranges, what)
+
+
 # ---------------------------------------------------------------- searching
 
 def search_descriptor(doc: Any, query: str, regex: Optional[bool],
@@ -78,6 +86,46 @@ def find_all(doc: Any, query: str, regex: Optional[bool] = False,
     return ranges if limit is None else (ranges, count)
 
 
+class Matches(collections.abc.Sequence):
+    """The ranges of one findAll, made into UNO objects only when used.
+
+    len() is the count; indexing and slicing fetch ranges one by one, so a
+    replace that only needs the count and the first match costs no object
+    per match.
+    """
+
+    def __init__(self, found: Any):
+        self._found = found
+        self._count = found.getCount() if found is not None else 0
+
+    def __len__(self) -> int:
+        return self._count
+
+    def release(self) -> None:
+        """Let Writer drop the found ranges (len() stays): while they live, Writer moves
+        every one of them at each change, which made Replace All 3-4x slower."""
+        self._found = None
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(self._count))]
+        if index < 0:
+            index += self._count
+        if not 0 <= index < self._count:
+            raise IndexError(index)
+        return self._found.getByIndex(index)
+
+
+def find_matches(doc: Any, query: str, regex: Optional[bool] = False,
+                 match_case: Optional[bool] = True) -> Matches:
+    """find_all's ranges as a lazy sequence (see Matches)."""
+    sd = search_descriptor(doc, query, regex, match_case)
+    try:
+        return Matches(doc.findAll(sd))
+    except Exception:
+        raise ToolError("The search pattern %r is not a valid regular expression." % query)
+
+
 def find_forgiving(doc: Any, query: str) -> List[Any]:
     """Exact case first, any case if that finds nothing (models often mis-case)."""
     return find_all(doc, query, False, True) or find_all(doc, query, False, False)
@@ -98,7 +146,7 @@ def search_document(doc: Any, query: Any, regex: Any = False,
         most = max(3, min(MAX_MATCHES, budget // 220))
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=most)
-    bmap = read.body_map(doc)
+    bmap = read.body_map(doc, props=False)
     offsets = Offsets(doc.getText())
     matches = []
     for rng in ranges:
@@ -133,6 +181,16 @@ def _python_replacement(replacement):
     return re.sub(r"(?<!\\)&", r"\\g<0>", out)
 
 
+def replace_descriptor(doc: Any, search: str, replacement: str, regex: Optional[bool],
+                       match_case: Optional[bool]) -> Any:
+    rd = doc.createReplaceDescriptor()
+    rd.setSearchString(search)
+    rd.setReplaceString(replacement)
+    rd.setPropertyValue("SearchRegularExpression", bool(regex))
+    rd.setPropertyValue("SearchCaseSensitive", bool(match_case))
+    return rd
+
+
 def _regex_result(old, search, replacement, match_case):
     """What a regex replacement makes of one matched string; None if Python cannot say."""
     try:
@@ -158,13 +216,10 @@ def _replace_all(doc, ranges, search, replacement, regex, match_case):
             else replacement
     if any(new is None for new in news.values()) or \
             all(rediff.whole(old, new) for old, new in news.items()):
-        rd = doc.createReplaceDescriptor()
-        rd.setSearchString(search)
-        rd.setReplaceString(replacement)
-        rd.setPropertyValue("SearchRegularExpression", bool(regex))
-        rd.setPropertyValue("SearchCaseSensitive", bool(match_case))
+        if hasattr(ranges, "release"):
+            ranges.release()
         # replaceAll keeps each match's character attributes on its replacement.
-        return doc.replaceAll(rd)
+        return doc.replaceAll(replace_descriptor(doc, search, replacement, regex, match_case))
     if len(news) == 1 and not regex:
         (old, new), = news.items()
         count = rewrite.replace_everywhere(doc, old, new)
@@ -193,13 +248,8 @@ def _replace_every(doc, search, replacement, match_case):
     if protected_sections(doc):
         return None
     if rediff.whole(search, replacement):
-        rd = doc.createReplaceDescriptor()
-        rd.setSearchString(search)
-        rd.setReplaceString(replacement)
-        rd.setPropertyValue("SearchRegularExpression", False)
-        rd.setPropertyValue("SearchCaseSensitive", bool(match_case))
         # replaceAll keeps each match's character attributes on its replacement.
-        done = doc.replaceAll(rd)
+        done = doc.replaceAll(replace_descriptor(doc, search, replacement, False, match_case))
         return (done, done) if done else None
     if not match_case and _count(doc, search_descriptor(doc, search, False, True)) != \
             _count(doc, search_descriptor(doc, search, False, False)):
@@ -222,11 +272,11 @@ def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
                           "Replaced %d occurrence%s of \u201c%s\u201d" % (
                               fast[0], "" if fast[0] == 1 else "s",
                               docview.short(search, 40)))
-    ranges = find_all(doc, search, regex, match_case)
+    ranges = find_matches(doc, search, regex, match_case)
     if not ranges:
         raise no_match(search)
     targets = ranges if every else ranges[:1]
-    check_writable(targets, "A match")
+    check_matches(doc, targets, "A match")
     if len(targets) > 1:
         count = _replace_all(doc, targets, search, replacement, regex, match_case)
     else:
@@ -298,7 +348,7 @@ def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
     if rng is None:
         raise no_match(search)
     check_writable([rng], "The text to comment on")
-    bmap = read.body_map(doc)
+    bmap = read.body_map(doc, props=False)
     number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")

@@ -164,6 +164,18 @@ _FUNCTIONS = {
 
 # The reading tools whose answers are sized to the room left in the context window.
 _SIZED = ("read_document", "search_document")
+# The tools that read the numbered map, and whether they need its attributes
+# (headings, lists) or only the numbering. The map is built before the call
+# in main-thread slices of about SLICE seconds (see WriterToolbox._with_map):
+# short enough for Writer to stay responsive, long enough that the wait for
+# the next slice (a main-thread round trip, milliseconds to tens of them on
+# a busy machine) is paid rarely; 300 pages take one or two.
+_MAP_TOOLS = {"get_document_info": True, "read_document": True, "get_selection": False,
+              "search_document": False, "add_comment": False, "replace_selection": False}
+SLICE = 0.1
+# A document edited between every slice stops being waited for after this
+# many; the tool then builds what it needs in one go.
+MAX_SLICES = 200
 
 
 def keepout_noted(doc: Any, name: str, out: Any) -> Any:
@@ -204,6 +216,7 @@ class WriterToolbox:
         self.doc = doc
         self.settings = settings
         self._runner = runner
+        self.slice = SLICE
         # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
         self.mode = cl.apply_mode(settings)
         self._turn = Turn(ctx, doc, self.mode == cl.TRACKED)
@@ -271,7 +284,38 @@ class WriterToolbox:
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
-        return self._runner(lambda: self._run(tool, kwargs))
+        props = _MAP_TOOLS.get(tool.name)
+        if props is None:
+            return self._runner(lambda: self._run(tool, kwargs))
+        return self._with_map(props, lambda: self._run(tool, kwargs))
+
+    def _with_map(self, props, fn):
+        """fn() on the main thread once the reading map is built.
+
+        The map is built in short main-thread slices, this worker waiting
+        between them, so Writer repaints and takes the user's keys; an edit
+        between two slices restarts the build on the new text (read.prepare).
+        The slice that finishes runs fn right away: a map that is cached or
+        quick to build costs no extra round trip.
+        """
+        def step():
+            if not self._slice(props):
+                return False, None
+            return True, fn()
+        for _i in range(MAX_SLICES):
+            done, value = self._runner(step)
+            if done:
+                return value
+        return self._runner(fn)
+
+    def _slice(self, props):
+        self._check_open()
+        try:
+            return read.prepare(self.doc, props, self.slice)
+        except Exception as exc:
+            if _is_disposed(exc):
+                raise Cancelled("The document was closed.")
+            raise
 
     def _run(self, tool, kwargs):
         """One tool call on the main thread."""
@@ -336,11 +380,11 @@ class WriterToolbox:
         try:
             return fn()
         finally:
-                read.invalidate()
-                self.doc.unlockControllers()
-                self._turn.close_edit()
-                if self._known is not None:
-                    self._known = changes.change_count(self.doc)
+            read.invalidate()
+            self.doc.unlockControllers()
+            self._turn.close_edit()
+            if self._known is not None:
+                self._known = changes.change_count(self.doc)
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a
@@ -353,7 +397,7 @@ class WriterToolbox:
     # -- per-turn context ---------------------------------------------------------
     def context(self) -> str:
         """A short description of the document for the model's system message."""
-        return self._runner(self._context)
+        return self._with_map(True, self._context)
 
     def _context(self):
         self._check_open()
