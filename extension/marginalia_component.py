@@ -61,9 +61,9 @@ class PanelFactory(_Info, XUIElementFactory):
         try:
             from marginalia.office import mainthread
             from marginalia.office import panel
-            # The sidebar calls factories on the VCL main thread.
-            mainthread.note_main_thread()
-            return panel.create_ui_element(self.ctx, url, _named_values(args))
+            # The sidebar calls factories on the VCL main thread (tests: over the bridge).
+            with mainthread.called_by_office():
+                return panel.create_ui_element(self.ctx, url, _named_values(args))
         except Exception:
             # Logged once here; the sidebar gets a plain UNO error, not a traceback.
             log.exception("panel factory failed for %s", url)
@@ -86,8 +86,8 @@ class OptionsHandler(_Info, XContainerWindowEventHandler):
         try:
             from marginalia.office import mainthread
             from marginalia.office import options_page
-            mainthread.note_main_thread()
-            return options_page.handle(self.ctx, window, event_object, method)
+            with mainthread.called_by_office():
+                return options_page.handle(self.ctx, window, event_object, method)
         except Exception:
             log.exception("options page %s failed", method)
             return False

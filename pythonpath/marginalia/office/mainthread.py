@@ -4,13 +4,16 @@ Every UI and document call belongs on the main thread. Workers post work with
 ``com.sun.star.awt.AsyncCallback``; ``notify`` then runs on the main thread in
 headless, gen and gtk3 alike. Python's ``threading.main_thread()`` is whichever
 thread first imported pyuno, so we learn the real main thread from the first
-callback that runs, and code known to run there (the panel factory) can say so.
+callback that runs; code the office calls synchronously (the panel factory,
+the Options page handler) runs inside ``called_by_office`` and calls UNO
+directly.
 """
 
+import contextlib
 import logging
 import threading
 import time
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 import unohelper
 from com.sun.star.awt import XCallback
@@ -21,11 +24,15 @@ log = logging.getLogger("marginalia.mainthread")
 
 _main_ident = [None]
 # True once a posted callback ran: only VCL runs those, so its thread is the
-# main thread for sure. A factory's claim (note_main_thread) is a guess until
-# then, and never overrides it: tests and the job service call factories over
-# the bridge, from socket threads, and a later claim from one of them made
-# run_sync run jobs right there, off the main thread.
+# main thread for sure; a guess (called_by_office) never overrides it.
 _confirmed = [False]
+# Set while the office itself is calling us synchronously (a panel factory, an
+# Options page handler): it holds the SolarMutex then, so document and UI calls
+# are safe right here, and posting to the main thread and waiting would
+# deadlock. This may be a bridge thread (tests open the deck over the socket),
+# which is why the permission is per call and not remembered for the thread:
+# a later job on a socket thread with the same ident must still post.
+_local = threading.local()
 # The longest run_sync call on the main thread since the last longest_stretch().
 _longest = [0.0]
 
@@ -36,14 +43,27 @@ def longest_stretch() -> float:
     return value
 
 
-def note_main_thread() -> None:
-    """Take the calling thread for the VCL main thread until a callback says which it is."""
+@contextlib.contextmanager
+def called_by_office() -> Iterator[None]:
+    """Around code the office calls synchronously: run_sync calls straight through.
+
+    Until a posted callback has shown which thread is the main thread, the
+    caller's thread is taken for it (the sidebar calls factories there).
+    """
     if not _confirmed[0]:
         _main_ident[0] = threading.get_ident()
+    before = getattr(_local, "direct", False)
+    _local.direct = True
+    try:
+        yield
+    finally:
+        _local.direct = before
 
 
 def on_main_thread() -> bool:
-    """True on the VCL main thread (once a main-thread callback has said which it is)."""
+    """True where UNO calls may be made directly: the main thread, or inside called_by_office."""
+    if getattr(_local, "direct", False):
+        return True
     return _main_ident[0] is not None and threading.get_ident() == _main_ident[0]
 
 
