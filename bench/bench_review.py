@@ -25,7 +25,7 @@ import build  # noqa: E402
 from tests.support.office import OfficeHarness  # noqa: E402
 
 CHAPTERS, SECTIONS, PARAGRAPHS = 30, 8, 10
-ROUNDS = 3
+ROUNDS = 5
 
 
 def _body(number):

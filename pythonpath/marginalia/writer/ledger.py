@@ -219,7 +219,9 @@ class CallRecord:
         self.first, self.last = start, max(start, end)
         if cursor is None:
             return table.getAnchor() if table is not None else None
-        tail, _table = self.walker.block_cursor(max(start, end))
+        tail = None
+        if end > start:
+            tail, _table = self.walker.block_cursor(end)
         if tail is not None:
             tail.gotoEndOfParagraph(False)
             cursor.gotoRange(tail, True)

@@ -79,12 +79,17 @@ class Walker:
                 return None
         loc = self.get()
         start = 1
-        # The Locator's checkpoints (private to writer.locate, read only here).
-        for number, cursor, _passed in loc._marks:
-            if body.compareRegionStarts(cursor, point) >= 0:
-                start = number
+        # The Locator's checkpoints (private to writer.locate, read only here), in
+        # document order: the last one at or before the point, by halving.
+        marks = loc._marks
+        low, high = 0, len(marks)
+        while low < high:
+            mid = (low + high) // 2
+            if body.compareRegionStarts(marks[mid][1], point) >= 0:
+                start = marks[mid][0]
+                low = mid + 1
             else:
-                break
+                high = mid
         last = None
         for number, table, cursor in loc.walk(start, 10 ** 9):
             at = table.getAnchor() if table is not None else cursor
