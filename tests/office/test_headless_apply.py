@@ -6,7 +6,7 @@ import pytest
 
 from tests.office.test_headless import events, run_headless
 from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
-from tests.support.writer import build, save_and_reload
+from tests.support.writer import annotations, build, save_and_reload
 
 
 def _script():
@@ -14,16 +14,6 @@ def _script():
         ("c1", "replace_text", {"search": "quick brown fox", "replacement": "slow red fox"}),
         ("c2", "insert_paragraphs", {"markdown": "A closing line.", "after_paragraph": -1})]),
         text_response("Done.")]
-
-
-def _annotations(doc):
-    out = []
-    enum = doc.getTextFields().createEnumeration()
-    while enum.hasMoreElements():
-        field = enum.nextElement()
-        if field.supportsService("com.sun.star.text.textfield.Annotation"):
-            out.append(field.getPropertyValue("Content"))
-    return out
 
 
 @pytest.mark.parametrize("mode", ["direct", "tracked", "comments"])
@@ -50,7 +40,7 @@ def test_apply_mode_end_to_end(office, tmp_path, mode):
     try:
         text = result.getText().getString()
         redlines = result.getRedlines().getCount()
-        notes = _annotations(result)
+        notes = [content for _a, content, _t in annotations(result)]
         if mode == "direct":
             assert "slow red fox" in text and "quick" not in text and redlines == 0
             assert "A closing line." in text and not notes

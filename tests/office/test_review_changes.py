@@ -6,7 +6,7 @@ are read and driven through the review.* job commands the panel's card uses.
 
 import pytest
 
-from tests.support.writer import build, find, save_and_reload, texts, turn
+from tests.support.writer import annotations, build, find, save_and_reload, texts, turn
 
 EVERY_TOOL = [
     ("replace_text", {"search": "every region", "replacement": "all regions"}),
@@ -35,17 +35,6 @@ def _redlines(doc):
         red = enum.nextElement()
         out.append((red.getPropertyValue("RedlineAuthor"), red.getPropertyValue("RedlineType"),
                     red.getPropertyValue("RedlineIdentifier")))
-    return out
-
-
-def _comments(doc):
-    out = []
-    enum = doc.getTextFields().createEnumeration()
-    while enum.hasMoreElements():
-        field = enum.nextElement()
-        if field.supportsService("com.sun.star.text.textfield.Annotation"):
-            out.append((field.getPropertyValue("Author"), field.getPropertyValue("Content"),
-                        field.getAnchor().getString()))
     return out
 
 
@@ -157,7 +146,7 @@ def test_comment_only_changes_no_text_and_apply_makes_one_real(office, ext):
         assert all(r["ok"] for r in results), results
         assert "comment" in results[0]["content"]
         assert texts(doc) == before
-        notes = _comments(doc)
+        notes = annotations(doc)
         assert ("Marginalia (AI)", "Replace with: all regions", "every region") in notes
         assert ("Marginalia (AI)", "Delete this.", "North doubled, South held.") in notes
         assert len(notes) == 3
@@ -165,7 +154,7 @@ def test_comment_only_changes_no_text_and_apply_makes_one_real(office, ext):
         assert [c["state"] for c in last["changes"]] == ["proposed"] * 3
         assert _act(office, doc, action="apply", change=last["changes"][0]["id"]) == {"done": 1}
         assert texts(doc)[0] == "Sales grew in all regions."
-        assert len(_comments(doc)) == 2
+        assert len(annotations(doc)) == 2
         # Apply the delete after the text moved: it still takes the paragraph it meant.
         text = doc.getText()
         text.insertString(text.getStart(), "Top line.\n", False)
