@@ -55,6 +55,8 @@ class Settings:
     max_rounds: int = 12
     context_window: int = 0          # tokens; 0: as the server says (chat.window)
     track_changes: bool = False
+    # direct, tracked or comments (document.change_log.apply_mode reads both fields).
+    apply_mode: str = "direct"
     # Chats kept per document in the user profile (office.chat_store), never in the file.
     keep_chats: bool = True
     allow_http: bool = False

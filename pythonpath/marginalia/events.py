@@ -18,10 +18,11 @@ STATUS = "status"                # text: connecting, thinking, writing, running 
 CONTEXT = "context"              # usage: {"tokens": prompt size, "window": the model's window}
 ERROR = "error"                  # message: one plain sentence
 NOTICE = "notice"                # message: one plain sentence the user should know, not an error
+CHANGE = "change"                # change: dict (document.change_log.Change.to_dict): one edit
 DONE = "done"                    # finish_reason
 
 KINDS = frozenset([TEXT, REASONING, RECLASSIFY, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
-                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, DONE])
+                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, CHANGE, DONE])
 
 
 @dataclass
@@ -43,6 +44,7 @@ class Event:
     usage: Optional[Dict[str, Any]] = None
     message: Optional[str] = None
     finish_reason: Optional[str] = None
+    change: Optional[Dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

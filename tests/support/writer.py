@@ -186,3 +186,15 @@ SAMPLE_READ = [
     "   | North | 12 |",
     "10: The end of the report.",
 ]
+
+
+def annotations(doc):
+    """(author, content, anchored text) of every comment in the document."""
+    out = []
+    enum = doc.getTextFields().createEnumeration()
+    while enum.hasMoreElements():
+        field = enum.nextElement()
+        if field.supportsService("com.sun.star.text.textfield.Annotation"):
+            out.append((field.getPropertyValue("Author"), field.getPropertyValue("Content"),
+                        field.getAnchor().getString()))
+    return out

@@ -3,7 +3,7 @@
     PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.headless DOCUMENT \\
         (--message TEXT [--message TEXT ...] | --prompt NAME [--select TEXT] [--argument A])
         --output OUT [--endpoint URL] [--model NAME] \\
-        [--api-key-env VAR] [--track-changes] [--oxt PATH] [--ignore-lock] \\
+        [--api-key-env VAR] [--apply direct|tracked|comments] [--oxt PATH] [--ignore-lock] \\
         [--transcript FILE.md] [--continue [--chats-dir DIR]]
 
 A private headless LibreOffice with a throwaway profile gets the built .oxt;
@@ -68,8 +68,11 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--api-key-env", metavar="VAR",
                    help="name of the environment variable holding the API key "
                         "(default MARGINALIA_API_KEY)")
+    p.add_argument("--apply", choices=("direct", "tracked", "comments"), default=None,
+                   help="how edits are applied: directly, as tracked changes, or only as "
+                        "comments proposing them (default: direct)")
     p.add_argument("--track-changes", action="store_true",
-                   help="record the edits as tracked changes")
+                   help="the same as --apply tracked")
     p.add_argument("--oxt", default=DEFAULT_OXT, help="the extension to install")
     p.add_argument("--ignore-lock", action="store_true",
                    help="work on a copy when another LibreOffice has the document open")
@@ -134,6 +137,12 @@ def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
     if kind == "usage":
         out = {"type": "usage"}
         out.update(entry.get("usage") or {})
+        return out
+    if kind == "change":
+        change = entry.get("change") or {}
+        out = {"type": "change"}
+        for key in ("kind", "paragraphs", "before", "after", "tool", "state", "turn", "id"):
+            out[key] = change.get(key)
         return out
     if kind == "error":
         return {"type": "error", "message": entry.get("message")}
@@ -246,8 +255,9 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         raise RunError("This Python cannot reach LibreOffice: run the command with the Python "
                        "that has LibreOffice's bridge (on Debian /usr/bin/python3 with "
                        "python3-uno).")
+    mode = args.apply or ("tracked" if args.track_changes else "direct")
     settings = {"model": args.model, "api_key": args.api_key,
-                "track_changes": bool(args.track_changes),
+                "apply_mode": mode, "track_changes": mode == "tracked",
                 # The throwaway profile's chats would vanish with it: keep only on --continue.
                 "keep_chats": bool(args.continue_chat)}
     if args.endpoint:

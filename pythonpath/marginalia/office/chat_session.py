@@ -317,6 +317,11 @@ class ChatSession:
         self._replace(self.conversation.messages[:cut[0]], self.log[:cut[1]])
         return text
 
+    def cut_back(self, message_index: int, log_index: int) -> None:
+        """Keep the chat up to (not including) a user turn (Restore; office.restore)."""
+        self._replace(self.conversation.messages[:message_index], self.log[:log_index])
+        self._keep()
+
     def document_closed(self) -> None:
         if self._closed:
             return
@@ -396,6 +401,10 @@ class ChatSession:
                 except Exception:
                     # The document may be gone; the undo context closes with it.
                     log.exception("ending the turn failed")
+                # The turn's change records, settled as it ended (writer.ledger).
+                for change in toolbox.changes():
+                    self._push(generation, ("event", ev.Event(ev.CHANGE,
+                                                              change=change.to_dict())))
             self._push(generation, ("event", ends[0] if ends
                                         else ev.Event(ev.DONE, finish_reason=finish)))
 

@@ -16,6 +16,7 @@ _PREFIXES = {
     "chat.": "marginalia.office.jobs_chat",
     "quick.": "marginalia.office.jobs_quick",
     "prompts.": "marginalia.office.jobs_quick",
+    "review.": "marginalia.office.jobs_review",
     "bench.": "marginalia.office.jobs_bench",
 }
 

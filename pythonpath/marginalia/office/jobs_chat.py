@@ -118,4 +118,11 @@ _KEPT = {
     "chat.open": lambda session, payload: session.open_chat(payload["id"]),
     "chat.delete": lambda session, payload: session.delete_chat(payload["id"]),
     "chat.forget": lambda session, payload: session.forget_chats(),
+    "chat.restore": lambda session, payload: _restore(session, payload),
 }
+
+
+def _restore(session, payload):
+    """Restore to before the user message at log ``index`` (the panel's Restore…)."""
+    from marginalia.office.restore import restore_to
+    return restore_to(session, int(payload["index"]), bool(payload.get("confirmed")))

@@ -17,7 +17,9 @@ def _toolbox(ctx, document, payload):
     from marginalia.office.mainthread import run_sync
     if document is None:
         raise ValueError("this command needs a Document")
-    settings = Settings(track_changes=bool(payload.get("track_changes", False)))
+    from marginalia.document import change_log as cl
+    mode = payload.get("apply") or (cl.TRACKED if payload.get("track_changes") else cl.DIRECT)
+    settings = Settings(**cl.mode_fields(mode))
     return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn))
 
 
@@ -29,7 +31,9 @@ def _call_tools(ctx, document, payload):
     """
     from marginalia.office.mainthread import longest_stretch
     box = _toolbox(ctx, document, payload)
+    box.record_changes = bool(payload.get("record", True))
     results = []
+    started_turn = time.perf_counter()
     box.begin_turn(payload.get("title", "test"))
     try:
         for call in payload.get("calls", []):
@@ -49,7 +53,12 @@ def _call_tools(ctx, document, payload):
                             "seconds": time.perf_counter() - started,
                             "longest_main": longest_stretch()})
     finally:
+        ended = time.perf_counter()
         box.end_turn()
+        if payload.get("timing"):
+            # The bench's whole-turn numbers: every call, then the turn's end on its own.
+            results.append({"turn_seconds": time.perf_counter() - started_turn,
+                            "end_seconds": time.perf_counter() - ended})
     return results
 
 

@@ -75,6 +75,9 @@ class ChatPanel(PanelStates):
                               on_toggle_thinking=self.on_toggle_thinking,
                               on_action=self.on_action, on_recall=self.on_recall)
         self.actions = PanelActions(self)
+        self.changes = None
+        self._changes_shown = None
+        self._open_changes()
         try:
             self._shown_setting = _show_thinking(ctx)
         except Exception:
@@ -91,6 +94,30 @@ class ChatPanel(PanelStates):
         from marginalia.office import quick_panel
         # Slash commands, and commands that focus this panel or speak in it.
         self.quick = quick_panel.attach(self)
+
+    # -- the change card (office.change_card) ----------------------------------
+    def _open_changes(self) -> None:
+        from marginalia.office.change_card import ChangeCard
+        try:
+            self.changes = ChangeCard(self)
+        except Exception:
+            log.exception("could not show the change card")
+            return
+        self.view.strip = self.changes
+
+    def _refresh_changes(self, always: bool = True) -> None:
+        """Between turns (and when it first shows): a running turn's batches leave it be."""
+        if self.changes is None:
+            return
+        shown = self.changes.shown
+        if always or not self.session.busy or shown != self._changes_shown:
+            try:
+                self.changes.refresh()
+            except Exception:
+                log.exception("could not refresh the change card")
+        if shown != self._changes_shown:
+            self._changes_shown = shown
+            self.view.relayout()
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:
@@ -144,6 +171,7 @@ class ChatPanel(PanelStates):
         self.view.set_status(self._idle_status(), self.renderer.details)
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self._refresh_changes()
 
     def replay(self) -> None:
         """Show the session's log again (another chat opened, the last turn taken back)."""
@@ -162,6 +190,7 @@ class ChatPanel(PanelStates):
         self._show(self.renderer.render(entries))
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
+        self._refresh_changes(always=False)
         if self.card is not None and first_run.answered_in(entries):
             self._close_card()
         if not self.session.busy and any(role == "event" and payload.kind == DONE
@@ -242,6 +271,7 @@ class ChatPanel(PanelStates):
         self.actions.refresh()
         self.view.jump_to_end()
         self._offer_undo(None)
+        self._refresh_changes()
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
         return True
@@ -289,6 +319,7 @@ class ChatPanel(PanelStates):
         self.view.set_busy(self.session.busy)
         self.view.set_status(transcript.NEW_CHAT if had_chat else self._idle_status(), "")
         self.actions.refresh()
+        self._refresh_changes()
         self.view.focus_input()
         self._offer_undo(undo if had_chat else None)
 

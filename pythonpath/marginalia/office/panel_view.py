@@ -79,6 +79,7 @@ class PanelView:
         self.thinking_visible = True
         self.toggle_visible = False       # shown once there is thinking to show
         self.card = None                  # the first-run card (office.setup_card) while shown
+        self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         self._input_lines = panel_layout.MIN_LINES
@@ -187,6 +188,8 @@ class PanelView:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
         top = self.card.place(0, 0, size.Width) if self.card is not None else 0
+        if self.strip is not None:
+            top += self.strip.place(0, top, size.Width)
         shown = self.thinking_visible and self._lengths["thinking"] > 0
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
                                     self.toggle_visible, self._undo_shown)

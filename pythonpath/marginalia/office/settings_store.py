@@ -26,7 +26,8 @@ GROUPS = {
     "Connection": ("provider", "endpoint", "model", "allow_http",
                    "connect_timeout", "read_timeout"),
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
-             "extra_instructions", "max_rounds", "context_window", "track_changes", "keep_chats"),
+             "extra_instructions", "max_rounds", "context_window", "track_changes", "apply_mode",
+             "keep_chats"),
 }
 # Registry types, so a Python int written into a double property does not fail.
 FLOATS = ("temperature", "connect_timeout", "read_timeout")

@@ -22,13 +22,14 @@ import functools
 import logging
 from typing import Any, Callable
 
+from marginalia.document import change_log as cl
 from marginalia.document import docview
 from marginalia.writer import text_tools as ops
-from marginalia.writer import changes, read
+from marginalia.writer import changes, keepout, ledger, proposals, read
 from marginalia.writer import block_tools as structure
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
-from marginalia.chat.tools import ToolRegistry
+from marginalia.chat.tools import ToolOutput, ToolRegistry
 
 log = logging.getLogger("marginalia.writer")
 
@@ -177,6 +178,31 @@ SLICE = 0.1
 MAX_SLICES = 200
 
 
+def keepout_noted(doc: Any, name: str, out: Any) -> Any:
+    """A read tool's answer with the kept-out paragraphs named (when there are any)."""
+    if name not in ("read_document", "search_document", "get_document_info") or \
+            not keepout.marks(doc):
+        return out
+    note = keepout.note(doc)
+    if not note:
+        return out
+    result = getattr(out, "result", out)
+    if isinstance(result, str):
+        result = result + "\n" + note
+    elif isinstance(result, dict):
+        result = dict(result)
+        result["kept_out"] = note
+    return ToolOutput(result, getattr(out, "summary", None))
+
+
+def _safely(fn, *args):
+    """Recording a change never costs the edit: a record that fails is left out."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("could not record a change")
+
+
 def _is_disposed(exc):
     return type(exc).__name__ == "DisposedException" or "disposed" in str(exc).lower()
 
@@ -191,7 +217,15 @@ class WriterToolbox:
         self.settings = settings
         self._runner = runner
         self.slice = SLICE
-        self._turn = Turn(ctx, doc, bool(getattr(settings, "track_changes", False)))
+        # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
+        self.mode = cl.apply_mode(settings)
+        self._turn = Turn(ctx, doc, self.mode == cl.TRACKED)
+        # The turn's change records (writer.ledger); made at its first edit.
+        self.ledger = None
+        self.turn_log = None
+        self._walker = None
+        # Off only for the bench's floor (bench/bench_review.py): edits leave no records.
+        self.record_changes = True
         # The change count the model's view matches (its last read, or the
         # toolbox's own last edit), and whether someone else changed it since.
         self._known = None
@@ -216,6 +250,8 @@ class WriterToolbox:
     def _begin(self, title):
         self._turn.begin(title)
         self._moved = False
+        self.turn_log = None
+        self._walker = ledger.Walker(self.doc)
         try:
             # Also starts the counter's listener for a document seen the first time.
             self._known = changes.change_count(self.doc)
@@ -226,7 +262,7 @@ class WriterToolbox:
     def end_turn(self) -> None:
         """Close the turn's undo step and restore recording; never raises."""
         try:
-            self._runner(self._turn.end)
+            self._runner(self._end)
         except Exception as exc:
             if not _is_disposed(exc):
                 log.exception("end_turn failed")
@@ -236,6 +272,21 @@ class WriterToolbox:
         the same undo step, recording and author as the edit tools."""
         from marginalia.chat.tools import Tool
         return self._invoke(Tool(name, "", {}, fn, edits=True), {})
+
+    def _end(self):
+        self._turn.end()
+        log_ = self.turn_log
+        if log_ is None:
+            return
+        log_.steps = self._turn.steps
+        log_.start_count = self._turn.start_count
+        log_.end_count = self._turn.top
+        if log_.steps and self.record_changes:
+            log_.end_fingerprint = ledger.fingerprint(self.doc)
+
+    def changes(self) -> list:
+        """The turn's change records (document.change_log.Change), after end_turn."""
+        return list(self.turn_log.changes) if self.turn_log is not None else []
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
@@ -280,7 +331,7 @@ class WriterToolbox:
                 self._moved = True
             if not tool.edits:
                 try:
-                    return tool.fn(**kwargs)
+                    return keepout_noted(self.doc, tool.name, tool.fn(**kwargs))
                 finally:
                     # The model has seen the document as it is now.
                     self._known = changes.change_count(self.doc)
@@ -289,24 +340,57 @@ class WriterToolbox:
                 raise ToolError("The document is read-only; nothing was changed.")
             if self._moved and tool.name in NUMBERED and kwargs.get("expect") is None:
                 raise ToolError(STALE)
+            if self._moved and self._walker is not None:
+                # Someone else may have changed it: the walk is checked before it is used.
+                self._walker.suspect = True
+            record = self._record_for(tool.name, kwargs)
+            if self.mode == cl.COMMENTS and tool.name != "add_comment":
+                return self._edit(lambda: proposals.propose(self.doc, self.ledger,
+                                                            self.turn_log, record))
             self._turn.before_edit()
-            self._turn.open_edit()
-            self.doc.lockControllers()
-            try:
+
+            def edit():
+                if self.record_changes:
+                    _safely(record.before, self._turn.recording())
                 with self._turn.author():
-                    return tool.fn(**kwargs)
-            finally:
-                read.invalidate()
-                self.doc.unlockControllers()
-                self._turn.close_edit()
-                if self._known is not None:
-                    self._known = changes.change_count(self.doc)
+                    out = tool.fn(**kwargs)
+                if self.record_changes:
+                    _safely(record.after, self.ledger, self.turn_log, self.mode, out)
+                return out
+            return self._edit(edit)
         except (ToolError, Cancelled, TypeError):
             raise
         except Exception as exc:
             if _is_disposed(exc):
                 raise Cancelled("The document was closed.")
             raise
+
+    def _record_for(self, name, kwargs):
+        """The call's record, after the keep-out check (which refuses before any change)."""
+        if self.turn_log is None:
+            self.ledger = ledger.ledger_for(self.doc)
+            self.turn_log = self.ledger.new_turn(self.mode)
+            if self.record_changes:
+                self.turn_log.fingerprint = ledger.fingerprint(self.doc)
+        record = ledger.CallRecord(self.doc, self._walker or ledger.Walker(self.doc), name,
+                                   kwargs)
+        found = keepout.marks(self.doc)
+        if found:
+            proposals.check_keep_out(self.doc, record, found)
+        return record
+
+    def _edit(self, fn):
+        """Run ``fn`` (it changes the document) inside the call's undo context."""
+        self._turn.open_edit()
+        self.doc.lockControllers()
+        try:
+            return fn()
+        finally:
+            read.invalidate()
+            self.doc.unlockControllers()
+            self._turn.close_edit()
+            if self._known is not None:
+                self._known = changes.change_count(self.doc)
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a
@@ -332,8 +416,13 @@ class WriterToolbox:
                      len(bmap), stats["words"], stats["pages"])]
         if self.doc.isReadonly():
             lines.append("The document is read-only.")
-        if self.doc.getPropertyValue("RecordChanges") or self._turn.track_changes:
+        if self.mode == cl.COMMENTS:
+            lines.append(proposals.MODE_NOTE)
+        elif self.doc.getPropertyValue("RecordChanges") or self._turn.track_changes:
             lines.append("Edits are recorded as tracked changes.")
+        kept = keepout.note(self.doc) if keepout.marks(self.doc) else ""
+        if kept:
+            lines.append(kept)
         outline = docview.outline(heads, limit=30)
         if outline:
             lines.append("Outline (paragraph: heading):")

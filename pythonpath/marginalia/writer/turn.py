@@ -148,6 +148,12 @@ class Turn:
         # step: while the document's count still says so, that step is on top.
         self.top = None
         self._before = 0
+        # Undo steps the turn has added (one, unless the user edited in between);
+        # a restore undoes exactly these.
+        self.steps = 0
+        self._new_step = False
+        # The change count before the turn's first edit (None until it edits).
+        self.start_count = None
 
     def begin(self, request: Optional[str]) -> None:
         """A new turn: nothing entered yet; the undo step is named after ``request``."""
@@ -155,11 +161,14 @@ class Turn:
         self.in_context = False
         self.restore_recording = None
         self.top = None
+        self.steps = 0
+        self.start_count = None
 
     def open_edit(self) -> None:
         """Enter the undo context of one edit call."""
         manager = self.doc.getUndoManager()
         self._before = changes.change_count(self.doc)
+        self._new_step = False
         if self.top is not None and self._before == self.top:
             try:
                 manager.enterHiddenUndoContext()
@@ -170,6 +179,7 @@ class Turn:
                 pass
         manager.enterUndoContext(self.title)
         self.in_context = True
+        self._new_step = True
 
     def close_edit(self) -> None:
         """Leave the call's context; a call that changed something put the step on top."""
@@ -179,6 +189,10 @@ class Turn:
         self.doc.getUndoManager().leaveUndoContext()
         after = changes.change_count(self.doc)
         if after != self._before:
+            if self.start_count is None:
+                self.start_count = self._before
+            if self._new_step:
+                self.steps += 1
             self.top = after
 
     def before_edit(self) -> None:

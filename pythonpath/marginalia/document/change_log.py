@@ -1,0 +1,192 @@
+"""What one AI edit changed, as a plain value: the change record of a turn.
+
+Every edit tool call of a turn leaves one Change: its kind, the paragraphs it
+touched, a short before and after, and how the office side finds it again
+(``handle``: the tracked changes' identifiers, or that a range mark is kept in
+the session, or the proposing comment's name). The records travel as CHANGE
+events (events.py), so the panel's card, the job service and the headless
+runner read the same list; the office side (writer.ledger) keeps the live
+handles beside them.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from marginalia.document import docview
+
+REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE = (
+    "replace", "insert", "delete", "restyle", "format", "comment", "table")
+KINDS = (REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE)
+
+TOOL_KINDS = {
+    "replace_text": REPLACE, "replace_paragraphs": REPLACE, "replace_selection": REPLACE,
+    "insert_paragraphs": INSERT, "delete_paragraphs": DELETE,
+    "set_paragraph_style": RESTYLE, "format_text": FORMAT, "add_comment": COMMENT,
+    "insert_table": TABLE,
+}
+
+# The three ways a turn applies its edits (the apply_mode setting).
+DIRECT, TRACKED, COMMENTS = "direct", "tracked", "comments"
+MODES = (DIRECT, TRACKED, COMMENTS)
+
+# A change's state: made (direct), waiting for review (tracked), proposed in a
+# comment (comments), and what the user did with it.
+MADE, PENDING, PROPOSED = "made", "pending", "proposed"
+ACCEPTED, REJECTED, APPLIED, UNDONE = "accepted", "rejected", "applied", "undone"
+REVIEWED = "reviewed"     # settled in Writer itself (accepted, rejected or deleted there)
+OPEN_STATES = (PENDING, PROPOSED)
+
+SHORT = 80
+
+
+def apply_mode(settings: Any) -> str:
+    """The mode a turn runs in: ``apply_mode``, with the older track_changes setting read too.
+
+    Comment only is only ever chosen as a mode; otherwise track_changes decides
+    (the Options page's checkbox, and settings from before the modes), and the
+    panel's switch writes both fields (mode_fields) so the two always agree.
+    """
+    if (getattr(settings, "apply_mode", "") or "") == COMMENTS:
+        return COMMENTS
+    return TRACKED if getattr(settings, "track_changes", False) else DIRECT
+
+
+def mode_fields(mode: str) -> Dict[str, Any]:
+    """The settings fields that say ``mode`` (both, so an older reader agrees)."""
+    if mode not in MODES:
+        raise ValueError("unknown apply mode %r" % (mode,))
+    return {"apply_mode": mode, "track_changes": mode == TRACKED}
+
+
+def _flags(arguments: Dict[str, Any]) -> str:
+    shown = []
+    for name in ("bold", "italic", "underline", "strikethrough"):
+        value = arguments.get(name)
+        if value is not None:
+            shown.append(name if value in (True, "true", 1) else "not " + name)
+    for name in ("color", "highlight"):
+        if arguments.get(name):
+            shown.append("%s %s" % (name, arguments[name]))
+    return ", ".join(shown)
+
+
+def _table(arguments: Dict[str, Any]) -> str:
+    rows = arguments.get("rows") or []
+    if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
+        return "a table"
+    return "table %d\u00d7%d: %s" % (len(rows), max(len(r) for r in rows if isinstance(r, list)),
+                                     " | ".join(str(c) for c in rows[0]))
+
+
+def after_text(tool: str, arguments: Dict[str, Any]) -> str:
+    """The proposed or new text of a call, as the record and a proposing comment say it."""
+    if tool == "replace_text":
+        return str(arguments.get("replacement", ""))
+    if tool in ("replace_paragraphs", "replace_selection", "insert_paragraphs"):
+        return str(arguments.get("markdown", ""))
+    if tool == "delete_paragraphs":
+        return ""
+    if tool == "set_paragraph_style":
+        return "style %s" % arguments.get("style", "")
+    if tool == "format_text":
+        return _flags(arguments)
+    if tool == "add_comment":
+        return str(arguments.get("comment", ""))
+    if tool == "insert_table":
+        return _table(arguments)
+    return ""
+
+
+def proposal(tool: str, arguments: Dict[str, Any]) -> str:
+    """The comment Comment only writes instead of making the edit."""
+    after = after_text(tool, arguments)
+    if tool == "delete_paragraphs":
+        return "Delete this."
+    if tool == "insert_paragraphs":
+        return "Insert after this: %s" % after
+    if tool == "insert_table":
+        return "Insert after this: %s" % after
+    if tool == "set_paragraph_style":
+        return "Set the paragraph %s." % after
+    if tool == "format_text":
+        return "Format: %s." % after
+    return "Replace with: %s" % after
+
+
+@dataclass
+class Change:
+    """One edit of one turn (or, in Comment only, one proposed edit)."""
+
+    id: int
+    turn: int
+    tool: str
+    kind: str
+    mode: str
+    paragraphs: List[int] = field(default_factory=list)   # [first, last]; [] when unknown
+    before: str = ""
+    after: str = ""
+    state: str = MADE
+    handle: Dict[str, Any] = field(default_factory=dict)
+    arguments: Dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> Dict[str, Any]:
+        return {"id": self.id, "turn": self.turn, "tool": self.tool, "kind": self.kind,
+                "mode": self.mode, "paragraphs": list(self.paragraphs),
+                "before": self.before, "after": self.after, "state": self.state,
+                "handle": dict(self.handle)}
+
+    @classmethod
+    def from_dict(cls, data: Dict[str, Any]) -> "Change":
+        return cls(int(data["id"]), int(data["turn"]), str(data.get("tool", "")),
+                   str(data.get("kind", "")), str(data.get("mode", DIRECT)),
+                   list(data.get("paragraphs") or []), str(data.get("before", "")),
+                   str(data.get("after", "")), str(data.get("state", MADE)),
+                   dict(data.get("handle") or {}))
+
+
+def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, Any],
+         before: str = "", paragraphs: Optional[List[int]] = None) -> Change:
+    """A record for one call of ``tool``; before is what the office side saw there."""
+    kind = TOOL_KINDS.get(tool, REPLACE)
+    if tool in ("replace_text", "format_text", "add_comment") and not before:
+        before = str(arguments.get("search", ""))
+    state = {DIRECT: MADE, TRACKED: PENDING, COMMENTS: PROPOSED}[mode]
+    if tool == "add_comment" and mode == COMMENTS:
+        state = MADE    # a comment is what Comment only makes anyway
+    return Change(change_id, turn, tool, kind, mode, list(paragraphs or []),
+                  docview.short(before, SHORT), docview.short(after_text(tool, arguments), SHORT),
+                  state, {}, dict(arguments))
+
+
+def where(change: Change) -> str:
+    """"¶4" or "¶4–6" (or "" when the paragraphs are not known)."""
+    if not change.paragraphs:
+        return ""
+    first, last = change.paragraphs[0], change.paragraphs[-1]
+    return "\u00b6%d" % first if first == last else "\u00b6%d\u2013%d" % (first, last)
+
+
+def line(change: Change) -> str:
+    """One line for the review list: where, kind, before → after, and the state."""
+    parts = [p for p in (where(change), change.kind) if p]
+    head = " ".join(parts)
+    if change.before and change.after:
+        body = "\u201c%s\u201d \u2192 \u201c%s\u201d" % (docview.short(change.before, 30),
+                                                       docview.short(change.after, 30))
+    elif change.after:
+        body = "+ \u201c%s\u201d" % docview.short(change.after, 50)
+    else:
+        body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
+    tail = "" if change.state in (MADE, PENDING) else " [%s]" % change.state
+    return "%s: %s%s" % (head, body, tail)
+
+
+def turns_in(entries: List[Any]) -> List[int]:
+    """The ledger turns whose CHANGE events are among log ``entries`` (in order, once each)."""
+    seen = []
+    for role, payload in entries:
+        if role == "event" and getattr(payload, "kind", None) == "change" and payload.change:
+            turn = payload.change.get("turn")
+            if turn is not None and turn not in seen:
+                seen.append(turn)
+    return seen

@@ -1,0 +1,286 @@
+"""The change card at the top of the panel: "3 changes · Review · Undo turn".
+
+It shows the last turn of this chat that edited (its CHANGE events name the
+turn; writer.ledger keeps the live records), lists its changes under Review
+(choosing one selects it in the document, which scrolls the view there), and
+acts on them: Accept / Reject one, Accept all / Reject all for that turn only,
+Apply a suggestion, Undo turn. Its second row holds Restore… (back to before
+one of this chat's messages, office.restore), Keep out (writer.keepout) and
+the apply mode switch. Wording and layout: ui.change_list. Main thread.
+"""
+
+import logging
+import time
+from typing import Optional
+
+import uno
+import unohelper
+from com.sun.star.awt import XActionListener, XItemListener
+
+from marginalia.document import change_log as cl
+from marginalia.errors import MarginaliaError, user_sentence
+from marginalia.ui import change_list as wording
+
+log = logging.getLogger("marginalia.panel")
+
+POSSIZE = 15
+EXECUTE_DOWN = 1
+CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True}),
+            ("mode", "ListBox", "How edits are applied", {"Dropdown": True}),
+            ("changes", "ListBox", "This turn's changes", {"Dropdown": False}),
+            ) + tuple((name, "Button", tip, {"Label": label})
+                      for name, label, tip in wording.BUTTONS)
+
+
+class _Listener(unohelper.Base, XActionListener, XItemListener):
+    def __init__(self, fn):
+        self._fn = fn
+
+    def actionPerformed(self, event):
+        self._fn()
+
+    def itemStateChanged(self, event):
+        self._fn()
+
+    def disposing(self, event):
+        pass
+
+
+class ChangeCard:
+    """The card's controls (in the panel's own container) and what they do."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        self.review_open = False
+        self.turn = None               # the writer.ledger TurnLog shown, or None
+        self.render_ms = 0.0           # the last refresh's main-thread time (bench, tests)
+        ctx = panel.ctx
+        smgr = ctx.ServiceManager
+        self.controls = {}
+        self._listeners = []
+        for name, kind, tip, props in CONTROLS:
+            model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
+                                                   ctx)
+            model.HelpText = tip
+            for key, value in props.items():
+                setattr(model, key, value)
+            control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
+            control.setModel(model)
+            panel.view.container.addControl("card_" + name, control)
+            control.setVisible(False)
+            self.controls[name] = control
+            listener = _Listener(self._guard(name))
+            self._listeners.append(listener)
+            if kind == "Button":
+                control.addActionListener(listener)
+            elif name in ("mode", "changes"):
+                control.addItemListener(listener)
+        self.controls["mode"].getModel().StringItemList = tuple(
+            label for _m, label in wording.MODE_LABELS)
+        self._show_mode()
+
+    # -- layout ----------------------------------------------------------------
+    @property
+    def shown(self) -> bool:
+        return any(role == "user" for role, _p in self.panel.session.log)
+
+    def place(self, x: int, y: int, width: int) -> int:
+        height, boxes = wording.layout(width, y, self.review_open, self.shown)
+        for name, control in self.controls.items():
+            box = boxes.get(name)
+            control.setVisible(box is not None)
+            if box is not None:
+                bx, by, bw, bh = box
+                control.setPosSize(x + bx, by, bw, bh, POSSIZE)
+        return height
+
+    # -- state -> controls -------------------------------------------------------
+    def _ledger(self):
+        from marginalia.writer.ledger import ledger_for
+        return ledger_for(self.panel.document)
+
+    def refresh(self) -> None:
+        """Show the chat's last editing turn (after each batch, each action, a replay)."""
+        from marginalia.writer import review
+        started = time.perf_counter()
+        ledger = self._ledger()
+        self.turn = review.latest(ledger, cl.turns_in(self.panel.session.log))
+        changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
+        self.controls["headline"].getModel().Label = wording.headline(changes) or \
+            "No edits yet"
+        box = self.controls["changes"]
+        chosen = box.getSelectedItemPos() if self.review_open else -1
+        rows = wording.rows(changes)
+        model = box.getModel()
+        if tuple(model.StringItemList) != rows:
+            model.StringItemList = rows
+            if 0 <= chosen < len(rows):
+                box.selectItemPos(chosen, True)
+        self._enable(changes)
+        self.render_ms = (time.perf_counter() - started) * 1000
+
+    def _enable(self, changes) -> None:
+        from marginalia.writer import review
+        chosen = self.controls["changes"].getSelectedItemPos()
+        undoable = self.turn is not None and not self.turn.undone and bool(self.turn.steps)
+        if undoable:
+            latest = review.latest(self._ledger())
+            undoable = latest is not None and latest.number == self.turn.number
+        states = wording.enabled(changes, chosen if chosen >= 0 else None, undoable,
+                                 not self.panel.session.busy)
+        for name, on in states.items():
+            model = self.controls[name].getModel()
+            if model.Enabled != on:
+                model.Enabled = on
+
+    def _show_mode(self) -> None:
+        from marginalia.office import settings_store
+        mode = cl.apply_mode(settings_store.load(self.panel.ctx, with_key=False))
+        modes = [m for m, _label in wording.MODE_LABELS]
+        self.controls["mode"].selectItemPos(modes.index(mode), True)
+
+    # -- actions -----------------------------------------------------------------
+    def _guard(self, name):
+        def run():
+            try:
+                if self.panel._disposed:
+                    return
+                getattr(self, "on_" + name)()
+            except MarginaliaError as exc:
+                self.panel.view.set_status(str(exc))
+            except Exception as exc:
+                log.exception("change card %s failed", name)
+                self.panel.view.set_status(user_sentence(exc))
+            try:
+                self.refresh()
+            except Exception:
+                log.exception("change card refresh failed")
+        return run
+
+    def _say(self, sentence: str) -> None:
+        self.panel.view.set_status(sentence)
+
+    def _chosen(self) -> Optional[cl.Change]:
+        pos = self.controls["changes"].getSelectedItemPos()
+        if self.turn is None or not 0 <= pos < len(self.turn.changes):
+            return None
+        return self.turn.changes[pos]
+
+    def on_headline(self):
+        pass
+
+    def on_review(self) -> None:
+        self.review_open = not self.review_open
+        if self.review_open and self.turn is not None:
+            from marginalia.writer import ledger
+            # The user may have edited since: the numbers as they are now.
+            ledger.finish(self.panel.document, self._ledger(), self.turn)
+            self.controls["changes"].getModel().StringItemList = ()
+        self.panel.view.relayout()
+
+    def on_changes(self) -> None:
+        self.on_go_to()
+
+    def on_go_to(self) -> None:
+        from marginalia.writer import review
+        change = self._chosen()
+        if change is not None:
+            review.select(self.panel.document, self._ledger(), change)
+
+    def _judge(self, targets, accept) -> None:
+        from marginalia.writer import review
+        done = review.judge(self.panel.ctx, self.panel.document, self._ledger(), targets,
+                            accept)
+        if not done:
+            self._say(wording.NOTHING_OPEN)
+            return
+        what = "%d change%s" % (done, "" if done == 1 else "s")
+        self._say((wording.ACCEPTED if accept else wording.REJECTED) % what)
+
+    def on_accept(self) -> None:
+        change = self._chosen()
+        if change is not None:
+            self._judge([change], True)
+
+    def on_reject(self) -> None:
+        change = self._chosen()
+        if change is not None:
+            self._judge([change], False)
+
+    def on_accept_all(self) -> None:
+        if self.turn is not None:
+            self._judge(self.turn.changes, True)
+
+    def on_reject_all(self) -> None:
+        if self.turn is not None:
+            self._judge(self.turn.changes, False)
+
+    def on_apply(self) -> None:
+        from marginalia.writer import proposals
+        from marginalia.writer.toolbox import _FUNCTIONS
+        change = self._chosen()
+        if change is not None:
+            proposals.apply(self.panel.document, self._ledger(), change, _FUNCTIONS)
+            self._say(wording.APPLIED)
+
+    def on_undo_turn(self) -> None:
+        from marginalia.writer import review
+        if self.turn is None:
+            return
+        try:
+            review.restore(self.panel.document, self._ledger(), self.turn.number,
+                           only_latest=True)
+        except review.UserEdited:
+            self._say(wording.USER_EDITED)
+            return
+        self._say(wording.UNDONE)
+
+    def on_keep_out(self) -> None:
+        from marginalia.writer import keepout
+        self._say(keepout.toggle(self.panel.document))
+
+    def on_mode(self) -> None:
+        from marginalia.office import settings_store
+        pos = self.controls["mode"].getSelectedItemPos()
+        if not 0 <= pos < len(wording.MODE_LABELS):
+            return
+        mode, label = wording.MODE_LABELS[pos]
+        settings = settings_store.load(self.panel.ctx)
+        settings_store.save(self.panel.ctx, settings.copy(**cl.mode_fields(mode)))
+        self._say(wording.MODE_SET % label)
+
+    def on_restore(self) -> None:
+        from marginalia.chat import rewind
+        from marginalia.office.restore import restore_to
+        items = wording.restore_items(rewind.user_messages(self.panel.session.log))
+        if not items:
+            self._say(wording.NO_MESSAGES)
+            return
+        index = self._pick(items)
+        if index is None:
+            return
+        outcome = restore_to(self.panel.session, index)
+        if outcome.get("question"):
+            if not self.panel.actions._confirm(outcome["question"]):
+                return
+            outcome = restore_to(self.panel.session, index, confirmed=True)
+        if outcome.get("restored"):
+            self.panel.actions.editing = False
+            self.panel.replay()
+            self.panel.view.keep_input(outcome["text"])
+            self.panel.view.focus_input()
+        self._say(outcome["sentence"])
+
+    def _pick(self, items) -> Optional[int]:
+        ctx = self.panel.ctx
+        menu = ctx.ServiceManager.createInstanceWithContext("com.sun.star.awt.PopupMenu", ctx)
+        for pos, (_index, label) in enumerate(items):
+            menu.insertItem(pos + 1, label, 0, pos)
+        button = self.controls["restore"].getPosSize()
+        where = uno.createUnoStruct("com.sun.star.awt.Rectangle", button.X,
+                                    button.Y + button.Height, button.Width, 0)
+        chosen = menu.execute(self.panel.view.window, where, EXECUTE_DOWN)
+        return items[chosen - 1][0] if 1 <= chosen <= len(items) else None
+
+    def dispose(self) -> None:
+        self._listeners = []

@@ -1,0 +1,154 @@
+"""The change card's wording and layout (pure): "3 changes · Review · Undo turn".
+
+The card sits at the top of the panel once a turn has edited. Its first row
+says how many changes the last editing turn made, with Review and Undo turn;
+the second row holds Restore… (a menu of this chat's messages: the document
+and the chat go back to before the one chosen), Keep out (marks or unmarks
+the selected passage) and the apply mode switch. Review opens a list of the
+turn's changes (choosing one selects it in the document) with the buttons
+that act on the chosen one or on the whole turn.
+"""
+
+from typing import Dict, List, Optional, Sequence, Tuple
+
+from marginalia.document import change_log as cl
+from marginalia.document import docview
+
+MODE_LABELS = ((cl.DIRECT, "Edit directly"), (cl.TRACKED, "Suggest changes"),
+               (cl.COMMENTS, "Comment only"))
+# (control name, label, tooltip) of the card's buttons.
+BUTTONS = (
+    ("review", "Review", "List this turn's changes"),
+    ("undo_turn", "Undo turn", "Take this turn's edits back in one step"),
+    ("restore", "Restore\u2026", "Take the document and the chat back to before a message"),
+    ("keep_out", "Keep out", "Keep Marginalia out of the selected passage (again: remove the "
+                             "mark)"),
+    ("go_to", "Go to", "Select the chosen change in the document"),
+    ("accept", "Accept", "Accept the chosen tracked change"),
+    ("reject", "Reject", "Reject the chosen tracked change"),
+    ("apply", "Apply", "Make the chosen suggestion real"),
+    ("accept_all", "Accept all", "Accept this turn's tracked changes (only this turn's)"),
+    ("reject_all", "Reject all", "Reject this turn's tracked changes (only this turn's)"),
+)
+REVIEW_BUTTONS = ("go_to", "accept", "reject", "apply", "accept_all", "reject_all")
+
+RESTORE_QUESTION = ("You edited the document after that message. Restoring also takes back "
+                    "your own edits since then. Restore anyway?")
+RESTORED = "Restored to before \u201c%s\u201d: %s taken back; Redo brings them back."
+RESTORED_CHAT = "The chat is back to before \u201c%s\u201d (no document edits to take back)."
+UNKNOWN_TURNS = ("The edits after that message were made before the document was last opened, "
+                 "so they cannot be taken back from here; nothing was changed.")
+BUSY = "Wait for the answer to finish (or stop it) first."
+NO_MESSAGES = "There is no message to restore to yet."
+UNDONE = "This turn's edits are undone (Redo brings them back)."
+USER_EDITED = ("You edited the document after this turn: Restore\u2026 to before its message "
+               "takes back both.")
+ACCEPTED = "Accepted %s."
+REJECTED = "Rejected %s."
+APPLIED = "Applied the suggestion."
+NOTHING_OPEN = "Nothing of this turn is waiting for review."
+MODE_SET = "New turns: %s."
+
+MARGIN = 6
+GAP = 4
+ROW = 26
+LIST = 132
+WIDE = 330        # from this inner width on, the headline shares its row
+
+
+def _count(n: int, word: str) -> str:
+    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def headline(changes: Sequence[cl.Change]) -> str:
+    """"3 changes", "2 suggestions · 1 applied", or "" when there is nothing to show."""
+    if not changes:
+        return ""
+    proposed = sum(1 for c in changes if c.mode == cl.COMMENTS and c.kind != cl.COMMENT)
+    word = "suggestion" if proposed == len(changes) else "change"
+    parts = [_count(len(changes), word)]
+    for state in (cl.ACCEPTED, cl.REJECTED, cl.APPLIED, cl.UNDONE):
+        n = sum(1 for c in changes if c.state == state)
+        if n:
+            parts.append("%d %s" % (n, state))
+    pending = sum(1 for c in changes if c.state in cl.OPEN_STATES)
+    if pending and pending != len(changes):
+        parts.append("%d open" % pending)
+    return " \u00b7 ".join(parts)
+
+
+def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
+    """The review list's lines, one per change."""
+    return tuple(cl.line(c) for c in changes)
+
+
+def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
+            idle: bool) -> Dict[str, bool]:
+    """Which card buttons can act now (``chosen``: the list position, or None)."""
+    change = changes[chosen] if chosen is not None and 0 <= chosen < len(changes) else None
+    pending = [c for c in changes if c.state == cl.PENDING]
+    return {
+        "review": bool(changes),
+        "undo_turn": idle and undoable,
+        "restore": idle,
+        "keep_out": True,
+        "go_to": change is not None and change.state != cl.UNDONE,
+        "accept": idle and change is not None and change.state == cl.PENDING,
+        "reject": idle and change is not None and change.state == cl.PENDING,
+        "apply": idle and change is not None and change.state == cl.PROPOSED,
+        "accept_all": idle and bool(pending),
+        "reject_all": idle and bool(pending),
+    }
+
+
+def restore_items(messages: List[Tuple[int, str]]) -> List[Tuple[int, str]]:
+    """(log index, menu label) of each user message, newest first."""
+    return [(index, "Before \u201c%s\u201d" % docview.short(text.replace("\n", " "), 48))
+            for index, text in reversed(messages)]
+
+
+def restored_sentence(text: str, turns: int) -> str:
+    shown = docview.short(text.replace("\n", " "), 40)
+    if not turns:
+        return RESTORED_CHAT % shown
+    return RESTORED % (shown, _count(turns, "turn"))
+
+
+def layout(width: int, y: int, review_open: bool,
+           shown: bool) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
+    """(height, {control: box}) of the card at ``y``; hidden controls get no box."""
+    if not shown:
+        return 0, {}
+    inner = max(width - 2 * MARGIN, 120)
+    boxes = {}
+    top = y + MARGIN
+    third = (inner - 2 * GAP) // 3
+    right = MARGIN + inner
+    if inner < WIDE:
+        # A narrow sidebar: the headline gets a row of its own, the buttons their thirds.
+        boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
+        top += ROW - 4
+        boxes["review"] = (MARGIN, top, third, ROW)
+        boxes["undo_turn"] = (MARGIN + third + GAP, top, third, ROW)
+        boxes["restore"] = (right - third, top, third, ROW)
+        top += ROW + GAP
+        boxes["keep_out"] = (MARGIN, top, third, ROW)
+        boxes["mode"] = (MARGIN + third + GAP, top, right - MARGIN - third - GAP, ROW)
+    else:
+        boxes["undo_turn"] = (right - third, top, third, ROW)
+        boxes["review"] = (right - 2 * third - GAP, top, third, ROW)
+        boxes["headline"] = (MARGIN, top + 5, right - 2 * third - 2 * GAP - MARGIN, ROW - 5)
+        top += ROW + GAP
+        boxes["restore"] = (MARGIN, top, third, ROW)
+        boxes["keep_out"] = (MARGIN + third + GAP, top, third, ROW)
+        boxes["mode"] = (right - third, top, third, ROW)
+    top += ROW + GAP
+    if review_open:
+        boxes["changes"] = (MARGIN, top, inner, LIST)
+        top += LIST + GAP
+        for row, names in enumerate((REVIEW_BUTTONS[:3], REVIEW_BUTTONS[3:])):
+            for i, name in enumerate(names):
+                x = MARGIN + i * (third + GAP)
+                boxes[name] = (x, top, third if i < 2 else right - x, ROW)
+            top += ROW + GAP
+    return top - y, boxes

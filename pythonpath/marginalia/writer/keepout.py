@@ -1,0 +1,197 @@
+"""Keep Marginalia out: passages the user marked, which no edit tool may change.
+
+A mark is a bookmark named ``MarginaliaKeepOut<n>`` over whole paragraphs:
+bookmarks survive saving as .odt and as .docx (a Word bookmark keeps the
+name, which holds no space for that reason), so the mark travels with the
+document and nothing outside it needs to remember it. The edit tools call
+``check`` before changing anything; the read tools' answers get a line
+saying which paragraphs are kept out. ``toggle`` is the one-click command
+(the panel's Keep out button; a context menu entry can call it too): on a
+selection outside any mark it marks it, inside a mark it removes that mark.
+Main thread only.
+"""
+
+from typing import Any, List, Optional, Tuple
+
+from marginalia.errors import ToolError
+from marginalia.writer import read
+from marginalia.writer.bodymap import Offsets
+
+PREFIX = "MarginaliaKeepOut"
+NOTE = ("Paragraphs %s are marked \u201cKeep Marginalia out\u201d by the user: do not change "
+        "them (the edit tools refuse to).")
+REFUSED = ("%s is marked \u201cKeep Marginalia out\u201d by the user, so it may not be changed; "
+           "nothing was changed. Leave that passage as it is, or ask the user to remove the "
+           "mark.")
+MARKED = "Marginalia will keep out of %s: its edits there are refused."
+UNMARKED = "The Keep Marginalia out mark is removed from %s."
+NO_SELECTION = "Put the cursor in the main text (or select a passage) to mark it."
+
+
+def marks(doc: Any) -> List[Tuple[str, Any]]:
+    """(name, anchor) of every keep-out mark of ``doc``."""
+    try:
+        bookmarks = doc.getBookmarks()
+        names = [n for n in bookmarks.getElementNames() if n.startswith(PREFIX)]
+    except Exception:
+        return []
+    return [(n, bookmarks.getByName(n).getAnchor()) for n in names]
+
+
+def _order(text, a, b):
+    """compareRegionStarts-like for any two points of ``text``: 1 if a is before b."""
+    return text.compareRegionStarts(a, b)
+
+
+def overlaps(doc: Any, rng: Any, anchor: Any, touching: bool = False) -> bool:
+    """Whether ``rng`` and a mark's ``anchor`` share text (both in the body)."""
+    text = doc.getText()
+    try:
+        # rng starts before the anchor ends, and the anchor starts before rng ends.
+        first = _order(text, rng.getStart(), anchor.getEnd())
+        second = _order(text, anchor.getStart(), rng.getEnd())
+    except Exception:
+        # A range outside the body (a table cell, a frame): see where its table sits.
+        outer = _outer(rng)
+        if outer is None or outer is rng:
+            return False
+        return overlaps(doc, outer, anchor, touching)
+    if touching:
+        return first >= 0 and second >= 0
+    return first > 0 and second > 0
+
+
+def _outer(rng):
+    """The body range of the table holding ``rng`` (None when it is in no table)."""
+    try:
+        table = rng.getPropertyValue("TextTable")
+        return table.getAnchor() if table is not None else None
+    except Exception:
+        return None
+
+
+def _paragraph_numbers(doc, anchor) -> Tuple[Optional[int], Optional[int]]:
+    bmap = read.body_map(doc)
+    offsets = Offsets(doc.getText())
+    first = read.locate(doc, bmap, anchor.getStart(), offsets)[0]
+    last = read.locate(doc, bmap, anchor.getEnd(), offsets)[0]
+    return first, last
+
+
+def _span(first, last):
+    if first is None:
+        return "a marked passage"
+    if last is None or last == first:
+        return "paragraph %d" % first
+    return "paragraphs %d\u2013%d" % (first, last)
+
+
+def refuse(doc: Any, anchor: Any) -> None:
+    """Raise the refusal for an edit that would touch ``anchor``'s passage."""
+    try:
+        span = _span(*_paragraph_numbers(doc, anchor))
+    except Exception:
+        span = "a marked passage"
+    raise ToolError(REFUSED % (span[0].upper() + span[1:]))
+
+
+def check_ranges(doc: Any, ranges: List[Any], found: Optional[List] = None) -> None:
+    """Refuse when one of ``ranges`` overlaps a mark (``found``: the marks, if known)."""
+    found = marks(doc) if found is None else found
+    for rng in ranges:
+        for _name, anchor in found:
+            if overlaps(doc, rng, anchor):
+                refuse(doc, anchor)
+
+
+def check_point(doc: Any, point: Any, found: List) -> None:
+    """Refuse an insertion at ``point`` strictly inside a marked passage."""
+    text = doc.getText()
+    for _name, anchor in found:
+        try:
+            inside = _order(text, anchor.getStart(), point) > 0 and \
+                _order(text, point, anchor.getEnd()) > 0
+        except Exception:
+            inside = False
+        if inside:
+            refuse(doc, anchor)
+
+
+def note(doc: Any) -> str:
+    """The read tools' line naming the kept-out paragraphs ("" when there are none)."""
+    spans = []
+    for _name, anchor in marks(doc):
+        try:
+            first, last = _paragraph_numbers(doc, anchor)
+        except Exception:
+            continue
+        if first is not None:
+            spans.append(str(first) if last in (None, first) else "%d\u2013%d" % (first, last))
+    return NOTE % ", ".join(spans) if spans else ""
+
+
+# ---------------------------------------------------------------- marking
+
+def _selection_range(doc):
+    try:
+        sel = doc.getCurrentController().getSelection()
+        rng = sel.getByIndex(0)
+        rng.getText().compareRegionStarts(rng.getStart(), doc.getText().getStart())
+        return rng
+    except Exception:
+        return None
+
+
+def _whole_paragraphs(doc, rng):
+    text = doc.getText()
+    start, end = rng.getStart(), rng.getEnd()
+    if text.compareRegionStarts(start, end) < 0:
+        start, end = end, start
+    cursor = text.createTextCursorByRange(start)
+    cursor.gotoStartOfParagraph(False)
+    tail = text.createTextCursorByRange(end)
+    tail.gotoEndOfParagraph(False)
+    cursor.gotoRange(tail, True)
+    return cursor
+
+
+def _next_name(doc):
+    names = set(n for n, _a in marks(doc))
+    number = 1
+    while "%s%d" % (PREFIX, number) in names:
+        number += 1
+    return "%s%d" % (PREFIX, number)
+
+
+def mark(doc: Any, rng: Any) -> str:
+    """Mark the whole paragraphs ``rng`` touches; the mark's name."""
+    cursor = _whole_paragraphs(doc, rng)
+    bookmark = doc.createInstance("com.sun.star.text.Bookmark")
+    name = _next_name(doc)
+    bookmark.setName(name)
+    doc.getText().insertTextContent(cursor, bookmark, True)
+    return name
+
+
+def unmark(doc: Any, name: str) -> bool:
+    bookmarks = doc.getBookmarks()
+    if not bookmarks.hasByName(name):
+        return False
+    bookmark = bookmarks.getByName(name)
+    bookmark.getAnchor().getText().removeTextContent(bookmark)
+    return True
+
+
+def toggle(doc: Any) -> str:
+    """The one-click command: mark the selection, or remove the mark it is in. A sentence."""
+    rng = _selection_range(doc)
+    if rng is None:
+        return NO_SELECTION
+    for name, anchor in marks(doc):
+        if overlaps(doc, rng, anchor, touching=True):
+            span = _span(*_paragraph_numbers(doc, anchor))
+            unmark(doc, name)
+            return UNMARKED % span
+    name = mark(doc, rng)
+    anchor = doc.getBookmarks().getByName(name).getAnchor()
+    return MARKED % _span(*_paragraph_numbers(doc, anchor))

@@ -1,0 +1,392 @@
+"""The change records of a document's turns, with the live handles that find each change.
+
+One Ledger per open document (keyed like writer.changes by RuntimeUID): each
+turn that edits gets a TurnLog holding its Change records (document.change_log),
+its undo steps, the change count around it and the text it started from (so a
+restore can prove it got back there). ``handles`` keeps, per change, what finds
+it again in the document after later edits:
+
+* ``mark``: a text cursor in the changed paragraph (Writer moves a cursor's
+  position with every later edit, like a bookmark, and saves nothing of it in
+  the file), with how to widen it into the change (``skip``, ``paras``, ``find``);
+* ``redlines``: the tracked changes' identifiers the call made (Suggest);
+* ``note``: the comment that proposes the edit (Comment only).
+
+CallRecord wraps one edit call: ``before`` looks at the target before the
+edit (one search, or the turn's one cursor walk, writer.locate), ``after``
+makes the record. Its paragraph numbers are the call's own, moved as later
+numbered edits of the turn say they moved numbers; Review settles them again
+from the handles (``finish``) when the user may have edited since. Nothing
+here reads the whole document: on 300 pages a body map costs seconds.
+Main thread only.
+"""
+
+import hashlib
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from marginalia.document import change_log as cl
+from marginalia.document.docview import utf16_len
+from marginalia.writer.walk import Walker
+from marginalia.writer.turn import AI_AUTHOR
+
+TEXT_TOOLS = ("replace_text", "format_text", "add_comment")
+SPAN_TOOLS = ("replace_paragraphs", "delete_paragraphs", "set_paragraph_style")
+INSERT_TOOLS = ("insert_paragraphs", "insert_table")
+
+
+@dataclass
+class TurnLog:
+    number: int
+    mode: str
+    changes: List[cl.Change] = field(default_factory=list)
+    steps: int = 0                    # undo steps the turn left (more if the user typed)
+    start_count: Optional[int] = None
+    end_count: Optional[int] = None
+    fingerprint: Optional[str] = None  # the body text before the turn's first edit
+    end_fingerprint: Optional[str] = None  # and after its last
+    undone: bool = False
+
+
+class Ledger:
+    def __init__(self):
+        self.turns: Dict[int, TurnLog] = {}
+        self.handles: Dict[int, Dict[str, Any]] = {}
+        # Numbers unique beyond this office session: a kept chat's CHANGE events
+        # from an earlier session must never name one of this session's turns.
+        base = int(time.time() * 1000) % 10 ** 12 * 1000
+        self._next_change = base + 1
+        self._next_turn = base + 1
+
+    def new_turn(self, mode: str) -> TurnLog:
+        log = TurnLog(self._next_turn, mode)
+        self._next_turn += 1
+        self.turns[log.number] = log
+        return log
+
+    def next_id(self) -> int:
+        self._next_change += 1
+        return self._next_change - 1
+
+    def change(self, change_id: int) -> Optional[cl.Change]:
+        for log in self.turns.values():
+            for change in log.changes:
+                if change.id == change_id:
+                    return change
+        return None
+
+    def turn_of(self, change: cl.Change) -> Optional[TurnLog]:
+        return self.turns.get(change.turn)
+
+    def later(self, number: int) -> List[TurnLog]:
+        """Turns from ``number`` on that edited and are not undone, oldest first."""
+        return [self.turns[n] for n in sorted(self.turns)
+                if n >= number and self.turns[n].steps and not self.turns[n].undone]
+
+
+_ledgers: Dict[str, Ledger] = {}
+
+
+def ledger_for(doc: Any) -> Ledger:
+    key = doc.RuntimeUID
+    ledger = _ledgers.get(key)
+    if ledger is None:
+        ledger = _ledgers[key] = Ledger()
+    return ledger
+
+
+def fingerprint(doc: Any) -> str:
+    """A digest of the body text (one getString): where a restore must arrive."""
+    return hashlib.sha1(doc.getText().getString().encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def redline_ids(doc: Any) -> List[str]:
+    out = []
+    enum = doc.getRedlines().createEnumeration()
+    while enum.hasMoreElements():
+        out.append(enum.nextElement().getPropertyValue("RedlineIdentifier"))
+    return out
+
+
+def redlines(doc: Any, ids: List[str]) -> List[Any]:
+    """The tracked changes of ``doc`` among ``ids`` that still exist."""
+    wanted = set(ids)
+    out = []
+    enum = doc.getRedlines().createEnumeration()
+    while enum.hasMoreElements():
+        red = enum.nextElement()
+        if red.getPropertyValue("RedlineIdentifier") in wanted:
+            out.append(red)
+    return out
+
+
+def _para_start(text, rng):
+    cursor = text.createTextCursorByRange(rng.getStart())
+    cursor.gotoStartOfParagraph(False)
+    return cursor
+
+
+def _find_first(doc, search, arguments, forgiving):
+    from marginalia.writer.text_tools import search_descriptor
+    regex = bool(arguments.get("regex")) if "regex" in arguments else False
+    cases = (True, False) if forgiving else (arguments.get("match_case", True) is not False,)
+    for case in cases:
+        try:
+            rng = doc.findFirst(search_descriptor(doc, str(search), regex, case))
+        except Exception:
+            return None
+        if rng is not None:
+            return rng
+    return None
+
+
+def _int(value, default=0):
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return default
+
+
+_MOVED = re.compile(r"Paragraphs (\d+) and after are now (\d+) and after")
+
+
+def _shift(changes: List[cl.Change], output: Any) -> None:
+    """Move the numbers of the turn's earlier records as a numbered edit moved them."""
+    result = getattr(output, "result", None)
+    line = result.get("numbering", "") if isinstance(result, dict) else ""
+    found = _MOVED.search(line or "")
+    if not found:
+        return
+    old, new = int(found.group(1)), int(found.group(2))
+    for change in changes:
+        if change.paragraphs:
+            change.paragraphs = [n + new - old if n >= old else n for n in change.paragraphs]
+
+
+class CallRecord:
+    """One edit call: what it aimed at before, and its Change after."""
+
+    def __init__(self, doc: Any, walker: Walker, tool: str, arguments: Dict[str, Any]):
+        self.doc = doc
+        self.walker = walker
+        self.tool = tool
+        self.arguments = dict(arguments)
+        self.handle: Dict[str, Any] = {}
+        self.before_text = ""
+        self.ids_before = None
+        self.first = None          # the block number the edit starts at, when known
+        self.last = None
+        self._target = None
+        self._aimed = False
+
+    def target(self) -> Any:
+        """The range the call will change (a comment proposing it anchors there); or None.
+
+        Found once per call: the keep-out check and the record share it.
+        """
+        if not self._aimed:
+            self._aimed = True
+            self._target = self._aim()
+        return self._target
+
+    def _aim(self) -> Any:
+        doc, args, tool = self.doc, self.arguments, self.tool
+        if tool in TEXT_TOOLS or tool == "replace_selection":
+            if tool == "replace_selection":
+                try:
+                    rng = doc.getCurrentController().getSelection().getByIndex(0)
+                except Exception:
+                    return None
+            else:
+                rng = _find_first(doc, args.get("search", ""), args, tool != "replace_text")
+            if rng is not None:
+                self.first = self.last = self.walker.number_of(rng.getStart())
+            return rng
+        if tool in INSERT_TOOLS:
+            after = _int(args.get("after_paragraph"), 0)
+            after = self.walker.get().count() if after == -1 else after
+            self.first = max(1, after)
+            cursor, table = self.walker.block_cursor(max(1, after))
+            if cursor is None:
+                return table.getAnchor() if table is not None else None
+            cursor.gotoEndOfParagraph(True)
+            return cursor
+        start, end = _int(args.get("start"), 1), _int(args.get("end"), -1)
+        cursor, table = self.walker.block_cursor(start, args.get("expect"))
+        end = self.walker.get().count() if end == -1 else end
+        self.first, self.last = start, max(start, end)
+        if cursor is None:
+            return table.getAnchor() if table is not None else None
+        tail = None
+        if end > start:
+            tail, _table = self.walker.block_cursor(end)
+        if tail is not None:
+            tail.gotoEndOfParagraph(False)
+            cursor.gotoRange(tail, True)
+        else:
+            cursor.gotoEndOfParagraph(True)
+        return cursor
+
+    def before(self, recording: bool) -> None:
+        """Look at the target before the edit (after keep-out and before the change)."""
+        if recording:
+            self.ids_before = set(redline_ids(self.doc))
+        text = self.doc.getText()
+        tool, args = self.tool, self.arguments
+        if tool in INSERT_TOOLS:
+            if _int(args.get("after_paragraph"), 0) == 0:
+                self.first = 0
+                self.handle = {"start": True, "paras": 1}
+                return
+            rng = self.target()
+            if rng is not None:
+                try:
+                    self.handle = {"mark": _para_start(text, rng), "skip": 1, "paras": 1}
+                except Exception:
+                    self.handle = {}      # after a table: found by its number only
+            return
+        rng = self.target()
+        if rng is None:
+            return
+        try:
+            self.before_text = rng.getString()
+        except Exception:
+            self.before_text = ""
+        try:
+            mark = _para_start(text, rng)
+        except Exception:
+            return          # a target outside the body: no mark
+        self.handle = {"mark": mark, "skip": 0, "paras": 1}
+        if tool == "set_paragraph_style":
+            self.handle["paras"] = max(1, self.before_text.count("\n") + 1)
+
+    def paragraphs(self, output: Any) -> List[int]:
+        """Where the change is, in the numbers right after the call."""
+        result = getattr(output, "result", None)
+        result = result if isinstance(result, dict) else {}
+        if self.tool == "insert_paragraphs" and "first_paragraph" in result:
+            return [_int(result["first_paragraph"]), _int(result["last_paragraph"])]
+        if self.tool == "insert_table" and "table_paragraph" in result:
+            return [_int(result["table_paragraph"])] * 2
+        if self.first is None:
+            return []
+        if self.tool == "replace_paragraphs":
+            made = max(1, _int(result.get("inserted"), 1))
+            return [self.first, self.first + made - 1]
+        if self.tool == "replace_selection":
+            return [self.first, self.first + max(1, _int(result.get("paragraphs"), 1)) - 1]
+        return [self.first, self.last if self.last is not None else self.first]
+
+    def after(self, ledger: Ledger, turn: TurnLog, mode: str, output: Any) -> cl.Change:
+        """The record of the call that just ran."""
+        args = self.arguments
+        result = getattr(output, "result", None)
+        if self.tool == "insert_paragraphs" and isinstance(result, dict):
+            self.handle["paras"] = max(1, _int(result.get("inserted"), 1))
+        if self.tool in ("replace_text", "replace_selection") and not args.get("regex"):
+            self.handle["find"] = cl.after_text(self.tool, args)
+        elif self.tool == "replace_paragraphs":
+            self.handle["paras"] = max(1, _int((result or {}).get("inserted"), 1)
+                                       if isinstance(result, dict) else 1)
+        elif self.tool == "delete_paragraphs":
+            self.handle["paras"] = 0
+        _shift(turn.changes, output)
+        change = cl.make(ledger.next_id(), turn.number, self.tool, mode, args, self.before_text,
+                         self.paragraphs(output))
+        if self.ids_before is not None:
+            ids = [i for i in redline_ids(self.doc) if i not in self.ids_before]
+            if ids:
+                change.handle["redlines"] = ids
+        if self.handle:
+            change.handle["mark"] = True
+        ledger.handles[change.id] = self.handle
+        turn.changes.append(change)
+        # Numbered edits move the numbers after them; text edits keep paragraphs.
+        if self.tool in TEXT_TOOLS and "\n" not in str(args.get("replacement", "")):
+            pass
+        else:
+            self.walker.edited(self.first)
+        return change
+
+
+def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> Any:
+    """A text range over the change as the document is now (None when nothing finds it).
+
+    Tracked changes are found by their redlines (an inserted paragraph's starts
+    at the break before it); ``by_mark`` goes by the paragraphs instead.
+    """
+    handle = ledger.handles.get(change.id) or {}
+    text = doc.getText()
+    if change.handle.get("redlines") and not (by_mark and handle.get("mark") is not None):
+        reds = redlines(doc, change.handle["redlines"])
+        if reds:
+            points = [red.getPropertyValue(key) for red in reds
+                      for key in ("RedlineStart", "RedlineEnd")]
+            first = last = points[0]
+            for point in points[1:]:
+                try:
+                    if text.compareRegionStarts(point, first) > 0:
+                        first = point
+                    if text.compareRegionStarts(last, point) > 0:
+                        last = point
+                except Exception:
+                    pass      # a point outside the body text (a table cell)
+            cursor = text.createTextCursorByRange(first)
+            cursor.gotoRange(last, True)
+            return cursor
+    note = handle.get("note")
+    if note is not None:
+        try:
+            return note.getAnchor()
+        except Exception:
+            return None
+    if handle.get("start"):
+        cursor = text.createTextCursor()
+        cursor.gotoStart(False)
+    elif handle.get("mark") is not None:
+        cursor = text.createTextCursorByRange(handle["mark"].getStart())
+        cursor.gotoStartOfParagraph(False)
+        for _ in range(handle.get("skip", 0)):
+            if not cursor.gotoNextParagraph(False):
+                break
+    else:
+        return None
+    find = handle.get("find")
+    if find:
+        probe = text.createTextCursorByRange(cursor.getStart())
+        probe.gotoEndOfParagraph(True)
+        at = probe.getString().find(find)
+        if at >= 0:
+            cursor.goRight(utf16_len(probe.getString()[:at]), False)
+            cursor.goRight(utf16_len(find), True)
+            return cursor
+    paras = handle.get("paras", 1)
+    if paras:
+        for _ in range(paras - 1):
+            if not cursor.gotoNextParagraph(True):
+                break
+        cursor.gotoEndOfParagraph(True)
+    return cursor
+
+
+def finish(doc: Any, ledger: Ledger, turn: TurnLog) -> None:
+    """Paragraph numbers from the handles as the document is now (Review, after the
+    user edited): one forward walk for the whole turn."""
+    walker = Walker(doc)
+    for change in turn.changes:
+        try:
+            rng = spot(doc, ledger, change, by_mark=True)
+            if rng is None:
+                continue
+            first = walker.number_of(rng.getStart())
+            last = walker.number_of(rng.getEnd())
+        except Exception:
+            continue
+        if first is not None:
+            change.paragraphs = [first, last if last is not None else first]
+
+
+def is_ai(red: Any) -> bool:
+    return red.getPropertyValue("RedlineAuthor") == AI_AUTHOR

@@ -1,0 +1,98 @@
+"""The change records and the change card's wording and layout (pure)."""
+
+from marginalia import events as ev
+from marginalia.chat import history, rewind
+from marginalia.config import Settings
+from marginalia.document import change_log as cl
+from marginalia.ui import change_list as card
+
+
+def _change(n, state=cl.MADE, mode=cl.DIRECT, tool="replace_text", **args):
+    args = args or {"search": "old words", "replacement": "new words"}
+    change = cl.make(n, 7, tool, mode, args)
+    change.state = state
+    change.paragraphs = [n, n]
+    return change
+
+
+def test_each_tool_has_its_kind_and_before_after():
+    table = cl.make(1, 1, "insert_table", cl.DIRECT, {"rows": [["A", "B"], ["1", "2"]],
+                                                      "after_paragraph": 2})
+    assert (table.kind, table.before, table.after) == ("table", "", "table 2\u00d72: A | B")
+    fmt = cl.make(2, 1, "format_text", cl.DIRECT, {"search": "x", "bold": True,
+                                                   "italic": False, "color": "red"})
+    assert (fmt.kind, fmt.before, fmt.after) == ("format", "x", "bold, not italic, color red")
+    style = cl.make(3, 1, "set_paragraph_style", cl.TRACKED, {"style": "Title"}, "Intro")
+    assert (style.kind, style.before, style.after, style.state) == (
+        "restyle", "Intro", "style Title", cl.PENDING)
+    gone = cl.make(4, 1, "delete_paragraphs", cl.COMMENTS, {"start": 2, "end": 3}, "Old text")
+    assert (gone.kind, gone.after, gone.state) == ("delete", "", cl.PROPOSED)
+    assert cl.proposal("delete_paragraphs", {}) == "Delete this."
+    assert cl.proposal("replace_text", {"replacement": "new"}) == "Replace with: new"
+    long = cl.make(5, 1, "replace_text", cl.DIRECT, {"search": "a" * 300, "replacement": "b"})
+    assert len(long.before) <= cl.SHORT
+
+
+def test_change_round_trips_through_its_event_and_the_kept_log():
+    change = _change(3)
+    event = ev.Event(ev.CHANGE, change=change.to_dict())
+    entry = history.entry_from_dict(history.entry_to_dict(("event", event)))
+    assert entry[1] == event
+    again = cl.Change.from_dict(entry[1].change)
+    assert (again.id, again.turn, again.kind, again.before, again.after, again.paragraphs) == \
+        (3, 7, "replace", "old words", "new words", [3, 3])
+    assert cl.turns_in([("user", "hi"), entry, ("event", ev.Event(ev.TEXT, text="x")),
+                        entry]) == [7]
+
+
+def test_apply_mode_reads_the_old_track_changes_setting():
+    assert cl.apply_mode(Settings()) == cl.DIRECT
+    assert cl.apply_mode(Settings(track_changes=True)) == cl.TRACKED
+    assert cl.apply_mode(Settings(apply_mode="comments", track_changes=True)) == cl.COMMENTS
+    assert cl.apply_mode(Settings(**cl.mode_fields(cl.TRACKED))) == cl.TRACKED
+    assert cl.mode_fields(cl.DIRECT) == {"apply_mode": "direct", "track_changes": False}
+
+
+def test_headline_rows_and_buttons():
+    changes = [_change(1, cl.PENDING, cl.TRACKED), _change(2, cl.ACCEPTED, cl.TRACKED),
+               _change(3, cl.PENDING, cl.TRACKED)]
+    assert card.headline(changes) == "3 changes \u00b7 1 accepted \u00b7 2 open"
+    assert card.headline([_change(1)]) == "1 change"
+    proposed = [_change(1, cl.PROPOSED, cl.COMMENTS), _change(2, cl.PROPOSED, cl.COMMENTS)]
+    assert card.headline(proposed) == "2 suggestions"
+    assert card.rows(changes)[1] == \
+        "\u00b62 replace: \u201cold words\u201d \u2192 \u201cnew words\u201d [accepted]"
+    on = card.enabled(changes, 0, undoable=True, idle=True)
+    assert on["accept"] and on["reject"] and not on["apply"] and on["accept_all"]
+    on = card.enabled(changes, 1, undoable=False, idle=True)
+    assert not on["accept"] and not on["undo_turn"] and on["go_to"]
+    assert not card.enabled(changes, 0, undoable=True, idle=False)["accept"]
+    assert card.enabled(proposed, 0, True, True)["apply"]
+
+
+def test_card_layout_fits_narrow_and_wide_panels():
+    for width in (180, 260, 420):
+        height, boxes = card.layout(width, 10, review_open=True, shown=True)
+        assert all(x >= 0 and x + w <= width and y >= 10 and y + h <= 10 + height
+                   for x, y, w, h in boxes.values()), (width, boxes)
+        assert "changes" in boxes and "accept_all" in boxes
+    assert card.layout(300, 0, True, shown=False) == (0, {})
+    closed, boxes = card.layout(420, 0, review_open=False, shown=True)
+    assert "changes" not in boxes and closed < card.layout(420, 0, True, True)[0]
+
+
+def test_restore_cuts_the_chat_at_the_same_user_turn():
+    log = [("user", "one"), ("event", ev.Event(ev.TEXT, text="a")), ("user", "two"),
+           ("event", ev.Event(ev.TEXT, text="b")), ("user", "three")]
+    messages = [{"role": "user", "content": "one"}, {"role": "assistant", "content": "a"},
+                {"role": "user", "content": "two"}, {"role": "assistant", "content": "b"},
+                {"role": "user", "content": "three"}]
+    assert rewind.user_messages(log) == [(0, "one"), (2, "two"), (4, "three")]
+    assert rewind.cut_at(messages, log, 2) == (2, 2)
+    assert rewind.cut_at(messages, log, 0) == (0, 0)
+    assert rewind.cut_at(messages, log, 1) is None
+    assert rewind.cut_at(messages[2:], log, 0) is None
+    items = card.restore_items(rewind.user_messages(log))
+    assert items[0] == (4, "Before \u201cthree\u201d")
+    said = card.restored_sentence("two", 2)
+    assert said.startswith("Restored to before \u201ctwo\u201d: 2 turns")
