@@ -18,7 +18,7 @@ from typing import Any, List, Optional, Tuple
 
 from marginalia.document import expect as words
 from marginalia.errors import ToolError
-from marginalia.writer import read
+from marginalia.writer import changes, ledger, read
 from marginalia.writer.args import as_text
 from marginalia.writer.bodymap import para_props, table_rows
 from marginalia.writer.locate import Locator
@@ -83,3 +83,39 @@ class Follow:
             return "Paragraph numbers after paragraph %d may have changed; read the " \
                    "document again before using them." % (first - 1)
         return words.moved(self.old, number)
+
+
+class Known:
+    """The document as the model last knew it: its change count and its text.
+
+    Writer also moves the change counter when nobody edits (fields and layout
+    settling after a large edit, and in a window), so the count only says to
+    look; the text, which is all paragraph numbers depend on, decides.
+    """
+
+    def __init__(self) -> None:
+        self._count: Optional[int] = None
+        self._text: Optional[str] = None
+
+    def forget(self) -> None:
+        self._count = self._text = None
+
+    def mark(self, doc: Any) -> None:
+        """Remember the document as it is now (after a read, or the toolbox's own edit)."""
+        try:
+            self._count = changes.change_count(doc)
+            self._text = ledger.fingerprint(doc)
+        except Exception:
+            self.forget()       # closed: the next call says so
+
+    def changed(self, doc: Any) -> bool:
+        """True when someone else changed the text since mark()."""
+        if self._count is None:
+            return False
+        count = changes.change_count(doc)
+        if count == self._count:
+            return False
+        if self._text is not None and ledger.fingerprint(doc) == self._text:
+            self._count = count
+            return False
+        return True

@@ -25,7 +25,7 @@ from typing import Any, Callable
 from marginalia.document import change_log as cl
 from marginalia.document import docview
 from marginalia.writer import text_tools as ops
-from marginalia.writer import changes, keepout, ledger, proposals, read
+from marginalia.writer import changes, guard, keepout, ledger, proposals, read
 from marginalia.writer import block_tools as structure
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
@@ -228,7 +228,7 @@ class WriterToolbox:
         self.record_changes = True
         # The change count the model's view matches (its last read, or the
         # toolbox's own last edit), and whether someone else changed it since.
-        self._known = None
+        self._known = guard.Known()
         self._moved = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for name, edits, description, schema in TOOLS:
@@ -254,10 +254,10 @@ class WriterToolbox:
         self._walker = ledger.Walker(self.doc)
         try:
             # Also starts the counter's listener for a document seen the first time.
-            self._known = changes.change_count(self.doc)
+            self._known.mark(self.doc)
         except Exception:
             # A closed document: each call will say so (_check_open).
-            self._known = None
+            self._known.forget()
 
     def end_turn(self) -> None:
         """Close the turn's undo step and restore recording; never raises."""
@@ -327,14 +327,14 @@ class WriterToolbox:
         """One tool call on the main thread."""
         try:
             self._check_open()
-            if self._known is not None and changes.change_count(self.doc) != self._known:
+            if self._known.changed(self.doc):
                 self._moved = True
             if not tool.edits:
                 try:
                     return keepout_noted(self.doc, tool.name, tool.fn(**kwargs))
                 finally:
                     # The model has seen the document as it is now.
-                    self._known = changes.change_count(self.doc)
+                    self._known.mark(self.doc)
                     self._moved = False
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
@@ -389,8 +389,7 @@ class WriterToolbox:
             read.invalidate()
             self.doc.unlockControllers()
             self._turn.close_edit()
-            if self._known is not None:
-                self._known = changes.change_count(self.doc)
+            self._known.mark(self.doc)
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a

@@ -148,6 +148,7 @@ class Turn:
         # step: while the document's count still says so, that step is on top.
         self.top = None
         self._before = 0
+        self._depth = -1       # how many undo actions there were after the turn's last step
         # Undo steps the turn has added (one, unless the user edited in between);
         # a restore undoes exactly these.
         self.steps = 0
@@ -169,7 +170,7 @@ class Turn:
         manager = self.doc.getUndoManager()
         self._before = changes.change_count(self.doc)
         self._new_step = False
-        if self.top is not None and self._before == self.top:
+        if self.top is not None and (self._before == self.top or self._ours_on_top(manager)):
             try:
                 manager.enterHiddenUndoContext()
                 self.in_context = True
@@ -180,6 +181,18 @@ class Turn:
         manager.enterUndoContext(self.title)
         self.in_context = True
         self._new_step = True
+
+    def _ours_on_top(self, manager) -> bool:
+        """The turn's step is still the newest undo action, though the counter moved.
+
+        Writer moves the change counter with nobody editing (fields and layout
+        settling); anything the user did would have put an action of its own on top.
+        """
+        try:
+            return (manager.getCurrentUndoActionTitle() == self.title
+                    and len(manager.getAllUndoActionTitles()) == self._depth)
+        except Exception:
+            return False
 
     def close_edit(self) -> None:
         """Leave the call's context; a call that changed something put the step on top."""
@@ -194,6 +207,7 @@ class Turn:
             if self._new_step:
                 self.steps += 1
             self.top = after
+            self._depth = len(self.doc.getUndoManager().getAllUndoActionTitles())
 
     def before_edit(self) -> None:
         """Switch recording on at the turn's first edit (when the setting asks)."""
