@@ -103,7 +103,9 @@ def test_the_sidebar_builds_the_chat_panel_for_a_writer_window(office):
             if ctx.getAccessibleChildCount() < 60:
                 pending.extend(ctx.getAccessibleChild(i).getAccessibleContext()
                                for i in range(ctx.getAccessibleChildCount()))
-        assert {"Conversation", "Thinking", "Message", "Send", "New chat"} <= names
+        # (The thinking pane is hidden while it is empty, so it is not listed yet.)
+        assert {"Conversation", "Message", "Send", "New chat"} <= names, \
+            {"Conversation", "Message", "Send", "New chat"} - names
     finally:
         office.close(doc)
 
