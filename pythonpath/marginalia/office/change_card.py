@@ -14,11 +14,10 @@ import time
 from typing import Optional
 
 import uno
-import unohelper
-from com.sun.star.awt import XActionListener, XItemListener
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
+from marginalia.office.control_events import Call
 from marginalia.ui import change_list as wording
 
 log = logging.getLogger("marginalia.panel")
@@ -30,20 +29,6 @@ CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", 
             ("changes", "ListBox", "This turn's changes", {"Dropdown": False}),
             ) + tuple((name, "Button", tip, {"Label": label})
                       for name, label, tip in wording.BUTTONS)
-
-
-class _Listener(unohelper.Base, XActionListener, XItemListener):
-    def __init__(self, fn):
-        self._fn = fn
-
-    def actionPerformed(self, event):
-        self._fn()
-
-    def itemStateChanged(self, event):
-        self._fn()
-
-    def disposing(self, event):
-        pass
 
 
 class ChangeCard:
@@ -69,7 +54,7 @@ class ChangeCard:
             panel.view.container.addControl("card_" + name, control)
             control.setVisible(False)
             self.controls[name] = control
-            listener = _Listener(self._guard(name))
+            listener = Call(self._guard(name), "change card " + name)
             self._listeners.append(listener)
             if kind == "Button":
                 control.addActionListener(listener)

@@ -15,14 +15,14 @@ and ModelNote (a model the server does not offer), so none hides another.
 import logging
 from typing import Dict, Union
 
-import unohelper
-from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 
 from marginalia import config
 from marginalia.office import server_look, settings_store
+from marginalia.office.control_events import Call
 from marginalia.ui import check_report, options_form
 
 log = logging.getLogger("marginalia.options")
+WHAT = "options page action"   # how a failing control action is named in the log
 
 # The Options dialog is modal, so one page at a time: one guard for its server looks,
 # and one for its context window looks (asked beside the model list).
@@ -108,38 +108,15 @@ def _say(window, sentence, line="TestResult"):
 
 
 # -- listeners ---------------------------------------------------------------
-class _PageListener(unohelper.Base, XActionListener, XItemListener, XTextListener):
-    def __init__(self, fn):
-        self._fn = fn
-
-    def actionPerformed(self, event):
-        self._run()
-
-    def itemStateChanged(self, event):
-        self._run()
-
-    def textChanged(self, event):
-        self._run()
-
-    def _run(self):
-        try:
-            self._fn()
-        except Exception:
-            log.exception("options page action failed")
-
-    def disposing(self, event):
-        pass
-
-
 def _attach(ctx, window):
     window.getControl("ProviderList").addItemListener(
-        _PageListener(lambda: _provider_chosen(ctx, window)))
+        Call(lambda: _provider_chosen(ctx, window), WHAT))
     window.getControl("RefreshButton").addActionListener(
-        _PageListener(lambda: _fetch_models(ctx, window, read_form(window), quiet=False)))
+        Call(lambda: _fetch_models(ctx, window, read_form(window), quiet=False), WHAT))
     window.getControl("TestButton").addActionListener(
-        _PageListener(lambda: _test(ctx, window, read_form(window))))
+        Call(lambda: _test(ctx, window, read_form(window)), WHAT))
     for name, _parse in VALIDATED:
-        window.getControl(TEXTS[name]).addTextListener(_PageListener(lambda: _validate(window)))
+        window.getControl(TEXTS[name]).addTextListener(Call(lambda: _validate(window), WHAT))
 
 
 # Fields checked as the user types: OK keeps the saved value of a bad field,

@@ -13,35 +13,15 @@ import logging
 from dataclasses import replace
 from typing import Optional
 
-import unohelper
-from com.sun.star.awt import XActionListener, XItemListener
 
 from marginalia.office import prompt_store
+from marginalia.office.control_events import Call
 from marginalia.ui import prompts as pl
 
 log = logging.getLogger("marginalia.options")
+WHAT = "prompts page action"   # how a failing control action is named in the log
 
 _pages = {}
-
-
-class _Listener(unohelper.Base, XActionListener, XItemListener):
-    def __init__(self, fn):
-        self._fn = fn
-
-    def actionPerformed(self, event):
-        self._run()
-
-    def itemStateChanged(self, event):
-        self._run()
-
-    def _run(self):
-        try:
-            self._fn()
-        except Exception:
-            log.exception("prompts page action failed")
-
-    def disposing(self, event):
-        pass
 
 
 class _Page:
@@ -209,9 +189,9 @@ def _attach(page: _Page) -> None:
     for name, kind, fn in wiring:
         control = page.control(name)
         if kind == "item":
-            control.addItemListener(_Listener(fn))
+            control.addItemListener(Call(fn, WHAT))
         else:
-            control.addActionListener(_Listener(fn))
+            control.addActionListener(Call(fn, WHAT))
 
 
 def page_for(window) -> Optional[_Page]:

@@ -11,15 +11,14 @@ import logging
 from typing import Callable
 
 import uno
-import unohelper
-from com.sun.star.awt import XActionListener, XItemListener
-from com.sun.star.util import XChangesListener
 
 from marginalia import config
 from marginalia.office import mainthread, server_look, settings_store
+from marginalia.office.control_events import Call
 from marginalia.ui import first_run
 
 log = logging.getLogger("marginalia.card")
+WHAT = "first-run card action"   # how a failing control action is named in the log
 
 EXTENSION_ID = "org.marginalia.writer"
 STATE_NODE = "/org.marginalia.Settings/State"
@@ -76,29 +75,6 @@ def open_options(ctx, frame) -> None:
                            (_prop("OptionsPageURL", url),))
 
 
-class _Listener(unohelper.Base, XActionListener, XItemListener, XChangesListener):
-    def __init__(self, fn):
-        self._fn = fn
-
-    def actionPerformed(self, event):
-        self._run()
-
-    def itemStateChanged(self, event):
-        self._run()
-
-    def changesOccurred(self, event):
-        self._run()
-
-    def _run(self):
-        try:
-            self._fn()
-        except Exception:
-            log.exception("first-run card action failed")
-
-    def disposing(self, event):
-        pass
-
-
 class SetupCard:
     """The card's window inside the panel; ``on_change`` tells the panel its text or
     settings changed (lay out again, refresh the status line)."""
@@ -139,16 +115,16 @@ class SetupCard:
         self._select_provider()
         self.controls["model"].setText(self.settings.model)
         self._listeners = [
-            ("provider", "addItemListener", _Listener(self._provider_chosen)),
-            ("model", "addItemListener", _Listener(self._model_chosen)),
-            ("test", "addActionListener", _Listener(self._test)),
-            ("settings", "addActionListener", _Listener(self._open_settings)),
+            ("provider", "addItemListener", Call(self._provider_chosen, WHAT)),
+            ("model", "addItemListener", Call(self._model_chosen, WHAT)),
+            ("test", "addActionListener", Call(self._test, WHAT)),
+            ("settings", "addActionListener", Call(self._open_settings, WHAT)),
         ]
         for name, method, listener in self._listeners:
             getattr(self.controls[name], method)(listener)
         # The Options page (or a test) may save other settings while the card shows.
         self._watched = _node(ctx, CONNECTION_NODE)
-        self._watch = _Listener(lambda: mainthread.post(ctx, self._settings_changed))
+        self._watch = Call(lambda: mainthread.post(ctx, self._settings_changed), WHAT)
         self._watched.addChangesListener(self._watch)
         self._show_text()
         self._look(tested=False)

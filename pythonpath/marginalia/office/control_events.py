@@ -1,0 +1,44 @@
+"""One listener that runs a function when a control is used: the dialogs' and cards' adapter.
+
+Buttons (action), list and check boxes (item), text fields (text) and the
+registry (changes) all just mean "run fn". A failure is logged, never let
+into VCL's event loop, which would only show the user a bare UNO error.
+"""
+
+import logging
+from typing import Callable
+
+import unohelper
+from com.sun.star.awt import XActionListener, XItemListener, XTextListener
+from com.sun.star.util import XChangesListener
+
+log = logging.getLogger("marginalia.controls")
+
+
+class Call(unohelper.Base, XActionListener, XItemListener, XTextListener, XChangesListener):
+    """Runs ``fn()`` for any of the events above; ``what`` names it in the log."""
+
+    def __init__(self, fn: Callable[[], None], what: str) -> None:
+        self._fn = fn
+        self._what = what
+
+    def actionPerformed(self, event):
+        self._run()
+
+    def itemStateChanged(self, event):
+        self._run()
+
+    def textChanged(self, event):
+        self._run()
+
+    def changesOccurred(self, event):
+        self._run()
+
+    def _run(self):
+        try:
+            self._fn()
+        except Exception:
+            log.exception("%s failed", self._what)
+
+    def disposing(self, event):
+        pass
