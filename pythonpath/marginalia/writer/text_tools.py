@@ -216,8 +216,7 @@ def _replace_all(doc, ranges, search, replacement, regex, match_case):
             else replacement
     if any(new is None for new in news.values()) or \
             all(rediff.whole(old, new) for old, new in news.items()):
-        if hasattr(ranges, "release"):
-            ranges.release()
+        ranges.release()
         # replaceAll keeps each match's character attributes on its replacement.
         return doc.replaceAll(replace_descriptor(doc, search, replacement, regex, match_case))
     if len(news) == 1 and not regex:
@@ -229,11 +228,6 @@ def _replace_all(doc, ranges, search, replacement, regex, match_case):
     for rng, old in zip(reversed(ranges), reversed(olds)):
         rewrite.replace_range(rng, news[old], old)
     return len(ranges)
-
-
-def _count(doc, sd):
-    found = doc.findAll(sd)
-    return found.getCount() if found is not None else 0
 
 
 def _replace_every(doc, search, replacement, match_case):
@@ -251,8 +245,8 @@ def _replace_every(doc, search, replacement, match_case):
         # replaceAll keeps each match's character attributes on its replacement.
         done = doc.replaceAll(replace_descriptor(doc, search, replacement, False, match_case))
         return (done, done) if done else None
-    if not match_case and _count(doc, search_descriptor(doc, search, False, True)) != \
-            _count(doc, search_descriptor(doc, search, False, False)):
+    if not match_case and len(find_matches(doc, search, False, True)) != \
+            len(find_matches(doc, search, False, False)):
         return None       # other casings match too: each needs its own diff
     done = rewrite.replace_everywhere(doc, search, replacement)
     return (done, done) if done else None
