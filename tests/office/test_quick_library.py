@@ -98,6 +98,7 @@ MACRO = ("vnd.sun.star.script:marginalia.oxt|scripts|Marginalia.py$%s"
 
 def test_commands_are_macros_customize_lists_and_dispatch_on_the_frame(office):
     doc = build(office, [("Standard", "Please shorten this sentence a lot.")])
+    before = None
     try:
         # Tools > Customize > Keyboard binds macros; the extension's resolve by URI.
         provider = office.create("com.sun.star.script.provider.MasterScriptProviderFactory"
@@ -112,7 +113,9 @@ def test_commands_are_macros_customize_lists_and_dispatch_on_the_frame(office):
         url.Complete = "org.marginalia.cmd:Run?id=shorten"
         assert frame.queryDispatch(url, "_self", 0) is not None
         doc.getCurrentController().select(find(doc, "shorten this sentence a lot"))
+        before = office.job("settings.load")
         with ScriptedServer([text_response("shorten this", pieces=2)]) as srv:
+            # A macro reads the saved settings; put them back after (the office is shared).
             office.job("settings.save", endpoint=srv.url, model="test-model")
             refused = office.job("quick.dispatch", doc, url="org.marginalia.cmd:Run?id=nope")
             assert "no prompt" in refused
@@ -124,4 +127,6 @@ def test_commands_are_macros_customize_lists_and_dispatch_on_the_frame(office):
                 time.sleep(0.05)
         assert texts(doc) == ["Please shorten this."]
     finally:
+        if before is not None:
+            office.job("settings.save", endpoint=before["endpoint"], model=before["model"])
         office.close(doc)
