@@ -61,6 +61,25 @@ def gui_office():
     harness.stop()
 
 
+@pytest.fixture(autouse=True)
+def _office_survives(request):
+    """Fail the test during which a shared office died, and start it again for the rest.
+
+    Without this, one crash turns every later test into an error, and pytest
+    aborts printing them: repr() of an object of a dead office throws a C++
+    exception pyuno does not catch.
+    """
+    yield
+    for name in ("office", "gui_office"):
+        if name not in request.fixturenames:
+            continue
+        harness = request.getfixturevalue(name)
+        if not harness.alive():
+            harness.revive()
+            pytest.fail("LibreOffice died during this test; it was started again for the tests "
+                        "after it.", pytrace=False)
+
+
 @pytest.fixture
 def writer_doc(office):
     """A fresh hidden Writer document, closed after the test."""

@@ -7,6 +7,7 @@ extension's own code in process through the ``org.marginalia.Job`` service.
 
 import os
 import subprocess
+import threading
 import time
 
 # props is re-exported for the tests.
@@ -97,6 +98,33 @@ class OfficeHarness(object):
             self.office.terminate()
         if self.xvfb is not None:
             self.xvfb.stop()
+
+    def alive(self, timeout=15.0):
+        """Whether the office still answers a call (on a thread: a hung office must not hang us)."""
+        office = self.office
+        if office is None or office.process is None or office.process.poll() is not None \
+                or office.desktop is None:
+            return False
+        answered = []
+
+        def ping():
+            try:
+                office.desktop.getCurrentFrame()
+                answered.append(True)
+            except Exception:
+                pass        # a dead bridge raises DisposedException
+        thread = threading.Thread(target=ping, name="marginalia-office-ping", daemon=True)
+        thread.start()
+        thread.join(timeout)
+        return bool(answered)
+
+    def revive(self):
+        """Start the office again on the same profile (the .oxt stays installed)."""
+        self.office.kill()
+        # Installed again: after a crash LibreOffice 25.x started without the extension.
+        self.office.start()
+        self.office.install_and_restart(self.oxt)
+        self.job("ping")
 
     # -- conveniences for tests ------------------------------------------------
     @property
