@@ -10,15 +10,13 @@ from typing import Any, Dict
 from marginalia.office import jobs_chat, mainthread, prompt_store
 from marginalia.ui import prompts as pl
 from marginalia.ui import quick_menu
+from marginalia.writer import finder
 
 
 def _find(doc, text):
     """The first occurrence of ``text`` (case first, then any case), or None."""
     for case in (True, False):
-        sd = doc.createSearchDescriptor()
-        sd.setSearchString(text)
-        sd.setPropertyValue("SearchCaseSensitive", case)
-        found = doc.findFirst(sd)
+        found = doc.findFirst(finder.descriptor(doc, text, False, case))
         if found is not None:
             return found
     return None

@@ -18,6 +18,7 @@ import logging
 from typing import Any, List, Optional
 
 from marginalia.document import rediff
+from marginalia.writer import finder
 
 log = logging.getLogger("marginalia.writer")
 
@@ -145,13 +146,6 @@ def replace_range(rng: Any, new: str, old: Optional[str] = None) -> None:
 # match as look-behind and look-ahead context, so only the piece is replaced.
 
 
-def _literal(text: str) -> str:
-    """``text`` as an ICU regular expression matching itself."""
-    # Only ASCII needs it: ICU reads a backslash before another letter as a class.
-    return "".join("\\" + ch if ch < "\x80" and not ch.isalnum() and ch != " " else ch
-                   for ch in text)
-
-
 def _passes(old: str, new: str):
     """(before, piece, after, replacement) for each pass, the last piece first."""
     out = []
@@ -171,15 +165,8 @@ def _passes(old: str, new: str):
 
 
 def _descriptor(doc, search, replace=None, regex=True):
-    rd = doc.createReplaceDescriptor() if replace is not None else doc.createSearchDescriptor()
-    rd.setSearchString(search)
-    if replace is not None:
-        # In a regex replacement & and $n insert the match, \ escapes.
-        rd.setReplaceString(replace.replace("\\", "\\\\").replace("&", "\\&")
-                            .replace("$", "\\$"))
-    rd.setPropertyValue("SearchRegularExpression", regex)
-    rd.setPropertyValue("SearchCaseSensitive", True)
-    return rd
+    return finder.descriptor(doc, search, regex, True,
+                             None if replace is None else finder.literal_replacement(replace))
 
 
 def _bordered(text: str) -> bool:
@@ -195,8 +182,8 @@ def replace_everywhere(doc: Any, old: str, new: str) -> Optional[int]:
     if not old or "\n" in old or not new or "\n" in new or _bordered(old):
         return None
     passes = _passes(old, new)
-    patterns = ["(?<=%s)%s(?=%s)" % (_literal(b), _literal(p), _literal(a)) if b or a
-                else _literal(p) for b, p, a, _t in passes]
+    patterns = ["(?<=%s)%s(?=%s)" % (finder.literal(b), finder.literal(p), finder.literal(a))
+                if b or a else finder.literal(p) for b, p, a, _t in passes]
     # The first pass's context is exactly ``old``, which cannot overlap itself: it
     # finds the matches. A later pass's context is partly new text: it must not be
     # in the document already.

@@ -16,7 +16,7 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import docview, rediff
 from marginalia.errors import ToolError
 from marginalia.writer import edit
-from marginalia.writer import read, rewrite
+from marginalia.writer import finder, read, rewrite
 from marginalia.writer.args import as_bool, as_text, parse_color
 from marginalia.writer.bodymap import Offsets
 from marginalia.writer.turn import AI_AUTHOR
@@ -65,11 +65,7 @@ def check_matches(doc: Any, ranges: Iterable[Any], what: str = "A match") -> Non
 
 def search_descriptor(doc: Any, query: str, regex: Optional[bool],
                       match_case: Optional[bool]) -> Any:
-    sd = doc.createSearchDescriptor()
-    sd.setSearchString(query)
-    sd.setPropertyValue("SearchRegularExpression", bool(regex))
-    sd.setPropertyValue("SearchCaseSensitive", bool(match_case))
-    return sd
+    return finder.descriptor(doc, query, regex, match_case)
 
 
 def find_all(doc: Any, query: str, regex: Optional[bool] = False,
@@ -181,14 +177,9 @@ def _python_replacement(replacement):
     return re.sub(r"(?<!\\)&", r"\\g<0>", out)
 
 
-def replace_descriptor(doc: Any, search: str, replacement: str, regex: Optional[bool],
+def replace_descriptor(doc: Any, search_text: str, replacement: str, regex: Optional[bool],
                        match_case: Optional[bool]) -> Any:
-    rd = doc.createReplaceDescriptor()
-    rd.setSearchString(search)
-    rd.setReplaceString(replacement)
-    rd.setPropertyValue("SearchRegularExpression", bool(regex))
-    rd.setPropertyValue("SearchCaseSensitive", bool(match_case))
-    return rd
+    return finder.descriptor(doc, search_text, regex, match_case, replacement)
 
 
 def _regex_result(old, search, replacement, match_case):
