@@ -23,6 +23,7 @@ SOURCE_ROOTS = (os.path.join(ROOT, "pythonpath"), os.path.join(ROOT, "vendor"))
 
 # "name" is that module, "name.*" every module below it.
 PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.config",
+        "marginalia.threads",
         "marginalia.chat", "marginalia.chat.*", "marginalia.document", "marginalia.document.*",
         "marginalia.ui", "marginalia.ui.*")
 UNO_SIDE = ("uno", "unohelper", "com.sun.star", "com.sun.star.*",

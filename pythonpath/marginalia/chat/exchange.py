@@ -14,6 +14,7 @@ import threading
 from typing import Any, Callable, Dict, Optional, Tuple
 from urllib.parse import urlsplit
 
+from marginalia import threads
 from marginalia.errors import Cancelled
 
 POLL = 0.05            # how often a waiting caller looks at the CancelToken
@@ -72,9 +73,7 @@ class Exchange:
         self._closed = threading.Event()
         self._lock = threading.Lock()
         self._sock = None
-        thread = threading.Thread(target=self._run, name="marginalia-http")
-        thread.daemon = True
-        thread.start()
+        threads.start(self._run, name="marginalia-http")
 
     def _put(self, item):
         while not self._closed.is_set():

@@ -21,6 +21,7 @@ import unohelper
 from com.sun.star.util import XCloseListener
 
 from marginalia import events as ev
+from marginalia import threads
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
 from marginalia.chat import history
 from marginalia.office import chat_store, mainthread
@@ -103,9 +104,7 @@ class _Pump:
         if delay <= 0:
             mainthread.post(self._ctx, self._drain)
         else:
-            timer = threading.Timer(delay, mainthread.post, (self._ctx, self._drain))
-            timer.daemon = True
-            timer.start()
+            threads.later(delay, mainthread.post, self._ctx, self._drain)
 
     def _drain(self):
         with self._lock:
@@ -217,10 +216,8 @@ class ChatSession:
         self._running = True
         self._push(self._generation, ("user", text))
         self._cancel = CancelToken()
-        thread = threading.Thread(target=self._run,
-                                  args=(text, self._cancel, self._generation, action),
-                                  name="marginalia-turn", daemon=True)
-        thread.start()
+        threads.start(self._run, text, self._cancel, self._generation, action,
+                      name="marginalia-turn")
         return True
 
     def stop(self) -> None:

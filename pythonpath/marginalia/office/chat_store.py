@@ -24,6 +24,7 @@ import uno
 import unohelper
 from com.sun.star.document import XDocumentEventListener
 
+from marginalia import threads
 from marginalia.chat import history
 
 log = logging.getLogger("marginalia.chats")
@@ -88,7 +89,7 @@ class DocChats:
         self.chats_dir = None          # set on first use, or by the headless runner
         self.chat = history.KeptChat()  # the chat the panel shows (its id, its dates)
         self._lock = threading.Lock()
-        self._writes: List[threading.Thread] = []
+        self._writes: List[threads.Worker] = []
         self._latest_write = 0
         self._old_id = None
         self.notes: List[str] = []     # sentences about unreadable files, shown once
@@ -176,9 +177,8 @@ class DocChats:
                     self.chat.updated = snapshot.updated
                 except Exception:
                     log.exception("could not keep the chat in %s", shelf.folder)
-        thread = threading.Thread(target=write, name="marginalia-keep", daemon=True)
-        self._writes = [t for t in self._writes if t.is_alive()] + [thread]
-        thread.start()
+        self._writes = [t for t in self._writes if t.is_alive()]
+        self._writes.append(threads.start(write, name="marginalia-keep"))
 
     def flush(self, timeout: float = 5.0) -> None:
         for thread in list(self._writes):

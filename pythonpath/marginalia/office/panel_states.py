@@ -7,10 +7,10 @@ Up arrow giving the last message back. Main thread.
 """
 
 import logging
-import threading
 import time
 from typing import Callable
 
+from marginalia import threads
 from marginalia.errors import user_sentence
 from marginalia.office import mainthread
 from marginalia.ui import transcript
@@ -78,10 +78,7 @@ class PanelStates:
         self.view.show("undo", undo is not None)
         if undo is None:
             return
-        timer = threading.Timer(UNDO_SECONDS, mainthread.post,
-                                (self.ctx, lambda: self._undo_expired(undo)))
-        timer.daemon = True
-        timer.start()
+        threads.later(UNDO_SECONDS, mainthread.post, self.ctx, lambda: self._undo_expired(undo))
 
     @guarded
     def _undo_expired(self, undo) -> None:

@@ -9,10 +9,9 @@ local hosts comes from ui.first_run.probe_settings).
 """
 
 import logging
-import threading
 from typing import Any, Callable, List, Union
 
-from marginalia import config
+from marginalia import config, threads
 from marginalia.errors import MarginaliaError, user_sentence
 from marginalia.office import mainthread
 from marginalia.ui.first_run import probe_settings
@@ -83,7 +82,7 @@ def later(ctx, work: Callable[[], Any], show: Callable[[Any], None], latest: Lat
         except Exception as exc:  # shown as a sentence by show()
             result = exc
         mainthread.post(ctx, lambda: _show_safely(show, result, latest, ticket))
-    threading.Thread(target=run, name="marginalia-look", daemon=True).start()
+    threads.start(run, name="marginalia-look")
 
 
 def fill_models(combo, models: List[str]) -> None:
