@@ -7,6 +7,7 @@ the process, by its own PID, however the caller leaves.
 """
 
 import json
+import logging
 import os
 import re
 import shutil
@@ -125,14 +126,26 @@ def install_extension(ctx: Any, oxt_path: str) -> None:
     """
     em = ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
     url = uno.systemPathToFileUrl(os.path.abspath(oxt_path))
-    try:
-        em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
-        wanted = _identifier(oxt_path)
-    except Exception:
-        # A broken or foreign file: LibreOffice's zip error, or ours reading it.
-        raise OfficeError("LibreOffice could not install %s: it is not a usable extension "
-                          "file (build it again with `python3 build.py`)."
-                          % os.path.basename(oxt_path))
+    for attempt in (1, 2):
+        try:
+            em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
+            wanted = _identifier(oxt_path)
+            break
+        except Exception as exc:
+            # Seen in a whole-suite run: the .oxt every other run installed was
+            # refused by an office just started, so it gets a second try. Twice
+            # is a broken or foreign file: LibreOffice's zip error, or ours reading it.
+            said = (getattr(exc, "Message", "") or str(exc)).strip()
+            if attempt == 1:
+                logging.getLogger("marginalia.cli").warning(
+                    "LibreOffice refused %s once (%s); trying again", oxt_path, said)
+                time.sleep(1.0)
+                continue
+            raise OfficeError("LibreOffice could not install %s: it is not a usable extension "
+                              "file (build it again with `python3 build.py`). LibreOffice "
+                              "said: %s" % (os.path.basename(oxt_path),
+                                            said.splitlines()[0] if said
+                                            else type(exc).__name__))
     deployed = em.getDeployedExtensions("user", em.createAbortChannel(), _CommandEnv())
     if wanted not in [ext.getIdentifier().Value for ext in deployed]:
         raise OfficeError("LibreOffice did not install %s (check its description.xml "
