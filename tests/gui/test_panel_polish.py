@@ -10,7 +10,8 @@ import re
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import PanelDriver, clipboard_text, screenshot, wait_for
+from tests.support.panel_driver import (PanelDriver, clipboard_text, has_state, screenshot,
+                                        wait_for)
 
 from marginalia.office.panel_view import JUMP_LABEL, PLACEHOLDER
 from marginalia.ui.panel_layout import LINE
@@ -59,14 +60,10 @@ def test_a_formatted_answer_shows_headings_lists_tables_and_code(gui_office, gui
 
 
 def _focused(panel):
-    import uno
-    # 11 on 7.4 (a state set), a bit (1024) of a number on 7.5 and later.
-    focused = uno.getConstantByName("com.sun.star.accessibility.AccessibleStateType.FOCUSED")
     panel_ctx = panel.control("Conversation").getAccessibleParent().getAccessibleContext()
     for i in range(panel_ctx.getAccessibleChildCount()):
         ctx = panel_ctx.getAccessibleChild(i).getAccessibleContext()
-        states = ctx.getAccessibleStateSet()
-        if states & focused if isinstance(states, int) else states.contains(focused):
+        if has_state(ctx, "FOCUSED"):
             return ctx.getAccessibleName()
     return None
 

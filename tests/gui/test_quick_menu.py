@@ -12,7 +12,7 @@ import subprocess
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, has_state, screenshot, wait_for
 from tests.support.writer import find, texts
 
 POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
@@ -182,8 +182,7 @@ def _slash_list(panel):
     parent = panel.control("Message").getAccessibleParent().getAccessibleContext()
     for ctx in _children(parent):
         if ctx.getAccessibleName() == "Prompts" and ctx.getAccessibleChildCount():
-            state = ctx.getAccessibleStateSet()
-            if state.contains(30):      # AccessibleStateType.SHOWING
+            if has_state(ctx, "SHOWING"):
                 return _items(ctx)
     return None
 

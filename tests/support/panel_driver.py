@@ -271,6 +271,15 @@ class PanelDriver(object):
         wait_for(lambda: self.send_label() == "Send", timeout, what="the Send button to come back")
 
 
+def has_state(accessible_context, name):
+    """Whether an accessible context is in state ``name`` ("SHOWING", "FOCUSED"...)."""
+    import uno
+    # A state set on 7.4 (state 11 for FOCUSED); one bit of a number (1024) on 7.5 and later.
+    state = uno.getConstantByName("com.sun.star.accessibility.AccessibleStateType." + name)
+    states = accessible_context.getAccessibleStateSet()
+    return bool(states & state) if isinstance(states, int) else states.contains(state)
+
+
 def set_model_answered(office, answered):
     """Set the registry flag that keeps the first-run card away once a model has answered."""
     import uno
