@@ -137,7 +137,7 @@ def install_extension(ctx: Any, oxt_path: str) -> None:
             # is a broken or foreign file: LibreOffice's zip error, or ours reading it.
             said = (getattr(exc, "Message", "") or str(exc)).strip()
             if attempt == 1:
-                logging.getLogger("marginalia.cli").warning(
+                logging.getLogger("marginalia.cli").debug(
                     "LibreOffice refused %s once (%s); trying again", oxt_path, said)
                 time.sleep(1.0)
                 continue
