@@ -75,9 +75,11 @@ def _office_survives(request):
             continue
         harness = request.getfixturevalue(name)
         if not harness.alive():
+            said = harness.output_tail()
             harness.revive()
             pytest.fail("LibreOffice died during this test; it was started again for the tests "
-                        "after it.", pytrace=False)
+                        "after it. The end of its output (%s):\n%s"
+                        % (harness.output_path, said or "(nothing)"), pytrace=False)
 
 
 @pytest.fixture

@@ -10,6 +10,8 @@ import subprocess
 import threading
 import time
 
+ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
+
 # props is re-exported for the tests.
 from marginalia.cli.office_process import JobFailed, Office, OfficeError, props  # noqa: F401
 
@@ -81,7 +83,10 @@ class OfficeHarness(object):
             env["DISPLAY"] = self.xvfb.display
             env["SAL_USE_VCLPLUGIN"] = "gen"
         env.update(self.extra_env)
-        self.office = Office(headless=not self.gui, env=env)
+        os.makedirs(ARTIFACTS, exist_ok=True)
+        self.output_path = os.path.join(ARTIFACTS, "soffice-%s-%d.log"
+                                        % ("window" if self.gui else "headless", os.getpid()))
+        self.office = Office(headless=not self.gui, env=env, output_path=self.output_path)
         try:
             self.office.start()
             started = time.time()
@@ -117,6 +122,15 @@ class OfficeHarness(object):
         thread.start()
         thread.join(timeout)
         return bool(answered)
+
+    def output_tail(self, lines=25):
+        """The end of what soffice printed (a crash prints its signal and stack)."""
+        try:
+            with open(self.output_path, "rb") as f:
+                text = f.read().decode("utf-8", "replace")
+        except OSError:
+            return ""
+        return "\n".join(text.splitlines()[-lines:])
 
     def revive(self):
         """Start the office again on the same profile (the .oxt stays installed)."""

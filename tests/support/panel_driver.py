@@ -10,7 +10,8 @@ import os
 import subprocess
 import time
 
-ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "artifacts")
+from tests.support.office import ARTIFACTS
+
 DECK = "MarginaliaDeck"
 LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
 # A multi-line edit's role: SCROLL_PANE (51) on LibreOffice 7.4; on 24.x-25.x a read-only one

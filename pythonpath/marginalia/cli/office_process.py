@@ -173,8 +173,11 @@ class Office:
     """One soffice process with its own profile; a context manager that always ends it."""
 
     def __init__(self, profile_dir: Optional[str] = None, headless: bool = True,
-                 env: Optional[Mapping[str, str]] = None, extra_args: Sequence[str] = ()) -> None:
+                 env: Optional[Mapping[str, str]] = None, extra_args: Sequence[str] = (),
+                 output_path: Optional[str] = None) -> None:
         self._own_profile = profile_dir is None
+        # Where soffice's own output goes (appended; a crash prints its stack there), or nowhere.
+        self.output_path = output_path
         self.profile_dir = profile_dir or tempfile.mkdtemp(prefix="marginalia-profile-")
         self.headless = headless
         self.env = env
@@ -197,9 +200,14 @@ class Office:
         args.extend(self.extra_args)
         env = office_env(os.environ if self.env is None else self.env)
         # A new session so the whole process tree (oosplash + soffice.bin) ends together.
-        self.process = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
-                                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                        start_new_session=True)
+        output = open(self.output_path, "ab") if self.output_path else subprocess.DEVNULL
+        try:
+            self.process = subprocess.Popen(args, env=env, stdin=subprocess.DEVNULL,
+                                            stdout=output, stderr=output,
+                                            start_new_session=True)
+        finally:
+            if output is not subprocess.DEVNULL:
+                output.close()
         local = uno.getComponentContext()
         resolver = local.ServiceManager.createInstanceWithContext(
             "com.sun.star.bridge.UnoUrlResolver", local)
