@@ -78,8 +78,8 @@ def _office_survives(request):
             said = harness.output_tail()
             harness.revive()
             pytest.fail("LibreOffice died during this test; it was started again for the tests "
-                        "after it. The end of its output (%s):\n%s"
-                        % (harness.output_path, said or "(nothing)"), pytrace=False)
+                        "after it. The end of its output and log:\n%s" % (said or "(nothing)"),
+                        pytrace=False)
 
 
 @pytest.fixture

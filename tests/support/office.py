@@ -124,13 +124,18 @@ class OfficeHarness(object):
         return bool(answered)
 
     def output_tail(self, lines=25):
-        """The end of what soffice printed (a crash prints its signal and stack)."""
-        try:
-            with open(self.output_path, "rb") as f:
-                text = f.read().decode("utf-8", "replace")
-        except OSError:
-            return ""
-        return "\n".join(text.splitlines()[-lines:])
+        """The end of what soffice printed (a crash prints its signal and stack), and of
+        the extension's own log in the profile."""
+        out = []
+        for path in (self.output_path,
+                     os.path.join(self.profile_dir, "user", "marginalia", "marginalia.log")):
+            try:
+                with open(path, "rb") as f:
+                    text = f.read().decode("utf-8", "replace")
+            except OSError:
+                continue
+            out.append("-- %s\n%s" % (path, "\n".join(text.splitlines()[-lines:])))
+        return "\n".join(out)
 
     def revive(self):
         """Start the office again on the same profile (the .oxt stays installed)."""

@@ -125,10 +125,16 @@ class _CloseWatch(unohelper.Base, XCloseListener):
         pass
 
     def notifyClosing(self, event):
-        self._session.document_closed()
+        self._closed()
 
     def disposing(self, event):
-        self._session.document_closed()
+        self._closed()
+
+    def _closed(self):
+        try:
+            self._session.document_closed()
+        except Exception:            # never into the closing document's code
+            log.exception("ending the chat of a closed document failed")
 
 
 class ChatSession:

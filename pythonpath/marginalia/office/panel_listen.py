@@ -5,6 +5,8 @@
 turn, Ctrl+C in a pane copies without the soft breaks). Main thread.
 """
 
+import logging
+
 import unohelper
 from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKeyListener,
                               XMouseListener, XTextListener, XWindowListener)
@@ -15,10 +17,21 @@ KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
 MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
 MOD_CTRL = 2               # com.sun.star.awt.KeyModifier.MOD1
 
+log = logging.getLogger("marginalia.panel")
+
+
+def _call(fn, *args):
+    """Run a forwarded callable; nothing may escape into VCL's event loop (an exception
+    there ends LibreOffice with "Unspecified Application Error")."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("a panel event handler failed")
+
 
 class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, XTextListener,
                XMouseListener):
-    """Forwards toolkit events to plain callables; the callables catch their own errors."""
+    """Forwards toolkit events to plain callables; an error is logged, never raised."""
 
     def __init__(self, on_action=None, on_key=None, on_resize=None, on_text=None,
                  on_click=None):
@@ -30,22 +43,22 @@ class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, X
 
     def actionPerformed(self, event):
         if self._on_action:
-            self._on_action()
+            _call(self._on_action)
 
     def keyPressed(self, event):
         if self._on_key:
-            self._on_key(event)
+            _call(self._on_key, event)
 
     def keyReleased(self, event):
         pass
 
     def textChanged(self, event):
         if self._on_text:
-            self._on_text()
+            _call(self._on_text)
 
     def mousePressed(self, event):
         if self._on_click:
-            self._on_click()
+            _call(self._on_click)
 
     def mouseReleased(self, event):
         pass
@@ -58,14 +71,14 @@ class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, X
 
     def windowResized(self, event):
         if self._on_resize:
-            self._on_resize()
+            _call(self._on_resize)
 
     def windowMoved(self, event):
         pass
 
     def windowShown(self, event):
         if self._on_resize:
-            self._on_resize()
+            _call(self._on_resize)
 
     def windowHidden(self, event):
         pass

@@ -34,7 +34,11 @@ class ScopeWatch(unohelper.Base, XSelectionChangeListener):
     def selectionChanged(self, event):
         if not self._pending:
             self._pending = True
-            mainthread.post(self.ctx, self._update)
+            try:
+                mainthread.post(self.ctx, self._update)
+            except Exception:        # never into VCL's event loop
+                self._pending = False
+                log.exception("could not follow the selection")
 
     def _update(self):
         self._pending = False
