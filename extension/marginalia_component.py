@@ -27,11 +27,18 @@ PROTOCOL = "org.marginalia.cmd:"
 
 
 def _setup_logging(ctx):
+    """What every component does first: the log file, and garbage collection on the
+    main thread (office.collector says why)."""
     try:
         from marginalia.office import logfile
         logfile.setup(ctx)
     except Exception:
         log.exception("log setup failed")
+    try:
+        from marginalia.office import collector
+        collector.take_over(ctx)
+    except Exception:
+        log.exception("garbage collection set-up failed")
 
 
 def _named_values(args):

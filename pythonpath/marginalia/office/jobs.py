@@ -47,8 +47,20 @@ def _settings_save(ctx, document, payload):
     return True
 
 
+def _collector_state(ctx, document, payload):
+    """The collector's state; with full=true, after a full collection on the main thread
+    (its milliseconds in full_ms)."""
+    from marginalia.office import collector, mainthread
+    out = {}
+    if payload.get("full"):
+        out["full_ms"] = mainthread.run_sync(ctx, lambda: collector.collect(2)) * 1000
+    out.update(collector.state())
+    return out
+
+
 _COMMANDS = {
     "ping": _ping,
+    "collector.state": _collector_state,
     "settings.load": _settings_load,
     "settings.save": _settings_save,
 }
