@@ -95,13 +95,16 @@ def test_menu_with_a_selection_lists_builtins_ask_then_own_prompts():
     assert labels(entries) == ["Improve writing", "Fix spelling and grammar", "Shorten",
                                "Expand", "More formal", "More friendly", "Translate to",
                                "Explain", "Summarize", "Ask Marginalia\u2026", None,
-                               "Make it punchy"]
+                               "Make it punchy", None, "Keep Marginalia out"]
     translate = entries[6].children
     assert labels(translate)[:3] == ["Italian", "German", None]
     assert "Italian" not in labels(translate)[3:] and "English" in labels(translate)
     assert qm.parse_url(translate[0].url) == ("Run", {"id": "translate", "arg": "Italian"})
     assert qm.parse_url(entries[0].url) == ("Run", {"id": "improve"})
     assert qm.parse_url("https://x") == ("", {})
+    assert qm.parse_url(entries[-1].url) == ("KeepOut", {})
+    # Inside a marked passage the last entry takes the mark away.
+    assert labels(qm.menu_entries(library, True, kept_out=True))[-1] == "Let Marginalia in"
 
 
 def test_menu_without_a_selection_offers_what_works_on_the_document():

@@ -113,6 +113,7 @@ def test_right_click_shows_the_submenu_and_runs_shorten_with_the_panel_closed(
     assert entries[:7] == ["Improve writing", "Fix spelling and grammar", "Shorten", "Expand",
                            "More formal", "More friendly", "Translate to"]
     assert "Ask Marginalia\u2026" in entries
+    assert entries[-1] == "Keep Marginalia out"
     # Open the submenu and choose Shorten the way a keyboard user would.
     _xdotool(gui_office, "key", "--delay", "150", "Down", "Right")
     time.sleep(0.5)

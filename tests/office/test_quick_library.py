@@ -80,7 +80,8 @@ def test_each_writer_view_gets_the_submenu_with_and_without_a_selection(office):
         # prompt with an {argument} is for the chat box only.
         assert labels == ["Shorten", "Improve writing", "Fix spelling and grammar", "Expand",
                           "More formal", "More friendly", "Translate to", "Summarize",
-                          "Ask Marginalia\u2026", None, "Make it punchy"]
+                          "Ask Marginalia\u2026", None, "Make it punchy", None,
+                          "Keep Marginalia out"]
         translate = menu["entries"][6]["children"]
         assert translate[0]["label"] == "French" and translate[1] == {"separator": True}
         assert translate[0]["url"] == "org.marginalia.cmd:Run?arg=French&id=translate"

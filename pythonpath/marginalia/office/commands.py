@@ -4,8 +4,9 @@ keys bound in Tools > Customize dispatch.
 The registered ProtocolHandler (extension/marginalia_component.py) hands each
 dispatch here with its frame, on the main thread. ``Run?id=...&arg=...`` runs
 a library prompt on the frame's document (office.quick_actions); ``Ask`` and
-``Focus`` open the Marginalia deck and put the cursor in the message box. A
-refusal (no selection, a turn still running) is said in the panel.
+``Focus`` open the Marginalia deck and put the cursor in the message box;
+``KeepOut`` marks the selection Keep Marginalia out, or removes the mark it
+touches. A refusal (no selection, a turn still running) is said in the panel.
 """
 
 import logging
@@ -26,6 +27,11 @@ def dispatch_url(ctx: Any, frame: Any, url: str) -> Optional[str]:
                                            params.get("arg", ""))
     elif command in (quick_menu.ASK, quick_menu.FOCUS):
         focus_chat(ctx, doc)
+    elif command == quick_menu.KEEP_OUT:
+        from marginalia.writer import keepout
+        said = keepout.toggle(doc)
+        quick_panel.say(doc, said)         # news, not a refusal: the status line, if open
+        return said
     else:
         log.warning("unknown command %s", url)
         return None

@@ -23,6 +23,7 @@ from com.sun.star.ui.ContextMenuInterceptorAction import EXECUTE_MODIFIED, IGNOR
 
 from marginalia.office import prompt_store
 from marginalia.ui import quick_menu
+from marginalia.writer import keepout
 
 log = logging.getLogger("marginalia.menu")
 
@@ -68,10 +69,20 @@ def _trigger(container: Any, entry: quick_menu.Entry) -> Any:
     return item
 
 
-def add_submenu(ctx: Any, container: Any, selected: bool, at: int = 0) -> None:
+def _kept_out(selection: Any) -> bool:
+    """Whether the context menu's selection touches a Keep Marginalia out mark."""
+    try:
+        rng = selection.getSelection().getByIndex(0)
+        return keepout.kept_out(selection.getModel(), rng)
+    except Exception:
+        return False
+
+
+def add_submenu(ctx: Any, container: Any, selected: bool, at: int = 0,
+                kept_out: bool = False) -> None:
     """Insert the Marginalia submenu and a separator into ``container`` at ``at``."""
     entries = quick_menu.menu_entries(prompt_store.load(ctx), selected,
-                                      prompt_store.recent_languages(ctx))
+                                      prompt_store.recent_languages(ctx), kept_out)
     top = quick_menu.Entry(quick_menu.SUBMENU, children=entries)
     container.insertByIndex(at, _trigger(container, top))
     container.insertByIndex(at + 1, _trigger(container, quick_menu.Entry()))
@@ -90,7 +101,8 @@ class Interceptor(unohelper.Base, XContextMenuInterceptor):
             is_text, selected = _has_text_selection(event.Selection)
             if not is_text:
                 return IGNORED
-            add_submenu(self.ctx, event.ActionTriggerContainer, selected)
+            add_submenu(self.ctx, event.ActionTriggerContainer, selected,
+                        kept_out=selected and _kept_out(event.Selection))
             TIMINGS[:] = TIMINGS[-99:] + [time.perf_counter() - started]
             if measure_floor[0]:
                 started = time.perf_counter()

@@ -57,7 +57,8 @@ def _menu(ctx, document, payload):
     from marginalia.office import context_menu
     library = mainthread.run_sync(ctx, lambda: prompt_store.load(ctx))
     entries = quick_menu.menu_entries(library, bool(payload.get("has_selection", True)),
-                                      payload.get("recent", ()))
+                                      payload.get("recent", ()),
+                                      bool(payload.get("kept_out", False)))
     out = {"entries": [_entry(e) for e in entries]}
     if document is not None:
         out["registered"] = mainthread.run_sync(ctx, lambda: context_menu.registered(

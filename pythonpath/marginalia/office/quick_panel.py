@@ -74,6 +74,18 @@ def focus(doc: Any) -> bool:
     return True
 
 
+def say(doc: Any, sentence: str) -> None:
+    """Put ``sentence`` in the document's panel's status line (logged when none is open)."""
+    panel = _panel_for(doc)
+    if panel is None:
+        log.info("not shown (no panel): %s", sentence)
+        return
+    try:
+        panel.view.set_status(sentence)
+    except Exception:
+        log.exception("could not show a sentence in the panel")
+
+
 def tell(doc: Any, sentence: str) -> None:
     """Say ``sentence`` in the document's panel (logged when none is open)."""
     panel = _panel_for(doc)

@@ -16,9 +16,12 @@ PROTOCOL = "org.marginalia.cmd:"
 RUN = "Run"
 ASK = "Ask"
 FOCUS = "Focus"
+KEEP_OUT = "KeepOut"
 SUBMENU = "Marginalia"
 ASK_LABEL = "Ask Marginalia\u2026"
 FOCUS_LABEL = "Focus Marginalia chat"
+KEEP_OUT_LABEL = "Keep Marginalia out"
+LET_IN_LABEL = "Let Marginalia in"
 TRANSLATE_TO = "Translate to"
 RECENT_LANGUAGES = 3
 
@@ -88,8 +91,9 @@ def usable(prompt: pl.Prompt, has_selection: bool) -> bool:
 
 
 def menu_entries(library: Iterable[pl.Prompt], has_selection: bool,
-                 recent: Sequence[str] = ()) -> List[Entry]:
-    """The Marginalia submenu's entries: built-ins, Ask, then the user's prompts.
+                 recent: Sequence[str] = (), kept_out: bool = False) -> List[Entry]:
+    """The Marginalia submenu's entries: built-ins, Ask, the user's prompts, then Keep
+    Marginalia out (Let Marginalia in when the selection touches such a mark).
 
     Without a selection only what works on the whole document or at the
     cursor is offered (prompts that do not need a selection, and Ask).
@@ -109,6 +113,9 @@ def menu_entries(library: Iterable[pl.Prompt], has_selection: bool,
     if own:
         out.append(Entry())
         out.extend(own)
+    if has_selection:
+        out.append(Entry())
+        out.append(Entry(LET_IN_LABEL if kept_out else KEEP_OUT_LABEL, command_url(KEEP_OUT)))
     return out
 
 

@@ -182,6 +182,11 @@ def unmark(doc: Any, name: str) -> bool:
     return True
 
 
+def kept_out(doc: Any, rng: Any) -> bool:
+    """Whether ``rng`` touches a Keep Marginalia out mark (toggle would remove it)."""
+    return any(overlaps(doc, rng, anchor, touching=True) for _name, anchor in marks(doc))
+
+
 def toggle(doc: Any) -> str:
     """The one-click command: mark the selection, or remove the mark it is in. A sentence."""
     rng = _selection_range(doc)
