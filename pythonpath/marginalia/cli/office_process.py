@@ -238,7 +238,7 @@ class Office:
         except OfficeError:
             if self.answers():
                 raise               # a real refusal: the file
-            # Seen about once in five whole-suite runs: a freshly started office died
+            # Seen in two of six whole-suite runs: a freshly started office died
             # during addExtension ("Binary URP bridge already disposed"). Once more.
             logging.getLogger("marginalia.cli").debug("the office died installing; again")
             self.kill()
