@@ -19,6 +19,7 @@ from marginalia.cli.doclock import lock_path
 from tests.support.office import Office, paragraph_texts, paragraphs, props
 from tests.support.sse_server import (ScriptedServer, error_response, text_response,
                                       tool_calls_response, usage)
+from tests.support.writer import accept_all
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -102,9 +103,7 @@ def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path
         authors = set(redlines.getByIndex(i).RedlineAuthor for i in range(redlines.getCount()))
         assert any("Marginalia" in a for a in authors), authors
         # Accepting every change gives the edited text.
-        dispatcher = office.create("com.sun.star.frame.DispatchHelper")
-        dispatcher.executeDispatch(doc.CurrentController.Frame, ".uno:AcceptAllTrackedChanges",
-                                   "", 0, ())
+        accept_all(office, doc)
         texts = paragraph_texts(doc)
         assert texts[0] == "Animals"
         assert texts[1:] == ["The quick brown cat jumps.", "A cat is clever."]

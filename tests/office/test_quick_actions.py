@@ -12,7 +12,7 @@ import pytest
 
 from tests.office.test_chat_session import _wait_done as wait_done
 from tests.support.sse_server import ScriptedServer, text_response
-from tests.support.writer import build, find, texts
+from tests.support.writer import accept_all, build, find, texts
 from tests.conftest import _harness
 
 
@@ -122,17 +122,11 @@ def test_suggest_records_the_rewrite_as_tracked_changes_by_the_ai(office):
         assert authors == {"Marginalia (AI)"}
         assert doc.getPropertyValue("RecordChanges") is False
         assert bold(find(doc, "bold"))
-        _accept_all(office, doc)
+        accept_all(office, doc)
         assert texts(doc) == ["Intro line.", NEW2, NEW3, "Outro."]
         assert summaries(entries) == ["Replaced the 2 selected paragraphs"]
     finally:
         office.close(doc)
-
-
-def _accept_all(office, doc):
-    helper = office.create("com.sun.star.frame.DispatchHelper")
-    helper.executeDispatch(doc.getCurrentController().getFrame(),
-                           ".uno:AcceptAllTrackedChanges", "", 0, ())
 
 
 def annotations(doc):

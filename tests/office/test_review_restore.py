@@ -172,14 +172,14 @@ def test_keep_out_from_the_context_menu_command_marks_and_unmarks(office):
     doc = build(office, [("Standard", "Intro."), ("Standard", "Leave this passage alone."),
                          ("Standard", "The end.")])
     try:
-        doc.getCurrentController().select(find(doc, "this passage"))
+        select(doc, "this passage")
         url = "org.marginalia.cmd:KeepOut"
         said = office.job("quick.dispatch", document=doc, url=url)
         assert "keep out of paragraph 2" in said
         assert len(office.job("review.keepout", document=doc)["marks"]) == 1
         assert office.job("quick.menu", doc, has_selection=True,
                           kept_out=True)["entries"][-1]["label"] == "Let Marginalia in"
-        doc.getCurrentController().select(find(doc, "passage"))
+        select(doc, "passage")
         said = office.job("quick.dispatch", document=doc, url=url)
         assert "removed from paragraph 2" in said
         assert office.job("review.keepout", document=doc)["marks"] == []

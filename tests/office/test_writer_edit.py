@@ -4,7 +4,8 @@ import re
 
 import pytest
 
-from tests.support.writer import EMOJI_LINE, blocks, find, one, sample, select, texts, turn
+from tests.support.writer import (EMOJI_LINE, accept_all, blocks, find, one, sample, select,
+                                  texts, turn)
 
 MARKDOWN = """## Plan
 
@@ -156,9 +157,7 @@ def test_replace_text_outside_the_basic_plane(office, doc, search, replacement, 
                      track_changes=track)[0])
     assert result["data"]["replaced"] == 1
     if track:
-        dispatcher = office.create("com.sun.star.frame.DispatchHelper")
-        frame = doc.getCurrentController().getFrame()
-        dispatcher.executeDispatch(frame, ".uno:AcceptAllTrackedChanges", "", 0, ())
+        accept_all(office, doc)
     assert texts(doc)[7] == EMOJI_LINE.replace(search, replacement)
     found = ok(one(office, doc, "search_document", query=replacement.split()[0]))
     assert found["data"]["count"] >= 1

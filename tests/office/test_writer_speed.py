@@ -12,8 +12,8 @@ import json
 import pytest
 from com.sun.star.text.ControlCharacter import LINE_BREAK, PARAGRAPH_BREAK
 
-from tests.support.writer import (EMOJI_LINE, blocks, build, find, one, redlines, sample,
-                                  turn)
+from tests.support.writer import (EMOJI_LINE, accept_all, blocks, build, find, one, redlines,
+                                  sample, turn)
 
 AI = "Marginalia (AI)"
 QUERIES = ("the", "e", "\U0001F600", "North", "report")
@@ -222,9 +222,7 @@ def test_replace_all_fast_path_gives_what_the_checked_path_gives(office, search,
         assert sorted(redlines(fast)) == sorted(redlines(slow))
         assert bool(redlines(fast)) is track
         for doc in (fast, slow):
-            dispatcher = office.create("com.sun.star.frame.DispatchHelper")
-            frame = doc.getCurrentController().getFrame()
-            dispatcher.executeDispatch(frame, ".uno:AcceptAllTrackedChanges", "", 0, ())
+            accept_all(office, doc)
         assert blocks(fast) == blocks(slow)
         assert fast.getText().getString() == slow.getText().getString()
         assert find(fast, "grew").getPropertyValue("CharWeight") == 150.0

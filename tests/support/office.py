@@ -122,9 +122,10 @@ class OfficeHarness(object):
         return "\n".join(out)
 
     def revive(self):
-        """Start the office again on the same profile (the .oxt stays installed)."""
+        """Start the office again, with the .oxt installed anew."""
+        # kill() removes the office's own throwaway profile, so the new start begins
+        # with an empty one and installs the extension again.
         self.office.kill()
-        # Installed again: after a crash LibreOffice 25.x started without the extension.
         self.office.start()
         self.office.install_and_restart(self.oxt)
         self.job("ping")

@@ -151,6 +151,13 @@ def one(office, doc, name, **arguments):
     return turn(office, doc, (name, arguments))[0]
 
 
+def accept_all(office, doc):
+    """Accept every tracked change, as Edit > Track Changes > Accept All does."""
+    helper = office.create("com.sun.star.frame.DispatchHelper")
+    helper.executeDispatch(doc.getCurrentController().getFrame(),
+                           ".uno:AcceptAllTrackedChanges", "", 0, ())
+
+
 def select(doc, start_text, end_text=None):
     """Select from the start of one found text to the end of another (or the same)."""
     a = find(doc, start_text)
