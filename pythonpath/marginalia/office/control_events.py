@@ -6,13 +6,22 @@ into VCL's event loop, which would only show the user a bare UNO error.
 """
 
 import logging
-from typing import Callable
+from typing import Any, Callable
 
 import unohelper
 from com.sun.star.awt import XActionListener, XItemListener, XTextListener
 from com.sun.star.util import XChangesListener
 
 log = logging.getLogger("marginalia.controls")
+
+
+def guarded(fn: Callable[..., None], what: str, *args: Any) -> None:
+    """Run ``fn(*args)`` for a UNO listener: an error is logged, never let into VCL's event
+    loop (there it ends LibreOffice with "Unspecified Application Error")."""
+    try:
+        fn(*args)
+    except Exception:
+        log.exception("%s failed", what)
 
 
 class Call(unohelper.Base, XActionListener, XItemListener, XTextListener, XChangesListener):
@@ -35,10 +44,7 @@ class Call(unohelper.Base, XActionListener, XItemListener, XTextListener, XChang
         self._run()
 
     def _run(self):
-        try:
-            self._fn()
-        except Exception:
-            log.exception("%s failed", self._what)
+        guarded(self._fn, self._what)
 
     def disposing(self, event):
         pass

@@ -5,11 +5,11 @@
 turn, Ctrl+C in a pane copies without the soft breaks). Main thread.
 """
 
-import logging
-
 import unohelper
 from com.sun.star.awt import (XActionListener, XFocusListener, XKeyHandler, XKeyListener,
                               XMouseListener, XTextListener, XWindowListener)
+
+from marginalia.office.control_events import guarded
 
 KEY_C = 514                # com.sun.star.awt.Key.C
 KEY_INSERT = 1286          # com.sun.star.awt.Key.INSERT (Ctrl+Insert copies too)
@@ -17,16 +17,9 @@ KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
 MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
 MOD_CTRL = 2               # com.sun.star.awt.KeyModifier.MOD1
 
-log = logging.getLogger("marginalia.panel")
-
 
 def _call(fn, *args):
-    """Run a forwarded callable; nothing may escape into VCL's event loop (an exception
-    there ends LibreOffice with "Unspecified Application Error")."""
-    try:
-        fn(*args)
-    except Exception:
-        log.exception("a panel event handler failed")
+    guarded(fn, "a panel event handler", *args)
 
 
 class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, XTextListener,

@@ -74,22 +74,26 @@ def focus(doc: Any) -> bool:
     return True
 
 
-def say(doc: Any, sentence: str) -> None:
-    """Put ``sentence`` in the document's panel's status line (logged when none is open)."""
+def _shown_by(doc: Any, sentence: str) -> Optional[Any]:
+    """The document's panel, or None (the sentence logged instead)."""
     panel = _panel_for(doc)
     if panel is None:
         log.info("not shown (no panel): %s", sentence)
-        return
-    try:
-        panel.view.set_status(sentence)
-    except Exception:
-        log.exception("could not show a sentence in the panel")
+    return panel
+
+
+def say(doc: Any, sentence: str) -> None:
+    """Put ``sentence`` in the document's panel's status line (logged when none is open)."""
+    panel = _shown_by(doc, sentence)
+    if panel is not None:
+        try:
+            panel.view.set_status(sentence)
+        except Exception:
+            log.exception("could not show a sentence in the panel")
 
 
 def tell(doc: Any, sentence: str) -> None:
-    """Say ``sentence`` in the document's panel (logged when none is open)."""
-    panel = _panel_for(doc)
-    if panel is None:
-        log.info("not shown (no panel): %s", sentence)
-        return
-    panel.show_error(sentence)
+    """Say ``sentence`` in the document's panel, as a refusal (logged when none is open)."""
+    panel = _shown_by(doc, sentence)
+    if panel is not None:
+        panel.show_error(sentence)

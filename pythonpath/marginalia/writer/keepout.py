@@ -182,9 +182,15 @@ def unmark(doc: Any, name: str) -> bool:
     return True
 
 
+def _touched(doc: Any, rng: Any) -> Optional[Tuple[str, Any]]:
+    """The first mark (name, anchor) that ``rng`` touches, or None."""
+    return next(((name, anchor) for name, anchor in marks(doc)
+                 if overlaps(doc, rng, anchor, touching=True)), None)
+
+
 def kept_out(doc: Any, rng: Any) -> bool:
     """Whether ``rng`` touches a Keep Marginalia out mark (toggle would remove it)."""
-    return any(overlaps(doc, rng, anchor, touching=True) for _name, anchor in marks(doc))
+    return _touched(doc, rng) is not None
 
 
 def toggle(doc: Any) -> str:
@@ -192,11 +198,12 @@ def toggle(doc: Any) -> str:
     rng = _selection_range(doc)
     if rng is None:
         return NO_SELECTION
-    for name, anchor in marks(doc):
-        if overlaps(doc, rng, anchor, touching=True):
-            span = _span(*_paragraph_numbers(doc, anchor))
-            unmark(doc, name)
-            return UNMARKED % span
+    touched = _touched(doc, rng)
+    if touched is not None:
+        name, anchor = touched
+        span = _span(*_paragraph_numbers(doc, anchor))
+        unmark(doc, name)
+        return UNMARKED % span
     name = mark(doc, rng)
     anchor = doc.getBookmarks().getByName(name).getAnchor()
     return MARKED % _span(*_paragraph_numbers(doc, anchor))
