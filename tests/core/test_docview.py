@@ -96,6 +96,21 @@ def test_outline_cuts_with_a_count_when_one_level_is_too_long():
     assert len(lines) == 6
 
 
+def test_outline_depth_counts_levels_as_the_cut_does():
+    assert docview.outline_depth({1: 30, 2: 240}, 60) == 1
+    assert docview.outline_depth({1: 30, 2: 20, 3: 500}, 60) == 2
+    assert docview.outline_depth({2: 3}, 60) == 2
+    assert docview.outline_depth({}, 60) == 0
+
+
+def test_an_outline_given_its_total_lists_the_given_headings_and_counts_the_rest():
+    # writer.outline hands over only the first headings of the shown levels.
+    paras = [Para(n, "H%d" % n, heading=1) for n in range(1, 6)]
+    assert outline(paras, limit=5, total=12) == outline(
+        [Para(n, "H%d" % n, heading=1) for n in range(1, 13)], limit=5)
+    assert outline(paras, limit=5, total=5)[-1] == "5: # H5"
+
+
 def test_compact_form_costs_little_over_plain_text():
     paras = [Para(n, "A sentence of ordinary prose that fills a paragraph. " * 6)
              for n in range(1, 1001)]

@@ -1,5 +1,7 @@
 """The fast paths of the reading map and of replace_text against the slow, exact ones.
 
+(writer.outline and read.places have their own cases in test_writer_outline.)
+
 The numbering-only map (search, selection), the full map (info, read) and
 replace_text's count-only find must give what the enumeration and the
 range-by-range checks give, on documents with formatting, emoji, tables,
@@ -23,6 +25,10 @@ def _check(office, doc):
     check = office.job("writer.map_check", document=doc, queries=list(QUERIES))
     assert check["same"] and check["same_guessed"], check
     assert check["same_numbering"] and check["same_places"], check
+    # The outline found by style and the matches placed from the text (writer.outline,
+    # read.places), where they apply, agree with the walk.
+    assert check["same_outline"] and check.get("same_selection", True), check
+    assert check["same_text_places"] is not False, check
     assert any(check["places"]), "the queries should find something"
     return check
 

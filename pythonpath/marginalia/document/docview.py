@@ -24,7 +24,7 @@ U+FFFF (emoji, CJK extension ideographs, mathematical letters) do not shift offs
 
 import re
 from dataclasses import dataclass
-from typing import List, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 SEL_OPEN = "\u27e6"
 SEL_CLOSE = "\u27e7"
@@ -148,17 +148,33 @@ def render(paras: List[Para], budget: int, total: Optional[int] = None,
     return "\n".join(out), last
 
 
-def outline(paras: List[Para], limit: int = 40) -> List[str]:
-    """Heading lines "N: ## Title"; deeper levels are dropped first to stay within ``limit``."""
-    heads = [p for p in paras if p.heading and p.rows is None]
-    deepest = max([p.heading for p in heads] or [0])
-    while deepest > 1 and len(heads) > limit:
+def outline_depth(counts: Dict[int, int], limit: int) -> int:
+    """The deepest heading level an outline shows, given how many headings each
+    level has: deeper levels are dropped first while more than ``limit`` remain."""
+    deepest = max(counts or [0])
+    while deepest > 1 and sum(n for level, n in counts.items() if level <= deepest) > limit:
         deepest -= 1
+    return deepest
+
+
+def outline(paras: List[Para], limit: int = 40, total: Optional[int] = None) -> List[str]:
+    """Heading lines "N: ## Title"; deeper levels are dropped first to stay within ``limit``.
+
+    With ``total``, ``paras`` are already the shown levels' headings (at least
+    the first ``limit``) and ``total`` how many those levels hold.
+    """
+    heads = [p for p in paras if p.heading and p.rows is None]
+    if total is None:
+        counts: Dict[int, int] = {}
+        for p in heads:
+            counts[p.heading] = counts.get(p.heading, 0) + 1
+        deepest = outline_depth(counts, limit)
         heads = [p for p in heads if p.heading <= deepest]
+        total = len(heads)
     lines = ["%d: %s %s" % (p.number, "#" * min(p.heading, 6), short(p.text, 80))
              for p in heads[:limit]]
-    if len(heads) > limit:
-        lines.append("\u2026 and %d more headings" % (len(heads) - limit))
+    if total > limit:
+        lines.append("\u2026 and %d more headings" % (total - limit))
     return lines
 
 

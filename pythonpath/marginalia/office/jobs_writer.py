@@ -138,8 +138,8 @@ def _map_check(ctx, document, payload):
     """The cheap maps against the exact enumeration (tests): the full map's records,
     the numbering-only map's texts, and where each match of ``queries`` is found."""
     from marginalia.office.mainthread import run_sync
-    from marginalia.writer import mapbuild
-    from marginalia.writer import read
+    from marginalia.document import docview
+    from marginalia.writer import mapbuild, outline, read
     from marginalia.writer.bodymap import ElementMap, Offsets
     from marginalia.writer.text_tools import find_all
 
@@ -155,12 +155,49 @@ def _map_check(ctx, document, payload):
                         for rng in find_all(document, query, False, False)])
         return out
 
+    def by_text(bmap):
+        # read.places' own path on a plain body: the text before the matches only.
+        body = document.getText()
+        if not read._plain_body(document, body):
+            return None
+        out = []
+        for query in payload.get("queries", ()):
+            ranges = find_all(document, query, False, False)
+            found = read._places_by_text(body, ranges) if ranges else []
+            out.append(found)
+        mapped = []
+        for query in payload.get("queries", ()):
+            offsets = Offsets(body)
+            row = []
+            for rng in find_all(document, query, False, False):
+                number, offset = read.locate(document, bmap, rng, offsets)
+                text = None if number is None or bmap.is_table(number) else \
+                    bmap.para_text(number)
+                row.append((number, offset if text is not None else 0, text))
+            mapped.append(row)
+        return out == mapped
+
+    def outlines(numbering, slow):
+        limit = int(payload.get("limit", 60))
+        found = outline.headings(document, numbering, limit)
+        want = docview.outline(slow.headings(), limit=limit)
+        if found is None:
+            return {"outline_fast": False, "same_outline": True, "outline": want}
+        got = docview.outline(found.heads, limit=limit, total=found.total)
+        sel = [read.selection(document, slow, anchors) for anchors in (found.anchors, ())]
+        fields = [(x.start, x.end, x.start_offset, x.end_offset, x.text) for x in sel]
+        return {"outline_fast": True, "same_outline": got == want, "outline": got,
+                "want_outline": want, "same_selection": fields[0] == fields[1]}
+
     def check():
         fast = mapbuild.cheap(document)
         numbering = mapbuild.build(document, props=False)
         guessed = mapbuild.walked(document, True)
         read.invalidate()
         slow = read.element_map(document)
+        full = mapbuild.build(document)
+        extra = outlines(mapbuild.build(document, props=False), full)
+        extra["same_text_places"] = by_text(slow)
 
         def rows(bmap):
             # Para is a dataclass: equal records have equal fields.
@@ -170,7 +207,7 @@ def _map_check(ctx, document, payload):
                 "same_numbering": blocks(numbering) == blocks(slow),
                 "same_places": places(numbering) == places(slow), "places": places(slow),
                 "guessed": guessed is not None,
-                "same_guessed": guessed is None or rows(guessed) == rows(slow)}
+                "same_guessed": guessed is None or rows(guessed) == rows(slow), **extra}
     return run_sync(ctx, check)
 
 

@@ -8,7 +8,7 @@ from typing import Any, Dict, List
 
 from marginalia.document import docview
 from marginalia.writer import edit
-from marginalia.writer import read, rewrite
+from marginalia.writer import outline, read, rewrite
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.writer.bodymap import ListKinds, para_props
@@ -19,6 +19,7 @@ from marginalia.writer.text_tools import check_writable, protected_sections
 from marginalia.chat.tools import ToolOutput
 
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
+OUTLINE_LIMIT = 60       # headings listed by get_document_info
 MAX_TABLE_CELLS = 2000
 
 
@@ -26,10 +27,28 @@ def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
+def _outline(doc):
+    """(the map, the outline's headings, how many its levels hold, anchors).
+
+    The map's own attributes when it has them; else the headings found by
+    style (writer.outline), else the map read with attributes after all.
+    """
+    bmap = read.body_map(doc, props=False)
+    if not bmap.has_props:
+        # Kept on the map: valid exactly as long as the map is (read's cache key).
+        found = bmap.extras.get("outline")
+        if found is None:
+            found = bmap.extras["outline"] = outline.headings(doc, bmap, OUTLINE_LIMIT)
+        if found is not None:
+            return bmap, found.heads, found.total, found.anchors
+        bmap = read.body_map(doc)
+    return bmap, bmap.headings(), None, ()
+
+
 def document_info(doc: Any) -> Dict[str, Any]:
     """What get_document_info reports: title, sizes, outline, selection, modes."""
-    bmap = read.body_map(doc)
-    sel = read.selection(doc, bmap)
+    bmap, heads, total, anchors = _outline(doc)
+    sel = read.selection(doc, bmap, anchors)
     stats = read.statistics(doc)
     info = {
         "title": read.title(doc),
@@ -38,7 +57,7 @@ def document_info(doc: Any) -> Dict[str, Any]:
         "words": stats["words"],
         "characters": stats["characters"],
         "pages": stats["pages"],
-        "outline": docview.outline(bmap.headings(), limit=60),
+        "outline": docview.outline(heads, limit=OUTLINE_LIMIT, total=total),
         "has_selection": not sel.empty,
         "selection_paragraphs": [sel.start, sel.end] if sel.start and not sel.empty else None,
         "cursor_paragraph": sel.start,

@@ -27,7 +27,7 @@ import bisect
 import functools
 import re
 from dataclasses import dataclass
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from marginalia.document.docview import Para
 
@@ -35,6 +35,7 @@ from marginalia.document.docview import Para
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
 LIST_PROPS = ("NumberingLevel", "ListLabelString")
+_NEWLINE = re.compile("\n")
 # All of a paragraph's block attributes, in the order of Block.props.
 PARA_PROPS = ("OutlineLevel", "ListId", "NumberingLevel", "ListLabelString", "ParaStyleName")
 # com.sun.star.style.NumberingType: CHAR_SPECIAL and BITMAP are bullets.
@@ -71,11 +72,11 @@ class BodyMap:
         # False while only the numbering is known (writer.mapbuild's first level):
         # record() and headings() need the attributes.
         self.has_props = has_props
+        # What other readers derive from this map, valid as long as it is.
+        self.extras: Dict[str, Any] = {}
         # Offsets of every line start in ``text``, for offset -> block lookups.
-        starts, pos = [], 0
-        for line in text.split("\n"):
-            starts.append(pos)
-            pos += len(line) + 1
+        starts = [0]
+        starts.extend(match.end() for match in _NEWLINE.finditer(text))
         self._line_starts = starts
         self._para_starts = [starts[b.first_line] for b in blocks]
 
@@ -118,6 +119,10 @@ class BodyMap:
             if block.table is None and block.props[0]:
                 out.append(Para(number, self.para_text(number), heading=block.props[0]))
         return out
+
+    def start_of(self, number: int) -> int:
+        """The body text offset where block ``number`` starts."""
+        return self._para_starts[number - 1]
 
     def block_at(self, offset: int) -> Tuple[Optional[int], int]:
         """(block number, offset inside it) of a body text offset; tables never match."""
@@ -290,23 +295,57 @@ class Offsets:
     """Body text offsets of positions, measured by getString of the text before them.
 
     Positions asked in document order cost only the text between them: a
-    trailing cursor remembers the last one.
+    trailing cursor remembers the last one. ``anchors``, (offset, range) pairs
+    in document order (the outline's headings), let a first position start
+    from the nearest one before it instead of the body's start. With ``keep``
+    the measured pieces are kept: ``text`` is then the body text up to the
+    last position, while ``restarts`` stays 1 (positions came in order).
     """
 
-    def __init__(self, body: Any):
-        self._body = body
+    def __init__(self, body: Any, anchors: Sequence[Tuple[int, Any]] = (), keep: bool = False):
+        self.body = body
+        self._anchors = anchors
         self._cursor = None
         self._offset = 0
+        self._pieces: Optional[List[str]] = [] if keep else None
+        self.restarts = 0
 
-    def of(self, position: Any) -> int:
-        """The offset of ``position`` (a range in the body) in the body's getString()."""
-        body = self._body
-        if self._cursor is not None:
-            self._cursor.collapseToEnd()
-        if self._cursor is None or body.compareRegionStarts(self._cursor, position) == -1:
+    @property
+    def text(self) -> str:
+        return "".join(self._pieces or ())
+
+    def _restart(self, position):
+        body = self.body
+        self.restarts += 1
+        if self._pieces is not None:
+            del self._pieces[:]
+        lo, hi = 0, len(self._anchors)
+        # The last anchor at or before ``position``: a binary search by comparison.
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if body.compareRegionStarts(self._anchors[mid][1], position) >= 0:
+                lo = mid + 1
+            else:
+                hi = mid
+        if lo:
+            offset, rng = self._anchors[lo - 1]
+            self._cursor = body.createTextCursorByRange(rng.getStart())
+            self._offset = offset
+        else:
             self._cursor = body.createTextCursor()
             self._cursor.gotoStart(False)
             self._offset = 0
+
+    def of(self, position: Any) -> int:
+        """The offset of ``position`` (a range in the body) in the body's getString()."""
+        body = self.body
+        if self._cursor is not None:
+            self._cursor.collapseToEnd()
+        if self._cursor is None or body.compareRegionStarts(self._cursor, position) == -1:
+            self._restart(position)
         self._cursor.gotoRange(position, True)
-        self._offset += len(self._cursor.getString())
+        piece = self._cursor.getString()
+        if self._pieces is not None:
+            self._pieces.append(piece)
+        self._offset += len(piece)
         return self._offset

@@ -14,11 +14,11 @@ change is accepted, but deleting text the same author inserted under
 tracking removes it outright. Main thread only.
 """
 
-from typing import Any, List, Optional, Tuple
+from typing import Any, Callable, List, Optional, Tuple
 
 from marginalia.document import expect as words
 from marginalia.errors import ToolError
-from marginalia.writer import changes, ledger, read
+from marginalia.writer import changes, read
 from marginalia.writer.args import as_text
 from marginalia.writer.bodymap import para_props, table_rows
 from marginalia.writer.locate import Locator
@@ -90,7 +90,9 @@ class Known:
 
     Writer also moves the change counter when nobody edits (fields and layout
     settling after a large edit, and in a window), so the count only says to
-    look; the text, which is all paragraph numbers depend on, decides.
+    look; the text, which is all paragraph numbers depend on, decides. The text
+    itself is kept, not a digest: it is usually the read map's own string
+    (read.body_text), so the comparison is often an identity check.
     """
 
     def __init__(self) -> None:
@@ -104,18 +106,45 @@ class Known:
         """Remember the document as it is now (after a read, or the toolbox's own edit)."""
         try:
             self._count = changes.change_count(doc)
-            self._text = ledger.fingerprint(doc)
+            self._text = read.body_text(doc)
         except Exception:
             self.forget()       # closed: the next call says so
 
+    def seen(self, doc: Any, later: Callable[[Callable[[], None]], None]) -> None:
+        """After a read: remember the document as the model now knows it.
+
+        The text comes free when the read built the map; else (a search that
+        read only the text before its matches) ``later`` runs the getString
+        as a main-thread callback just after the answer, and only if nothing
+        changed meanwhile. Until then, or if something did, any change
+        counts (changed() is True): never a change missed.
+        """
+        try:
+            count = self._count = changes.change_count(doc)
+            self._text = read.cached_text(doc)
+        except Exception:
+            self.forget()
+            return
+        if self._text is not None:
+            return
+
+        def settle():
+            try:
+                if self._count == count and self._text is None and \
+                        changes.change_count(doc) == count:
+                    self._text = read.body_text(doc)
+            except Exception:
+                pass        # closed meanwhile: the next call says so
+        later(settle)
+
     def changed(self, doc: Any) -> bool:
-        """True when someone else changed the text since mark()."""
+        """True when someone else changed the text since mark() or seen()."""
         if self._count is None:
             return False
         count = changes.change_count(doc)
         if count == self._count:
             return False
-        if self._text is not None and ledger.fingerprint(doc) == self._text:
+        if self._text is not None and read.body_text(doc) == self._text:
             self._count = count
             return False
         return True

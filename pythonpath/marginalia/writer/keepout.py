@@ -13,6 +13,7 @@ Main thread only.
 
 from typing import Any, List, Optional, Tuple
 
+from marginalia.chat.tools import ToolOutput
 from marginalia.errors import ToolError
 from marginalia.writer import read
 from marginalia.writer.bodymap import Offsets
@@ -207,3 +208,20 @@ def toggle(doc: Any) -> str:
     name = mark(doc, rng)
     anchor = doc.getBookmarks().getByName(name).getAnchor()
     return MARKED % _span(*_paragraph_numbers(doc, anchor))
+
+
+def noted(doc: Any, name: str, out: Any) -> Any:
+    """A read tool's answer with the kept-out paragraphs named (when there are any)."""
+    if name not in ("read_document", "search_document", "get_document_info") or \
+            not marks(doc):
+        return out
+    line = note(doc)
+    if not line:
+        return out
+    result = getattr(out, "result", out)
+    if isinstance(result, str):
+        result = result + "\n" + line
+    elif isinstance(result, dict):
+        result = dict(result)
+        result["kept_out"] = line
+    return ToolOutput(result, getattr(out, "summary", None))

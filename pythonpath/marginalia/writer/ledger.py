@@ -98,8 +98,9 @@ def ledger_for(doc: Any) -> Ledger:
 
 
 def fingerprint(doc: Any) -> str:
-    """A digest of the body text (one getString): where a restore must arrive."""
-    return hashlib.sha1(doc.getText().getString().encode("utf-8", "surrogatepass")).hexdigest()
+    """A digest of the body text: where a restore must arrive."""
+    from marginalia.writer import read     # read -> mapbuild -> ... never back here
+    return hashlib.sha1(read.body_text(doc).encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def redline_ids(doc: Any) -> List[str]:

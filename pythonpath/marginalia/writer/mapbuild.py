@@ -36,7 +36,8 @@ from marginalia.writer.bodymap import (CURSOR_PROPS, LIST_PROPS, Block, BodyMap,
 STRIDE = 48
 
 
-def _has_fields(doc):
+def has_fields(doc: Any) -> bool:
+    """True when the document has text fields (their text may hold a \\n)."""
     try:
         return doc.getTextFields().createEnumeration().hasMoreElements()
     except Exception:
@@ -51,6 +52,8 @@ def _break_offsets(doc, body):
 
 def _blocks_from_lines(text, breaks):
     """Blocks of consecutive lines joined by manual breaks; None if a break is no "\\n"."""
+    if not breaks:
+        return [Block(index, 1) for index in range(text.count("\n") + 1)]
     joined = set(breaks)
     for offset in joined:
         if offset >= len(text) or text[offset] != "\n":
@@ -238,7 +241,7 @@ def _fast(doc, props, base) -> Iterator[None]:
     if props:
         return _filled(bmap, read)
     yield
-    if _has_fields(doc):
+    if has_fields(doc):
         # A field's text may hold "\n": only the paragraph count tells.
         count = yield from _count_paragraphs(doc)
         if count != len(blocks):

@@ -11,10 +11,10 @@ is unchanged. Call only on the main thread.
 
 import urllib.parse
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, NamedTuple, Optional, Tuple
+from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from marginalia.document.docview import Para
-from marginalia.writer import changes, mapbuild
+from marginalia.writer import bodymap, changes, mapbuild
 from marginalia.writer.bodymap import BodyMap, ElementMap, Offsets
 
 # ---------------------------------------------------------------- the cached map
@@ -91,6 +91,21 @@ def body_map(doc: Any, props: bool = True) -> BodyMap:
     return _slots["map"].value
 
 
+def cached_text(doc: Any) -> Optional[str]:
+    """The body's getString() if a current map holds it, else None."""
+    return _slots["map"].value.text if _map_is_fresh(doc) else None
+
+
+def body_text(doc: Any) -> str:
+    """The body's getString(): the cached map's text while the document is unchanged.
+
+    The guards ask for it around every tool call (has someone else edited?);
+    a read tool has just built the map, so the text costs nothing then.
+    """
+    text = cached_text(doc)
+    return doc.getText().getString() if text is None else text
+
+
 def element_map(doc: Any) -> ElementMap:
     """The numbered blocks from the enumerated body: slow, but exact for any body."""
     out = []
@@ -117,10 +132,102 @@ def locate(doc: Any, bmap: BodyMap, rng: Any, offsets: Offsets) -> Tuple[Optiona
     A range in a table cell gives the table's block and offset 0. ``offsets``
     is shared by the ranges of one search, asked in document order.
     """
-    if rng.getText() == doc.getText():
+    if rng.getText() == offsets.body:
         return bmap.block_of(rng.getStart(), offsets)
     number = _table_number(bmap, rng)
     return (number, 0) if number is not None else (None, 0)
+
+
+# Where a found range is: (block number, offset in its paragraph, the
+# paragraph's text); a table's block gives (number, 0, None), a range outside
+# the body (header, frame, note) (None, 0, None).
+Place = Tuple[Optional[int], int, Optional[str]]
+
+
+def _plain_body(doc, body):
+    """True when every "\\n" of the body text ends a paragraph: no table, no
+    text field (its text may hold one), no manual line break. Asked twice per
+    search (search_map, then places): the answer is kept for the same key."""
+    key = (doc.RuntimeUID,) + _key(doc)
+    if _plain_seen.get("key") != key:
+        _plain_seen["key"] = key
+        _plain_seen["plain"] = not doc.getTextTables().getCount() \
+            and not mapbuild.has_fields(doc) and not bodymap.line_breaks(doc, body)
+    return _plain_seen["plain"]
+
+
+_plain_seen: Dict[str, Any] = {}
+
+
+def _map_is_fresh(doc):
+    entry = _slots.get("map")
+    return entry is not None and entry.doc == doc and entry.key == _key(doc)
+
+
+def search_map(doc: Any) -> Optional[bool]:
+    """The map a search needs built first (writer.toolbox): the numbering
+    (False), or none (None) when places() can read a changed plain body."""
+    if not _map_is_fresh(doc) and _plain_body(doc, doc.getText()):
+        return None
+    return False
+
+
+def _places_by_text(body, ranges):
+    """Places from the body text up to the last range (measured on the way),
+    or None when the ranges were not in document order."""
+    offsets = Offsets(body, keep=True)
+    located, last = [], None
+    for rng in ranges:
+        if rng.getText() == body:
+            located.append(offsets.of(rng.getStart()))
+            last = rng
+        else:
+            located.append(None)
+    if last is not None:
+        end = body.createTextCursorByRange(last.getEnd())
+        end.gotoEndOfParagraph(False)
+        offsets.of(end)
+        if offsets.restarts != 1:
+            return None
+    text = offsets.text
+    out: List[Place] = []
+    number, counted = 1, 0
+    for offset in located:
+        if offset is None:
+            out.append((None, 0, None))
+            continue
+        number += text.count("\n", counted, offset)
+        counted = offset
+        start = text.rfind("\n", 0, offset) + 1
+        end = text.find("\n", offset)
+        out.append((number, offset - start, text[start:] if end < 0 else text[start:end]))
+    return out
+
+
+def places(doc: Any, ranges: List[Any]) -> List[Place]:
+    """Where each found range is, in the order given (document order).
+
+    With a current map, from the map; on a changed plain body, from the text
+    up to the last range only: a search's listed matches then cost what lies
+    before them, not a map of the whole document.
+    """
+    body = doc.getText()
+    if ranges and not _map_is_fresh(doc) and _plain_body(doc, body):
+        found = _places_by_text(body, ranges)
+        if found is not None:
+            return found
+    bmap = body_map(doc, props=False)
+    offsets = Offsets(body)
+    out = []
+    for rng in ranges:
+        number, offset = locate(doc, bmap, rng, offsets)
+        if number is None:
+            out.append((None, 0, None))
+        elif bmap.is_table(number):
+            out.append((number, 0, None))
+        else:
+            out.append((number, offset, bmap.para_text(number)))
+    return out
 
 
 # ---------------------------------------------------------------- selection
@@ -157,8 +264,11 @@ def _text_ranges(doc):
     return [sel.getByIndex(i) for i in range(sel.getCount())]
 
 
-def selection(doc: Any, bmap: BodyMap) -> Selection:
-    """The current selection (first range of a multi-selection) located in ``bmap``."""
+def selection(doc: Any, bmap: BodyMap, anchors: Sequence[Tuple[int, Any]] = ()) -> Selection:
+    """The current selection (first range of a multi-selection) located in ``bmap``.
+
+    ``anchors`` as for bodymap.Offsets: known positions to measure from.
+    """
     out = Selection(ranges=_text_ranges(doc))
     if not out.ranges:
         return out
@@ -175,7 +285,7 @@ def selection(doc: Any, bmap: BodyMap) -> Selection:
     first, second = rng.getStart(), rng.getEnd()
     if body.compareRegionStarts(first, second) < 0:
         first, second = second, first
-    offsets = Offsets(body)
+    offsets = Offsets(body, anchors)
     a, start_offset = bmap.block_of(first, offsets)
     b, end_offset = bmap.block_of(second, offsets)
     if a is None or b is None:

@@ -142,15 +142,11 @@ def search_document(doc: Any, query: Any, regex: Any = False,
         most = max(3, min(MAX_MATCHES, budget // 220))
     ranges, total = find_all(doc, query, as_bool(regex, "regex"),
                              as_bool(match_case, "match_case"), limit=most)
-    bmap = read.body_map(doc, props=False)
-    offsets = Offsets(doc.getText())
     matches = []
-    for rng in ranges:
-        number, offset = read.locate(doc, bmap, rng, offsets)
+    for rng, (number, offset, para) in zip(ranges, read.places(doc, ranges)):
         found = rng.getString()
         item = {"paragraph": number, "text": found}
-        if number is not None and not bmap.is_table(number):
-            para = bmap.para_text(number)
+        if para is not None:
             left = max(0, offset - 60)
             right = min(len(para), offset + len(found) + 60)
             item["offset"] = offset

@@ -25,11 +25,11 @@ from typing import Any, Callable
 from marginalia.document import change_log as cl
 from marginalia.document import docview
 from marginalia.writer import text_tools as ops
-from marginalia.writer import changes, guard, keepout, ledger, proposals, read
+from marginalia.writer import guard, keepout, ledger, outline, proposals, read
 from marginalia.writer import block_tools as structure
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
-from marginalia.chat.tools import ToolOutput, ToolRegistry
+from marginalia.chat.tools import ToolRegistry
 
 log = logging.getLogger("marginalia.writer")
 
@@ -170,29 +170,16 @@ _SIZED = ("read_document", "search_document")
 # short enough for Writer to stay responsive, long enough that the wait for
 # the next slice (a main-thread round trip, milliseconds to tens of them on
 # a busy machine) is paid rarely; 300 pages take one or two.
-_MAP_TOOLS = {"get_document_info": True, "read_document": True, "get_selection": False,
-              "search_document": False, "add_comment": False, "replace_selection": False}
+# Which map a tool reads: with attributes (True), numbering only (False), or
+# as a function of the document, None for none (get_document_info walks only
+# when the outline cannot be found by style: writer.outline; a search on a
+# changed plain body reads only the text before its matches: read.places).
+_MAP_TOOLS = {"get_document_info": outline.needs_walk, "read_document": True, "get_selection": False,
+              "search_document": read.search_map, "add_comment": False, "replace_selection": False}
 SLICE = 0.1
 # A document edited between every slice stops being waited for after this
 # many; the tool then builds what it needs in one go.
 MAX_SLICES = 200
-
-
-def keepout_noted(doc: Any, name: str, out: Any) -> Any:
-    """A read tool's answer with the kept-out paragraphs named (when there are any)."""
-    if name not in ("read_document", "search_document", "get_document_info") or \
-            not keepout.marks(doc):
-        return out
-    note = keepout.note(doc)
-    if not note:
-        return out
-    result = getattr(out, "result", out)
-    if isinstance(result, str):
-        result = result + "\n" + note
-    elif isinstance(result, dict):
-        result = dict(result)
-        result["kept_out"] = note
-    return ToolOutput(result, getattr(out, "summary", None))
 
 
 def _safely(fn, *args):
@@ -234,6 +221,10 @@ class WriterToolbox:
         for name, edits, description, schema in TOOLS:
             self.registry.register(name, description, schema, self._bind(name), edits=edits,
                                    sized=name in _SIZED)
+
+    def _later(self, fn):
+        from marginalia.office import mainthread
+        mainthread.post(self.ctx, fn)
 
     def _bind(self, name):
         # A partial keeps the tool function's real parameters visible, so the
@@ -317,6 +308,10 @@ class WriterToolbox:
     def _slice(self, props):
         self._check_open()
         try:
+            if callable(props):
+                props = props(self.doc)
+                if props is None:
+                    return True         # the tool needs no map
             return read.prepare(self.doc, props, self.slice)
         except Exception as exc:
             if _is_disposed(exc):
@@ -327,15 +322,15 @@ class WriterToolbox:
         """One tool call on the main thread."""
         try:
             self._check_open()
-            if self._known.changed(self.doc):
-                self._moved = True
             if not tool.edits:
                 try:
-                    return keepout_noted(self.doc, tool.name, tool.fn(**kwargs))
+                    return keepout.noted(self.doc, tool.name, tool.fn(**kwargs))
                 finally:
                     # The model has seen the document as it is now.
-                    self._known.mark(self.doc)
+                    self._known.seen(self.doc, self._later)
                     self._moved = False
+            if self._known.changed(self.doc):
+                self._moved = True
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
             if self._moved and tool.name in NUMBERED and kwargs.get("expect") is None:
