@@ -103,7 +103,7 @@ class Known:
         self._count = self._text = None
 
     def mark(self, doc: Any) -> None:
-        """Remember the document as it is now (after a read, or the toolbox's own edit)."""
+        """Remember the document as it is now, text and all (the turn's start)."""
         try:
             self._count = changes.change_count(doc)
             self._text = read.body_text(doc)
@@ -111,13 +111,13 @@ class Known:
             self.forget()       # closed: the next call says so
 
     def seen(self, doc: Any, later: Callable[[Callable[[], None]], None]) -> None:
-        """After a read: remember the document as the model now knows it.
+        """After a read or the toolbox's own edit: remember the document as it is now.
 
-        The text comes free when the read built the map; else (a search that
-        read only the text before its matches) ``later`` runs the getString
-        as a main-thread callback just after the answer, and only if nothing
-        changed meanwhile. Until then, or if something did, any change
-        counts (changed() is True): never a change missed.
+        The text comes free when a read built the map; else (an edit, or a
+        search that read only the text before its matches) ``later`` runs the
+        getString as a main-thread callback just after the answer, and only
+        if nothing changed meanwhile. Until then, or if something did, any
+        change counts (changed() is True): never a change missed.
         """
         try:
             count = self._count = changes.change_count(doc)
@@ -136,6 +136,15 @@ class Known:
             except Exception:
                 pass        # closed meanwhile: the next call says so
         later(settle)
+
+    def text_now(self, doc: Any) -> Optional[str]:
+        """The body text if the document is still as last remembered, else None."""
+        try:
+            if self._text is not None and changes.change_count(doc) == self._count:
+                return self._text
+        except Exception:
+            pass
+        return None
 
     def changed(self, doc: Any) -> bool:
         """True when someone else changed the text since mark() or seen()."""

@@ -97,10 +97,13 @@ def ledger_for(doc: Any) -> Ledger:
     return ledger
 
 
-def fingerprint(doc: Any) -> str:
-    """A digest of the body text: where a restore must arrive."""
-    from marginalia.writer import read     # read -> mapbuild -> ... never back here
-    return hashlib.sha1(read.body_text(doc).encode("utf-8", "surrogatepass")).hexdigest()
+def fingerprint(doc: Any, text: Optional[str] = None) -> str:
+    """A digest of the body text (``text`` when the caller has it): where a restore
+    must arrive."""
+    if text is None:
+        from marginalia.writer import read     # read -> mapbuild -> ... never back here
+        text = read.body_text(doc)
+    return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
 def redline_ids(doc: Any) -> List[str]:

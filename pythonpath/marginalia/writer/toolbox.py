@@ -273,7 +273,7 @@ class WriterToolbox:
         log_.start_count = self._turn.start_count
         log_.end_count = self._turn.top
         if log_.steps and self.record_changes:
-            log_.end_fingerprint = ledger.fingerprint(self.doc)
+            log_.end_fingerprint = ledger.fingerprint(self.doc, self._known.text_now(self.doc))
 
     def changes(self) -> list:
         """The turn's change records (document.change_log.Change), after end_turn."""
@@ -366,7 +366,8 @@ class WriterToolbox:
             self.ledger = ledger.ledger_for(self.doc)
             self.turn_log = self.ledger.new_turn(self.mode)
             if self.record_changes:
-                self.turn_log.fingerprint = ledger.fingerprint(self.doc)
+                self.turn_log.fingerprint = ledger.fingerprint(
+                    self.doc, self._known.text_now(self.doc))
         record = ledger.CallRecord(self.doc, self._walker or ledger.Walker(self.doc), name,
                                    kwargs)
         found = keepout.marks(self.doc)
@@ -384,7 +385,7 @@ class WriterToolbox:
             read.invalidate()
             self.doc.unlockControllers()
             self._turn.close_edit()
-            self._known.mark(self.doc)
+            self._known.seen(self.doc, self._later)
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a
