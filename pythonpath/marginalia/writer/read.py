@@ -184,9 +184,10 @@ def _places_by_text(body, ranges):
         else:
             located.append(None)
     if last is not None:
-        end = body.createTextCursorByRange(last.getEnd())
-        end.gotoEndOfParagraph(False)
-        offsets.of(end)
+        # The text goes on to the end of the last match's paragraph (its context).
+        tail = body.createTextCursorByRange(last.getEnd())
+        tail.gotoEndOfParagraph(False)
+        offsets.of(tail)
         if offsets.restarts != 1:
             return None
     text = offsets.text
