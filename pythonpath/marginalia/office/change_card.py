@@ -37,6 +37,7 @@ class ChangeCard:
     def __init__(self, panel):
         self.panel = panel
         self.review_open = False
+        self._showing_mode = False     # True while the switch shows the saved mode
         self.turn = None               # the writer.ledger TurnLog shown, or None
         self.render_ms = 0.0           # the last refresh's main-thread time (bench, tests)
         ctx = panel.ctx
@@ -63,6 +64,11 @@ class ChangeCard:
         self.controls["mode"].getModel().StringItemList = tuple(
             label for _m, label in wording.MODE_LABELS)
         self._show_mode()
+        # The Options page (or another panel's switch) may change the mode while this shows.
+        from marginalia.office import mainthread, settings_store
+        self._mode_watch = Call(lambda: mainthread.post(ctx, self._mode_saved),
+                                "change card mode watch")
+        self._unwatch = settings_store.watch(ctx, "Chat", self._mode_watch)
 
     # -- layout ----------------------------------------------------------------
     @property
@@ -121,8 +127,19 @@ class ChangeCard:
     def _show_mode(self) -> None:
         from marginalia.office import settings_store
         mode = cl.apply_mode(settings_store.load(self.panel.ctx, with_key=False))
-        modes = [m for m, _label in wording.MODE_LABELS]
-        self.controls["mode"].selectItemPos(modes.index(mode), True)
+        pos = [m for m, _label in wording.MODE_LABELS].index(mode)
+        if self.controls["mode"].getSelectedItemPos() != pos:
+            # The list box tells its item listener of a selection made in code too
+            # (VCLXListBox, at once): that is no choice of the user's to save.
+            self._showing_mode = True
+            try:
+                self.controls["mode"].selectItemPos(pos, True)
+            finally:
+                self._showing_mode = False
+
+    def _mode_saved(self) -> None:
+        if not self.panel._disposed:
+            self._show_mode()
 
     # -- actions -----------------------------------------------------------------
     def _guard(self, name):
@@ -226,6 +243,8 @@ class ChangeCard:
 
     def on_mode(self) -> None:
         from marginalia.office import settings_store
+        if self._showing_mode:
+            return
         pos = self.controls["mode"].getSelectedItemPos()
         if not 0 <= pos < len(wording.MODE_LABELS):
             return
@@ -269,3 +288,7 @@ class ChangeCard:
 
     def dispose(self) -> None:
         self._listeners = []
+        try:
+            self._unwatch()
+        except Exception:
+            log.exception("could not stop watching the apply mode")
