@@ -37,7 +37,7 @@ class ChangeCard:
     def __init__(self, panel):
         self.panel = panel
         self.review_open = False
-        self._showing_mode = False     # True while the switch shows the saved mode
+        self._by_code = False          # True while the card selects a list entry itself
         self.turn = None               # the writer.ledger TurnLog shown, or None
         self.render_ms = 0.0           # the last refresh's main-thread time (bench, tests)
         ctx = panel.ctx
@@ -95,10 +95,11 @@ class ChangeCard:
         from marginalia.writer import review
         started = time.perf_counter()
         ledger = self._ledger()
-        self.turn = review.latest(ledger, cl.turns_in(self.panel.session.log))
+        numbers = cl.turns_in(self.panel.session.log)
+        self.turn = review.latest(ledger, numbers)
         changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
-        self.controls["headline"].getModel().Label = wording.headline(changes) or \
-            "No edits yet"
+        self.controls["headline"].getModel().Label = wording.headline(changes) or (
+            wording.NONE_LEFT if numbers else wording.NONE_YET)
         box = self.controls["changes"]
         chosen = box.getSelectedItemPos() if self.review_open else -1
         rows = wording.rows(changes)
@@ -106,7 +107,7 @@ class ChangeCard:
         if tuple(model.StringItemList) != rows:
             model.StringItemList = rows
             if 0 <= chosen < len(rows):
-                box.selectItemPos(chosen, True)
+                self._select(box, chosen)
         self._enable(changes)
         self.render_ms = (time.perf_counter() - started) * 1000
 
@@ -129,13 +130,16 @@ class ChangeCard:
         mode = cl.apply_mode(settings_store.load(self.panel.ctx, with_key=False))
         pos = [m for m, _label in wording.MODE_LABELS].index(mode)
         if self.controls["mode"].getSelectedItemPos() != pos:
-            # The list box tells its item listener of a selection made in code too
-            # (VCLXListBox, at once): that is no choice of the user's to save.
-            self._showing_mode = True
-            try:
-                self.controls["mode"].selectItemPos(pos, True)
-            finally:
-                self._showing_mode = False
+            self._select(self.controls["mode"], pos)
+
+    def _select(self, box, pos: int) -> None:
+        """Select an entry in code. The list box tells its item listener of that too
+        (VCLXListBox, at once), and it is no choice of the user's to act on."""
+        self._by_code = True
+        try:
+            box.selectItemPos(pos, True)
+        finally:
+            self._by_code = False
 
     def _mode_saved(self) -> None:
         if not self.panel._disposed:
@@ -144,6 +148,8 @@ class ChangeCard:
     # -- actions -----------------------------------------------------------------
     def _guard(self, name):
         def run():
+            if self._by_code:
+                return
             try:
                 if self.panel._disposed:
                     return
@@ -243,8 +249,6 @@ class ChangeCard:
 
     def on_mode(self) -> None:
         from marginalia.office import settings_store
-        if self._showing_mode:
-            return
         pos = self.controls["mode"].getSelectedItemPos()
         if not 0 <= pos < len(wording.MODE_LABELS):
             return

@@ -49,6 +49,9 @@ REJECTED = "Rejected %s."
 APPLIED = "Applied the suggestion."
 NOTHING_OPEN = "Nothing of this turn is waiting for review."
 MODE_SET = "New turns: %s."
+# The headline with no editing turn to show: none yet, or every one undone.
+NONE_YET = "No edits yet"
+NONE_LEFT = "No edits to review"
 
 MARGIN = 6
 GAP = 4
