@@ -274,3 +274,58 @@ def test_options_page_apply_mode_reads_old_profiles_saves_and_agrees_with_the_pa
     finally:
         on_main(gui_office, window.dispose)
         gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def test_the_panels_settings_button_opens_tools_options_on_the_whole_page(gui_office, gui_doc,
+                                                                         chat_server):
+    """The panel's settings button opens Tools > Options on Marginalia's page, and its
+    last row (the AI edits list and the two tick boxes) shows whole above the buttons."""
+    panel = PanelDriver(gui_office, gui_doc)
+    button = panel.control("Marginalia settings")
+    # The dialog is modal: the button's action returns when it closes.
+    opener = threading.Thread(target=button.doAccessibleAction, args=(0,), daemon=True)
+    opener.start()
+    toolkit = gui_office.create("com.sun.star.awt.Toolkit")
+
+    def walk(ctx, depth=0):
+        yield ctx
+        if depth < 12:
+            for j in range(min(ctx.getAccessibleChildCount(), 100)):
+                yield from walk(ctx.getAccessibleChild(j).getAccessibleContext(), depth + 1)
+
+    def dialog():
+        for i in range(toolkit.getTopWindowCount()):
+            ctx = toolkit.getTopWindow(i).getAccessibleContext()
+            if ctx is not None and ctx.getAccessibleName().startswith("Options"):
+                return ctx
+        return None
+
+    def named(*names):
+        found = {}
+        for node in walk(wait_for(dialog, what="the Options dialog")):
+            name = node.getAccessibleName()
+            if name in names and name not in found:
+                found[name] = node
+        return found if len(found) == len(names) else None
+
+    wanted = ("AI edits:", "Keep chats (this computer only)", "Show the model's thinking",
+              "Extra instructions:", "OK", "Cancel")
+    try:
+        found = wait_for(lambda: named(*wanted), timeout=30,
+                         what="Marginalia's page in Tools > Options")
+        time.sleep(0.5)
+        screenshot(gui_office, "options_dialog_page.png")
+        buttons_top = min(found[b].getLocationOnScreen().Y for b in ("OK", "Cancel"))
+        for name in wanted[:4]:
+            where, size = found[name].getLocationOnScreen(), found[name].getSize()
+            assert size.Height > 0 and where.Y + size.Height <= buttons_top, name
+        # The list's row is above the tick boxes' row, not over it.
+        label = found["AI edits:"]
+        assert label.getLocationOnScreen().Y + label.getSize().Height <= \
+            found["Show the model's thinking"].getLocationOnScreen().Y + 2
+    finally:
+        shown = dialog()
+        cancel = [n for n in walk(shown) if n.getAccessibleName() == "Cancel"] if shown else []
+        assert cancel and cancel[0].doAccessibleAction(0)
+        opener.join(20)
+    assert not opener.is_alive()
