@@ -70,12 +70,26 @@ def test_headline_rows_and_buttons():
     assert card.enabled(proposed, 0, True, True)["apply"]
 
 
+def _overlap(a, b):
+    return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
+
+
 def test_card_layout_fits_narrow_and_wide_panels():
-    for width in (180, 260, 420):
+    for width in (180, 200, 240, 260, 420):
         height, boxes = card.layout(width, 10, review_open=True, shown=True)
         assert all(x >= 0 and x + w <= width and y >= 10 and y + h <= 10 + height
                    for x, y, w, h in boxes.values()), (width, boxes)
         assert "changes" in boxes and "accept_all" in boxes
+        names = sorted(boxes)
+        assert not [(a, b) for i, a in enumerate(names) for b in names[i + 1:]
+                    if _overlap(boxes[a], boxes[b])], width
+        # No button so narrow that its label ("Undo turn", "Accept all") is cut short.
+        for name, _label, _tip in card.BUTTONS:
+            assert boxes[name][2] >= card.THIRD_MIN, (width, name, boxes[name])
+    # At the sidebar's usual width, the buttons go two to a row: Accept beside Reject.
+    _h, boxes = card.layout(180, 0, review_open=True, shown=True)
+    assert boxes["accept"][1] == boxes["reject"][1] < boxes["accept_all"][1]
+    assert boxes["mode"][2] == 180 - 2 * card.MARGIN
     assert card.layout(300, 0, True, shown=False) == (0, {})
     closed, boxes = card.layout(420, 0, review_open=False, shown=True)
     assert "changes" not in boxes and closed < card.layout(420, 0, True, True)[0]

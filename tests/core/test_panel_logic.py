@@ -156,6 +156,32 @@ def test_keeping_chats_is_on_by_default_and_a_tick_box_on_the_page():
     assert changed.keep_chats is False and problems == []
 
 
+def test_apply_mode_is_one_choice_on_the_page_and_old_profiles_read_as_tracked():
+    # A profile from before the modes: only the tick box's track_changes was saved.
+    assert options_form.settings_to_form(config.Settings(track_changes=True))["apply_mode"] == \
+        "tracked"
+    assert options_form.settings_to_form(config.Settings())["apply_mode"] == "direct"
+    assert options_form.settings_to_form(
+        config.Settings(apply_mode="comments"))["apply_mode"] == "comments"
+    assert "track_changes" not in options_form.settings_to_form(config.Settings())
+    assert [label for _m, label in options_form.APPLY_MODES] == [
+        "Edit directly", "Suggest as tracked changes", "Comment only"]
+    for mode, _label in options_form.APPLY_MODES:
+        base = config.Settings(apply_mode="comments", track_changes=True)
+        form = options_form.settings_to_form(base)
+        form["apply_mode"] = mode
+        saved, problems = options_form.form_to_settings(base, form)
+        assert problems == [] and saved.apply_mode == mode
+        # track_changes follows, so an older reader (and the panel's Insert) agrees.
+        assert saved.track_changes is (mode == "tracked")
+        assert options_form.settings_to_form(saved)["apply_mode"] == mode
+    # No choice (or a strange one) keeps what was saved.
+    base = config.Settings(apply_mode="comments")
+    form = options_form.settings_to_form(base)
+    form["apply_mode"] = "shouting"
+    assert options_form.form_to_settings(base, form)[0].apply_mode == "comments"
+
+
 @pytest.mark.parametrize("text,value", [("", None), ("0", 0.0), ("1,5", 1.5), ("2", 2.0)])
 def test_temperature_parsing(text, value):
     assert options_form.parse_temperature(text) == value

@@ -1,14 +1,21 @@
-"""The change card in a real window: Review, Accept one, Reject one, Restore.
+"""The change card in a real window: Review, Accept one, Reject one, Restore, Undo turn,
+Apply in Comment only, and the apply mode switch.
 
 A scripted server makes the edits; the card's buttons are pressed through
-accessibility, the list and the Restore menu with the mouse and keyboard.
+accessibility, the list, the mode switch and the Restore menu with the mouse and
+keyboard, and the user's own typing goes into the document on the keyboard.
 """
 
 import time
 
 from tests.support import sse_server as sse
 from tests.support.office import paragraph_texts
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, has_state, screenshot, wait_for
+from tests.support.writer import annotations
+
+PARAGRAPH_BREAK = 0   # com.sun.star.text.ControlCharacter.PARAGRAPH_BREAK
+TEXT = 60             # com.sun.star.accessibility.AccessibleRole.TEXT
+DOCUMENT_TEXT = 85    # com.sun.star.accessibility.AccessibleRole.DOCUMENT_TEXT
 
 
 def _ask(panel, text, until):
@@ -107,3 +114,192 @@ def test_restore_takes_the_document_and_chat_back_and_refills_the_box(gui_office
     # Redo brings both turns back, one step each.
     gui_doc.UndoManager.redo()
     assert paragraph_texts(gui_doc) == ["Start.", "One."]
+
+
+def _set_paragraphs(doc, *texts):
+    """The document's body as these paragraphs (setString's "\\n" is a line break)."""
+    text = doc.Text
+    text.setString("")
+    for i, line in enumerate(texts):
+        if i:
+            text.insertControlCharacter(text.getEnd(), PARAGRAPH_BREAK, False)
+        text.insertString(text.getEnd(), line, False)
+
+
+def _document_view(panel):
+    """The accessible document page of the panel's window (where a user clicks to type)."""
+    pending = [panel.frame.ContainerWindow.getAccessibleContext()]
+    while pending:
+        ctx = pending.pop()
+        if ctx.getAccessibleRole() == DOCUMENT_TEXT:
+            return ctx
+        if ctx.getAccessibleChildCount() > 60:
+            continue
+        for i in range(ctx.getAccessibleChildCount()):
+            child = ctx.getAccessibleChild(i)
+            if child is not None:
+                pending.append(child.getAccessibleContext())
+    raise AssertionError("no document view in the window")
+
+
+def _type_in_document(panel, text):
+    """Click into the page and type at the end of the text, as the user would."""
+    page = _document_view(panel)
+    where, size = page.getLocationOnScreen(), page.getSize()
+    panel._xdotool("mousemove", str(where.X + min(size.Width // 2, 300)),
+                   str(where.Y + min(size.Height // 2, 200)), "click", "1")
+    time.sleep(0.3)
+    panel.key("ctrl+End")
+    panel._xdotool("type", "--delay", "15", text)
+    time.sleep(0.3)
+
+
+def _mode_shown(panel):
+    """What the card's "How edits are applied" switch shows."""
+    box = panel.control_now(("How edits are applied",))
+    for i in range(box.getAccessibleChildCount()):
+        child = box.getAccessibleChild(i).getAccessibleContext()
+        if child.getAccessibleRole() == TEXT:
+            return child.getText()
+    raise AssertionError("the mode switch shows no text")
+
+
+def _choose_mode(panel, label):
+    """Open the card's mode switch with the mouse and pick ``label`` with the keys."""
+    order = ["Edit directly", "Suggest changes", "Comment only"]
+    moves = order.index(label) - order.index(_mode_shown(panel))
+    box = panel.control_now(("How edits are applied",))
+    where, size = box.getLocationOnScreen(), box.getSize()
+    panel._xdotool("mousemove", str(where.X + size.Width // 2),
+                   str(where.Y + size.Height // 2), "click", "1")
+    time.sleep(0.3)
+    panel.key(*(["Down" if moves > 0 else "Up"] * abs(moves) + ["Return"]))
+    wait_for(lambda: _mode_shown(panel) == label, what="the switch to show %r" % label)
+
+
+def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
+        gui_office, gui_doc, chat_server):
+    _set_paragraphs(gui_doc, "Draft one.", "Draft two.")
+    chat_server.add(
+        sse.tool_calls_response([
+            ("u1", "replace_text", {"search": "Draft one", "replacement": "First draft"}),
+            ("u2", "insert_paragraphs", {"markdown": "A closing line.", "after_paragraph": -1})]),
+        sse.text_response("Two edits made."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _type_in_document(panel, " Mine.")
+    wait_for(lambda: paragraph_texts(gui_doc) == ["Draft one.", "Draft two. Mine."],
+             what="the user's typing in the document (%r)" % paragraph_texts(gui_doc))
+    _ask(panel, "Tidy it", "Two edits made.")
+    assert paragraph_texts(gui_doc) == ["First draft.", "Draft two. Mine.", "A closing line."]
+    panel.refresh()
+    wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+    assert has_state(panel.control("Undo turn"), "ENABLED")
+    panel.press("Undo turn")
+    wait_for(lambda: "This turn's edits are undone" in panel.status(),
+             what="the Undo turn sentence (%s)" % panel.status())
+    # Exactly the turn's two edits are gone; the user's own typing before it stays.
+    assert paragraph_texts(gui_doc) == ["Draft one.", "Draft two. Mine."]
+    # The card had only that turn to show: it says so, not "No edits yet".
+    wait_for(lambda: panel.refresh() or _label(panel, "No edits to review"),
+             what="the headline after Undo turn")
+    assert not has_state(panel.control("Undo turn"), "ENABLED")
+    screenshot(gui_office, "panel_undo_turn.png")
+    # It was one step: one Redo brings both edits back, one Undo takes both away again.
+    manager = gui_doc.UndoManager
+    manager.redo()
+    assert paragraph_texts(gui_doc) == ["First draft.", "Draft two. Mine.", "A closing line."]
+    manager.undo()
+    assert paragraph_texts(gui_doc) == ["Draft one.", "Draft two. Mine."]
+    manager.undo()      # the next step back is the user's own typing
+    assert "Mine." not in gui_doc.Text.getString()
+
+
+def test_comment_only_leaves_the_text_and_apply_makes_the_suggestion_real(
+        gui_office, gui_doc, chat_server):
+    _set_paragraphs(gui_doc, "The cat sat on the mat.", "It purred.")
+    gui_office.job("settings.save", apply_mode="comments", track_changes=False)
+    try:
+        chat_server.add(
+            sse.tool_calls_response([("p1", "replace_text", {"search": "cat",
+                                                             "replacement": "dog"})]),
+            sse.text_response("Suggested one edit."))
+        panel = PanelDriver(gui_office, gui_doc)
+        _ask(panel, "Make it a dog", "Suggested one edit.")
+        assert paragraph_texts(gui_doc) == ["The cat sat on the mat.", "It purred."]
+        assert annotations(gui_doc) == [("Marginalia (AI)", "Replace with: dog", "cat")]
+        panel.refresh()
+        wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion"), what="the card")
+        assert _mode_shown(panel) == "Comment only"
+        screenshot(gui_office, "panel_comment_only.png")
+        panel.press("Review")
+        wait_for(lambda: panel.refresh() or panel.control("Apply"), what="the list")
+        _click_row(panel, 0)
+        wait_for(lambda: has_state(panel.control("Apply"), "ENABLED"),
+                 what="Apply for the chosen suggestion")
+        assert not has_state(panel.control("Accept"), "ENABLED")   # nothing tracked here
+        panel.press("Apply")
+        wait_for(lambda: "Applied the suggestion." in panel.status(),
+                 what="the Apply sentence (%s)" % panel.status())
+        assert paragraph_texts(gui_doc) == ["The dog sat on the mat.", "It purred."]
+        assert annotations(gui_doc) == []          # the proposing comment went with it
+        wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion \u00b7 1 applied"),
+                 what="the headline after Apply")
+        assert not has_state(panel.control("Apply"), "ENABLED")
+        screenshot(gui_office, "panel_comment_applied.png")
+        # Applying was one step of its own: Undo brings the text and the comment back.
+        gui_doc.UndoManager.undo()
+        assert paragraph_texts(gui_doc) == ["The cat sat on the mat.", "It purred."]
+        assert [a[1] for a in annotations(gui_doc)] == ["Replace with: dog"]
+    finally:
+        gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def test_the_cards_mode_switch_saves_the_setting_and_the_next_turn_uses_it(
+        gui_office, gui_doc, chat_server):
+    gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+    gui_doc.Text.setString("Sales grew in every region.")
+    try:
+        chat_server.add(
+            sse.tool_calls_response([("d1", "replace_text", {"search": "Sales",
+                                                             "replacement": "Revenue"})]),
+            sse.text_response("Done directly."),
+            sse.tool_calls_response([("t1", "replace_text", {"search": "grew",
+                                                             "replacement": "rose"})]),
+            sse.text_response("Suggested as a change."),
+            sse.tool_calls_response([("c1", "replace_text", {"search": "every region",
+                                                             "replacement": "all regions"})]),
+            sse.text_response("Suggested in a comment."))
+        panel = PanelDriver(gui_office, gui_doc)
+        _ask(panel, "Say revenue", "Done directly.")
+        assert gui_doc.Text.getString() == "Revenue grew in every region."
+        assert gui_doc.getRedlines().getCount() == 0 and annotations(gui_doc) == []
+        panel.refresh()
+        assert _mode_shown(panel) == "Edit directly"
+
+        _choose_mode(panel, "Suggest changes")
+        wait_for(lambda: panel.status() == "New turns: Suggest changes.",
+                 what="the switch's sentence (%s)" % panel.status())
+        saved = gui_office.job("settings.load")
+        assert (saved["apply_mode"], saved["track_changes"]) == ("tracked", True)
+        screenshot(gui_office, "panel_mode_switch.png")
+        _ask(panel, "Say rose", "Suggested as a change.")
+        assert "Marginalia (AI)" in _redline_authors(gui_doc)
+        assert not gui_doc.RecordChanges      # only the AI's edit was tracked
+        wait_for(lambda: panel.refresh() or _label(panel, "1 change"), what="the card")
+        panel.press("Review")
+        wait_for(lambda: panel.refresh() or has_state(panel.control("Accept all"), "ENABLED"),
+                 what="Accept all for the tracked change")
+        panel.press("Review")                 # fold the list again
+
+        _choose_mode(panel, "Comment only")
+        wait_for(lambda: gui_office.job("settings.load")["apply_mode"] == "comments",
+                 what="Comment only saved")
+        redlines = gui_doc.getRedlines().getCount()
+        text = gui_doc.Text.getString()
+        _ask(panel, "Say all regions", "Suggested in a comment.")
+        assert gui_doc.Text.getString() == text and gui_doc.getRedlines().getCount() == redlines
+        assert annotations(gui_doc) == [("Marginalia (AI)", "Replace with: all regions",
+                                         "every region")]
+        wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion"), what="the card")
+    finally:
+        gui_office.job("settings.save", apply_mode="direct", track_changes=False)

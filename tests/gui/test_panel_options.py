@@ -12,10 +12,11 @@ import time
 import unohelper
 from com.sun.star.awt import XCallback
 
-from tests.support.panel_driver import screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 from tests.support.sse_server import text_response, tool_calls_response
 
 PUSH_BUTTON = 44
+TEXT = 60         # com.sun.star.accessibility.AccessibleRole.TEXT
 
 
 class _OnMain(unohelper.Base, XCallback):
@@ -174,7 +175,7 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
         assert "Keep chats (this computer only)" in names
         assert window.getControl("KeepChatsCheck").getModel().State == 1
         # The two tick boxes share a row: neither label is cut off.
-        for name in ("TrackChangesCheck", "KeepChatsCheck"):
+        for name in ("ShowThinkingCheck", "KeepChatsCheck"):
             control = window.getControl(name)
             assert control.getPreferredSize().Width <= control.getPosSize().Width, name
         assert "Most tool steps per answer:" in names and "Tool round limit:" not in names
@@ -193,3 +194,138 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
         wait_for(lambda: _result(window) == "", what="the stale result to clear")
     finally:
         on_main(gui_office, window.dispose)
+
+
+def _panel_mode(panel):
+    """What the panel's "How edits are applied" switch shows (its drop-down's text)."""
+    box = panel.control_now(("How edits are applied",))
+    for i in range(box.getAccessibleChildCount()):
+        child = box.getAccessibleChild(i).getAccessibleContext()
+        if child.getAccessibleRole() == TEXT:
+            return child.getText()
+    raise AssertionError("the mode switch shows no text")
+
+
+def _boxes_overlap(a, b):
+    a, b = a.getPosSize(), b.getPosSize()
+    return (a.X < b.X + b.Width and b.X < a.X + a.Width and
+            a.Y < b.Y + b.Height and b.Y < a.Y + a.Height)
+
+
+def test_options_page_apply_mode_reads_old_profiles_saves_and_agrees_with_the_panel(
+        gui_office, gui_doc, chat_server):
+    # A profile from before the modes: only the old tick box's track_changes was saved.
+    gui_office.job("settings.save", apply_mode="direct", track_changes=True)
+    chat_server.add(text_response("Hello back."))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Hello")
+    panel.key("Return")
+    panel.wait_transcript("Hello back.")
+    panel.wait_idle()
+    panel.refresh()
+    assert _panel_mode(panel) == "Suggest changes"
+    window, handler = _open_page(gui_office, gui_doc)
+    try:
+        modes = window.getControl("ApplyModeList")
+        assert [modes.getItem(i) for i in range(modes.getItemCount())] == [
+            "Edit directly", "Suggest as tracked changes", "Comment only"]
+        assert modes.getSelectedItem() == "Suggest as tracked changes"
+        assert window.getControl("ApplyModeLabel").getModel().Label == "AI edits:"
+        # The old tick box is gone; the list and the two tick boxes below it neither
+        # overlap nor cut their text short.
+        assert window.getControl("TrackChangesCheck") is None
+        rows = [window.getControl(n) for n in ("ApplyModeList", "ShowThinkingCheck",
+                                               "KeepChatsCheck", "ApplyModeLabel")]
+        assert not [(a.getModel().Name, b.getModel().Name) for i, a in enumerate(rows)
+                    for b in rows[i + 1:] if _boxes_overlap(a, b)]
+        assert modes.getPreferredSize().Width <= modes.getPosSize().Width
+        page = window.getPosSize()
+        assert all(c.getPosSize().Y + c.getPosSize().Height <= page.Height for c in rows)
+
+        modes.selectItem("Comment only", True)
+        screenshot(gui_office, "options_page_apply_mode.png")
+        on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
+        saved = gui_office.job("settings.load")
+        # track_changes follows, so a reader of the old setting agrees.
+        assert (saved["apply_mode"], saved["track_changes"]) == ("comments", False)
+        # The open panel's switch follows the page.
+        wait_for(lambda: _panel_mode(panel) == "Comment only", what="the panel's switch")
+        assert not panel.status().startswith("New turns")   # showing it saved nothing
+
+        # Reset ("back") shows what is saved; the panel's switch, once changed, is what the
+        # page shows next time.
+        modes.selectItem("Edit directly", True)
+        on_main(gui_office, lambda: handler.callHandlerMethod(window, "back", "external_event"))
+        assert modes.getSelectedItem() == "Comment only"
+    finally:
+        on_main(gui_office, window.dispose)
+    box = panel.control_now(("How edits are applied",))
+    where, size = box.getLocationOnScreen(), box.getSize()
+    panel._xdotool("mousemove", str(where.X + size.Width // 2),
+                   str(where.Y + size.Height // 2), "click", "1")
+    time.sleep(0.3)
+    panel.key("Up", "Up", "Return")             # "Edit directly", at the top of the list
+    wait_for(lambda: gui_office.job("settings.load")["apply_mode"] == "direct",
+             what="the panel's switch to save")
+    wait_for(lambda: panel.status() == "New turns: Edit directly.", what="the switch's sentence")
+    window, _handler = _open_page(gui_office, gui_doc)
+    try:
+        assert window.getControl("ApplyModeList").getSelectedItem() == "Edit directly"
+    finally:
+        on_main(gui_office, window.dispose)
+        gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def test_the_panels_settings_button_opens_tools_options_on_the_whole_page(gui_office, gui_doc,
+                                                                         chat_server):
+    """The panel's settings button opens Tools > Options on Marginalia's page, and its
+    last row (the AI edits list and the two tick boxes) shows whole above the buttons."""
+    panel = PanelDriver(gui_office, gui_doc)
+    button = panel.control("Marginalia settings")
+    # The dialog is modal: the button's action returns when it closes.
+    opener = threading.Thread(target=button.doAccessibleAction, args=(0,), daemon=True)
+    opener.start()
+    toolkit = gui_office.create("com.sun.star.awt.Toolkit")
+
+    def walk(ctx, depth=0):
+        yield ctx
+        if depth < 12:
+            for j in range(min(ctx.getAccessibleChildCount(), 100)):
+                yield from walk(ctx.getAccessibleChild(j).getAccessibleContext(), depth + 1)
+
+    def dialog():
+        for i in range(toolkit.getTopWindowCount()):
+            ctx = toolkit.getTopWindow(i).getAccessibleContext()
+            if ctx is not None and ctx.getAccessibleName().startswith("Options"):
+                return ctx
+        return None
+
+    def named(*names):
+        found = {}
+        for node in walk(wait_for(dialog, what="the Options dialog")):
+            name = node.getAccessibleName()
+            if name in names and name not in found:
+                found[name] = node
+        return found if len(found) == len(names) else None
+
+    wanted = ("AI edits:", "Keep chats (this computer only)", "Show the model's thinking",
+              "Extra instructions:", "OK", "Cancel")
+    try:
+        found = wait_for(lambda: named(*wanted), timeout=30,
+                         what="Marginalia's page in Tools > Options")
+        time.sleep(0.5)
+        screenshot(gui_office, "options_dialog_page.png")
+        buttons_top = min(found[b].getLocationOnScreen().Y for b in ("OK", "Cancel"))
+        for name in wanted[:4]:
+            where, size = found[name].getLocationOnScreen(), found[name].getSize()
+            assert size.Height > 0 and where.Y + size.Height <= buttons_top, name
+        # The list's row is above the tick boxes' row, not over it.
+        label = found["AI edits:"]
+        assert label.getLocationOnScreen().Y + label.getSize().Height <= \
+            found["Show the model's thinking"].getLocationOnScreen().Y + 2
+    finally:
+        shown = dialog()
+        cancel = [n for n in walk(shown) if n.getAccessibleName() == "Cancel"] if shown else []
+        assert cancel and cancel[0].doAccessibleAction(0)
+        opener.join(20)
+    assert not opener.is_alive()

@@ -63,6 +63,7 @@ def test_schema_defaults_are_a_local_ollama_with_nothing_else_set(office):
     assert chat.getByName("show_thinking") is True
     assert chat.getByName("max_rounds") == 12
     assert chat.getByName("track_changes") is False
+    assert chat.getByName("apply_mode") == "direct"
     # Chats are kept per document (in the profile) unless the user turns it off.
     assert chat.getByName("keep_chats") is True
     # The schema has no place for a key at all.
@@ -104,6 +105,38 @@ def test_every_field_round_trips(office):
     assert chat.getByName("max_rounds") == 5
     assert chat.getByName("temperature") is None
     office.job("settings.save", **dict((n, d) for n, d in config.Settings.FIELDS if n != "api_key"))
+
+
+def test_the_options_page_apply_mode_round_trips_and_old_profiles_read_as_tracked(office):
+    from marginalia.ui import options_form
+    try:
+        # What the page's "AI edits" list saves, through the real registry and back.
+        for mode, _label in options_form.APPLY_MODES:
+            base = config.Settings(**dict(office.job("settings.load"), api_key=""))
+            form = options_form.settings_to_form(base)
+            form["apply_mode"] = mode
+            settings, problems = options_form.form_to_settings(base, form)
+            assert problems == []
+            office.job("settings.save", apply_mode=settings.apply_mode,
+                       track_changes=settings.track_changes)
+            chat = _config(office, SETTINGS_ROOT + "/Chat")
+            assert chat.getByName("apply_mode") == mode
+            assert chat.getByName("track_changes") is (mode == "tracked")
+            loaded = config.Settings(**dict(office.job("settings.load"), api_key=""))
+            assert options_form.settings_to_form(loaded)["apply_mode"] == mode
+
+        # A profile written before the modes: the tick box's track_changes, and apply_mode
+        # at the schema's default (test_schema_defaults...).
+        chat = _config(office, SETTINGS_ROOT + "/Chat", update=True)
+        chat.replaceByName("track_changes", True)
+        chat.replaceByName("apply_mode", "direct")
+        chat.commitChanges()
+        loaded = office.job("settings.load")
+        assert (loaded["apply_mode"], loaded["track_changes"]) == ("direct", True)
+        assert options_form.settings_to_form(
+            config.Settings(**dict(loaded, api_key="")))["apply_mode"] == "tracked"
+    finally:
+        office.job("settings.save", apply_mode="direct", track_changes=False)
 
 
 def test_key_goes_to_the_password_container_and_not_the_registry(office):

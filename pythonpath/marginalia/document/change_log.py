@@ -43,8 +43,8 @@ def apply_mode(settings: Any) -> str:
     """The mode a turn runs in: ``apply_mode``, with the older track_changes setting read too.
 
     Comment only is only ever chosen as a mode; otherwise track_changes decides
-    (the Options page's checkbox, and settings from before the modes), and the
-    panel's switch writes both fields (mode_fields) so the two always agree.
+    (settings from before the modes had only that tick box), and the panel's
+    switch and the Options page write both fields (mode_fields) so they agree.
     """
     if (getattr(settings, "apply_mode", "") or "") == COMMENTS:
         return COMMENTS

@@ -37,6 +37,7 @@ class ChangeCard:
     def __init__(self, panel):
         self.panel = panel
         self.review_open = False
+        self._by_code = False          # True while the card selects a list entry itself
         self.turn = None               # the writer.ledger TurnLog shown, or None
         self.render_ms = 0.0           # the last refresh's main-thread time (bench, tests)
         ctx = panel.ctx
@@ -63,6 +64,11 @@ class ChangeCard:
         self.controls["mode"].getModel().StringItemList = tuple(
             label for _m, label in wording.MODE_LABELS)
         self._show_mode()
+        # The Options page (or another panel's switch) may change the mode while this shows.
+        from marginalia.office import mainthread, settings_store
+        self._mode_watch = Call(lambda: mainthread.post(ctx, self._mode_saved),
+                                "change card mode watch")
+        self._unwatch = settings_store.watch(ctx, "Chat", self._mode_watch)
 
     # -- layout ----------------------------------------------------------------
     @property
@@ -89,10 +95,11 @@ class ChangeCard:
         from marginalia.writer import review
         started = time.perf_counter()
         ledger = self._ledger()
-        self.turn = review.latest(ledger, cl.turns_in(self.panel.session.log))
+        numbers = cl.turns_in(self.panel.session.log)
+        self.turn = review.latest(ledger, numbers)
         changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
-        self.controls["headline"].getModel().Label = wording.headline(changes) or \
-            "No edits yet"
+        self.controls["headline"].getModel().Label = wording.headline(changes) or (
+            wording.NONE_LEFT if numbers else wording.NONE_YET)
         box = self.controls["changes"]
         chosen = box.getSelectedItemPos() if self.review_open else -1
         rows = wording.rows(changes)
@@ -100,7 +107,7 @@ class ChangeCard:
         if tuple(model.StringItemList) != rows:
             model.StringItemList = rows
             if 0 <= chosen < len(rows):
-                box.selectItemPos(chosen, True)
+                self._select(box, chosen)
         self._enable(changes)
         self.render_ms = (time.perf_counter() - started) * 1000
 
@@ -121,12 +128,28 @@ class ChangeCard:
     def _show_mode(self) -> None:
         from marginalia.office import settings_store
         mode = cl.apply_mode(settings_store.load(self.panel.ctx, with_key=False))
-        modes = [m for m, _label in wording.MODE_LABELS]
-        self.controls["mode"].selectItemPos(modes.index(mode), True)
+        pos = [m for m, _label in wording.MODE_LABELS].index(mode)
+        if self.controls["mode"].getSelectedItemPos() != pos:
+            self._select(self.controls["mode"], pos)
+
+    def _select(self, box, pos: int) -> None:
+        """Select an entry in code. The list box tells its item listener of that too
+        (VCLXListBox, at once), and it is no choice of the user's to act on."""
+        self._by_code = True
+        try:
+            box.selectItemPos(pos, True)
+        finally:
+            self._by_code = False
+
+    def _mode_saved(self) -> None:
+        if not self.panel._disposed:
+            self._show_mode()
 
     # -- actions -----------------------------------------------------------------
     def _guard(self, name):
         def run():
+            if self._by_code:
+                return
             try:
                 if self.panel._disposed:
                     return
@@ -269,3 +292,7 @@ class ChangeCard:
 
     def dispose(self) -> None:
         self._listeners = []
+        try:
+            self._unwatch()
+        except Exception:
+            log.exception("could not stop watching the apply mode")

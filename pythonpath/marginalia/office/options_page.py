@@ -30,8 +30,8 @@ _LATEST = server_look.Latest()
 _LATEST_WINDOW = server_look.Latest()
 
 EFFORT_LABELS = {"": "default"}
-CHECKS = {"show_thinking": "ShowThinkingCheck", "track_changes": "TrackChangesCheck",
-          "allow_http": "AllowHttpCheck", "keep_chats": "KeepChatsCheck"}
+CHECKS = {"show_thinking": "ShowThinkingCheck", "allow_http": "AllowHttpCheck",
+          "keep_chats": "KeepChatsCheck"}
 TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
          "temperature": "TemperatureField", "max_tokens": "MaxTokensField",
          "max_rounds": "RoundsField", "extra_instructions": "ExtraField",
@@ -78,6 +78,12 @@ def fill(window, settings: config.Settings) -> None:
     effort.selectItemPos(efforts.index(form["reasoning_effort"])
                          if form["reasoning_effort"] in efforts else 0, True)
 
+    modes = window.getControl("ApplyModeList")
+    modes.removeItems(0, modes.getItemCount())
+    modes.addItems(tuple(label for _mode, label in options_form.APPLY_MODES), 0)
+    modes.selectItemPos([m for m, _label in options_form.APPLY_MODES].index(form["apply_mode"]),
+                        True)
+
     for name, control in TEXTS.items():
         window.getControl(control).setText(form[name])
     window.getControl("ModelCombo").setText(form["model"])
@@ -100,6 +106,9 @@ def read_form(window) -> Dict[str, Union[str, bool]]:
     pos = window.getControl("ReasoningList").getSelectedItemPos()
     efforts = config.REASONING_EFFORTS
     form["reasoning_effort"] = efforts[pos] if 0 <= pos < len(efforts) else ""
+    pos = window.getControl("ApplyModeList").getSelectedItemPos()
+    if 0 <= pos < len(options_form.APPLY_MODES):
+        form["apply_mode"] = options_form.APPLY_MODES[pos][0]
     return form
 
 

@@ -347,6 +347,8 @@ class ChatPanel(PanelStates):
             self.quick.dispose()
             if self.card is not None:
                 self.card.dispose()
+            if self.changes is not None:
+                self.changes.dispose()
         finally:
             self.view.dispose()
 

@@ -127,6 +127,17 @@ def save(ctx, settings: config.Settings) -> None:
     save_key(ctx, settings.endpoint, settings.api_key)
 
 
+def watch(ctx, group: str, listener):
+    """Tell ``listener`` (an XChangesListener) when a group's saved values change.
+
+    Returns the function that stops it. The listener is called on the thread that
+    committed: post to the main thread before touching a window.
+    """
+    node = _config(ctx, "%s/%s" % (ROOT, group))
+    node.addChangesListener(listener)
+    return lambda: node.removeChangesListener(listener)
+
+
 def load_key(ctx, endpoint: str) -> str:
     """The stored key for an endpoint, or "" when there is none."""
     container = _password_container(ctx)

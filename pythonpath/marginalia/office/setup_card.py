@@ -65,10 +65,31 @@ def remember_answer(ctx, answered: bool = True) -> None:
     node.commitChanges()
 
 
+OPTIONS_LEAF = ("/org.openoffice.Office.OptionsDialog/Nodes/org.marginalia.writer.Node/"
+                "Leaves/org.marginalia.writer.Settings")
+EXPAND = "vnd.sun.star.expand:"
+
+
+def options_page_url(ctx) -> str:
+    """The page's URL as the Options dialog compares it when asked to show a page.
+
+    The dialog expands each registered page URL and compares the strings: ours is
+    registered as "%origin%/../dialogs/..." (registry/OptionsDialog.xcu), so the
+    package's location + "/dialogs/..." never matched and the dialog opened on
+    whichever page it showed last. The registered value, expanded the same way
+    (comphelper::getExpandedUri), does.
+    """
+    registered = _node(ctx, OPTIONS_LEAF).getByName("OptionsPage")
+    if registered.startswith(EXPAND):
+        from urllib.parse import unquote
+        expander = ctx.getValueByName("/singletons/com.sun.star.util.theMacroExpander")
+        registered = expander.expandMacros(unquote(registered[len(EXPAND):]))
+    return registered
+
+
 def open_options(ctx, frame) -> None:
     """Tools > Options with Marginalia's page selected (modal: returns when it closes)."""
-    where = ctx.getValueByName("/singletons/com.sun.star.deployment.PackageInformationProvider")
-    url = where.getPackageLocation(EXTENSION_ID) + "/dialogs/OptionsPage.xdl"
+    url = options_page_url(ctx)
     helper = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.DispatchHelper",
                                                           ctx)
     helper.executeDispatch(frame, ".uno:OptionsTreeDialog", "", 0,

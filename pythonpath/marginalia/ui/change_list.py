@@ -31,6 +31,7 @@ BUTTONS = (
     ("reject_all", "Reject all", "Reject this turn's tracked changes (only this turn's)"),
 )
 REVIEW_BUTTONS = ("go_to", "accept", "reject", "apply", "accept_all", "reject_all")
+REVIEW_PAIRS = ("go_to", "apply", "accept", "reject", "accept_all", "reject_all")
 
 RESTORE_QUESTION = ("You edited the document after that message. Restoring also takes back "
                     "your own edits since then. Restore anyway?")
@@ -48,12 +49,18 @@ REJECTED = "Rejected %s."
 APPLIED = "Applied the suggestion."
 NOTHING_OPEN = "Nothing of this turn is waiting for review."
 MODE_SET = "New turns: %s."
+# The headline with no editing turn to show: none yet, or every one undone.
+NONE_YET = "No edits yet"
+NONE_LEFT = "No edits to review"
 
 MARGIN = 6
 GAP = 4
 ROW = 26
 LIST = 132
 WIDE = 330        # from this inner width on, the headline shares its row
+# The narrowest a button may be and still show "Undo turn" or "Accept all" whole
+# (measured on a screenshot: LibreOffice's default UI font at 96 dpi).
+THIRD_MIN = 72
 
 
 def _count(n: int, word: str) -> str:
@@ -114,6 +121,20 @@ def restored_sentence(text: str, turns: int) -> str:
     return RESTORED % (shown, _count(turns, "turn"))
 
 
+def _grid(names: Sequence[str], per_row: int, top: int, inner: int,
+          boxes: Dict[str, Tuple[int, int, int, int]]) -> int:
+    """Buttons ``per_row`` to a row from ``top``, the last of a row taking what is left."""
+    each = (inner - (per_row - 1) * GAP) // per_row
+    right = MARGIN + inner
+    for i, name in enumerate(names):
+        col = i % per_row
+        x = MARGIN + col * (each + GAP)
+        boxes[name] = (x, top, each if col < per_row - 1 else right - x, ROW)
+        if col == per_row - 1 or i == len(names) - 1:
+            top += ROW + GAP
+    return top
+
+
 def layout(width: int, y: int, review_open: bool,
            shown: bool) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
     """(height, {control: box}) of the card at ``y``; hidden controls get no box."""
@@ -124,7 +145,16 @@ def layout(width: int, y: int, review_open: bool,
     top = y + MARGIN
     third = (inner - 2 * GAP) // 3
     right = MARGIN + inner
-    if inner < WIDE:
+    per_row = 3
+    if third < THIRD_MIN:
+        # The sidebar at its usual width: a third cuts "Undo turn" and "Accept all"
+        # short, so two buttons to a row and the mode switch a row of its own.
+        per_row = 2
+        boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
+        top = _grid(("review", "undo_turn", "restore", "keep_out"), 2, top + ROW - 4, inner,
+                    boxes)
+        boxes["mode"] = (MARGIN, top, inner, ROW)
+    elif inner < WIDE:
         # A narrow sidebar: the headline gets a row of its own, the buttons their thirds.
         boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
         top += ROW - 4
@@ -145,10 +175,7 @@ def layout(width: int, y: int, review_open: bool,
     top += ROW + GAP
     if review_open:
         boxes["changes"] = (MARGIN, top, inner, LIST)
-        top += LIST + GAP
-        for row, names in enumerate((REVIEW_BUTTONS[:3], REVIEW_BUTTONS[3:])):
-            for i, name in enumerate(names):
-                x = MARGIN + i * (third + GAP)
-                boxes[name] = (x, top, third if i < 2 else right - x, ROW)
-            top += ROW + GAP
+        # In pairs, Accept sits beside Reject, as Accept all beside Reject all.
+        order = REVIEW_BUTTONS if per_row == 3 else REVIEW_PAIRS
+        top = _grid(order, per_row, top + LIST + GAP, inner, boxes)
     return top - y, boxes

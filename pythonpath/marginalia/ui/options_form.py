@@ -1,17 +1,23 @@
 """The Options page's text fields <-> a Settings value (pure).
 
-The page shows every value as text or a tick box; this module formats a
-Settings for the page and reads the page back, keeping the saved value of a
-field the user filled with something unusable and saying why in one sentence.
+The page shows every value as text, a tick box or a choice; this module
+formats a Settings for the page and reads the page back, keeping the saved
+value of a field the user filled with something unusable and saying why in
+one sentence.
 """
 
 from typing import Dict, List, Optional, Tuple, Union
 
 from marginalia import config
+from marginalia.document import change_log as cl
 
 TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
                "extra_instructions", "max_rounds", "context_window")
-CHECK_FIELDS = ("show_thinking", "track_changes", "allow_http", "keep_chats")
+CHECK_FIELDS = ("show_thinking", "allow_http", "keep_chats")
+# The page's "AI edits" choice, in the list's order. Longer than the panel's switch
+# (ui.change_list.MODE_LABELS): the page has the room to say what Suggest means.
+APPLY_MODES = ((cl.DIRECT, "Edit directly"), (cl.TRACKED, "Suggest as tracked changes"),
+               (cl.COMMENTS, "Comment only"))
 
 
 def _number_text(value: Optional[float]) -> str:
@@ -35,6 +41,8 @@ def settings_to_form(settings: config.Settings) -> Dict[str, Union[str, bool]]:
         form[name] = bool(getattr(settings, name))
     form["provider"] = settings.provider
     form["reasoning_effort"] = settings.reasoning_effort or ""
+    # What a turn would do: a profile from before the modes has only track_changes.
+    form["apply_mode"] = cl.apply_mode(settings)
     return form
 
 
@@ -118,6 +126,9 @@ def form_to_settings(base: config.Settings,
     for name in CHECK_FIELDS:
         if name in form:
             changes[name] = bool(form[name])
+    if form.get("apply_mode") in cl.MODES:
+        # Both fields, so a reader of the older track_changes setting agrees.
+        changes.update(cl.mode_fields(str(form["apply_mode"])))
     return base.copy(**changes), problems
 
 
