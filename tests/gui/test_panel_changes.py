@@ -14,7 +14,6 @@ from tests.support.panel_driver import PanelDriver, has_state, screenshot, wait_
 from tests.support.writer import annotations
 
 PARAGRAPH_BREAK = 0   # com.sun.star.text.ControlCharacter.PARAGRAPH_BREAK
-TEXT = 60             # com.sun.star.accessibility.AccessibleRole.TEXT
 DOCUMENT_TEXT = 85    # com.sun.star.accessibility.AccessibleRole.DOCUMENT_TEXT
 
 
@@ -156,12 +155,7 @@ def _type_in_document(panel, text):
 
 def _mode_shown(panel):
     """What the card's "How edits are applied" switch shows."""
-    box = panel.control_now(("How edits are applied",))
-    for i in range(box.getAccessibleChildCount()):
-        child = box.getAccessibleChild(i).getAccessibleContext()
-        if child.getAccessibleRole() == TEXT:
-            return child.getText()
-    raise AssertionError("the mode switch shows no text")
+    return panel.dropdown_text("How edits are applied")
 
 
 def _choose_mode(panel, label):

@@ -12,11 +12,11 @@ import time
 import unohelper
 from com.sun.star.awt import XCallback
 
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import (PanelDriver, accessible_tree, options_dialog,
+                                        screenshot, wait_for)
 from tests.support.sse_server import text_response, tool_calls_response
 
 PUSH_BUTTON = 44
-TEXT = 60         # com.sun.star.accessibility.AccessibleRole.TEXT
 
 
 class _OnMain(unohelper.Base, XCallback):
@@ -198,12 +198,7 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
 
 def _panel_mode(panel):
     """What the panel's "How edits are applied" switch shows (its drop-down's text)."""
-    box = panel.control_now(("How edits are applied",))
-    for i in range(box.getAccessibleChildCount()):
-        child = box.getAccessibleChild(i).getAccessibleContext()
-        if child.getAccessibleRole() == TEXT:
-            return child.getText()
-    raise AssertionError("the mode switch shows no text")
+    return panel.dropdown_text("How edits are applied")
 
 
 def _boxes_overlap(a, b):
@@ -287,22 +282,12 @@ def test_the_panels_settings_button_opens_tools_options_on_the_whole_page(gui_of
     opener.start()
     toolkit = gui_office.create("com.sun.star.awt.Toolkit")
 
-    def walk(ctx, depth=0):
-        yield ctx
-        if depth < 12:
-            for j in range(min(ctx.getAccessibleChildCount(), 100)):
-                yield from walk(ctx.getAccessibleChild(j).getAccessibleContext(), depth + 1)
-
     def dialog():
-        for i in range(toolkit.getTopWindowCount()):
-            ctx = toolkit.getTopWindow(i).getAccessibleContext()
-            if ctx is not None and ctx.getAccessibleName().startswith("Options"):
-                return ctx
-        return None
+        return options_dialog(toolkit)
 
     def named(*names):
         found = {}
-        for node in walk(wait_for(dialog, what="the Options dialog")):
+        for node, _above in accessible_tree(wait_for(dialog, what="the Options dialog")):
             name = node.getAccessibleName()
             if name in names and name not in found:
                 found[name] = node
@@ -325,7 +310,8 @@ def test_the_panels_settings_button_opens_tools_options_on_the_whole_page(gui_of
             found["Show the model's thinking"].getLocationOnScreen().Y + 2
     finally:
         shown = dialog()
-        cancel = [n for n in walk(shown) if n.getAccessibleName() == "Cancel"] if shown else []
+        cancel = [n for n, _above in accessible_tree(shown)
+                  if n.getAccessibleName() == "Cancel"] if shown else []
         assert cancel and cancel[0].doAccessibleAction(0)
         opener.join(20)
     assert not opener.is_alive()

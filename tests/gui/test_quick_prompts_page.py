@@ -8,7 +8,7 @@ are tested through the job interface (tests/office/test_quick_library.py).
 """
 
 from tests.gui.test_panel_options import _press, on_main
-from tests.support.panel_driver import screenshot, wait_for
+from tests.support.panel_driver import accessible_tree, options_dialog, screenshot, wait_for
 
 BUILTIN_NAMES = ["Improve writing", "Fix spelling and grammar", "Shorten", "Expand",
                  "More formal", "More friendly", "Translate", "Explain", "Summarize"]
@@ -118,21 +118,11 @@ def test_the_page_is_registered_under_marginalia_in_tools_options(gui_office, gu
     opener.start()
     toolkit = gui_office.create("com.sun.star.awt.Toolkit")
 
-    def walk(ctx, above=None, depth=0):
-        yield ctx, above
-        if depth < 9:
-            for j in range(min(ctx.getAccessibleChildCount(), 100)):
-                yield from walk(ctx.getAccessibleChild(j).getAccessibleContext(), ctx, depth + 1)
-
     def dialog():
-        for i in range(toolkit.getTopWindowCount()):
-            ctx = toolkit.getTopWindow(i).getAccessibleContext()
-            if ctx is not None and ctx.getAccessibleName().startswith("Options"):
-                return ctx
-        return None
+        return options_dialog(toolkit)
 
     def marginalia_node():
-        for node, above in walk(wait_for(dialog, what="the Options dialog")):
+        for node, above in accessible_tree(wait_for(dialog, what="the Options dialog"), 9):
             if node.getAccessibleName() == "Prompts" and above is not None \
                     and above.getAccessibleName() == "Marginalia":
                 return above
@@ -141,7 +131,7 @@ def test_the_page_is_registered_under_marginalia_in_tools_options(gui_office, gu
     leaves = [node.getAccessibleChild(j).getAccessibleContext().getAccessibleName()
               for j in range(node.getAccessibleChildCount())]
     assert leaves == ["Model and connection", "Prompts"]
-    cancel = [n for n, _above in walk(dialog()) if n.getAccessibleName() == "Cancel"]
+    cancel = [n for n, _above in accessible_tree(dialog(), 9) if n.getAccessibleName() == "Cancel"]
     assert cancel and cancel[0].doAccessibleAction(0)
     opener.join(20)
     assert not opener.is_alive()

@@ -14,11 +14,30 @@ from tests.support.office import ARTIFACTS
 
 DECK = "MarginaliaDeck"
 LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
+TEXT = 60         # com.sun.star.accessibility.AccessibleRole.TEXT
 # A multi-line edit's role: SCROLL_PANE (51) on LibreOffice 7.4; on 24.x-25.x a read-only one
 # is STATIC (86) and an editable one TEXT (60).
 MULTI_LINE_ROLES = (51, 86, 60)
 CONTROL_NAMES = ("Conversation", "Message", "New chat")
 CARD_TITLE = "Set up a model"
+
+
+def accessible_tree(ctx, depth=12, above=None):
+    """(node, its parent) of an accessible tree, depth first, at most 100 children each."""
+    yield ctx, above
+    if depth > 0:
+        for j in range(min(ctx.getAccessibleChildCount(), 100)):
+            yield from accessible_tree(ctx.getAccessibleChild(j).getAccessibleContext(),
+                                       depth - 1, ctx)
+
+
+def options_dialog(toolkit):
+    """The accessible context of the open Tools > Options dialog, else None."""
+    for i in range(toolkit.getTopWindowCount()):
+        ctx = toolkit.getTopWindow(i).getAccessibleContext()
+        if ctx is not None and ctx.getAccessibleName().startswith("Options"):
+            return ctx
+    return None
 
 
 def wait_for(predicate, timeout=20.0, interval=0.05, what="condition"):
@@ -105,6 +124,15 @@ class PanelDriver(object):
             if ctx.getAccessibleName() in names:
                 return ctx
         raise AssertionError("none of %r in the panel %r" % (names, self.names()))
+
+    def dropdown_text(self, name):
+        """What the panel's drop-down list box called ``name`` shows (its text child)."""
+        box = self.control_now((name,))
+        for i in range(box.getAccessibleChildCount()):
+            child = box.getAccessibleChild(i).getAccessibleContext()
+            if child.getAccessibleRole() == TEXT:
+                return child.getText()
+        raise AssertionError("the drop-down %r shows no text" % name)
 
     def names(self):
         """The accessible names of the panel's controls right now."""
