@@ -61,7 +61,7 @@ def test_headline_rows_and_buttons():
     proposed = [_change(1, cl.PROPOSED, cl.COMMENTS), _change(2, cl.PROPOSED, cl.COMMENTS)]
     assert card.headline(proposed) == "2 suggestions"
     assert card.rows(changes)[1] == \
-        "\u00b62 replace: \u201cold words\u201d \u2192 \u201cnew words\u201d [accepted]"
+        "[accepted] \u00b62 replace: \u201cold words\u201d \u2192 \u201cnew words\u201d"
     on = card.enabled(changes, 0, undoable=True, idle=True)
     assert on["accept"] and on["reject"] and not on["apply"] and on["accept_all"]
     on = card.enabled(changes, 1, undoable=False, idle=True)

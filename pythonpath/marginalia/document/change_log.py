@@ -167,7 +167,10 @@ def where(change: Change) -> str:
 
 
 def line(change: Change) -> str:
-    """One line for the review list: where, kind, before → after, and the state."""
+    """One line for the review list: the state, where, kind, before → after.
+
+    The state leads: at the sidebar's usual width the end of a line is cut off.
+    """
     parts = [p for p in (where(change), change.kind) if p]
     head = " ".join(parts)
     if change.before and change.after:
@@ -177,8 +180,8 @@ def line(change: Change) -> str:
         body = "+ \u201c%s\u201d" % docview.short(change.after, 50)
     else:
         body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
-    tail = "" if change.state in (MADE, PENDING) else " [%s]" % change.state
-    return "%s: %s%s" % (head, body, tail)
+    state = "" if change.state in (MADE, PENDING) else "[%s] " % change.state
+    return "%s%s: %s" % (state, head, body)
 
 
 def turns_in(entries: List[Any]) -> List[int]:
