@@ -1,6 +1,8 @@
 """Numbered edits land where the model meant: numbering lines, expect, the user's typing."""
 
-from tests.support.writer import blocks, one, texts, turn
+import pytest
+
+from tests.support.writer import blocks, build, one, texts, turn
 
 AI = "Marginalia (AI)"
 STALE = "The document changed since you read it; read it again"
@@ -149,3 +151,39 @@ def test_with_tracked_changes_a_user_edit_mid_turn_is_kept_apart_too(office, doc
     assert redlines.getCount() < before
     assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
                               "Sales rosegrew in every region this year.", "Highlights"]
+
+
+@pytest.mark.parametrize("record", [True, False])
+def test_a_turn_of_mixed_edits_walks_on_and_lands_every_numbered_edit(office, record):
+    # The block tools share the turn's walk (writer.walk.lending): after text edits,
+    # inserts, deletes, a restyle, a table and the user's typing each numbered edit
+    # must still land on its paragraph, with the change records on and off.
+    doc = build(office, [("Heading 1", "Plan"), ("Standard", "Alpha one."),
+                         ("Standard", "Beta two."), ("table", [["a", "b"]]),
+                         ("Standard", "Gamma three."), ("Standard", "Delta four."),
+                         ("Standard", "Epsilon five.")])
+    try:
+        results = turn(
+            office, doc,
+            ("replace_paragraphs", {"start": 6, "end": 6, "markdown": "Delta rewritten.",
+                                    "expect": "Delta"}),
+            ("insert_paragraphs", {"after_paragraph": 2,
+                                   "markdown": "Inserted A.\n\nInserted B."}),
+            ("replace_text", {"search": "Beta two.", "replacement": "Beta 2."}),
+            ("set_paragraph_style", {"start": 7, "end": 7, "style": "Heading 2",
+                                     "expect": "Gamma"}),
+            ("delete_paragraphs", {"start": 9, "end": 9, "expect": "Epsilon"}),
+            {"user_types": "Typed."},
+            ("replace_paragraphs", {"start": 9, "end": 9, "markdown": "Delta final.",
+                                    "expect": "Delta rewritten"}),
+            ("search_document", {"query": "Delta"}),
+            ("insert_paragraphs", {"after_paragraph": 9, "markdown": "The end."}),
+            record=record)
+        assert [r["ok"] for r in results] == [True] * 8, [r["content"] for r in results]
+        assert texts(doc) == ["Typed.", "Plan", "Alpha one.", "Inserted A.", "Inserted B.",
+                              "Beta 2.", [["a", "b"]], "Gamma three.", "Delta final.",
+                              "The end."]
+        assert blocks(doc)[7]["style"] == "Heading 2"
+    finally:
+        office.close(doc)
+

@@ -13,6 +13,7 @@ from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.writer.bodymap import ListKinds, para_props
 from marginalia.writer.guard import Follow, check_expect
+from marginalia.writer import locate
 from marginalia.writer.locate import Locator, runs
 from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
 from marginalia.writer.text_tools import check_writable, protected_sections
@@ -175,7 +176,7 @@ def _range(loc, start, end):
 
 def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutput:
     blocks = parse_blocks(markdown)
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     after = _after_index(loc, after_paragraph)
     follow = Follow(loc, after + 1)
     made = insert_blocks(doc, loc, after, blocks)
@@ -222,7 +223,7 @@ def _rewrite_in_place(loc, number, blocks):
 def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any,
                        expect: Any = None) -> ToolOutput:
     blocks = parse_blocks(markdown)
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
     check_expect(doc, loc, start, expect)
     _check_deletable(doc, loc, start, end)
@@ -241,7 +242,7 @@ def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any,
 
 
 def delete_paragraphs(doc: Any, start: Any, end: Any, expect: Any = None) -> ToolOutput:
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
     check_expect(doc, loc, start, expect)
     _check_deletable(doc, loc, start, end)
@@ -282,7 +283,7 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
         raise ToolError("Inside a table cell the selection can only be replaced by plain "
                         "text or one paragraph.")
     from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     follow = Follow(loc, sel.end + 1)
     cursor.setString("")
     if sel.start_offset > 0:
@@ -313,7 +314,7 @@ def forward(text: Any, rng: Any) -> Any:
 def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any,
                         expect: Any = None) -> ToolOutput:
     style = as_text(style, "style")
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
     check_expect(doc, loc, start, expect)
     name = _style_name(doc, style)
@@ -357,7 +358,7 @@ def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) 
         raise ToolError("That table has more than %d cells." % MAX_TABLE_CELLS)
     header = as_bool(header, "header")
     header = True if header is None else header
-    loc = Locator(doc)
+    loc = locate.for_doc(doc)
     after = _after_index(loc, after_paragraph)
     follow = Follow(loc, after + 1)
     block = md.Block(md.TABLE, rows=cells, header=header)

@@ -29,10 +29,9 @@ from typing import Any, Dict, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
-from marginalia.writer.walk import Walker
+from marginalia.writer.walk import TEXT_TOOLS, Walker, keeps_paragraphs
 from marginalia.writer.turn import AI_AUTHOR
 
-TEXT_TOOLS = ("replace_text", "format_text", "add_comment")
 SPAN_TOOLS = ("replace_paragraphs", "delete_paragraphs", "set_paragraph_style")
 INSERT_TOOLS = ("insert_paragraphs", "insert_table")
 
@@ -308,9 +307,7 @@ class CallRecord:
         ledger.handles[change.id] = self.handle
         turn.changes.append(change)
         # Numbered edits move the numbers after them; text edits keep paragraphs.
-        if self.tool in TEXT_TOOLS and "\n" not in str(args.get("replacement", "")):
-            pass
-        else:
+        if not keeps_paragraphs(self.tool, args):
             self.walker.edited(self.first)
         return change
 

@@ -20,7 +20,8 @@ Main thread only; nothing is written into the document.
 """
 
 import bisect
-from typing import Any, Iterator, List, Tuple
+import contextlib
+from typing import Any, Dict, Iterator, List, Optional, Tuple
 
 from marginalia.writer.bodymap import before, body_tables
 
@@ -147,6 +148,32 @@ class Locator:
         self._load_tables()
         self._tables_at = kept
         self._rewind(number - 1)
+
+
+_lent: Dict[str, Locator] = {}
+
+
+@contextlib.contextmanager
+def lent(doc: Any, loc: Optional[Locator]) -> Iterator[None]:
+    """Inside, for_doc(doc) gives ``loc`` (the turn's walk, writer.walk) if there is one."""
+    if loc is None:
+        yield
+        return
+    key = doc.RuntimeUID
+    _lent[key] = loc
+    try:
+        yield
+    finally:
+        _lent.pop(key, None)
+
+
+def for_doc(doc: Any) -> Locator:
+    """The Locator a block tool walks with: the turn's, when lent, else a new one.
+
+    A tool given the turn's walk keeps it right (edited_from after each change),
+    so the next numbered call starts from where this one left off.
+    """
+    return _lent.get(doc.RuntimeUID) or Locator(doc)
 
 
 def runs(loc: Locator, first: int, last: int) -> Tuple[List[Any], int]:

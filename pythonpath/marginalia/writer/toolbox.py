@@ -347,7 +347,7 @@ class WriterToolbox:
             def edit():
                 if self.record_changes:
                     _safely(record.before, self._turn.recording())
-                with self._turn.author():
+                with self._turn.author(), record.walker.lending(tool.name, kwargs):
                     out = tool.fn(**kwargs)
                 if self.record_changes:
                     _safely(record.after, self.ledger, self.turn_log, self.mode, out)

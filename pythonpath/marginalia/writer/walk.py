@@ -6,10 +6,23 @@ again each time (on 300 pages that doubled the numbered edits' cost), so one
 Walker serves a whole turn and forgets only what an edit moved. Main thread.
 """
 
-from typing import Any, Optional
+import contextlib
+from typing import Any, Dict, Iterator, Optional
 
 from marginalia.document import expect as words
+from marginalia.writer import locate
 from marginalia.writer.locate import Locator
+
+TEXT_TOOLS = ("replace_text", "format_text", "add_comment")
+# The block tools that walk with locate.for_doc and keep the walk right themselves.
+WALKING_TOOLS = ("insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
+                 "set_paragraph_style", "insert_table")
+
+
+def keeps_paragraphs(tool: str, arguments: Dict[str, Any]) -> bool:
+    """True for an edit that leaves every paragraph where it was: a text edit
+    that makes no paragraph break (a cursor at a paragraph's start stays there)."""
+    return tool in TEXT_TOOLS and "\n" not in str(arguments.get("replacement", ""))
 
 
 class Walker:
@@ -31,6 +44,26 @@ class Walker:
             self._loc = Locator(self.doc)
             self.suspect = False
         return self._loc
+
+    @contextlib.contextmanager
+    def lending(self, tool: str, arguments: Dict[str, Any]) -> Iterator[None]:
+        """Around one edit call: a block tool walks with the turn's walk (lent, it
+        keeps it right); after any other edit that moves paragraphs, or a failed
+        call, the walk starts over; so it does first if someone else may have
+        changed the document (``suspect``)."""
+        lent = None
+        if tool in WALKING_TOOLS:
+            if self.suspect:
+                self._loc = None
+            lent = self.get()
+        kept = False
+        try:
+            with locate.lent(self.doc, lent):
+                yield
+            kept = lent is not None or keeps_paragraphs(tool, arguments)
+        finally:
+            if not kept:
+                self.edited(None)
 
     def edited(self, number: Optional[int]) -> None:
         if self._loc is not None:
