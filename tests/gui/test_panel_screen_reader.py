@@ -8,6 +8,7 @@ are what a screen reader could speak. tests/support/atspi.py says what the
 set-up takes; a missing piece fails the test with what to install.
 """
 
+import os
 import time
 
 import pytest
@@ -15,7 +16,10 @@ import pytest
 from tests.support import sse_server as sse
 from tests.support.atspi import (Reader, describe, interfaces, size_window, states, text_of,
                                  walk)
-from tests.support.panel_driver import DECK, set_model_answered, wait_for
+from marginalia.ui.spoken import ANSWERED
+from marginalia.ui.transcript import READY
+from tests.support.office import ARTIFACTS
+from tests.support.panel_driver import DECK, screenshot, set_model_answered, wait_for
 
 QUESTION = "Which colour is the sky?"
 ANSWER = "The sky is blue on a clear day."
@@ -77,6 +81,25 @@ def open_deck(deck, shown, tries=3):
     raise AssertionError("the Marginalia deck did not open with the panel in it")
 
 
+def office_version(office):
+    import uno
+    arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+    arg.Name, arg.Value = "nodepath", "/org.openoffice.Setup/Product"
+    node = office.create("com.sun.star.configuration.ConfigurationProvider") \
+        .createInstanceWithArguments("com.sun.star.configuration.ConfigurationAccess", (arg,))
+    return node.getByName("ooSetupVersionAboutBox")
+
+
+def exposed(office, panel, when):
+    """Keep what the panel exposes in tests/artifacts (per LibreOffice version): the facts
+    a report about screen readers quotes."""
+    path = os.path.join(ARTIFACTS, "atspi-panel-%s.txt" % office_version(office))
+    with open(path, "a") as out:
+        out.write("-- %s\n%s\n" % (when, "\n".join(describe(n) + " " + ",".join(
+            sorted(states(n) & {"focusable", "editable", "focused"}))
+            for n in walk(panel))))
+
+
 def named(panel, name):
     """The panel's nodes named ``name`` (a multi-line edit may be a node and its child)."""
     return [node for node in walk(panel) if node.name == name]
@@ -99,8 +122,9 @@ def readable(panel, needle):
 
 
 def button(panel, *names):
+    import pyatspi
     for node in walk(panel):
-        if node.name in names and node.getRoleName() == "push button":
+        if node.name in names and node.getRole() == pyatspi.ROLE_PUSH_BUTTON:
             return node
     raise AssertionError("no button named %r in the panel" % (names,))
 
@@ -126,6 +150,7 @@ def spoken(events, needle):
 
 def test_a_screen_reader_reads_the_answer_hears_it_and_sends_a_dictated_message(
         reader_office, reader, chat_server, panel):
+    exposed(reader_office, panel, "before")
     chat_server.add(sse.text_response(ANSWER, pieces=4, reasoning=REASONING))
     # Dictation and voice control write the whole draft through EditableText.
     message = editable(panel, "Message")
@@ -147,11 +172,12 @@ def test_a_screen_reader_reads_the_answer_hears_it_and_sends_a_dictated_message(
     assert heard, ("no event announced the reply; heard:\n  %s"
                    % "\n  ".join("%(type)s %(role)s %(name)r %(data)r" % e
                                  for e in reader.events))
+    exposed(reader_office, panel, "after")
     # The last answer can be read through the Text interface.
     assert readable(panel, ANSWER), ("the answer is not readable; the panel exposes:\n  %s"
                                      % "\n  ".join(describe(n) for n in walk(panel)))
     # So can the status line, and the thinking once its pane is open.
-    assert any(text_of(node).startswith("Ready") for node in walk(panel))
+    assert any(text_of(node).startswith((READY, ANSWERED)) for node in walk(panel))
     toggle = [n for n in walk(panel) if n.name.startswith(("Thought for", "Thinking "))]
     assert toggle, "no thinking button after a turn that thought"
     if not toggle[0].name.endswith("\u25be"):
@@ -159,19 +185,25 @@ def test_a_screen_reader_reads_the_answer_hears_it_and_sends_a_dictated_message(
     reader.wait(lambda: readable(panel, REASONING), 10, what="the thinking to be readable")
     # The draft is empty again, as the box shows.
     assert text_of(editable(panel, "Message")) == ""
+    screenshot(reader_office, "panel_screen_reader.png")
 
 
 def test_every_control_has_a_name_and_a_keyboard_path(reader_office, reader, panel):
+    import pyatspi
+    keyboard = (pyatspi.ROLE_PUSH_BUTTON, pyatspi.ROLE_TEXT, pyatspi.ROLE_LIST,
+                pyatspi.ROLE_COMBO_BOX, pyatspi.ROLE_SCROLL_PANE)
     unnamed, unreachable = [], []
     for node in walk(panel)[1:]:
-        role = node.getRoleName()
-        if role in ("scroll bar", "filler") or "showing" not in states(node):
+        role = node.getRole()
+        # Scroll bars belong to their pane; panels and fillers only group controls.
+        if role in (pyatspi.ROLE_SCROLL_BAR, pyatspi.ROLE_FILLER, pyatspi.ROLE_PANEL) \
+                or "showing" not in states(node):
             continue
-        if role == "panel" and node.parent is not None and node.parent.name:
-            continue                          # the inside of a named multi-line edit
         if not node.name:
             unnamed.append(describe(node))
-        if role in ("push button", "text", "list", "combo box", "scroll pane"):
+        if role == pyatspi.ROLE_TEXT and node.parent.getRole() == pyatspi.ROLE_COMBO_BOX:
+            continue                          # a drop-down's line: its list takes the keys
+        if role in keyboard:
             inside = [node] + [node.getChildAtIndex(i) for i in range(node.childCount)]
             if not any("focusable" in states(n) for n in inside if n is not None):
                 unreachable.append(describe(node))

@@ -1,0 +1,124 @@
+"""Screen readers: whether one may be listening, and what this LibreOffice lets it read.
+
+Measured through AT-SPI with the gtk3 plugin (tests/gui/test_panel_screen_reader.py):
+on LibreOffice 7.4 a multi-line Edit is a scroll pane around an empty panel, with
+no Text or EditableText interface, so a screen reader reads neither the
+conversation nor the draft, and dictation cannot write it; single-line Edits
+and ListBox items do expose their text. On 24.x-25.x multi-line Edits expose
+Text and EditableText. On neither does appending text through the peer send a
+text-changed event, while a label's new text does (name and text events).
+
+So the panel changes nothing for sighted users, and only while assistive
+technology is on: it then announces each finished reply in the status line,
+and, where multi-line Edits are opaque, shows the panes as lists (one item per
+line) and the message box as a single-line Edit, which a screen reader can read
+and dictation can write.
+
+Assistive technology is on when the session's accessibility bus says so
+(org.a11y.Status: IsEnabled, which desktops set with a screen reader or the
+accessibility switch, or ScreenReaderEnabled, which Orca sets), asked once per
+office through gdbus (GLib's D-Bus tool, on every GTK desktop); without a
+session bus or gdbus the answer is no.
+"""
+
+import os
+import shutil
+import subprocess
+import sys
+
+from marginalia.ui import spoken
+
+SCROLL_PANE = 51          # com.sun.star.accessibility.AccessibleRole.SCROLL_PANE
+# The panes' lists (office.panel_view adds each right after its pane: the same place in the
+# Tab order, and the same box), and the message box's properties as a single-line Edit.
+MIRRORS = {"thinking": "thinking_list", "transcript": "transcript_list"}
+SINGLE_LINE = {"MultiLine": False, "VScroll": False, "AutoVScroll": False}
+_on = None                # asked once per office process
+
+
+def technology_on() -> bool:
+    """Whether a screen reader or another assistive tool may be listening (AT-SPI)."""
+    global _on
+    if _on is None:
+        _on = _ask_bus()
+    return _on
+
+
+def _ask_bus() -> bool:
+    if not sys.platform.startswith("linux") or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
+        return False
+    gdbus = shutil.which("gdbus")
+    if gdbus is None:
+        return False
+    for prop in ("IsEnabled", "ScreenReaderEnabled"):
+        try:
+            said = subprocess.run(
+                [gdbus, "call", "--session", "--timeout", "1", "--dest", "org.a11y.Bus",
+                 "--object-path", "/org/a11y/bus", "--method",
+                 "org.freedesktop.DBus.Properties.Get", "org.a11y.Status", prop],
+                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                timeout=3).stdout
+        except (OSError, subprocess.SubprocessError):
+            return False
+        if b"true" in said:
+            return True
+    return False
+
+
+def edits_opaque(ctx, container) -> bool:
+    """Whether this LibreOffice's multi-line Edits are opaque to assistive tools, asked of
+    a throwaway one in ``container`` (which has its peer)."""
+    smgr = ctx.ServiceManager
+    probe = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlEdit", ctx)
+    model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlEditModel", ctx)
+    model.MultiLine = True
+    probe.setModel(model)
+    container.addControl("assistive_probe", probe)
+    try:
+        return edit_is_opaque(probe)
+    finally:
+        container.removeControl(probe)
+        probe.dispose()
+
+
+def reader_controls(controls):
+    """The panel's CONTROLS as a screen reader can use them where Edits are opaque: each
+    pane followed by its list, the message box on one line."""
+    out = []
+    for name, kind, label, props in controls:
+        if name == "input":
+            props = dict(props, **SINGLE_LINE)
+        out.append((name, kind, label, props))
+        if name in MIRRORS:
+            out.append((MIRRORS[name], "ListBox", label, {}))
+    return tuple(out)
+
+
+def mirror(box, text: str) -> None:
+    """Bring a pane's list up to its text: only the items from the first change on."""
+    old = list(box.getItems())
+    new = spoken.lines(text)
+    start = spoken.first_change(old, new)
+    if start < len(old):
+        box.removeItems(start, len(old) - start)
+    if start < len(new):
+        box.addItems(tuple(new[start:]), start)
+
+
+def show_answer(box, answer: str) -> None:
+    """Select the list's line where the reply begins: reading starts there on Tab."""
+    items = list(box.getItems())
+    if items:
+        at = spoken.answer_line(items, answer)
+        box.selectItemPos(at, True)
+        box.makeVisible(at)
+
+
+def edit_is_opaque(control) -> bool:
+    """Whether a multi-line Edit shows assistive tools a scroll pane without its text
+    (LibreOffice 7.4) rather than a text (24.x and later)."""
+    try:
+        role = control.getPeer().getAccessibleContext().getAccessibleRole()
+    except Exception:
+        return False              # no accessible peer to ask: leave the panel as it is
+    return role == SCROLL_PANE
