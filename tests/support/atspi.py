@@ -174,6 +174,9 @@ class Reader(object):
               "focus:", "object:announcement")
 
     def __init__(self, bus):
+        # Put back by close(): an office started later in this process (the gen window
+        # tests) must not find this bus and think a screen reader is listening.
+        self._saved = dict(os.environ)
         os.environ.update(bus.env(os.environ))
         try:
             import pyatspi
@@ -191,6 +194,8 @@ class Reader(object):
     def close(self):
         for kind in self.EVENTS:
             self.pyatspi.Registry.deregisterEventListener(self._heard, kind)
+        os.environ.clear()
+        os.environ.update(self._saved)
 
     def _heard(self, event):
         # What a screen reader could say for this event: the source's name, role and

@@ -94,20 +94,21 @@ def reader_controls(controls):
     return tuple(out)
 
 
-def mirror(box, text: str) -> None:
-    """Bring a pane's list up to its text: only the items from the first change on."""
-    old = list(box.getItems())
+def mirror(box, old, text: str):
+    """Bring a pane's list from its items ``old`` up to ``text``, touching only the items
+    from the first change on; returns the new items (the caller keeps them: asking the
+    list for its items each time would copy them all)."""
     new = spoken.lines(text)
     start = spoken.first_change(old, new)
     if start < len(old):
         box.removeItems(start, len(old) - start)
     if start < len(new):
         box.addItems(tuple(new[start:]), start)
+    return new
 
 
-def show_answer(box, answer: str) -> None:
+def show_answer(box, items, answer: str) -> None:
     """Select the list's line where the reply begins: reading starts there on Tab."""
-    items = list(box.getItems())
     if items:
         at = spoken.answer_line(items, answer)
         box.selectItemPos(at, True)

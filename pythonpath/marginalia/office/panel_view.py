@@ -84,6 +84,7 @@ class PanelView:
         self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
+        self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
         self._input_lines = panel_layout.MIN_LINES
         self.following = True             # the conversation shows its end
         self._undo_shown = False
@@ -300,7 +301,8 @@ class PanelView:
             self.relayout()
 
     def _mirror(self, pane: str) -> None:
-        assistive.mirror(self.controls[MIRRORS[pane]], self._text_peer(pane).getText())
+        self._items[pane] = assistive.mirror(self.controls[MIRRORS[pane]], self._items[pane],
+                                             self._text_peer(pane).getText())
 
     def announce(self, answer: str) -> None:
         """A reply finished: say so where a screen reader hears it (office.assistive)."""
@@ -308,7 +310,8 @@ class PanelView:
             if self.mirrored:
                 self._mirror("thinking")
                 self._mirror("transcript")
-                assistive.show_answer(self.controls[MIRRORS["transcript"]], answer)
+                assistive.show_answer(self.controls[MIRRORS["transcript"]],
+                                      self._items["transcript"], answer)
             self.set_status(spoken.announcement(answer))
 
     def pane_text(self, pane: str) -> str:
