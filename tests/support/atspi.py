@@ -3,20 +3,27 @@
 What it takes, as measured on Debian 12 (LibreOffice 7.4, at-spi2-core 2.46) and
 trixie (LibreOffice 25.2):
 
-- The gtk3 VCL plugin (SAL_USE_VCLPLUGIN=gtk3). The gen plugin has no AT-SPI bridge.
+- The gtk3 VCL plugin (SAL_USE_VCLPLUGIN=gtk3): under gen soffice never shows up
+  on the accessibility bus.
 - A session D-Bus of our own (``dbus-daemon --session``): the test machine has none, and
   a shared one would mix two offices' trees.
-- The accessibility bus on it: ``at-spi-bus-launcher --launch-immediately --a11y=1``
-  claims org.a11y.Bus and starts a second dbus-daemon (the a11y bus), and at-spi2-registryd
-  on that bus on demand. D-Bus activation of org.a11y.Bus alone would do the first part,
-  but starting it ourselves lets us end it by its process id.
-- The flag on: org.a11y.Status IsEnabled = true on the session bus (``--a11y=1`` sets it;
-  we set it again through the Properties interface and read it back, so a launcher that
-  ignores the option is seen). GTK 3 loads its atk-bridge unless NO_AT_BRIDGE=1, and
-  LibreOffice's gtk3 plugin hands VCL's accessibility tree to ATK only when that bridge
-  is up; gsettings' toolkit-accessibility and GTK_MODULES are not needed.
+- The accessibility bus on it: ``at-spi-bus-launcher --launch-immediately`` claims
+  org.a11y.Bus and starts a second dbus-daemon (the a11y bus), and at-spi2-registryd on
+  it on demand. D-Bus activation of org.a11y.Bus would start it too; starting it
+  ourselves lets us end it by its process id.
+- GTK 3 loads its AT-SPI bridge unless NO_AT_BRIDGE=1, so LibreOffice's whole tree is
+  there with org.a11y.Status IsEnabled false as well (measured with --a11y=0);
+  gsettings' toolkit-accessibility and GTK_MODULES are not needed. We still switch
+  IsEnabled and ScreenReaderEnabled on (``--a11y=1 --screen-reader=1``, set again
+  through the Properties interface and read back): ScreenReaderEnabled is what the
+  panel asks to learn that a screen reader listens (marginalia.office.assistive), as
+  on a desktop whose screen reader is switched on.
 - The test process finds the a11y bus the same way (DBUS_SESSION_BUS_ADDRESS, then
   org.a11y.Bus GetAddress), so those variables are set before pyatspi is imported.
+- Under gtk3 with no window manager a new document window is "maximized" at 24x26
+  pixels and ignores setPosSize (size_window below), and a deck opened before the
+  window has its size comes up collapsed.
+- pyatspi's cache is off for the office: the panel is built and rebuilt while we look.
 
 Every missing piece raises AccessibilityMissing with what to install: the test fails
 with that sentence, it never skips.
@@ -83,14 +90,15 @@ class AccessibilityBus(object):
             [launcher, "--launch-immediately", "--a11y=1", "--screen-reader=1"],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env(os.environ)))
         self._wait_for_bus()
-        self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
-                    "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status",
-                    "IsEnabled", "<true>")
-        enabled = self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
-                              "--method", "org.freedesktop.DBus.Properties.Get",
-                              "org.a11y.Status", "IsEnabled")
-        if "true" not in enabled:
-            raise AccessibilityMissing("org.a11y.Status IsEnabled stays %s" % enabled)
+        for switch in ("IsEnabled", "ScreenReaderEnabled"):
+            self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                        "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status",
+                        switch, "<true>")
+            said = self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path",
+                               "/org/a11y/bus", "--method",
+                               "org.freedesktop.DBus.Properties.Get", "org.a11y.Status", switch)
+            if "true" not in said:
+                raise AccessibilityMissing("org.a11y.Status %s stays %s" % (switch, said))
         return self
 
     def env(self, base=None):

@@ -4,21 +4,23 @@ Measured through AT-SPI with the gtk3 plugin (tests/gui/test_panel_screen_reader
 on LibreOffice 7.4 a multi-line Edit is a scroll pane around an empty panel, with
 no Text or EditableText interface, so a screen reader reads neither the
 conversation nor the draft, and dictation cannot write it; single-line Edits
-and ListBox items do expose their text. On 24.x-25.x multi-line Edits expose
-Text and EditableText. On neither does appending text through the peer send a
+and ListBox items do expose their text. On 25.2 multi-line Edits expose Text and
+EditableText. On neither does appending text through the peer send a
 text-changed event, while a label's new text does (name and text events).
 
-So the panel changes nothing for sighted users, and only while assistive
-technology is on: it then announces each finished reply in the status line,
-and, where multi-line Edits are opaque, shows the panes as lists (one item per
-line) and the message box as a single-line Edit, which a screen reader can read
-and dictation can write.
+So the panel changes nothing for sighted users, and only while a screen reader is
+on: it then announces each finished reply in the status line, and, where
+multi-line Edits are opaque, shows the panes as lists (one item per line) and the
+message box as a single-line Edit, which a screen reader can read and dictation
+can write.
 
-Assistive technology is on when the session's accessibility bus says so
-(org.a11y.Status: IsEnabled, which desktops set with a screen reader or the
-accessibility switch, or ScreenReaderEnabled, which Orca sets), asked once per
-office through gdbus (GLib's D-Bus tool, on every GTK desktop); without a
-session bus or gdbus the answer is no.
+A screen reader is on when the session's accessibility bus says so
+(org.a11y.Status ScreenReaderEnabled, the desktop's screen-reader switch), asked
+through gdbus (GLib's D-Bus tool, on every GTK desktop) when a panel is built (about
+10 ms); without a session bus or gdbus the answer is no. IsEnabled is no sign: it
+read true on the test machine's fresh session bus with no assistive tool running
+(gsettings' toolkit-accessibility was on there), and LibreOffice's tree is on the
+bus either way (GTK 3 always loads its bridge).
 """
 
 import os
@@ -33,13 +35,17 @@ SCROLL_PANE = 51          # com.sun.star.accessibility.AccessibleRole.SCROLL_PAN
 # Tab order, and the same box), and the message box's properties as a single-line Edit.
 MIRRORS = {"thinking": "thinking_list", "transcript": "transcript_list"}
 SINGLE_LINE = {"MultiLine": False, "VScroll": False, "AutoVScroll": False}
-_on = None                # asked once per office process
+_on = False               # kept once true, for this office process
 
 
-def technology_on() -> bool:
-    """Whether a screen reader or another assistive tool may be listening (AT-SPI)."""
+def screen_reader_on() -> bool:
+    """Whether a screen reader is listening (AT-SPI).
+
+    Asked again for each new panel until the answer is yes (a screen reader started
+    after Writer counts from the next document window on), then kept.
+    """
     global _on
-    if _on is None:
+    if not _on:
         _on = _ask_bus()
     return _on
 
@@ -50,19 +56,16 @@ def _ask_bus() -> bool:
     gdbus = shutil.which("gdbus")
     if gdbus is None:
         return False
-    for prop in ("IsEnabled", "ScreenReaderEnabled"):
-        try:
-            said = subprocess.run(
-                [gdbus, "call", "--session", "--timeout", "1", "--dest", "org.a11y.Bus",
-                 "--object-path", "/org/a11y/bus", "--method",
-                 "org.freedesktop.DBus.Properties.Get", "org.a11y.Status", prop],
-                stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                timeout=3).stdout
-        except (OSError, subprocess.SubprocessError):
-            return False
-        if b"true" in said:
-            return True
-    return False
+    try:
+        said = subprocess.run(
+            [gdbus, "call", "--session", "--timeout", "1", "--dest", "org.a11y.Bus",
+             "--object-path", "/org/a11y/bus", "--method",
+             "org.freedesktop.DBus.Properties.Get", "org.a11y.Status", "ScreenReaderEnabled"],
+            stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+            timeout=3).stdout
+    except (OSError, subprocess.SubprocessError):
+        return False
+    return b"true" in said
 
 
 def edits_opaque(ctx, container) -> bool:

@@ -95,9 +95,9 @@ class PanelView:
         self.container.createPeer(parent.getToolkit(), parent)
         colours = self._colours()
         icons = self._icon_folder(colours)
-        # With assistive technology on: finished replies are announced (announce), and
-        # where multi-line Edits are opaque to it the panes are mirrored as lists.
-        self.assistive = assistive.technology_on()
+        # With a screen reader on: finished replies are announced (announce), and where
+        # multi-line Edits are opaque to it the panes are mirrored as lists.
+        self.assistive = assistive.screen_reader_on()
         self.mirrored = self.assistive and assistive.edits_opaque(ctx, self.container)
         self.controls = {}
         for name, kind, label, props in (assistive.reader_controls(CONTROLS) if self.mirrored
