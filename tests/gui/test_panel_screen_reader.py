@@ -209,3 +209,25 @@ def test_every_control_has_a_name_and_a_keyboard_path(reader_office, reader, pan
                 unreachable.append(describe(node))
     assert not unnamed, "controls without a name: %s" % unnamed
     assert not unreachable, "controls a keyboard cannot reach: %s" % unreachable
+
+
+def test_the_panel_changes_only_for_a_screen_reader(monkeypatch):
+    """office.assistive asks the session's accessibility bus; IsEnabled alone (on where no
+    assistive tool runs) leaves the panel as sighted users know it."""
+    from marginalia.office import assistive
+    from tests.support.atspi import AccessibilityBus
+    from tests.support.office import Xvfb
+    screen = Xvfb().start()
+    bus = AccessibilityBus(screen.display)
+    try:
+        bus.start()
+        monkeypatch.setenv("DBUS_SESSION_BUS_ADDRESS", bus.address)
+        assert assistive.ask_bus() is True           # the harness switched it on
+        bus.switch("ScreenReaderEnabled", False)
+        assert assistive.ask_bus() is False          # IsEnabled is still on
+        monkeypatch.delenv("DBUS_SESSION_BUS_ADDRESS")
+        bus.switch("ScreenReaderEnabled", True)
+        assert assistive.ask_bus() is False          # no session bus: no answer, no change
+    finally:
+        bus.stop()
+        screen.stop()

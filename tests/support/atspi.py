@@ -91,15 +91,20 @@ class AccessibilityBus(object):
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=self.env(os.environ)))
         self._wait_for_bus()
         for switch in ("IsEnabled", "ScreenReaderEnabled"):
-            self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
-                        "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status",
-                        switch, "<true>")
-            said = self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path",
-                               "/org/a11y/bus", "--method",
-                               "org.freedesktop.DBus.Properties.Get", "org.a11y.Status", switch)
-            if "true" not in said:
-                raise AccessibilityMissing("org.a11y.Status %s stays %s" % (switch, said))
+            self.switch(switch, True)
         return self
+
+    def switch(self, name, on):
+        """Set an org.a11y.Status switch and read it back."""
+        value = "true" if on else "false"
+        self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                    "--method", "org.freedesktop.DBus.Properties.Set", "org.a11y.Status",
+                    name, "<%s>" % value)
+        said = self._gdbus("call", "--dest", "org.a11y.Bus", "--object-path", "/org/a11y/bus",
+                           "--method", "org.freedesktop.DBus.Properties.Get", "org.a11y.Status",
+                           name)
+        if value not in said:
+            raise AccessibilityMissing("org.a11y.Status %s stays %s" % (name, said))
 
     def env(self, base=None):
         """Variables an office or the test process needs to be on this bus."""

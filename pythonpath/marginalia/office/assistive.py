@@ -46,11 +46,12 @@ def screen_reader_on() -> bool:
     """
     global _on
     if not _on:
-        _on = _ask_bus()
+        _on = ask_bus()
     return _on
 
 
-def _ask_bus() -> bool:
+def ask_bus() -> bool:
+    """ScreenReaderEnabled on the session's accessibility bus, asked now."""
     if not sys.platform.startswith("linux") or not os.environ.get("DBUS_SESSION_BUS_ADDRESS"):
         return False
     gdbus = shutil.which("gdbus")
