@@ -164,6 +164,7 @@ def test_a_screen_reader_reads_the_answer_hears_it_and_sends_a_dictated_message(
     reader.wait(lambda: chat_server.chat_requests, 30, what="the message to reach the server")
     sent = chat_server.chat_requests[0].json["messages"][-1]["content"]
     assert sent.endswith(QUESTION)
+    reader.wait(lambda: readable(panel, ANSWER), 40, what="the answer to be readable")
     reader.wait(lambda: named(panel, "Send"), 40, what="the reply to end (Stop back to Send)")
     reader.pump(1.0)
 

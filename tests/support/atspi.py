@@ -197,7 +197,10 @@ class Reader(object):
             raise AccessibilityMissing("pyatspi cannot be imported by the test's Python (on "
                                        "Debian: apt-get install python3-pyatspi; the .venv "
                                        "sees it through --system-site-packages)")
-        from gi.repository import GLib
+        from gi.repository import Atspi, GLib
+        # Each call waits at most 3 s for the office (the default is 25 s, and a walk makes
+        # hundreds): a busy or hung office then fails a test instead of stalling it.
+        Atspi.set_timeout(3000, 15000)
         self.pyatspi = pyatspi
         self._loop = GLib.MainContext.default()
         self.events = []
