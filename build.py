@@ -52,6 +52,12 @@ PACKAGES = (
     # machine needs nothing from PyPI; elsewhere the .venv gets it with pip.
     ("python3-pytest", "python:pytest"),
     ("openssl", "command:openssl"),           # the TLS tests make their certificates with it
+    # The screen-reader test (tests/gui/test_panel_screen_reader.py): AT-SPI from Python, the
+    # accessibility bus, a private session D-Bus, and gdbus to switch accessibility on.
+    ("python3-pyatspi", "python:pyatspi"),
+    ("at-spi2-core", "file:/usr/libexec/at-spi-bus-launcher"),
+    ("dbus-daemon", "command:dbus-daemon"),
+    ("libglib2.0-bin", "command:gdbus"),
     ("debootstrap", "command:debootstrap"),   # only for test-in-debian
 )
 # `install` runs the extension in Writer from the Python that has uno; nothing else.

@@ -33,7 +33,7 @@ def _oxt():
     return build.build()
 
 
-def _harness(gui):
+def _harness(gui, accessibility=False):
     try:
         import uno  # noqa: F401
     except ImportError:
@@ -42,7 +42,7 @@ def _harness(gui):
                     "uno), or install libreoffice-writer and python3-uno." % sys.executable,
                     pytrace=False)
     from tests.support.office import OfficeHarness
-    return OfficeHarness(_oxt(), gui=gui).start()
+    return OfficeHarness(_oxt(), gui=gui, accessibility=accessibility).start()
 
 
 @pytest.fixture(scope="session")
@@ -61,6 +61,15 @@ def gui_office():
     harness.stop()
 
 
+@pytest.fixture(scope="session")
+def reader_office():
+    """A LibreOffice in an Xvfb window with the gtk3 plugin on a private session D-Bus with
+    the accessibility bus, as a screen reader sees it (tests/support/atspi.py)."""
+    harness = _harness(gui=True, accessibility=True)
+    yield harness
+    harness.stop()
+
+
 @pytest.fixture(autouse=True)
 def _office_survives(request):
     """Fail the test during which a shared office died, and start it again for the rest.
@@ -70,7 +79,7 @@ def _office_survives(request):
     exception pyuno does not catch.
     """
     yield
-    for name in ("office", "gui_office"):
+    for name in ("office", "gui_office", "reader_office"):
         if name not in request.fixturenames:
             continue
         harness = request.getfixturevalue(name)

@@ -166,6 +166,8 @@ def test_pane_colours_follow_the_theme_and_meet_wcag_aa(field, text):
     colours = pane_colours(field, text)
     assert contrast(colours["chat_bg"], colours["chat_text"]) >= AA
     assert contrast(colours["thinking_bg"], colours["thinking_text"]) >= AA
+    # The message box's hint is thinking_text on the field colour.
+    assert contrast(colours["chat_bg"], colours["thinking_text"]) >= AA
     # A dark theme keeps dark panes (no light text on white).
     assert is_dark(colours["thinking_bg"]) == is_dark(field)
     assert colours["thinking_bg"] != colours["chat_bg"]

@@ -68,10 +68,14 @@ class Xvfb(object):
 
 
 class OfficeHarness(object):
-    def __init__(self, oxt, gui=False, env=None):
+    def __init__(self, oxt, gui=False, env=None, accessibility=False):
         self.oxt = oxt
-        self.gui = gui
+        self.gui = gui or accessibility
         self.extra_env = dict(env or {})      # e.g. the gtk3 plugin and a dark GTK theme
+        # AT-SPI (tests/support/atspi.py): the gtk3 plugin on a private session D-Bus
+        # with the accessibility bus and flag on.
+        self.accessibility = accessibility
+        self.bus = None
         self.xvfb = None
         self.office = None
 
@@ -81,6 +85,18 @@ class OfficeHarness(object):
             self.xvfb = Xvfb().start()
             env["DISPLAY"] = self.xvfb.display
             env["SAL_USE_VCLPLUGIN"] = "gen"
+            # No session bus: the panel would ask it whether a screen reader listens
+            # (office.assistive) and change for one; only the AT-SPI tests want that.
+            env.pop("DBUS_SESSION_BUS_ADDRESS", None)
+        if self.accessibility:
+            from tests.support.atspi import AccessibilityBus
+            try:
+                self.bus = AccessibilityBus(self.xvfb.display).start()
+            except Exception:
+                self.stop()
+                raise
+            env = self.bus.env(env)
+            env["SAL_USE_VCLPLUGIN"] = "gtk3"
         env.update(self.extra_env)
         os.makedirs(ARTIFACTS, exist_ok=True)
         self.output_path = os.path.join(ARTIFACTS, "soffice-%s-%d.log"
@@ -100,6 +116,8 @@ class OfficeHarness(object):
     def stop(self):
         if self.office is not None:
             self.office.terminate()
+        if self.bus is not None:
+            self.bus.stop()
         if self.xvfb is not None:
             self.xvfb.stop()
 

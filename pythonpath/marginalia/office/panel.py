@@ -19,6 +19,7 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 
 import uno
 
+from marginalia.chat import history
 from marginalia.chat.loop import CONNECTING
 from marginalia.events import DONE, ERROR, Event
 from marginalia.office import mainthread
@@ -195,6 +196,8 @@ class ChatPanel(PanelStates):
             self._close_card()
         if not self.session.busy and any(role == "event" and payload.kind == DONE
                                          for role, payload in entries):
+            if not transcript.turn_failed(self.session.log):
+                self.view.announce(history.last_answer(self.session.log))
             self._turn_ended(entries)
 
     def _show(self, out) -> None:

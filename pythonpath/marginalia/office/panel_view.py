@@ -9,9 +9,11 @@ from the window's theme (ui.theme). All methods run on the VCL main thread.
 import uno
 
 from marginalia.document.docview import utf16_len
+from marginalia.office import assistive
+from marginalia.office.assistive import MIRRORS
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.setup_card import EXTENSION_ID
-from marginalia.ui import panel_layout, theme
+from marginalia.ui import panel_layout, spoken, theme
 from marginalia.ui.history_menu import ANSWER_BUTTONS
 from marginalia.ui.transcript import READY, SOFT_BREAK, trim_point
 
@@ -82,6 +84,7 @@ class PanelView:
         self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
+        self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
         self._input_lines = panel_layout.MIN_LINES
         self.following = True             # the conversation shows its end
         self._undo_shown = False
@@ -92,8 +95,13 @@ class PanelView:
         self.container.createPeer(parent.getToolkit(), parent)
         colours = self._colours()
         icons = self._icon_folder(colours)
+        # With a screen reader on: finished replies are announced (announce), and where
+        # multi-line Edits are opaque to it the panes are mirrored as lists.
+        self.assistive = assistive.screen_reader_on()
+        self.mirrored = self.assistive and assistive.edits_opaque(ctx, self.container)
         self.controls = {}
-        for name, kind, label, props in CONTROLS:
+        for name, kind, label, props in (assistive.reader_controls(CONTROLS) if self.mirrored
+                                         else CONTROLS):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
             # HelpText is the tooltip; VCL also falls back to it for the accessible name
             # of controls without a label, which is how screen readers and tests find them.
@@ -105,8 +113,8 @@ class PanelView:
                 model.ImageURL = icons % name
             elif name in ICON_BUTTONS:
                 model.Label = label.split(":")[0]
-            if name in ("thinking", "transcript"):
-                bg, fg = (("thinking_bg", "thinking_text") if name == "thinking"
+            if name in ("thinking", "transcript", "thinking_list", "transcript_list"):
+                bg, fg = (("thinking_bg", "thinking_text") if name.startswith("thinking")
                           else ("chat_bg", "chat_text"))
                 if colours:
                     model.BackgroundColor, model.TextColor = colours[bg], colours[fg]
@@ -148,7 +156,7 @@ class PanelView:
             self._focus_names.append(watch)
             control.addFocusListener(watch)
         self._toolkit.addKeyHandler(self._handler)
-        for name in HIDDEN_AT_START:
+        for name in HIDDEN_AT_START + (tuple(MIRRORS) if self.mirrored else ()):
             self.controls[name].setVisible(False)
         self._resize = Listener(on_resize=self.relayout)
         parent.addWindowListener(self._resize)
@@ -194,9 +202,10 @@ class PanelView:
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
                                     self.toggle_visible, self._undo_shown)
         for name, (x, y, w, h) in boxes.items():
-            control = self.controls[name]
-            control.setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
-        self.controls["thinking"].setVisible(shown)
+            for placed in (name, MIRRORS.get(name)) if self.mirrored else (name,):
+                if placed is not None:
+                    self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
+        self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
 
     def set_thinking_visible(self, visible: bool, label: str = None) -> None:
@@ -249,6 +258,8 @@ class PanelView:
             peer.setSelection(_selection(end, end))
         else:
             peer.setSelection(_selection(min(before.Min, end), min(before.Max, end)))
+        if self.mirrored and ("\n" in text or retract):
+            self._mirror(pane)            # a line is complete (the last one waits for its end)
         if pane == "transcript":
             self._follow(following)
         elif was_empty and end:
@@ -282,10 +293,26 @@ class PanelView:
                 text = TRIMMED_NOTE + text[cut:]
         self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
+        if self.mirrored:
+            self._mirror(pane)
         if pane == "transcript":
             self.jump_to_end()
         else:
             self.relayout()
+
+    def _mirror(self, pane: str) -> None:
+        self._items[pane] = assistive.mirror(self.controls[MIRRORS[pane]], self._items[pane],
+                                             self._text_peer(pane).getText())
+
+    def announce(self, answer: str) -> None:
+        """A reply finished: say so where a screen reader hears it (office.assistive)."""
+        if self.assistive and answer.strip():
+            if self.mirrored:
+                self._mirror("thinking")
+                self._mirror("transcript")
+                assistive.show_answer(self.controls[MIRRORS["transcript"]],
+                                      self._items["transcript"], answer)
+            self.set_status(spoken.announcement(answer))
 
     def pane_text(self, pane: str) -> str:
         """What a pane says, without the soft breaks the view added (a copy's text)."""
@@ -369,6 +396,8 @@ class PanelView:
         """The box grows with the draft (2 to 8 lines); the hint shows while it is empty."""
         text = self.controls["input"].getPeer().getText()
         self.controls["placeholder"].setVisible(not text)
+        if self.mirrored:
+            return                        # a single-line box keeps its height
         width = max(40, self.controls["input"].getPosSize().Width - 24)
         per_line = max(8, int(width * CHARS_PER_PIXEL))
         lines = sum(1 + len(line) // per_line for line in text.split("\n"))
