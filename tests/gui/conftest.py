@@ -6,23 +6,13 @@ tier, a test importing "conftest" could get another tier's.)
 
 import pytest
 
-from tests.support.panel_driver import set_model_answered
+from tests.support.panel_driver import scripted_chat
 
 
 @pytest.fixture
 def chat_server(gui_office):
     """A scripted model server the office talks to; settings point at it for the test."""
-    from tests.support.sse_server import ScriptedServer
-    server = ScriptedServer([], models=("test-model",))
-    server.start()
-    gui_office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",
-                   show_thinking=True)
-    # A model has answered before: the first-run card (tests/gui/test_first_run.py) stays away.
-    set_model_answered(gui_office, True)
-    yield server
-    server.stop()
-    gui_office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
-                   provider="ollama")
+    yield from scripted_chat(gui_office)
 
 
 @pytest.fixture

@@ -19,7 +19,7 @@ from tests.support.atspi import (Reader, describe, interfaces, size_window, stat
 from marginalia.ui.spoken import ANSWERED
 from marginalia.ui.transcript import READY
 from tests.support.office import ARTIFACTS
-from tests.support.panel_driver import DECK, screenshot, set_model_answered, wait_for
+from tests.support.panel_driver import DECK, screenshot, scripted_chat, wait_for
 
 QUESTION = "Which colour is the sky?"
 ANSWER = "The sky is blue on a clear day."
@@ -30,15 +30,7 @@ ANSWER_WORDS = "The sky is blue"
 
 @pytest.fixture
 def chat_server(reader_office):
-    server = sse.ScriptedServer([], models=("test-model",))
-    server.start()
-    reader_office.job("settings.save", endpoint=server.url, model="test-model",
-                      provider="custom", show_thinking=True)
-    set_model_answered(reader_office, True)
-    yield server
-    server.stop()
-    reader_office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
-                      provider="ollama")
+    yield from scripted_chat(reader_office)
 
 
 @pytest.fixture

@@ -309,6 +309,22 @@ def has_state(accessible_context, name):
     return bool(states & state) if isinstance(states, int) else states.contains(state)
 
 
+def scripted_chat(office):
+    """A scripted model server the office talks to, its settings pointing at it
+    (a generator for fixtures: yields the server, then puts the settings back).
+    A model has answered before: the first-run card (test_first_run) stays away."""
+    from tests.support.sse_server import ScriptedServer
+    server = ScriptedServer([], models=("test-model",))
+    server.start()
+    office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",
+               show_thinking=True)
+    set_model_answered(office, True)
+    yield server
+    server.stop()
+    office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
+               provider="ollama")
+
+
 def set_model_answered(office, answered):
     """Set the registry flag that keeps the first-run card away once a model has answered."""
     import uno
