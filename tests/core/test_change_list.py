@@ -95,6 +95,17 @@ def test_card_layout_fits_narrow_and_wide_panels():
     assert "changes" not in boxes and closed < card.layout(420, 0, True, True)[0]
 
 
+def test_card_buttons_are_never_narrower_than_the_toolkit_draws_their_labels():
+    # gtk3 pads buttons more than gen: the card is told the widest label's own width.
+    for width, need in ((180, 80), (180, 90), (260, 80), (420, 130), (420, 60)):
+        _h, boxes = card.layout(width, 0, review_open=True, shown=True, need=need)
+        for name, _label, _tip in card.BUTTONS:
+            assert boxes[name][2] >= need, (width, need, name, boxes[name])
+    # Too narrow for two: one button to a row, Accept above Reject.
+    _h, boxes = card.layout(180, 0, review_open=True, shown=True, need=90)
+    assert boxes["accept"][0] == boxes["reject"][0] and boxes["accept"][1] < boxes["reject"][1]
+
+
 def test_restore_cuts_the_chat_at_the_same_user_turn():
     log = [("user", "one"), ("event", ev.Event(ev.TEXT, text="a")), ("user", "two"),
            ("event", ev.Event(ev.TEXT, text="b")), ("user", "three")]

@@ -135,9 +135,13 @@ def _grid(names: Sequence[str], per_row: int, top: int, inner: int,
     return top
 
 
-def layout(width: int, y: int, review_open: bool,
-           shown: bool) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
-    """(height, {control: box}) of the card at ``y``; hidden controls get no box."""
+def layout(width: int, y: int, review_open: bool, shown: bool,
+           need: int = 0) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
+    """(height, {control: box}) of the card at ``y``; hidden controls get no box.
+
+    ``need``: the widest button's own preferred width, as the toolkit draws it
+    (gtk3 pads buttons more than the gen plugin), when the caller knows it.
+    """
     if not shown:
         return 0, {}
     inner = max(width - 2 * MARGIN, 120)
@@ -146,13 +150,15 @@ def layout(width: int, y: int, review_open: bool,
     third = (inner - 2 * GAP) // 3
     right = MARGIN + inner
     per_row = 3
-    if third < THIRD_MIN:
+    narrowest = max(THIRD_MIN, need)
+    if third < narrowest:
         # The sidebar at its usual width: a third cuts "Undo turn" and "Accept all"
-        # short, so two buttons to a row and the mode switch a row of its own.
-        per_row = 2
+        # short, so two buttons to a row (one, if even a half would) and the mode
+        # switch a row of its own.
+        per_row = 2 if (inner - GAP) // 2 >= narrowest else 1
         boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
-        top = _grid(("review", "undo_turn", "restore", "keep_out"), 2, top + ROW - 4, inner,
-                    boxes)
+        top = _grid(("review", "undo_turn", "restore", "keep_out"), per_row, top + ROW - 4,
+                    inner, boxes)
         boxes["mode"] = (MARGIN, top, inner, ROW)
     elif inner < WIDE:
         # A narrow sidebar: the headline gets a row of its own, the buttons their thirds.
