@@ -4,6 +4,7 @@ Imports go through the repository root (pytest.ini's ``pythonpath``): helpers
 are ``tests.support.<module>``, never bare names found next to a test file.
 """
 
+import faulthandler
 import os
 import sys
 
@@ -68,6 +69,19 @@ def reader_office():
     harness = _harness(gui=True, accessibility=True)
     yield harness
     harness.stop()
+
+
+# No test takes minutes; one that hangs (an office deadlocked in its toolkit) would hold
+# the whole run until CI gives up, saying nothing. Past this, every thread's stack is
+# printed and the run ends as a failure.
+TEST_DEADLINE = 480
+
+
+@pytest.fixture(autouse=True)
+def _deadline():
+    faulthandler.dump_traceback_later(TEST_DEADLINE, exit=True)
+    yield
+    faulthandler.cancel_dump_traceback_later()
 
 
 @pytest.fixture(autouse=True)

@@ -58,8 +58,31 @@ def _collector_state(ctx, document, payload):
     return out
 
 
+def _load(ctx, document, payload):
+    """Open ``url`` on the main thread (tests); the new document's RuntimeUID.
+
+    Under the gtk3 plugin a document loaded from a UNO socket thread can hang
+    for good: building its menu asks the clipboard (gtk_clipboard_wait_for_targets)
+    on that thread, while the main thread waits for GLib's main context it holds.
+    """
+    import uno
+    from marginalia.office import mainthread
+
+    def load():
+        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        args = []
+        for name, value in payload.get("args", {}).items():
+            arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+            arg.Name, arg.Value = name, value
+            args.append(arg)
+        doc = desktop.loadComponentFromURL(payload["url"], "_blank", 0, tuple(args))
+        return doc.RuntimeUID if doc is not None else None
+    return mainthread.run_sync(ctx, load)
+
+
 _COMMANDS = {
     "ping": _ping,
+    "load": _load,
     "collector.state": _collector_state,
     "settings.load": _settings_load,
     "settings.save": _settings_save,
