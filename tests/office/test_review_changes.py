@@ -163,3 +163,29 @@ def test_comment_only_changes_no_text_and_apply_makes_one_real(office, ext):
         assert [c["state"] for c in _turns(office, doc)[-1]["changes"]][:2] == ["applied"] * 2
     finally:
         office.close(doc)
+
+
+@pytest.mark.parametrize("line_break", [False, True])
+def test_a_text_edit_record_names_its_paragraph_past_many_paragraphs(office, line_break):
+    # The record counts paragraphs from the text since the walk's last checkpoint and checks
+    # the count with one comparison (writer.walk); a manual line break makes the count
+    # wrong, and the checked walk must then give the number instead.
+    from com.sun.star.text.ControlCharacter import LINE_BREAK
+    items = [("Standard", "Filler paragraph %d." % n) for n in range(1, 300)]
+    items[150] = ("Standard", "The target sentence sits here.")
+    doc = build(office, items)
+    try:
+        if line_break:
+            rng = find(doc, "Filler paragraph 140.")
+            rng.getText().insertControlCharacter(rng.getEnd(), LINE_BREAK, False)
+        results = turn(office, doc,
+                       ("replace_paragraphs", {"start": 250, "end": 250, "markdown": "Late.",
+                                               "expect": "Filler paragraph 250"}),
+                       ("replace_text", {"search": "target sentence", "replacement": "aim"}),
+                       ("replace_text", {"search": "Filler paragraph 7.",
+                                         "replacement": "Early."}))
+        assert all(r["ok"] for r in results), results
+        changes = _turns(office, doc)[-1]["changes"]
+        assert [c["paragraphs"] for c in changes] == [[250, 250], [151, 151], [7, 7]]
+    finally:
+        office.close(doc)

@@ -99,6 +99,29 @@ class Walker:
         fresh.gotoStartOfParagraph(False)
         return fresh, table
 
+    def _guess(self, loc, body, start, mark, point) -> Optional[int]:
+        """The number of ``point``'s paragraph counted from the text since block ``start``
+        (each "\\n" one paragraph end), checked with one comparison; None when the
+        count is off (a manual break, a field's text) or tables are about.
+
+        Comparing at every paragraph of the walk costs ~20 us a step; counting
+        and walking there without comparing, ~4 us.
+        """
+        if loc._all:
+            return None
+        try:
+            probe = body.createTextCursorByRange(mark if mark is not None else body.getStart())
+            probe.gotoRange(point, True)
+            guess = start + probe.getString().count("\n")
+            _table, cursor = loc.block(guess)
+            if cursor is None:
+                return None
+            para = body.createTextCursorByRange(point)
+            para.gotoStartOfParagraph(False)
+            return guess if body.compareRegionStarts(cursor, para) == 0 else None
+        except Exception:
+            return None
+
     def number_of(self, point: Any) -> Optional[int]:
         """The block number holding ``point`` (a text position), walking from the
         nearest checkpoint the Locator has passed; None when it is not in the body."""
@@ -116,13 +139,17 @@ class Walker:
         # document order: the last one at or before the point, by halving.
         marks = loc._marks
         low, high = 0, len(marks)
+        mark = None
         while low < high:
             mid = (low + high) // 2
             if body.compareRegionStarts(marks[mid][1], point) >= 0:
-                start = marks[mid][0]
+                start, mark = marks[mid][0], marks[mid][1]
                 low = mid + 1
             else:
                 high = mid
+        guessed = self._guess(loc, body, start, mark, point)
+        if guessed is not None:
+            return guessed
         last = None
         for number, table, cursor in loc.walk(start, 10 ** 9):
             at = table.getAnchor() if table is not None else cursor
