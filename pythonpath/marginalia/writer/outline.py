@@ -73,7 +73,8 @@ def _outline_count(doc):
 # The heading styles last seen per document: reading every style costs ~2 ms
 # on each call, so a known list is reused while Writer's own count of outline
 # paragraphs equals what the list's styles find (a style that gained or lost
-# its level changes that count; a changed level is read again each time).
+# its level changes that count; a changed level is read again each time);
+# otherwise every style is read again.
 _known_styles: Dict[str, List[str]] = {}
 
 
@@ -90,7 +91,7 @@ def _find_levels(doc, pairs):
 
 
 def _searched(doc):
-    """{level: [findAll results]} of the heading styles, or None if they do not add up."""
+    """{level: [findAll results]} of the heading styles."""
     expected = _outline_count(doc)
     key = doc.RuntimeUID
     known = _known_styles.get(key)
@@ -105,9 +106,10 @@ def _searched(doc):
     if len(_known_styles) > 32:
         _known_styles.clear()       # documents closed meanwhile
     _known_styles[key] = [name for name, _level in pairs]
-    by_level, total = _find_levels(doc, pairs)
-    # Writer's own count is the check; without one the full look is trusted.
-    return by_level if expected is None or total == expected else None
+    # Read afresh, the styles' levels are the truth. (Writer's own count lists only
+    # headings already laid out: a long document still being formatted in the
+    # background shows fewer; it only says when the remembered list is stale.)
+    return _find_levels(doc, pairs)[0]
 
 
 def _found(doc, style):
@@ -146,8 +148,6 @@ def headings(doc: Any, bmap: BodyMap, limit: int) -> Optional[Outline]:
         return None
     body = doc.getText()
     by_level = _searched(doc)
-    if by_level is None:
-        return None
     for founds in by_level.values():
         for found in founds:
             if found.getByIndex(0).getText() != body:
