@@ -165,16 +165,8 @@ def _map_check(ctx, document, payload):
             ranges = find_all(document, query, False, False)
             found = read._places_by_text(body, ranges) if ranges else []
             out.append(found)
-        mapped = []
-        for query in payload.get("queries", ()):
-            offsets = Offsets(body)
-            row = []
-            for rng in find_all(document, query, False, False):
-                number, offset = read.locate(document, bmap, rng, offsets)
-                text = None if number is None or bmap.is_table(number) else \
-                    bmap.para_text(number)
-                row.append((number, offset if text is not None else 0, text))
-            mapped.append(row)
+        mapped = [read.places_in(document, bmap, find_all(document, query, False, False))
+                  for query in payload.get("queries", ())]
         return out == mapped
 
     def outlines(numbering, slow):

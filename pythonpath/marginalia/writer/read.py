@@ -217,8 +217,12 @@ def places(doc: Any, ranges: List[Any]) -> List[Place]:
         found = _places_by_text(body, ranges)
         if found is not None:
             return found
-    bmap = body_map(doc, props=False)
-    offsets = Offsets(body)
+    return places_in(doc, body_map(doc, props=False), ranges)
+
+
+def places_in(doc: Any, bmap: BodyMap, ranges: List[Any]) -> List[Place]:
+    """Where each found range is, located in ``bmap`` (the map path of places())."""
+    offsets = Offsets(doc.getText())
     out = []
     for rng in ranges:
         number, offset = locate(doc, bmap, rng, offsets)
