@@ -35,6 +35,11 @@ def test_every_control_has_an_accessible_name(gui_office, gui_doc):
     # No model is set here: the status line is the message box's hint (with a model it
     # says Ready: tests/gui/test_first_run.py).
     assert panel.status() == first_run.NEEDS_MODEL
+    # Tooltips are for the icon buttons: over the panes they would cover the text being
+    # read, so the panes and the message box are named without one.
+    for name in ("Conversation", "Message"):
+        assert panel.control(name).getToolTipText() == "", name
+    assert panel.control("New chat").getToolTipText() == "New chat"
     # The panel follows the deck: the conversation is as wide as the deck allows.
     deck = panel.control("Conversation").getAccessibleParent().getAccessibleContext()
     assert panel.control("Conversation").getSize().Width >= deck.getSize().Width - 20

@@ -220,8 +220,8 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     assert "Undo" not in panel.names()
 
 
-RTL = ("\u0645\u0631\u062d\u0628\u0627 \u0628\u0643\u0645 "
-       "\u0641\u064a \u0627\u0644\u0645\u0633\u062a\u0646\u062f.")
+RTL = "\u0645\u0631\u062d\u0628\u0627."                     # "Hello." in Arabic
+RTL_QUESTION = "\u0628\u0627\u0644\u0639\u0631\u0628\u064a\u0629\u061f"   # "In Arabic?"
 
 
 def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_doc,
@@ -229,17 +229,45 @@ def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_
     chat_server.add(sse.text_response(RTL + "\n\n- " + RTL, pieces=3,
                                       reasoning="Short thought."))
     panel = PanelDriver(gui_office, gui_doc)
-    _ask(panel, "Arabic please.", RTL[:6])
+    _ask(panel, RTL_QUESTION, RTL)
     assert RTL in panel.transcript()
     panel.open_thinking()
+    panel.click("Message")
     time.sleep(0.5)
     shot = screenshot(gui_office, "panel_rtl.png")
+    # Right-to-left lines sit at the right edge: with every line shorter than the pane,
+    # the conversation's left quarter stays empty, while the thinking (English) starts
+    # at the left.
+    assert _ink(shot, panel.control("Conversation"), 0.0, 0.25) == 0.0
+    assert _ink(shot, panel.control("Conversation"), 0.5, 0.85) > 0.005
+    assert _ink(shot, panel.control("Thinking"), 0.0, 0.25) > 0.005
+    # A draft follows its own first letter, as the user types it.
+    panel.type(RTL)
+    typed = screenshot(gui_office, "panel_rtl_draft.png")
+    assert _ink(typed, panel.control("Message"), 0.0, 0.25) == 0.0
+    assert _ink(typed, panel.control("Message"), 0.5, 0.95) > 0.005
     # The conversation's background is the theme's field colour (white under gen), and
     # the thinking pane a faint tint of it: the panes no longer hard-code lavender.
     ctx = panel.control("Thinking")
     where, size = ctx.getLocationOnScreen(), ctx.getSize()
     pixel = _pixel(shot, where.X + size.Width - 30, where.Y + size.Height - 10)
     assert min(pixel) > 200 and max(pixel) - min(pixel) < 12, pixel
+
+
+def _ink(path, ctx, left, right):
+    """The share of dark pixels in a band of a pane (fractions of its width, the
+    scroll bar and border left out)."""
+    import subprocess
+    where, size = ctx.getLocationOnScreen(), ctx.getSize()
+    inner = size.Width - 24
+    x = where.X + 3 + int(inner * left)
+    width = max(1, int(inner * (right - left)))
+    out = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (width, size.Height - 6,
+                                                                      x, where.Y + 3),
+                          "-colorspace", "Gray", "-threshold", "60%", "-negate",
+                          "-format", "%[fx:mean]", "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
 
 
 def _pixel(path, x, y):

@@ -23,7 +23,7 @@ from marginalia.chat import history
 from marginalia.chat.loop import CONNECTING
 from marginalia.events import DONE, ERROR, Event
 from marginalia.office import mainthread
-from marginalia.ui import first_run, panel_layout, transcript
+from marginalia.ui import bidi, first_run, panel_layout, transcript
 from marginalia.office.panel_states import PanelStates, guarded
 from marginalia.ui.transcript import TranscriptRenderer
 
@@ -166,6 +166,11 @@ class ChatPanel(PanelStates):
         entries = list(self.session.log)
         start = transcript.replay_start(entries, REPLAY_CHARS)
         out = self.renderer.render(entries[start:])
+        self.directions = bidi.Directions()
+        ways = dict.fromkeys(("transcript", "thinking"), False)
+        ways.update(self.directions.see(entries[start:]))
+        for pane, rtl in ways.items():
+            self.view.set_rtl(pane, rtl)
         self.view.set_text("transcript", (TRIMMED_NOTE if start else "") + out.chat)
         self.view.set_text("thinking", out.thinking)
         self.view.show_toggle(bool(out.thinking))
@@ -189,6 +194,8 @@ class ChatPanel(PanelStates):
         if self._disposed:
             return
         self._show(self.renderer.render(entries))
+        for pane, rtl in self.directions.see(entries).items():
+            self.view.set_rtl(pane, rtl)
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
         self._refresh_changes(always=False)

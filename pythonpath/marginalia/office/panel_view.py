@@ -13,7 +13,7 @@ from marginalia.office import assistive
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.setup_card import EXTENSION_ID
-from marginalia.ui import panel_layout, spoken, theme
+from marginalia.ui import bidi, panel_layout, spoken, theme
 from marginalia.ui.history_menu import ANSWER_BUTTONS
 from marginalia.ui.transcript import READY, SOFT_BREAK, trim_point
 
@@ -22,6 +22,7 @@ KEY_UP = 1025              # com.sun.star.awt.Key.UP
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
 MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
 POSSIZE = 15               # com.sun.star.awt.PosSize.POSSIZE
+ALIGN_LEFT, ALIGN_RIGHT = 0, 2   # an Edit model's Align
 # The edit control's work per append still grows with its paragraph count
 # (about 1 ms more per update with 200 KB of short lines), so a pane keeps the
 # last KEEP_CHARS or so: past TRIM_AT the oldest whole blocks give way to a
@@ -62,6 +63,8 @@ CONTROLS = (
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )
 ICON_BUTTONS = ("history", "new_chat", "settings")
+# Controls named for assistive tools through their peer's AccessibleName, not a tooltip.
+UNLABELLED = ("Edit", "ListBox")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("history",) + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 HIDDEN_AT_START = ("jump", "undo")
@@ -103,10 +106,11 @@ class PanelView:
         for name, kind, label, props in (assistive.reader_controls(CONTROLS) if self.mirrored
                                          else CONTROLS):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
-            # HelpText is the tooltip; VCL also falls back to it for the accessible name
-            # of controls without a label, which is how screen readers and tests find them.
-            # Labels are named by their own text: a tooltip would only cover the panel.
-            model.HelpText = "" if kind == "FixedText" else label
+            # HelpText is the tooltip, and VCL's fallback for the accessible name of a
+            # control without a label. Buttons keep it (the icons need words); panes and
+            # the message box are named through the peer instead (below), since a tooltip
+            # there covers the text being read; labels are named by their own text.
+            model.HelpText = label if kind == "Button" else ""
             for key, value in props.items():
                 setattr(model, key, value)
             if name in ICON_BUTTONS and icons:
@@ -123,6 +127,8 @@ class PanelView:
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             self.container.addControl(name, control)
+            if kind in UNLABELLED:
+                control.getPeer().setProperty("AccessibleName", label)
             self.controls[name] = control
         self._on_send, self._on_stop_key, self._on_recall = on_send, on_stop_key, on_recall
         self._keys = {
@@ -314,6 +320,17 @@ class PanelView:
                                       self._items["transcript"], answer)
             self.set_status(spoken.announcement(answer))
 
+    def set_rtl(self, pane: str, rtl: bool) -> None:
+        """Align a pane (or the message box) right for right-to-left text, else left.
+
+        The alignment is the whole control's: a VCL edit has no per-paragraph one
+        (ui.bidi says which text decides). Each letter keeps its own order either way.
+        """
+        align = ALIGN_RIGHT if rtl else ALIGN_LEFT
+        model = self.controls[pane].getModel()
+        if model.Align != align:
+            model.Align = align
+
     def pane_text(self, pane: str) -> str:
         """What a pane says, without the soft breaks the view added (a copy's text)."""
         return self._text_peer(pane).getText().replace(SOFT_BREAK, " ")
@@ -396,6 +413,7 @@ class PanelView:
         """The box grows with the draft (2 to 8 lines); the hint shows while it is empty."""
         text = self.controls["input"].getPeer().getText()
         self.controls["placeholder"].setVisible(not text)
+        self.set_rtl("input", bool(bidi.first_strong(text)))
         if self.mirrored:
             return                        # a single-line box keeps its height
         width = max(40, self.controls["input"].getPosSize().Width - 24)
