@@ -173,6 +173,35 @@ def test_pane_colours_follow_the_theme_and_meet_wcag_aa(field, text):
     assert colours["thinking_bg"] != colours["chat_bg"]
 
 
+@pytest.mark.parametrize("face,label,accent", [(0xEFEFEF, 0x000000, 0x3584E4),
+                                                (0x353535, 0xEEEEEE, 0x15539E),
+                                                (0x2B2B2B, 0xFFFFFF, 0xFFFF00),
+                                                (0xFFFFFF, 0x767676, 0x000080)])
+def test_the_set_up_card_is_tinted_by_the_theme_and_its_labels_stay_readable(face, label,
+                                                                             accent):
+    from marginalia.ui.theme import AA, card_colour, contrast, is_dark
+    card = card_colour(face, label, accent)
+    assert contrast(card, label) >= AA
+    assert is_dark(card) == is_dark(face)      # a dark panel keeps a dark card
+    if contrast(face, label) >= AA + 1:
+        assert card != face                    # room for a tint: the card stands out
+
+
+@pytest.mark.parametrize("width,need,rows", [(180, 30, 1), (180, 45, 2), (400, 60, 1),
+                                             (400, 100, 2)])
+def test_answer_buttons_go_two_to_a_row_when_their_labels_need_it(width, need, rows):
+    from marginalia.ui import panel_layout as pl
+    boxes = pl.layout(width, 700, False, answer_need=need)
+    buttons = [boxes[name] for name in pl.ANSWER_ROW]
+    assert len(set(y for _x, y, _w, _h in buttons)) == rows
+    for x, y, w, h in buttons:
+        assert w >= need or rows == 2      # two to a row is the most this layout does
+        assert x + w <= width - pl.MARGIN
+        # Below the conversation, above the line saying what the model sees.
+        assert boxes["transcript"][1] + boxes["transcript"][3] <= y
+        assert y + h <= boxes["scope"][1]
+
+
 @pytest.mark.parametrize("width,height", [(180, 320), (320, 900)])
 def test_message_box_grows_from_two_to_eight_lines_without_overlaps(width, height):
     from marginalia.ui import panel_layout as pl

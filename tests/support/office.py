@@ -174,7 +174,7 @@ class OfficeHarness(object):
 
     def new_writer(self, hidden=None):
         hidden = not self.gui if hidden is None else hidden
-        if self.accessibility:
+        if self.accessibility or self.extra_env.get("SAL_USE_VCLPLUGIN") == "gtk3":
             # gtk3: loaded from the bridge's thread, a document can hang for good
             # (the jobs' "load" says why); the office's main thread opens it.
             args = {"Hidden": True} if hidden else {}

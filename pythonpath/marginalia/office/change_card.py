@@ -17,13 +17,13 @@ import uno
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
+from marginalia.office import button_width
 from marginalia.office.control_events import Call
 from marginalia.ui import change_list as wording
 
 log = logging.getLogger("marginalia.panel")
 
 POSSIZE = 15
-BUTTON_SLACK = 16          # px of a button's minimum width its label can do without
 EXECUTE_DOWN = 1
 CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True}),
             ("mode", "ListBox", "How edits are applied", {"Dropdown": True}),
@@ -77,19 +77,7 @@ class ChangeCard:
         return any(role == "user" for role, _p in self.panel.session.log)
 
     def _need(self) -> int:
-        """The width the widest button label needs in this toolkit (0 before the peers exist).
-
-        A button's minimum size keeps some slack beyond its label: measured, the gen
-        plugin draws "Undo turn" whole in 64 px where its minimum says 80, and gtk3
-        (which pads more: minimum 89) cuts it at 70.
-        """
-        widths = [0]
-        for name, _label, _tip in wording.BUTTONS:
-            try:
-                widths.append(self.controls[name].getMinimumSize().Width - BUTTON_SLACK)
-            except Exception:
-                pass
-        return max(widths)
+        return button_width.widest_need(self.controls[name] for name, _l, _t in wording.BUTTONS)
 
     def place(self, x: int, y: int, width: int) -> int:
         height, boxes = wording.layout(width, y, self.review_open, self.shown, self._need())

@@ -46,7 +46,8 @@ class PanelStates:
         elif what == "answer" and self._thought_at is not None:
             seconds = max(1, int(round(time.monotonic() - self._thought_at)))
             self._thought_at = None
-            self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds)
+            self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds,
+                                           transcript.THOUGHT_SHORT % seconds)
 
     def _turn_ended(self, entries) -> None:
         """A queued message goes now, unless the turn was stopped or failed (then it waits

@@ -9,7 +9,7 @@ from the window's theme (ui.theme). All methods run on the VCL main thread.
 import uno
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive
+from marginalia.office import assistive, button_width
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.setup_card import EXTENSION_ID
@@ -83,6 +83,8 @@ class PanelView:
         self.parent = parent
         self.thinking_visible = True
         self.toggle_visible = False       # shown once there is thinking to show
+        self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
+        self._toggle_name = None
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
@@ -205,20 +207,37 @@ class PanelView:
         if self.strip is not None:
             top += self.strip.place(0, top, size.Width)
         shown = self.thinking_visible and self._lengths["thinking"] > 0
+        need = button_width.widest_need(self.controls[name] for name in panel_layout.ANSWER_ROW)
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
-                                    self.toggle_visible, self._undo_shown)
+                                    self.toggle_visible, self._undo_shown, need)
         for name, (x, y, w, h) in boxes.items():
             for placed in (name, MIRRORS.get(name)) if self.mirrored else (name,):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
+        if self.toggle_visible:
+            self._fit_toggle(boxes["thinking_toggle"][2])
 
-    def set_thinking_visible(self, visible: bool, label: str = None) -> None:
+    def set_thinking_visible(self, visible: bool, label: str = None, short: str = None) -> None:
+        """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
+        label where the whole one does not fit (gtk3 pads buttons more than gen)."""
         self.thinking_visible = visible
-        model = self.controls["thinking_toggle"].getModel()
-        model.Label = label or (HIDE_THINKING if visible else SHOW_THINKING)
+        self._toggle_labels = (label or (HIDE_THINKING if visible else SHOW_THINKING), short)
         self.relayout()
+
+    def _fit_toggle(self, width: int) -> None:
+        full, short = self._toggle_labels
+        toggle = self.controls["thinking_toggle"]
+        model = toggle.getModel()
+        if model.Label != full:
+            model.Label = full
+        if short and button_width.widest_need((toggle,)) > width:
+            model.Label = short
+        # Its name stays whole for a screen reader, whichever label shows.
+        if self._toggle_name != full:
+            self._toggle_name = full
+            toggle.getPeer().setProperty("AccessibleName", full)
 
     def show_toggle(self, shown: bool) -> None:
         if shown != self.toggle_visible:

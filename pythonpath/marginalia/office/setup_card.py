@@ -15,7 +15,7 @@ import uno
 from marginalia import config
 from marginalia.office import mainthread, server_look, settings_store
 from marginalia.office.control_events import Call
-from marginalia.ui import first_run
+from marginalia.ui import first_run, theme
 
 log = logging.getLogger("marginalia.card")
 WHAT = "first-run card action"   # how a failing control action is named in the log
@@ -24,7 +24,7 @@ EXTENSION_ID = "org.marginalia.writer"
 STATE_NODE = "/org.marginalia.Settings/State"
 CONNECTION_NODE = "/org.marginalia.Settings/Connection"
 POSSIZE = 15
-CARD_BACKGROUND = 0xEAF1FB
+CARD_BACKGROUND = 0xEAF1FB       # a window without StyleSettings to read
 
 # name: (model service, accessible name / tooltip, model properties)
 CONTROLS = (
@@ -96,6 +96,15 @@ def open_options(ctx, frame) -> None:
                            (_prop("OptionsPageURL", url),))
 
 
+def _card_colour(panel_container) -> int:
+    """The card's background from the panel window's theme (ui.theme.card_colour)."""
+    try:
+        style = panel_container.getPeer().StyleSettings
+        return theme.card_colour(style.FaceColor, style.LabelTextColor, style.HighlightColor)
+    except Exception:
+        return CARD_BACKGROUND
+
+
 class SetupCard:
     """The card's window inside the panel; ``on_change`` tells the panel its text or
     settings changed (lay out again, refresh the status line)."""
@@ -113,7 +122,7 @@ class SetupCard:
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer",
                                                         ctx)
         model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainerModel", ctx)
-        model.BackgroundColor = CARD_BACKGROUND
+        model.BackgroundColor = _card_colour(panel_container)
         self.container.setModel(model)
         self._panel_container = panel_container
         panel_container.addControl("setup_card", self.container)

@@ -7,7 +7,7 @@ thought) and small icon buttons at the right (History, New chat, Settings);
 the thinking pane (only while open and not empty); the conversation (takes
 what is left, with the "new reply below" button over its bottom edge); the
 row of small buttons acting on the last answer (Copy, Insert, Retry, Edit:
-ANSWER_ROW); a line saying what the model will see; the message box, which
+ANSWER_ROW; two rows of two where the toolkit's labels need more room); a line saying what the model will see; the message box, which
 grows from 2 to 8 lines as the user types; and a row with the status line
 and Send/Stop (Undo beside them for a few seconds after New chat).
 """
@@ -43,10 +43,13 @@ def input_height(lines: int) -> int:
 
 def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
            input_lines: int = MIN_LINES,
-           toggle_visible: bool = True, undo_visible: bool = False) -> Dict[str, Tuple[int, int, int, int]]:
+           toggle_visible: bool = True, undo_visible: bool = False,
+           answer_need: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
     """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden.
 
     ``top`` pixels at the top belong to the first-run card (ui.first_run).
+    ``answer_need`` is the width the widest answer button's label needs in this
+    toolkit (office.button_width): when four do not fit in a row, they go two to a row.
     """
     width = max(width, MIN_WIDTH)
     height = max(height, MIN_HEIGHT + top)
@@ -68,13 +71,16 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     input_y = max(buttons_y - GAP - box_h, y + 4 * ROW + SCOPE + GAP * 3)
     box_h = buttons_y - GAP - input_y
     scope_y = input_y - SCOPE
-    answer_y = scope_y - GAP - ROW
     count = len(ANSWER_ROW)
-    each = (inner - (count - 1) * GAP) // count
+    per_row = count if count * answer_need + (count - 1) * GAP <= inner else 2
+    rows = -(-count // per_row)
+    answer_y = scope_y - rows * (ROW + GAP)
+    each = (inner - (per_row - 1) * GAP) // per_row
     for i, name in enumerate(ANSWER_ROW):
-        bx = MARGIN + i * (each + GAP)
-        w = each if i < count - 1 else width - MARGIN - bx
-        boxes[name] = (bx, answer_y, w, ROW)
+        row, col = divmod(i, per_row)
+        bx = MARGIN + col * (each + GAP)
+        w = each if col < per_row - 1 else width - MARGIN - bx
+        boxes[name] = (bx, answer_y + row * (ROW + GAP), w, ROW)
     free = answer_y - GAP - y
     if thinking_visible:
         thinking_h = max(THINKING_MIN, int(free * THINKING_SHARE))

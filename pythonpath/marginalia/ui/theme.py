@@ -13,6 +13,7 @@ from typing import Dict
 AA = 4.5
 THINKING_TINT = 0.06       # how far the thinking background moves towards the text colour
 THINKING_FADE = 0.35       # how far its text moves towards the background, at most
+CARD_TINT = 0.15           # how far the set-up card's background moves towards the accent
 
 
 def _channels(colour: int):
@@ -60,3 +61,15 @@ def pane_colours(field: int, field_text: int) -> Dict[str, int]:
         thinking_text = blend(field_text, thinking_bg, max(fade, 0))
     return {"chat_bg": field, "chat_text": field_text,
             "thinking_bg": thinking_bg, "thinking_text": thinking_text}
+
+
+def card_colour(face: int, label_text: int, accent: int) -> int:
+    """The set-up card's background: the panel's own face colour with a touch of the
+    theme's accent, tinted only as far as its labels keep AA contrast (a fixed light
+    blue put light labels on a light card in dark themes)."""
+    tint = CARD_TINT
+    colour = blend(face, accent, tint)
+    while tint > 0 and contrast(colour, label_text) < AA:
+        tint = round(tint - 0.03, 2)
+        colour = blend(face, accent, max(tint, 0))
+    return colour

@@ -37,6 +37,7 @@ QUEUE_KEPT = "The answer stopped; your queued message is back in the box."
 NEW_CHAT = "New chat started. Undo brings the last one back."
 CHAT_BACK = "The chat is back."
 THOUGHT_FOR = "Thought for %d s \u25b8"
+THOUGHT_SHORT = "%d s \u25b8"            # the same on a narrow toggle (its name stays whole)
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
