@@ -161,7 +161,7 @@ class ChatPanel(PanelStates):
     # -- session -> view -----------------------------------------------------
     def _replay(self) -> None:
         """Rebuild the panes from the session's log (a fresh panel for an old chat)."""
-        from marginalia.office.panel_view import TRIMMED_NOTE
+        from marginalia.office.panel_panes import TRIMMED_NOTE
         self.renderer.reset()
         entries = list(self.session.log)
         start = transcript.replay_start(entries, REPLAY_CHARS)
