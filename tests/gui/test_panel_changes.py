@@ -32,6 +32,7 @@ def _label(panel, start):
 
 def _click_row(panel, row):
     ctx = panel.control("This turn's changes")
+    assert ctx.getToolTipText() == ""       # named, with no tooltip over the rows
     where = ctx.getLocationOnScreen()
     panel._xdotool("mousemove", str(where.X + 30), str(where.Y + 9), "click", "1")
     time.sleep(0.3)

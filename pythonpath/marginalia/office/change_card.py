@@ -17,7 +17,7 @@ import uno
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
-from marginalia.office import button_width
+from marginalia.office import button_width, control_names
 from marginalia.office.control_events import Call
 from marginalia.ui import change_list as wording
 
@@ -48,12 +48,13 @@ class ChangeCard:
         for name, kind, tip, props in CONTROLS:
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                    ctx)
-            model.HelpText = tip
+            model.HelpText = control_names.tooltip(kind, tip)
             for key, value in props.items():
                 setattr(model, key, value)
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             panel.view.container.addControl("card_" + name, control)
+            control_names.name_peer(control, kind, tip)
             control.setVisible(False)
             self.controls[name] = control
             listener = Call(self._guard(name), "change card " + name)

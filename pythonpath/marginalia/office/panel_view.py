@@ -7,7 +7,7 @@ from the window's theme (ui.theme). All methods run on the VCL main thread.
 """
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive, button_width
+from marginalia.office import assistive, button_width, control_names
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
@@ -54,8 +54,6 @@ CONTROLS = (
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )
 ICON_BUTTONS = ("history", "new_chat", "settings")
-# Controls named for assistive tools through their peer's AccessibleName, not a tooltip.
-UNLABELLED = ("Edit", "ListBox")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("history",) + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 HIDDEN_AT_START = ("jump", "undo")
@@ -95,11 +93,7 @@ class PanelView(PaneText):
         for name, kind, label, props in (assistive.reader_controls(CONTROLS) if self.mirrored
                                          else CONTROLS):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
-            # HelpText is the tooltip, and VCL's fallback for the accessible name of a
-            # control without a label. Buttons keep it (the icons need words); panes and
-            # the message box are named through the peer instead (below), since a tooltip
-            # there covers the text being read; labels are named by their own text.
-            model.HelpText = label if kind == "Button" else ""
+            model.HelpText = control_names.tooltip(kind, label)
             for key, value in props.items():
                 setattr(model, key, value)
             if name in ICON_BUTTONS and icons:
@@ -116,8 +110,7 @@ class PanelView(PaneText):
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             self.container.addControl(name, control)
-            if kind in UNLABELLED:
-                control.getPeer().setProperty("AccessibleName", label)
+            control_names.name_peer(control, kind, label)
             self.controls[name] = control
         self._on_send, self._on_stop_key, self._on_recall = on_send, on_stop_key, on_recall
         self._keys = {

@@ -130,8 +130,8 @@ class SetupCard:
         for name, kind, label, props in CONTROLS:
             cmodel = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                     ctx)
-            # HelpText is the tooltip and, for controls without a label, the accessible name.
-            cmodel.HelpText = label
+            # Labels have no tooltip: over the card's text it would hide what it explains.
+            cmodel.HelpText = "" if kind == "FixedText" else label
             for key, value in props.items():
                 setattr(cmodel, key, value)
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
