@@ -195,7 +195,8 @@ def test_answer_buttons_go_two_to_a_row_when_their_labels_need_it(width, need, r
     buttons = [boxes[name] for name in pl.ANSWER_ROW]
     assert len(set(y for _x, y, _w, _h in buttons)) == rows
     for x, y, w, h in buttons:
-        assert w >= need or rows == 2      # two to a row is the most this layout does
+        # Two to a row is as far as this layout goes: then each has half the row.
+        assert w >= need or w >= (width - 2 * pl.MARGIN - pl.GAP) // 2
         assert x + w <= width - pl.MARGIN
         # Below the conversation, above the line saying what the model sees.
         assert boxes["transcript"][1] + boxes["transcript"][3] <= y
@@ -207,13 +208,21 @@ def test_message_box_grows_from_two_to_eight_lines_without_overlaps(width, heigh
     from marginalia.ui import panel_layout as pl
     heights = []
     for lines in (1, 2, 5, 8, 30):
-        boxes = pl.layout(width, height, False, input_lines=lines)
-        heights.append(boxes["input"][3])
-        order = ["transcript", "copy", "scope", "input", "send"]
-        tops = [boxes[n][1] for n in order]
-        assert tops == sorted(tops)
-        for upper, lower in zip(order, order[1:]):
-            assert boxes[upper][1] + boxes[upper][3] <= boxes[lower][1], (upper, lower)
-        assert boxes["status"][0] + boxes["status"][2] <= boxes["send"][0]
+        # Also with the thinking pane open and the answer buttons two to a row.
+        for thinking, need in ((False, 0), (True, 0), (True, 500)):
+            boxes = pl.layout(width, height, thinking, input_lines=lines, answer_need=need)
+            if not thinking:
+                heights.append(boxes["input"][3])
+            order = ["thinking", "transcript", "copy", "edit", "scope", "input", "send"]
+            if need == 0:
+                order.remove("copy")          # one row: Copy sits beside Edit
+            if not thinking:
+                order.remove("thinking")
+            tops = [boxes[n][1] for n in order]
+            assert tops == sorted(tops)
+            for upper, lower in zip(order, order[1:]):
+                assert boxes[upper][1] + boxes[upper][3] <= boxes[lower][1], (upper, lower)
+            assert boxes["status"][0] + boxes["status"][2] <= boxes["send"][0]
+            assert boxes["transcript"][3] >= 3 * pl.ROW - 2 * pl.GAP
     assert heights[0] == heights[1] < heights[2] < heights[3]
     assert heights[3] >= heights[4]      # capped at 8 lines (less when the panel is short)

@@ -46,3 +46,12 @@ def test_an_answer_that_was_thinking_after_all_decides_again():
     assert ways.see([("user", "?"), _text("Okay, the user")]) == {"transcript": False}
     assert ways.see([("event", Event(RECLASSIFY, text="Okay, the user")),
                      _text(ARABIC)]) == {"transcript": True}
+
+
+def test_an_rtl_message_holds_again_when_its_answer_was_thinking():
+    ways = Directions()
+    assert ways.see([("user", ARABIC), _text("Okay, the user")]) == {"transcript": False}
+    assert ways.see([("event", Event(RECLASSIFY, text="Okay, the user"))]) == {
+        "transcript": True}
+    # A message with no letters leaves the panes as the panel set them (left after New chat).
+    assert Directions().see([("user", "2 + 2?")]) == {}

@@ -175,6 +175,10 @@ def test_hidden_thinking_still_arrives_and_shows_when_toggled(gui_office, gui_do
         # The panel hides the pane (its button offers to show it) and keeps thinking out
         # of the conversation.
         assert panel.thinking_toggle().startswith("Thought for ")
+        # The button shows "Thought for N s ▸" where it fits, "N s ▸" where it does not
+        # (gtk3 at the sidebar's usual width); its name stays whole either way.
+        name = panel.thinking_toggle()
+        assert panel.control_now((name,)).getText() in (name, name[len("Thought for "):])
         assert not _thinking_shown(panel)
         assert "A hidden thought." not in panel.transcript()
         # The core sent the reasoning anyway: showing the pane shows it, nothing was lost.

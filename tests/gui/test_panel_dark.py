@@ -79,10 +79,12 @@ def test_a_dark_theme_gives_a_dark_card_dark_panes_and_light_text(dark_office):
         style = doc.CurrentController.Frame.ComponentWindow.StyleSettings
         assert theme.is_dark(style.FieldColor), "GTK's dark theme did not reach the office"
         colours = theme.pane_colours(style.FieldColor, style.FieldTextColor)
+        card_bg = theme.card_colour(style.FaceColor, style.LabelTextColor, style.HighlightColor)
         # The first-run card (no model yet) is tinted from the theme: a fixed light blue
         # put the theme's light labels on a light card.
         card = screenshot(dark_office, "panel_dark_card.png")
         assert _light(card) < 0.05, _light(card)
+        assert theme.is_dark(card_bg) and _of_colour(card, card_bg) > 0.1   # and it is drawn
     finally:
         dark_office.close(doc)
 

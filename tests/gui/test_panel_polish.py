@@ -229,7 +229,10 @@ def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_
     chat_server.add(sse.text_response(RTL + "\n\n- " + RTL, pieces=3,
                                       reasoning="Short thought."))
     panel = PanelDriver(gui_office, gui_doc)
-    _ask(panel, RTL_QUESTION, RTL)
+    panel.paste(RTL_QUESTION)
+    panel.key("Return")
+    panel.wait_transcript(RTL)
+    panel.wait_idle()
     assert RTL in panel.transcript()
     panel.open_thinking()
     panel.click("Message")
@@ -242,7 +245,7 @@ def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_
     assert _ink(shot, panel.control("Conversation"), 0.5, 0.85) > 0.005
     assert _ink(shot, panel.control("Thinking"), 0.0, 0.25) > 0.005
     # A draft follows its own first letter, as the user types it.
-    panel.type(RTL)
+    panel.paste(RTL)
     typed = screenshot(gui_office, "panel_rtl_draft.png")
     assert _ink(typed, panel.control("Message"), 0.0, 0.25) == 0.0
     assert _ink(typed, panel.control("Message"), 0.5, 0.95) > 0.005

@@ -231,6 +231,26 @@ class PanelDriver(object):
                 return
         raise AssertionError("could not type %r into %s" % (text, into))
 
+    def paste(self, text, into="Message"):
+        """Paste text into a control with Ctrl+V, as a user pastes text from elsewhere.
+
+        For scripts xdotool cannot type reliably: it types a character outside
+        the keyboard's layout by remapping a spare key, which a loaded machine
+        sometimes loses (Arabic, in the whole-suite run).
+        """
+        from marginalia.office.panel_actions import PlainText
+        clipboard = self.office.create("com.sun.star.datatransfer.clipboard.SystemClipboard")
+        for _attempt in range(3):
+            clipboard.setContents(PlainText(text), None)   # read() below copies over it
+            self.click(into)
+            self.key("ctrl+Home", "ctrl+shift+End", "BackSpace", "ctrl+v")
+            time.sleep(0.3)
+            if self.read(into) == text:
+                self.click(into)
+                self.key("ctrl+End")
+                return
+        raise AssertionError("could not paste %r into %s" % (text, into))
+
     def key(self, *keys):
         """Press keys (xdotool names) into whatever has the focus."""
         self._xdotool("key", "--delay", "60", *keys)

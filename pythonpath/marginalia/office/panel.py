@@ -166,11 +166,7 @@ class ChatPanel(PanelStates):
         entries = list(self.session.log)
         start = transcript.replay_start(entries, REPLAY_CHARS)
         out = self.renderer.render(entries[start:])
-        self.directions = bidi.Directions()
-        ways = dict.fromkeys(("transcript", "thinking"), False)
-        ways.update(self.directions.see(entries[start:]))
-        for pane, rtl in ways.items():
-            self.view.set_rtl(pane, rtl)
+        self._directions_from(entries[start:])
         self.view.set_text("transcript", (TRIMMED_NOTE if start else "") + out.chat)
         self.view.set_text("thinking", out.thinking)
         self.view.show_toggle(bool(out.thinking))
@@ -178,6 +174,14 @@ class ChatPanel(PanelStates):
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
         self._refresh_changes()
+
+    def _directions_from(self, entries) -> None:
+        """Start the panes' directions afresh: left to right unless ``entries`` say otherwise."""
+        self.directions = bidi.Directions()
+        ways = dict.fromkeys(("transcript", "thinking"), False)
+        ways.update(self.directions.see(entries))
+        for pane, rtl in ways.items():
+            self.view.set_rtl(pane, rtl)
 
     def replay(self) -> None:
         """Show the session's log again (another chat opened, the last turn taken back)."""
@@ -325,6 +329,7 @@ class ChatPanel(PanelStates):
         self.renderer.reset()
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
+        self._directions_from([])
         self.view.show_toggle(False)
         self.view.set_busy(self.session.busy)
         self.view.set_status(transcript.NEW_CHAT if had_chat else self._idle_status(), "")

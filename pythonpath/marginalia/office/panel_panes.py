@@ -4,7 +4,7 @@ Owns how text reaches a pane and leaves it: appends that cost what their text
 costs, the view following the end, trimming a long chat, the screen-reader
 lists mirroring the panes, alignment by direction, and copying without the
 view's soft breaks. PanelView mixes it in; all methods run on the VCL main
-thread and need the view's ``controls``, ``_lengths``, ``_items``,
+thread and need the view's ``ctx``, ``controls``, ``_lengths``, ``_items``,
 ``mirrored``, ``assistive``, ``following``, ``relayout`` and ``set_status``.
 """
 

@@ -28,7 +28,7 @@ SHOW_THINKING = "Thinking \u25b8"
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
 
-# name: (model kind, accessible name / tooltip, model properties), top to bottom.
+# name: (model kind, accessible name (a button's tooltip too), model properties), top to bottom.
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
     ("history", "Button", "History", {}),     # this document's chats, export, forget
@@ -69,7 +69,7 @@ class PanelView(PaneText):
         self.thinking_visible = True
         self.toggle_visible = False       # shown once there is thinking to show
         self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
-        self._toggle_name = None
+        self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
         self._busy_shown = False          # the button starts as Send
@@ -207,17 +207,17 @@ class PanelView(PaneText):
         self.relayout()
 
     def _fit_toggle(self, width: int) -> None:
+        if self._toggle_fitted == (self._toggle_labels, width):
+            return                        # relayout runs on every resize and draft line
+        self._toggle_fitted = (self._toggle_labels, width)
         full, short = self._toggle_labels
         toggle = self.controls["thinking_toggle"]
         model = toggle.getModel()
-        if model.Label != full:
-            model.Label = full
+        model.Label = full
         if short and button_width.widest_need((toggle,)) > width:
             model.Label = short
         # Its name stays whole for a screen reader, whichever label shows.
-        if self._toggle_name != full:
-            self._toggle_name = full
-            toggle.getPeer().setProperty("AccessibleName", full)
+        toggle.getPeer().setProperty("AccessibleName", full)
 
     def show_toggle(self, shown: bool) -> None:
         if shown != self.toggle_visible:

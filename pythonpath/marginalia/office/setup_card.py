@@ -13,7 +13,7 @@ from typing import Callable
 import uno
 
 from marginalia import config
-from marginalia.office import mainthread, server_look, settings_store
+from marginalia.office import control_names, mainthread, server_look, settings_store
 from marginalia.office.control_events import Call
 from marginalia.ui import first_run, theme
 
@@ -26,7 +26,7 @@ CONNECTION_NODE = "/org.marginalia.Settings/Connection"
 POSSIZE = 15
 CARD_BACKGROUND = 0xEAF1FB       # a window without StyleSettings to read
 
-# name: (model service, accessible name / tooltip, model properties)
+# name: (model service, what it is called (a button's tooltip too), model properties)
 CONTROLS = (
     ("title", "FixedText", first_run.TITLE, {"Label": first_run.TITLE, "NoLabel": True,
                                              "FontWeight": 150.0}),
@@ -130,16 +130,15 @@ class SetupCard:
         for name, kind, label, props in CONTROLS:
             cmodel = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                     ctx)
-            # Labels have no tooltip: over the card's text it would hide what it explains.
-            cmodel.HelpText = "" if kind == "FixedText" else label
+            # Only the buttons have tooltips (office.control_names); each box is named
+            # by the label before it (VCL's labelled-by), the texts by their words.
+            cmodel.HelpText = control_names.tooltip(kind, label)
             for key, value in props.items():
                 setattr(cmodel, key, value)
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(cmodel)
             self.container.addControl(name, control)
             self.controls[name] = control
-        self.controls["model"].getModel().HelpText = "Model (the server's list fills it)"
-        self.controls["test"].getModel().HelpText = "Test"
         provider = self.controls["provider"]
         provider.addItems(tuple(label for _pid, label, _e in config.PRESETS), 0)
         self._select_provider()

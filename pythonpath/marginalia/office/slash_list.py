@@ -13,6 +13,7 @@ import logging
 import unohelper
 from com.sun.star.awt import XActionListener, XFocusListener, XKeyHandler, XTextListener
 
+from marginalia.office import control_names
 from marginalia.ui import slash
 
 log = logging.getLogger("marginalia.slash")
@@ -71,12 +72,12 @@ class SlashList:
         self._completing = False
         smgr = ctx.ServiceManager
         model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBoxModel", ctx)
-        model.HelpText = ACCESSIBLE_NAME
         model.Dropdown = False
         self.control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBox",
                                                       ctx)
         self.control.setModel(model)
         view.container.addControl("slash_list", self.control)
+        control_names.name_peer(self.control, "ListBox", ACCESSIBLE_NAME)   # no tooltip
         self.control.setVisible(False)
         self._events = _Events(self)
         self._input.addTextListener(self._events)

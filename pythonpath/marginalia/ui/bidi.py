@@ -1,7 +1,7 @@
 """Which way the panel's panes run: left to right, or right to left (pure).
 
 A pane is one VCL edit control, and its alignment is the whole pane's, not a
-paragraph's (office.panel_view). So a pane follows the direction of what the
+paragraph's (office.panel_panes). So a pane follows the direction of what the
 user reads now: the conversation that of the last message, taken from the
 user's own message when it is sent and then from the answer's first letters;
 the thinking pane that of the turn's thinking. The direction of a text is the
@@ -35,6 +35,7 @@ class Directions:
 
     def __init__(self) -> None:
         self._decided: Dict[str, bool] = {}
+        self._asked: Optional[bool] = None     # the direction of the turn's message
 
     def see(self, entries: Iterable[Tuple[str, object]]) -> Dict[str, bool]:
         """The panes whose direction these log entries settle, with it (right to left: True)."""
@@ -43,13 +44,17 @@ class Directions:
             if role == "user":
                 # A new turn: the message sets the conversation's way until the answer speaks.
                 self._decided = {}
-                rtl = first_strong(str(payload))
-                if rtl is not None:
-                    out["transcript"] = rtl
+                self._asked = first_strong(str(payload))
+                if self._asked is not None:
+                    out["transcript"] = self._asked
                 continue
             kind = getattr(payload, "kind", None)
             if kind == RECLASSIFY:
-                self._decided.pop("transcript", None)   # that "answer" was thinking after all
+                # That "answer" was thinking after all: the message's direction holds again
+                # until the real answer speaks.
+                if self._decided.pop("transcript", None) is not None and \
+                        self._asked is not None:
+                    out["transcript"] = self._asked
                 continue
             pane = PANE_OF.get(kind)
             if pane is None or pane in self._decided:

@@ -6,10 +6,11 @@ thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
 thought) and small icon buttons at the right (History, New chat, Settings);
 the thinking pane (only while open and not empty); the conversation (takes
 what is left, with the "new reply below" button over its bottom edge); the
-row of small buttons acting on the last answer (Copy, Insert, Retry, Edit:
-ANSWER_ROW; two rows of two where the toolkit's labels need more room); a line saying what the model will see; the message box, which
-grows from 2 to 8 lines as the user types; and a row with the status line
-and Send/Stop (Undo beside them for a few seconds after New chat).
+buttons acting on the last answer (Copy, Insert, Retry, Edit: ANSWER_ROW, in
+one row, or two rows of two where the toolkit's labels need more room); a
+line saying what the model will see; the message box, which grows from 2 to
+8 lines as the user types; and a row with the status line and Send/Stop
+(Undo beside them for a few seconds after New chat).
 """
 
 from typing import Dict, Tuple
@@ -34,6 +35,7 @@ ANSWER_ROW = ("copy", "insert", "retry", "edit")
 ICONS = ("history", "new_chat", "settings")     # right to left order is reversed below
 THINKING_SHARE = 0.28
 THINKING_MIN = 56
+TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
 
 
 def input_height(lines: int) -> int:
@@ -65,15 +67,17 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     boxes["thinking_toggle"] = (MARGIN, y, max(toggle_w, 0), ROW)
     y += ROW + GAP
 
-    buttons_y = height - MARGIN - STATUS
-    box_h = input_height(input_lines)
-    # The box grows upwards, but never squeezes the conversation below 3 rows.
-    input_y = max(buttons_y - GAP - box_h, y + 4 * ROW + SCOPE + GAP * 3)
-    box_h = buttons_y - GAP - input_y
-    scope_y = input_y - SCOPE
     count = len(ANSWER_ROW)
     per_row = count if count * answer_need + (count - 1) * GAP <= inner else 2
     rows = -(-count // per_row)
+    buttons_y = height - MARGIN - STATUS
+    box_h = input_height(input_lines)
+    # The box grows upwards, but never squeezes the conversation below 3 rows
+    # (nor the thinking pane, when open, below its least height).
+    panes = TRANSCRIPT_MIN + ((THINKING_MIN + GAP) if thinking_visible else 0)
+    input_y = max(buttons_y - GAP - box_h, y + panes + GAP + rows * (ROW + GAP) + SCOPE)
+    box_h = buttons_y - GAP - input_y
+    scope_y = input_y - SCOPE
     answer_y = scope_y - rows * (ROW + GAP)
     each = (inner - (per_row - 1) * GAP) // per_row
     for i, name in enumerate(ANSWER_ROW):
@@ -84,6 +88,7 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     free = answer_y - GAP - y
     if thinking_visible:
         thinking_h = max(THINKING_MIN, int(free * THINKING_SHARE))
+        thinking_h = min(thinking_h, free - GAP - TRANSCRIPT_MIN)
         boxes["thinking"] = (MARGIN, y, inner, thinking_h)
         y += thinking_h + GAP
         free = answer_y - GAP - y
