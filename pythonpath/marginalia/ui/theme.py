@@ -54,11 +54,7 @@ def pane_colours(field: int, field_text: int) -> Dict[str, int]:
         # A theme whose own field colours fail AA: fall back to black on white or white on black.
         field_text = 0xFFFFFF if is_dark(field) else 0x000000
     thinking_bg = blend(field, field_text, THINKING_TINT)
-    fade = THINKING_FADE
-    thinking_text = blend(field_text, thinking_bg, fade)
-    while fade > 0 and contrast(thinking_text, thinking_bg) < AA:
-        fade = round(fade - 0.05, 2)
-        thinking_text = blend(field_text, thinking_bg, max(fade, 0))
+    thinking_text = blend_within_aa(field_text, thinking_bg, THINKING_FADE, 0.05, thinking_bg)
     return {"chat_bg": field, "chat_text": field_text,
             "thinking_bg": thinking_bg, "thinking_text": thinking_text}
 
@@ -67,9 +63,14 @@ def card_colour(face: int, label_text: int, accent: int) -> int:
     """The set-up card's background: the panel's own face colour with a touch of the
     theme's accent, tinted only as far as its labels keep AA contrast (a fixed light
     blue put light labels on a light card in dark themes)."""
-    tint = CARD_TINT
-    colour = blend(face, accent, tint)
-    while tint > 0 and contrast(colour, label_text) < AA:
-        tint = round(tint - 0.03, 2)
-        colour = blend(face, accent, max(tint, 0))
+    return blend_within_aa(face, accent, CARD_TINT, 0.03, label_text)
+
+
+def blend_within_aa(a: int, b: int, t: float, step: float, against: int) -> int:
+    """a moved towards b by t, less by ``step`` at a time until it keeps AA contrast with
+    ``against`` (a itself if even that does not)."""
+    colour = blend(a, b, t)
+    while t > 0 and contrast(colour, against) < AA:
+        t = round(t - step, 2)
+        colour = blend(a, b, max(t, 0))
     return colour
