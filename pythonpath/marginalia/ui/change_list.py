@@ -139,8 +139,9 @@ def layout(width: int, y: int, review_open: bool, shown: bool,
            need: int = 0) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
     """(height, {control: box}) of the card at ``y``; hidden controls get no box.
 
-    ``need``: the widest button's own preferred width, as the toolkit draws it
-    (gtk3 pads buttons more than the gen plugin), when the caller knows it.
+    ``need``: the width the widest button's label needs in this toolkit
+    (office.button_width: gtk3 pads buttons more than the gen plugin), when the
+    caller knows it.
     """
     if not shown:
         return 0, {}
