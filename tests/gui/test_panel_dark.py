@@ -7,15 +7,14 @@ screen itself: the sidebar's column of the screenshot. Screenshots:
 tests/artifacts/panel_dark_card.png, panel_dark.png and panel_dark_answered.png.
 """
 
-import subprocess
 import time
 
 import pytest
 
 from tests.support import sse_server as sse
 from tests.support.atspi import size_window
-from tests.support.panel_driver import (DECK, scripted_chat, screenshot, set_model_answered,
-                                        wait_for)
+from tests.support.panel_driver import (DECK, screen_share, scripted_chat, screenshot,
+                                        set_model_answered, wait_for)
 
 from marginalia.ui import theme
 
@@ -37,23 +36,14 @@ def dark_office():
     harness.stop()
 
 
-def _share(path, *ops):
-    """The share of the sidebar band's pixels that ImageMagick ``ops`` turn white."""
-    x, y, w, h = BAND
-    out = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (w, h, x, y)] + list(ops)
-                         + ["-format", "%[fx:mean]", "info:"],
-                         capture_output=True, text=True, check=True).stdout
-    return float(out.strip())
-
-
 def _light(path):
     """The share of light pixels (what a light card or pane would fill)."""
-    return _share(path, "-colorspace", "Gray", "-threshold", "75%")
+    return screen_share(path, BAND, "-colorspace", "Gray", "-threshold", "75%")
 
 
 def _of_colour(path, colour):
-    return _share(path, "-fill", "black", "+opaque", "#%06x" % colour,
-                  "-fill", "white", "-opaque", "#%06x" % colour, "-colorspace", "Gray")
+    return screen_share(path, BAND, "-fill", "black", "+opaque", "#%06x" % colour,
+                        "-fill", "white", "-opaque", "#%06x" % colour, "-colorspace", "Gray")
 
 
 def _open_panel(office, doc):

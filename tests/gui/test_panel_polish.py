@@ -10,8 +10,8 @@ import re
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import (PanelDriver, clipboard_text, has_state, screenshot,
-                                        wait_for)
+from tests.support.panel_driver import (PanelDriver, clipboard_text, has_state, pixel,
+                                        screen_share, screenshot, wait_for)
 
 from marginalia.office.panel_view import JUMP_LABEL, PLACEHOLDER
 from marginalia.ui.panel_layout import LINE
@@ -253,30 +253,15 @@ def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_
     # the thinking pane a faint tint of it: the panes no longer hard-code lavender.
     ctx = panel.control("Thinking")
     where, size = ctx.getLocationOnScreen(), ctx.getSize()
-    pixel = _pixel(shot, where.X + size.Width - 30, where.Y + size.Height - 10)
-    assert min(pixel) > 200 and max(pixel) - min(pixel) < 12, pixel
+    rgb = pixel(shot, where.X + size.Width - 30, where.Y + size.Height - 10)
+    assert min(rgb) > 200 and max(rgb) - min(rgb) < 12, rgb
 
 
 def _ink(path, ctx, left, right):
     """The share of dark pixels in a band of a pane (fractions of its width, the
     scroll bar and border left out)."""
-    import subprocess
     where, size = ctx.getLocationOnScreen(), ctx.getSize()
     inner = size.Width - 24
-    x = where.X + 3 + int(inner * left)
-    width = max(1, int(inner * (right - left)))
-    out = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (width, size.Height - 6,
-                                                                      x, where.Y + 3),
-                          "-colorspace", "Gray", "-threshold", "60%", "-negate",
-                          "-format", "%[fx:mean]", "info:"],
-                         capture_output=True, text=True, check=True).stdout
-    return float(out.strip())
-
-
-def _pixel(path, x, y):
-    import subprocess
-    out = subprocess.run(["convert", path, "-format", "%%[fx:int(255*p{%d,%d}.r)],"
-                          "%%[fx:int(255*p{%d,%d}.g)],%%[fx:int(255*p{%d,%d}.b)]"
-                          % (x, y, x, y, x, y), "info:"],
-                         capture_output=True, text=True, check=True).stdout
-    return tuple(int(v) for v in out.strip().split(","))
+    band = (where.X + 3 + int(inner * left), where.Y + 3,
+            max(1, int(inner * (right - left))), size.Height - 6)
+    return screen_share(path, band, "-colorspace", "Gray", "-threshold", "60%", "-negate")

@@ -78,6 +78,7 @@ class OfficeHarness(object):
         self.bus = None
         self.xvfb = None
         self.office = None
+        self.plugin = None                    # the VCL plugin, once started
 
     def start(self):
         env = dict(os.environ)
@@ -98,6 +99,7 @@ class OfficeHarness(object):
             env = self.bus.env(env)
             env["SAL_USE_VCLPLUGIN"] = "gtk3"
         env.update(self.extra_env)
+        self.plugin = env.get("SAL_USE_VCLPLUGIN") if self.gui else None   # headless: none
         os.makedirs(ARTIFACTS, exist_ok=True)
         self.output_path = os.path.join(ARTIFACTS, "soffice-%s-%d.log"
                                         % ("window" if self.gui else "headless", os.getpid()))
@@ -174,7 +176,7 @@ class OfficeHarness(object):
 
     def new_writer(self, hidden=None):
         hidden = not self.gui if hidden is None else hidden
-        if self.accessibility or self.extra_env.get("SAL_USE_VCLPLUGIN") == "gtk3":
+        if self.plugin == "gtk3":
             # gtk3: loaded from the bridge's thread, a document can hang for good
             # (the jobs' "load" says why); the office's main thread opens it.
             args = {"Hidden": True} if hidden else {}

@@ -263,14 +263,7 @@ class PanelDriver(object):
         self.click(name)
         self.key("ctrl+Home", "ctrl+shift+End", "ctrl+c")
         time.sleep(0.2)
-        clipboard = self.office.create("com.sun.star.datatransfer.clipboard.SystemClipboard")
-        contents = clipboard.getContents()
-        if contents is None:
-            return ""
-        for flavor in contents.getTransferDataFlavors():
-            if flavor.MimeType.startswith("text/plain"):
-                return contents.getTransferData(flavor)
-        return ""
+        return clipboard_text(self.office) or ""
 
     def wait_transcript(self, needle, timeout=40.0):
         seen = [""]
@@ -376,6 +369,26 @@ def clipboard_text(office):
         if flavor.MimeType.startswith("text/plain"):
             return contents.getTransferData(flavor)
     return None
+
+
+def screen_share(path, box, *ops):
+    """The mean brightness (0 to 1) of a box (x, y, w, h) of a screenshot after
+    ImageMagick ``ops``: with ops that leave a black and white mask, the share of
+    the box's pixels they turned white."""
+    x, y, w, h = box
+    out = subprocess.run(["convert", path, "-crop", "%dx%d+%d+%d" % (w, h, x, y)] + list(ops)
+                         + ["-format", "%[fx:mean]", "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return float(out.strip())
+
+
+def pixel(path, x, y):
+    """The (r, g, b) of one pixel of a screenshot, 0 to 255 each."""
+    out = subprocess.run(["convert", path, "-format", "%%[fx:int(255*p{%d,%d}.r)],"
+                          "%%[fx:int(255*p{%d,%d}.g)],%%[fx:int(255*p{%d,%d}.b)]"
+                          % (x, y, x, y, x, y), "info:"],
+                         capture_output=True, text=True, check=True).stdout
+    return tuple(int(v) for v in out.strip().split(","))
 
 
 def screenshot(office, name):
