@@ -13,6 +13,8 @@ from typing import Callable, List, NamedTuple, Optional
 from urllib.parse import unquote, urlparse
 from urllib.request import url2pathname
 
+from marginalia.cli.profile_lock import profile_in_use
+
 
 class LockOwner(NamedTuple):
     """The office that wrote a lock file."""
@@ -60,17 +62,17 @@ def profile_folder(profile_url: str) -> str:
     return url2pathname(unquote(parsed.path))
 
 
-def is_stale(owner: LockOwner, this_host: str, profile_in_use: Callable[[str], bool]) -> bool:
+def is_stale(owner: LockOwner, this_host: str, in_use: Callable[[str], bool]) -> bool:
     """True when no running office can hold the lock any more.
 
-    Only a lock from this host can be checked: its office had the profile
-    locked (``<profile>/.lock``) while it ran. A lock from another host (a
-    shared folder) is taken at its word.
+    Only a lock from this host can be checked: its office had the profile in
+    use while it ran (``profile_lock``). A lock from another host (a shared
+    folder) is taken at its word.
     """
     if owner.host.lower() != this_host.lower():
         return False
     folder = profile_folder(owner.profile_url)
-    return bool(folder) and not profile_in_use(folder)
+    return bool(folder) and not in_use(folder)
 
 
 def describe(owner: LockOwner, document: str) -> str:
@@ -84,10 +86,6 @@ def describe(owner: LockOwner, document: str) -> str:
                                     "computer", since))
 
 
-def _profile_in_use(folder: str) -> bool:
-    return os.path.exists(os.path.join(folder, ".lock"))
-
-
 def holder(document: str) -> Optional[LockOwner]:
     """The office holding ``document`` open, or None; a stale lock file is removed."""
     path = lock_path(document)
@@ -97,7 +95,7 @@ def holder(document: str) -> Optional[LockOwner]:
     except OSError:
         return None
     owner = parse_lock(text)
-    if owner is None or is_stale(owner, socket.gethostname(), _profile_in_use):
+    if owner is None or is_stale(owner, socket.gethostname(), profile_in_use):
         try:
             os.remove(path)
         except OSError:

@@ -29,6 +29,7 @@ import time
 from typing import Any, Dict, List, NoReturn, Optional, TextIO, Tuple
 
 from marginalia.cli import doclock
+from marginalia.cli.profile_lock import default_profile
 
 # pythonpath/marginalia/cli/headless.py -> the checkout, where build.py puts dist/.
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -112,14 +113,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
 
 def user_chats_dir() -> str:
     """The kept chats of the user's own LibreOffice profile (office.chat_store's folder)."""
-    if sys.platform == "win32":
-        base = os.path.join(os.environ.get("APPDATA", os.path.expanduser("~")), "LibreOffice")
-    elif sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Application Support/LibreOffice")
-    else:
-        config = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
-        base = os.path.join(config, "libreoffice")
-    return os.path.join(base, "4", "user", "marginalia", "chats")
+    return os.path.join(default_profile(), "user", "marginalia", "chats")
 
 
 def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:

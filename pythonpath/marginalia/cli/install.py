@@ -11,18 +11,7 @@ import sys
 from typing import List
 
 from marginalia.cli.office_process import Office, OfficeError
-
-
-def default_profile() -> str:
-    """The folder LibreOffice uses as UserInstallation when none is given."""
-    if sys.platform == "darwin":
-        base = os.path.expanduser("~/Library/Application Support")
-    elif os.name == "nt":
-        base = os.environ.get("APPDATA", os.path.expanduser("~"))
-    else:
-        base = os.environ.get("XDG_CONFIG_HOME") or os.path.expanduser("~/.config")
-    name = "LibreOffice" if sys.platform == "darwin" or os.name == "nt" else "libreoffice"
-    return os.path.join(base, name, "4")
+from marginalia.cli.profile_lock import clear_stale_lock, default_profile, profile_in_use
 
 
 def main(argv: List[str]) -> int:
@@ -34,11 +23,13 @@ def main(argv: List[str]) -> int:
         sys.stderr.write("There is no extension file at %s.\n" % oxt)
         return 2
     profile = default_profile()
-    # LibreOffice locks the profile with <UserInstallation>/.lock while it runs.
-    if os.path.exists(os.path.join(profile, ".lock")):
+    # An office started on a profile in use would hand its arguments to the running
+    # one, and the install would then talk to (and at the end quit) the user's office.
+    if profile_in_use(profile):
         sys.stderr.write("LibreOffice seems to be running (its profile is locked): close it "
                          "and run the install again.\n")
         return 1
+    clear_stale_lock(profile)
     os.makedirs(profile, exist_ok=True)
     try:
         with Office(profile_dir=profile) as office:
