@@ -26,6 +26,8 @@ from com.sun.star.beans import NamedValue, PropertyValue
 from com.sun.star.task import XInteractionHandler
 from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
 
+from marginalia.cli.profile_lock import clear_stale_lock, profile_in_use
+
 SOFFICE_CANDIDATES = (
     "/usr/lib/libreoffice/program/soffice",
     "/opt/libreoffice/program/soffice",
@@ -224,7 +226,22 @@ class Office:
         return self
 
     def install(self, oxt_path: str) -> None:
-        install_extension(self.ctx, oxt_path)
+        """Install the .oxt; once more in a newly started office if this one failed oddly.
+
+        Seen in two of six whole-suite runs, and by ``build.py install`` replacing
+        an older version: the office died during addExtension ("Binary URP bridge
+        disposed"). Once in ten, on a loaded machine, the deployment's registry
+        refused a fresh profile's first registration (InvalidRegistryException).
+        """
+        try:
+            install_extension(self.ctx, oxt_path)
+        except Exception as exc:    # a dead bridge raises DisposedException anywhere
+            if self.answers() and _REGISTRY_HICCUP not in str(exc):
+                raise               # a real refusal: the file
+            logging.getLogger("marginalia.cli").debug("installing failed (%s); again", exc)
+            self.kill()
+            self.start()
+            install_extension(self.ctx, oxt_path)
 
     def install_and_restart(self, oxt_path: str) -> None:
         """Install the .oxt, then start the office again on the same profile.
@@ -237,19 +254,7 @@ class Office:
         ~6 us; the tools ran 15-20x slower than for a user who restarted), and
         the "main-thread" callbacks run on one of uno.bin's bridge threads.
         """
-        try:
-            self.install(oxt_path)
-        except OfficeError as exc:
-            if self.answers() and not _REGISTRY_HICCUP in str(exc):
-                raise               # a real refusal: the file
-            # Seen in two of six whole-suite runs: a freshly started office died
-            # during addExtension ("Binary URP bridge already disposed"); and once
-            # in ten, on a loaded machine, the deployment's registry refused a
-            # fresh profile's first registration (InvalidRegistryException). Once more.
-            logging.getLogger("marginalia.cli").debug("installing failed (%s); again", exc)
-            self.kill()
-            self.start()
-            self.install(oxt_path)
+        self.install(oxt_path)
         self.restart()
 
     def answers(self, timeout: float = 10.0) -> bool:
@@ -373,6 +378,11 @@ class Office:
                 self.process.wait(10)
             except subprocess.TimeoutExpired:
                 pass
+        # A killed or crashed office leaves its profile's .lock, and a headless one
+        # started there next would neither replace nor remove it.
+        if self.process is not None and self.process.poll() is not None \
+                and not profile_in_use(self.profile_dir):
+            clear_stale_lock(self.profile_dir)
         self._cleanup()
 
     def _cleanup(self) -> None:
