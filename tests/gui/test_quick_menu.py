@@ -12,7 +12,8 @@ import subprocess
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import PanelDriver, has_state, screenshot, wait_for
+from tests.support.panel_driver import (PanelDriver, has_state, screenshot,
+                                        top_window_contexts, wait_for)
 from tests.support.writer import find, texts
 
 POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
@@ -67,9 +68,8 @@ def _screen_point(doc, needle):
 def _popup(office):
     """The open context menu's accessible context, or None."""
     toolkit = office.create("com.sun.star.awt.Toolkit")
-    for i in range(toolkit.getTopWindowCount()):
-        ctx = toolkit.getTopWindow(i).getAccessibleContext()
-        if ctx is not None and ctx.getAccessibleRole() == POPUP_MENU:
+    for ctx in top_window_contexts(toolkit):
+        if ctx.getAccessibleRole() == POPUP_MENU:
             return ctx
     return None
 

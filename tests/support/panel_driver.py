@@ -31,11 +31,23 @@ def accessible_tree(ctx, depth=12, above=None):
                                        depth - 1, ctx)
 
 
+def top_window_contexts(toolkit):
+    """The accessible contexts of the office's top windows.
+
+    A tooltip or menu may close between the count and the call: its index then
+    gives None (seen once in CI), and it is passed over.
+    """
+    for i in range(toolkit.getTopWindowCount()):
+        window = toolkit.getTopWindow(i)
+        ctx = window.getAccessibleContext() if window is not None else None
+        if ctx is not None:
+            yield ctx
+
+
 def options_dialog(toolkit):
     """The accessible context of the open Tools > Options dialog, else None."""
-    for i in range(toolkit.getTopWindowCount()):
-        ctx = toolkit.getTopWindow(i).getAccessibleContext()
-        if ctx is not None and ctx.getAccessibleName().startswith("Options"):
+    for ctx in top_window_contexts(toolkit):
+        if ctx.getAccessibleName().startswith("Options"):
             return ctx
     return None
 
