@@ -2,7 +2,8 @@
 
 import os
 
-from marginalia.cli.doclock import LockOwner, describe, is_stale, lock_path, parse_lock
+from marginalia.cli.doclock import (LockOwner, describe, is_stale, lock_path, parse_lock,
+                                   profile_folder)
 
 REAL = ",root,vm,23.11.2026 18:47,file:///tmp/marginalia-profile-deq_ky42;"
 
@@ -39,6 +40,12 @@ def test_stale_only_on_this_host_with_the_profile_no_longer_running():
     assert not is_stale(owner, "laptop", lambda folder: False)
     remote = owner._replace(profile_url="vnd.sun.star.expand:$HOME/x")
     assert not is_stale(remote, "vm", lambda folder: False)
+
+
+def test_the_profile_folder_is_unescaped_once():
+    assert profile_folder("file:///tmp/a%20b/%C3%A9") == "/tmp/a b/é"
+    assert profile_folder("file:///tmp/a%2520b") == "/tmp/a%20b"   # a folder named a%20b
+    assert profile_folder("vnd.sun.star.expand:$HOME/x") == ""
 
 
 def test_the_sentence_names_who_since_when_and_the_way_out():

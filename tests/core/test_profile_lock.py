@@ -27,6 +27,15 @@ def test_file_url_escapes_as_osl_does():
     assert file_url("/tmp/cfg//libreoffice/4/") == "file:///tmp/cfg/libreoffice/4"
 
 
+def test_file_url_resolves_links_as_libreoffice_does(tmp_path):
+    # An office started through a linked XDG_CONFIG_HOME listens under the real path.
+    (tmp_path / "real").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real")
+    assert file_url(str(tmp_path / "link" / "libreoffice" / "4")) == \
+        file_url(str(tmp_path / "real" / "libreoffice" / "4"))
+    assert file_url(str(tmp_path / "link")).endswith("/real")
+
+
 def test_parse_the_lock_libreoffice_writes():
     lock = parse_lock(REAL_LOCK)
     assert (lock["User"], lock["Host"], lock["IPCServer"]) == ("root", "vm", "true")
@@ -54,8 +63,7 @@ def _write_lock(profile, host=None):
 
 def _listen(profile):
     """A real listener on the profile's socket, where a running office has it."""
-    name = "OSL_PIPE_%d_%s" % (os.getuid(), ipc_pipe_name(file_url(profile)))
-    path = os.path.join(profile_lock.PIPE_FOLDERS[0], name)
+    path = profile_lock.pipe_path(profile, profile_lock.PIPE_FOLDERS[0])
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     sock.bind(path)
     sock.listen(1)

@@ -59,9 +59,11 @@ def test_install_refuses_while_the_profile_is_in_use(tmp_path):
 
 
 def test_the_users_own_office_blocks_the_install_and_its_leftover_lock_does_not(tmp_path):
-    # An awkward folder name: the office's socket is named after the profile's escaped URL.
-    config_home = str(tmp_path / "my config;é")
-    os.makedirs(config_home)
+    # The office names its socket after the profile's escaped URL, links resolved: an
+    # awkward folder name, reached through a link (a linked ~/.config is common).
+    os.makedirs(str(tmp_path / "my config;é"))
+    config_home = str(tmp_path / "link")
+    os.symlink(str(tmp_path / "my config;é"), config_home)
     profile = os.path.join(config_home, "libreoffice", "4")
     # Started as the user starts it: no UserInstallation given, the default profile.
     users_office = subprocess.Popen(
@@ -100,5 +102,6 @@ def test_an_office_that_dies_under_the_install_is_started_again_once(tmp_path):
         em = office.ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
         exts = em.getDeployedExtensions("user", em.createAbortChannel(), None)
         assert "org.marginalia.writer" in [e.getIdentifier().Value for e in exts]
-    # The second office ignored the first one's lock; killing cleared it, quitting its own.
+    # The killed office's lock was cleared before the second started; that one removed
+    # its own when it quit.
     assert not os.path.exists(os.path.join(profile, ".lock"))

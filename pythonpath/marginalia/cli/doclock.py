@@ -10,7 +10,7 @@ except ``holder``, which reads the file and removes a stale one.
 import os
 import socket
 from typing import Callable, List, NamedTuple, Optional
-from urllib.parse import unquote, urlparse
+from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from marginalia.cli.profile_lock import profile_in_use
@@ -59,7 +59,7 @@ def profile_folder(profile_url: str) -> str:
     parsed = urlparse(profile_url)
     if parsed.scheme != "file":
         return ""
-    return url2pathname(unquote(parsed.path))
+    return url2pathname(parsed.path)  # which also undoes the %-escapes
 
 
 def is_stale(owner: LockOwner, this_host: str, in_use: Callable[[str], bool]) -> bool:

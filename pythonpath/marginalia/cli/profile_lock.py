@@ -42,13 +42,15 @@ def default_profile() -> str:
 
 
 def file_url(path: str) -> str:
-    """The URL LibreOffice makes of a folder (osl_getFileURLFromSystemPath).
+    """The URL LibreOffice makes of a profile folder before it names the socket.
 
-    ``;`` is the one character osl escapes that ``quote`` keeps. The core tests
-    hold what ``uno.systemPathToFileUrl`` gave for awkward paths, and the install
-    test finds a real office running on one.
+    It resolves symbolic links (a linked ~/.config is common), then escapes as
+    osl_getFileURLFromSystemPath does: ``;`` is the one character osl escapes
+    that ``quote`` keeps. The core tests hold what ``uno.systemPathToFileUrl``
+    gave for awkward paths, and the install test finds a real office running on
+    one, reached through a link.
     """
-    return "file://" + quote(os.path.normpath(os.path.abspath(path)), safe="/~+(),&=$!@'*:")
+    return "file://" + quote(os.path.realpath(path), safe="/~+(),&=$!@'*:")
 
 
 def ipc_pipe_name(profile_url: str) -> str:
@@ -76,11 +78,20 @@ def _user() -> str:
         return ""
 
 
+def pipe_path(profile: str, folder: str) -> str:
+    """Where, in ``folder``, the socket of an office of this user on ``profile`` is."""
+    name = "OSL_PIPE_%d_%s" % (os.getuid(), ipc_pipe_name(file_url(profile)))
+    return os.path.join(folder, name)
+
+
 def _socket_answers(path: str) -> bool:
     """Whether something listens on the Unix socket at ``path`` (it is not only a file)."""
-    sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    sock.settimeout(2.0)
     try:
+        sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    except OSError:
+        return True         # no socket to ask with: count it as running
+    try:
+        sock.settimeout(2.0)
         sock.connect(path)
         return True         # the office reads end-of-file and waits for the next one
     except (BlockingIOError, socket.timeout):
@@ -95,8 +106,7 @@ def _socket_answers(path: str) -> bool:
 
 def office_answers(profile: str) -> bool:
     """Whether an office of this user listens on ``profile``'s socket."""
-    name = "OSL_PIPE_%d_%s" % (os.getuid(), ipc_pipe_name(file_url(profile)))
-    return any(_socket_answers(os.path.join(folder, name)) for folder in PIPE_FOLDERS)
+    return any(_socket_answers(pipe_path(profile, folder)) for folder in PIPE_FOLDERS)
 
 
 def is_stale(lock: Dict[str, str], this_host: str, this_user: str, answers: bool) -> bool:
@@ -131,5 +141,5 @@ def clear_stale_lock(profile: str) -> None:
     """
     try:
         os.remove(os.path.join(profile, ".lock"))
-    except FileNotFoundError:
-        pass
+    except OSError:
+        pass                # gone already, or not ours to remove: the office starts anyway
