@@ -241,7 +241,16 @@ class Office:
             logging.getLogger("marginalia.cli").debug("installing failed (%s); again", exc)
             self.kill()
             self.start()
-            install_extension(self.ctx, oxt_path)
+            try:
+                install_extension(self.ctx, oxt_path)
+            except OfficeError:
+                raise
+            except Exception:
+                if self.answers():
+                    raise
+                raise OfficeError("LibreOffice stopped twice while installing %s; close "
+                                  "LibreOffice and run the install again."
+                                  % os.path.basename(oxt_path))
 
     def install_and_restart(self, oxt_path: str) -> None:
         """Install the .oxt, then start the office again on the same profile.
