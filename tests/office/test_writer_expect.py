@@ -2,7 +2,7 @@
 
 import pytest
 
-from tests.support.writer import blocks, build, one, texts, turn
+from tests.support.writer import blocks, build, one, redlines, texts, turn
 
 AI = "Marginalia (AI)"
 STALE = "The document changed since you read it; read it again"
@@ -67,8 +67,7 @@ def test_tracked_deletions_keep_their_numbers_for_the_next_edit(office, doc):
     assert results[2]["content"].split("\n")[1] == "2: Sales grew in every region this year."
     b = blocks(doc)
     assert (b[2]["text"], b[2]["style"]) == ("Highlights", "Heading 1")
-    types = [doc.getRedlines().getByIndex(i).getPropertyValue("RedlineType")
-             for i in range(doc.getRedlines().getCount())]
+    types = [kind for kind, _author in redlines(doc)]
     assert "Delete" in types
 
 
@@ -143,12 +142,9 @@ def test_with_tracked_changes_a_user_edit_mid_turn_is_kept_apart_too(office, doc
     um.undo()
     # The tracked deletion is taken back; the user's line (recorded under their own
     # name) and the first edit ("rose" in, "grew" out) stay.
-    redlines = doc.getRedlines()
-    kept = sorted((redlines.getByIndex(i).getPropertyValue("RedlineType"),
-                   redlines.getByIndex(i).getPropertyValue("RedlineAuthor") == AI)
-                  for i in range(redlines.getCount()))
+    kept = sorted((kind, author == AI) for kind, author in redlines(doc))
     assert kept == [("Delete", True), ("Insert", False), ("Insert", True)]
-    assert redlines.getCount() < before
+    assert doc.getRedlines().getCount() < before
     assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
                               "Sales rosegrew in every region this year.", "Highlights"]
 

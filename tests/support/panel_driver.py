@@ -34,12 +34,15 @@ def accessible_tree(ctx, depth=12, above=None):
 def top_window_contexts(toolkit):
     """The accessible contexts of the office's top windows.
 
-    A tooltip or menu may close between the count and the call: its index then
-    gives None (seen once in CI), and it is passed over.
+    A tooltip or menu may close between the count and the calls: its index then
+    gives None (seen once in CI) or its window is already disposed, and it is
+    passed over.
     """
     for i in range(toolkit.getTopWindowCount()):
-        window = toolkit.getTopWindow(i)
-        ctx = window.getAccessibleContext() if window is not None else None
+        try:
+            ctx = toolkit.getTopWindow(i).getAccessibleContext()
+        except Exception:   # None has no method; a closed window raises DisposedException
+            continue
         if ctx is not None:
             yield ctx
 
