@@ -11,7 +11,7 @@ import sys
 from typing import List
 
 from marginalia.cli.office_process import Office, OfficeError
-from marginalia.cli.profile_lock import clear_stale_lock, default_profile, profile_in_use
+from marginalia.cli.profile_lock import default_profile, free_profile
 
 
 def main(argv: List[str]) -> int:
@@ -25,11 +25,10 @@ def main(argv: List[str]) -> int:
     profile = default_profile()
     # An office started on a profile in use would hand its arguments to the running
     # one, and the install would then talk to (and at the end quit) the user's office.
-    if profile_in_use(profile):
+    if not free_profile(profile):
         sys.stderr.write("LibreOffice seems to be running (its profile is locked): close it "
                          "and run the install again.\n")
         return 1
-    clear_stale_lock(profile)
     os.makedirs(profile, exist_ok=True)
     try:
         with Office(profile_dir=profile) as office:

@@ -26,7 +26,7 @@ from com.sun.star.beans import NamedValue, PropertyValue
 from com.sun.star.task import XInteractionHandler
 from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
 
-from marginalia.cli.profile_lock import clear_stale_lock, profile_in_use
+from marginalia.cli.profile_lock import free_profile
 
 SOFFICE_CANDIDATES = (
     "/usr/lib/libreoffice/program/soffice",
@@ -243,10 +243,8 @@ class Office:
             self.start()
             try:
                 install_extension(self.ctx, oxt_path)
-            except OfficeError:
-                raise
-            except Exception:
-                if self.answers():
+            except Exception as again:
+                if isinstance(again, OfficeError) or self.answers():
                     raise
                 raise OfficeError("LibreOffice stopped twice while installing %s; close "
                                   "LibreOffice and run the install again."
@@ -389,9 +387,8 @@ class Office:
                 pass
         # A killed or crashed office leaves its profile's .lock, and a headless one
         # started there next would neither replace nor remove it.
-        if self.process is not None and self.process.poll() is not None \
-                and not profile_in_use(self.profile_dir):
-            clear_stale_lock(self.profile_dir)
+        if self.process is not None and self.process.poll() is not None:
+            free_profile(self.profile_dir)
         self._cleanup()
 
     def _cleanup(self) -> None:

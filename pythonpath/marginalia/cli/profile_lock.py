@@ -132,14 +132,18 @@ def profile_in_use(profile: str) -> bool:
                         office_answers(profile))
 
 
-def clear_stale_lock(profile: str) -> None:
-    """Remove the .lock that ``profile_in_use`` found stale.
+def free_profile(profile: str) -> bool:
+    """Whether a new office may start on ``profile``: no office runs there. A stale
+    .lock is removed first.
 
-    A desktop office does the same when it starts over one; a headless office
-    leaves it and never removes it, so the install would end with the lock of a
-    crash still there.
+    A desktop office removes a stale lock itself when it starts over one; a
+    headless office leaves it and never removes it, so the install would end with
+    the lock of a crash still there.
     """
+    if profile_in_use(profile):
+        return False
     try:
         os.remove(os.path.join(profile, ".lock"))
     except OSError:
-        pass                # gone already, or not ours to remove: the office starts anyway
+        pass                # none, or not ours to remove: the office starts anyway
+    return True
