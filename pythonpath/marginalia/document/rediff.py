@@ -1,12 +1,13 @@
-"""Which parts of a replaced text really change: words first, letters inside a changed word.
+"""Which parts of a replaced text really change: the words that differ, each one whole.
 
 Why: Writer's own Replace gives the whole replacement the format of the
 match's first character, so replacing "quick **brown** fox" by "quick brown
 cat" loses the bold on "brown". Replacing only the pieces that differ keeps
 every unchanged word as it is (its bold, its link, a comment anchored on it),
-and with change tracking only the changed words show as changed. Overlaying
-the new text letter by letter by position (what some editors do) puts the
-formatting on the wrong letters as soon as the lengths differ: not that.
+and with change tracking only the changed words show as changed. A changed
+word is one piece, never letters inside it: tracked, "recieve" -> "receive"
+must read as one replacement of the word (letter pieces showed "e|all|very"
+marks, and their passes went wrong when the deleted letters stayed in the text).
 
 ``pieces(old, new)`` lists the edits, each (start, end, text): replace
 ``old[start:end]`` by ``text``; offsets count code points of ``old`` and the
@@ -20,9 +21,6 @@ from typing import List, NamedTuple
 
 # A word, a run of spaces, or one other character (punctuation, an emoji).
 _TOKEN = re.compile(r"\w+|\s+|[^\w\s]", re.UNICODE)
-# Two versions of one word at least this alike get a letter diff ("colour" ->
-# "color"); less alike words are replaced whole ("fox" -> "cat").
-SIMILAR = 0.6
 
 
 class Piece(NamedTuple):
@@ -34,20 +32,6 @@ class Piece(NamedTuple):
 def tokens(text: str) -> List[str]:
     """``text`` cut into words, space runs and single other characters (joined, it is text)."""
     return _TOKEN.findall(text)
-
-
-def _is_word(token: str) -> bool:
-    return bool(token) and (token[0].isalnum() or token[0] == "_")
-
-
-def _letters(offset: int, old: str, new: str) -> List[Piece]:
-    """Letter-level pieces turning word ``old`` (at ``offset``) into ``new``."""
-    out = []
-    matcher = difflib.SequenceMatcher(None, old, new, autojunk=False)
-    for op, i1, i2, j1, j2 in matcher.get_opcodes():
-        if op != "equal":
-            out.append(Piece(offset + i1, offset + i2, new[j1:j2]))
-    return out
 
 
 def _slide(a: List[str], i: int, inserted: List[str]):
@@ -92,16 +76,10 @@ def pieces(old: str, new: str) -> List[Piece]:
             found.append(Piece(starts[i], starts[i], "".join(inserted)))
             continue
         if op == "replace" and i2 - i1 == j2 - j1:
-            # Token by token: spaces that stayed keep their place, alike words
-            # change only their letters.
+            # Token by token: spaces that stayed keep their place.
             for k in range(i2 - i1):
                 x, y = a[i1 + k], b[j1 + k]
-                if x == y:
-                    continue
-                if _is_word(x) and _is_word(y) and \
-                        difflib.SequenceMatcher(None, x, y, autojunk=False).ratio() >= SIMILAR:
-                    found.extend(_letters(starts[i1 + k], x, y))
-                else:
+                if x != y:
                     found.append(Piece(starts[i1 + k], starts[i1 + k + 1], y))
             continue
         found.append(Piece(starts[i1], starts[i2], "".join(b[j1:j2])))

@@ -8,7 +8,7 @@ from typing import Any, Dict, List
 
 from marginalia.document import docview
 from marginalia.writer import edit
-from marginalia.writer import outline, read, rewrite
+from marginalia.writer import outline, read, rewrite, view_edit
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.writer.bodymap import ListKinds, para_props
@@ -324,9 +324,7 @@ def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any,
     if not styled:
         raise ToolError("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
                         "paragraphs." % (start, end))
-    # One call per run of paragraphs between tables, not one per paragraph.
-    for span in spans:
-        span.setPropertyValue("ParaStyleName", name)
+    view_edit.apply_paragraph_style(doc, spans, name)
     return ToolOutput({"styled": styled, "style": name,
                        "numbering": "Paragraph numbers did not change."},
                       "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name))

@@ -1,10 +1,13 @@
 """Replacing text in place, changing only the words that differ (document.rediff).
 
-Unchanged words keep their own formatting, links and comment anchors; a
-changed word's new letters are written after its first old letter, so they
-take that word's formatting (a link's too: Writer does not stretch a link or
-a run to text typed at its edge, only inside it), then the old letters go;
-inserted words take the format of the character before them, like typing.
+Unchanged words keep their own formatting, links and comment anchors. A
+changed word's new text goes in right after the old word, so it takes that
+word's formatting as typing at its end would (a link is carried over by hand:
+Writer never stretches a link to text typed at its edge), then the old word
+goes. The same two steps serve every apply mode: with changes recorded they
+are one deletion and one insertion side by side, read as a replacement of the
+word, and accepting them gives exactly what the direct edit gives. Inserted
+words take the format of the character before them, like typing.
 
 Positions: a cursor's goRight counts code points (an emoji is one step) but
 also steps over the placeholder character of a comment anchor or a field,
@@ -70,20 +73,22 @@ def _locate(text: Any, origin: Any, old: str, found: List[rediff.Piece]) -> Opti
     return out
 
 
-def _replace_in_format(text: Any, sel: Any, old: str, new: str) -> None:
-    """Replace the selected ``old`` by ``new`` in the format of its first letter."""
-    start = text.createTextCursorByRange(sel.getStart())
-    inside = text.createTextCursorByRange(sel.getStart())
-    inside.goRight(1, False)
-    rest = text.createTextCursorByRange(inside)
-    rest.gotoRange(sel.getEnd(), True)
-    text.insertString(inside, new, False)
-    if len(old) > 1:
-        # ``rest`` started where the new text went in: Writer moved its start past it.
-        rest.setString("")
-    first = text.createTextCursorByRange(start)
-    first.goRight(1, True)
-    first.setString("")
+_LINK = ("HyperLinkURL", "HyperLinkTarget", "HyperLinkName")
+
+
+def _replace_word(text: Any, sel: Any, old: str, new: str) -> None:
+    """Replace the selected ``old`` by ``new``: the new text after the old, then the old out."""
+    last = text.createTextCursorByRange(sel.getEnd())
+    last.goLeft(1, True)
+    link = last.getPropertyValues(_LINK)
+    at = text.createTextCursorByRange(sel.getEnd())
+    text.insertString(at, new, True)
+    if link[0] and not at.getPropertyValue("HyperLinkURL"):
+        at.setPropertyValues(_LINK, link)
+    gone = text.createTextCursorByRange(sel.getStart())
+    if not _advance(gone, old):
+        raise RuntimeError("the replaced text moved while it was replaced")
+    gone.setString("")
 
 
 def _insert(text: Any, at: Any, old: str, piece: rediff.Piece) -> None:
@@ -120,7 +125,7 @@ def apply(text: Any, origin: Any, old: str, new: str,
         elif not piece.text:
             sel.setString("")
         else:
-            _replace_in_format(text, sel, old[piece.start:piece.end], piece.text)
+            _replace_word(text, sel, old[piece.start:piece.end], piece.text)
     return True
 
 
@@ -182,6 +187,10 @@ def replace_everywhere(doc: Any, old: str, new: str) -> Optional[int]:
     if not old or "\n" in old or not new or "\n" in new or _bordered(old):
         return None
     passes = _passes(old, new)
+    if len(passes) > 1 and doc.getPropertyValue("RecordChanges"):
+        # A later pass looks around the text an earlier one changed; recorded, the
+        # deleted text stays in the document, so it would find nothing there.
+        return None
     patterns = ["(?<=%s)%s(?=%s)" % (finder.literal(b), finder.literal(p), finder.literal(a))
                 if b or a else finder.literal(p) for b, p, a, _t in passes]
     # The first pass's context is exactly ``old``, which cannot overlap itself: it

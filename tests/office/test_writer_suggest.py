@@ -1,0 +1,103 @@
+"""Suggest as tracked changes: each edit is a real suggestion; Accept gives the direct result.
+
+Each case runs the same call on two copies of one document: directly on one,
+tracked on the other; Accept All of the tracked turn must give the direct
+result, and Reject All (the card's, for that turn) the original.
+"""
+
+import pytest
+
+from tests.support.writer import blocks, build, select, turn
+
+AI = "Marginalia (AI)"
+WORDS = [("Standard", "We recieve mail and they recieve it, teh end."),
+         ("Standard", "Then a seperate line with colour.")]
+
+
+def _run(office, items, call, mode):
+    doc = build(office, items)
+    result = turn(office, doc, call, apply=mode)[0]
+    assert result["ok"], result["content"]
+    return doc
+
+
+def _judge(office, doc, action):
+    turns = office.job("review.turns", document=doc)["turns"]
+    return office.job("review.act", document=doc, action=action, turn=turns[-1]["number"])
+
+
+def _spans(doc):
+    """(type, text) of each tracked change, in document order."""
+    out = []
+    reds = doc.getRedlines()
+    for i in range(reds.getCount()):
+        red = reds.getByIndex(i)
+        span = doc.getText().createTextCursorByRange(red.getPropertyValue("RedlineStart"))
+        span.gotoRange(red.getPropertyValue("RedlineEnd"), True)
+        out.append((red.getPropertyValue("RedlineType"), span.getString()))
+    return out
+
+
+CALLS = [
+    ("replace_text", {"search": "recieve", "replacement": "receive", "all": True}),
+    ("replace_text", {"search": "recieve", "replacement": "receive"}),
+    ("replace_text", {"search": "recieve mail and they recieve it, teh",
+                      "replacement": "receive mail and they receive it, the"}),
+    ("replace_text", {"search": "teh end", "replacement": "the ends", "all": True}),
+    ("replace_paragraphs", {"start": 2, "end": 2,
+                            "markdown": "Then a separate line with color."}),
+]
+
+
+@pytest.mark.parametrize("call", CALLS, ids=lambda c: c[0] + ":" + c[1].get("search", "")[:12])
+def test_accept_all_of_a_tracked_turn_gives_the_direct_result(office, call):
+    direct = _run(office, WORDS, call, "direct")
+    tracked = _run(office, WORDS, call, "tracked")
+    try:
+        assert _judge(office, tracked, "accept_all")["done"] >= 1
+        assert blocks(tracked) == blocks(direct)
+        assert tracked.getRedlines().getCount() == 0
+    finally:
+        office.close(direct)
+        office.close(tracked)
+
+
+def test_a_changed_word_is_one_tracked_replacement_not_letter_marks(office):
+    doc = _run(office, WORDS, CALLS[0], "tracked")
+    try:
+        assert _spans(doc) == [("Delete", "recieve"), ("Insert", "receive"),
+                               ("Delete", "recieve"), ("Insert", "receive")]
+        assert _judge(office, doc, "reject_all")["done"] == 1
+        assert [b["text"] for b in blocks(doc)] == [t for _s, t in WORDS]
+    finally:
+        office.close(doc)
+
+
+def test_a_tracked_style_change_is_a_suggestion_that_reject_takes_back(office):
+    items = [("Standard", "Title words"), ("Standard", "Body text."), ("Standard", "More.")]
+    call = ("set_paragraph_style", {"start": 1, "end": 2, "style": "Heading 1"})
+    doc = _run(office, items, call, "tracked")
+    other = _run(office, items, call, "tracked")
+    try:
+        kinds = [kind for kind, _text in _spans(doc)]
+        assert kinds and set(kinds) == {"ParagraphFormat"}, kinds
+        change = office.job("review.turns", document=doc)["turns"][-1]["changes"][0]
+        assert change["state"] == "pending" and change["handle"].get("redlines")
+        assert _judge(office, doc, "reject_all")["done"] == 1
+        assert [b["style"] for b in blocks(doc)] == ["Standard"] * 3
+        assert doc.getRedlines().getCount() == 0
+        assert _judge(office, other, "accept_all")["done"] == 1
+        assert [b["style"] for b in blocks(other)] == ["Heading 1", "Heading 1", "Standard"]
+        # A style whose name in the view differs from its own ("Body Text" in 7.4),
+        # applied through the view: the user's selection stays as it was.
+        select(other, "Body")
+        tracked = turn(office, other, ("set_paragraph_style",
+                                       {"start": 3, "end": 3, "style": "Text body"}),
+                       apply="tracked")[0]
+        assert tracked["ok"], tracked["content"]
+        assert other.getCurrentController().getSelection().getByIndex(0).getString() == "Body"
+        assert _judge(office, other, "accept_all")["done"] == 1
+        assert [b["style"] for b in blocks(other)][2] == "Text body"
+    finally:
+        office.close(doc)
+        office.close(other)
