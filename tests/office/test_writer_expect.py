@@ -134,19 +134,20 @@ def test_with_tracked_changes_a_user_edit_mid_turn_is_kept_apart_too(office, doc
     assert [r["ok"] for r in results] == [True, False, True]
     assert results[1]["content"].startswith("Error: " + STALE)
     assert results[2]["data"]["numbering"] == "Paragraphs 5 and after keep their numbers."
-    # Tracked, the deleted text stays in the text until accepted: "rose" + deleted "grew".
+    # Tracked, the deleted text stays in the text until accepted: deleted "grew", then
+    # "rose" after it (a changed word reads as one replacement).
     assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
-                              "Sales rosegrew in every region this year.", "Highlights"]
+                              "Sales grewrose in every region this year.", "Highlights"]
     assert doc.getRedlines().getCount() > 0
     before = doc.getRedlines().getCount()
     um.undo()
     # The tracked deletion is taken back; the user's line (recorded under their own
-    # name) and the first edit ("rose" in, "grew" out) stay.
+    # name) and the first edit ("grew" out, "rose" in) stay.
     kept = sorted((kind, author == AI) for kind, author in redlines(doc))
     assert kept == [("Delete", True), ("Insert", False), ("Insert", True)]
     assert doc.getRedlines().getCount() < before
     assert texts(doc)[:4] == ["Typed by the user.", "Annual report",
-                              "Sales rosegrew in every region this year.", "Highlights"]
+                              "Sales grewrose in every region this year.", "Highlights"]
 
 
 @pytest.mark.parametrize("record", [True, False])

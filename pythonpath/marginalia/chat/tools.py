@@ -7,7 +7,8 @@ wording: an unknown tool, arguments that are not JSON, or arguments that do
 not fit the function's signature (checked with ``inspect.Signature.bind``
 *before* the call) are the model's mistakes and say so; a ToolError is the
 tool refusing; any other exception, a ``TypeError`` included, is a bug in the
-tool: logged with its traceback and reported to the model as a failure.
+tool: logged with its traceback and reported to the model as a failure in one
+plain sentence (never the exception's own text).
 
 A tool's signature is read from ``Tool.fn``, so a wrapper must expose the
 real one (``functools.partial``, or ``functools.wraps`` minus what it adds).
@@ -25,13 +26,19 @@ log = logging.getLogger("marginalia.chat.tools")
 
 Schema = Dict[str, Any]
 
+FAULT = ("Error: %s failed because of a fault inside Marginalia, not in the arguments; "
+         "nothing more can be said here.")
+
 
 @dataclass
 class ToolOutput:
-    """What a tool returns when it wants a panel line besides its result."""
+    """What a tool returns when it wants a panel line besides its result; ``record`` holds
+    facts for the edit's change record (where it landed, how numbers moved), not sent to
+    the model."""
 
     result: Any
     summary: Optional[str] = None
+    record: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
@@ -153,11 +160,11 @@ class ToolRegistry:
             raise
         except ToolError as exc:
             return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc))
-        except Exception as exc:  # a bug in the tool (a TypeError too) must not end the turn
+        except Exception:  # a bug in the tool (a TypeError too) must not end the turn
+            # The exception's text stays in the log: it means nothing to the model or
+            # the user, and may be a Python or UNO message nobody should read there.
             log.exception("tool %s raised", name)
-            return ToolResult(False, "Error: %s failed: %s (a fault in the tool, not in the "
-                              "arguments)." % (name, str(exc).rstrip(".") or type(exc).__name__),
-                              "%s failed" % name)
+            return ToolResult(False, FAULT % name, "%s failed" % name)
         if isinstance(value, ToolOutput):
             return ToolResult(True, _content_of(value.result), value.summary or name)
         return ToolResult(True, _content_of(value), name)

@@ -13,17 +13,10 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import docview
-
-REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE = (
-    "replace", "insert", "delete", "restyle", "format", "comment", "table")
-KINDS = (REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE)
-
-TOOL_KINDS = {
-    "replace_text": REPLACE, "replace_paragraphs": REPLACE, "replace_selection": REPLACE,
-    "insert_paragraphs": INSERT, "delete_paragraphs": DELETE,
-    "set_paragraph_style": RESTYLE, "format_text": FORMAT, "add_comment": COMMENT,
-    "insert_table": TABLE,
-}
+# The change kinds are the declarations' (document.tool_specs); named here for the readers
+# of records.
+from marginalia.document.tool_specs import (  # noqa: F401
+    COMMENT, DELETE, FORMAT, FOUND, INSERT, KINDS, REPLACE, RESTYLE, TABLE, spec)
 
 # The three ways a turn applies its edits (the apply_mode setting).
 DIRECT, TRACKED, COMMENTS = "direct", "tracked", "comments"
@@ -58,59 +51,16 @@ def mode_fields(mode: str) -> Dict[str, Any]:
     return {"apply_mode": mode, "track_changes": mode == TRACKED}
 
 
-def _flags(arguments: Dict[str, Any]) -> str:
-    shown = []
-    for name in ("bold", "italic", "underline", "strikethrough"):
-        value = arguments.get(name)
-        if value is not None:
-            shown.append(name if value in (True, "true", 1) else "not " + name)
-    for name in ("color", "highlight"):
-        if arguments.get(name):
-            shown.append("%s %s" % (name, arguments[name]))
-    return ", ".join(shown)
-
-
-def _table(arguments: Dict[str, Any]) -> str:
-    rows = arguments.get("rows") or []
-    if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
-        return "a table"
-    return "table %d\u00d7%d: %s" % (len(rows), max(len(r) for r in rows if isinstance(r, list)),
-                                     " | ".join(str(c) for c in rows[0]))
-
-
 def after_text(tool: str, arguments: Dict[str, Any]) -> str:
     """The proposed or new text of a call, as the record and a proposing comment say it."""
-    if tool == "replace_text":
-        return str(arguments.get("replacement", ""))
-    if tool in ("replace_paragraphs", "replace_selection", "insert_paragraphs"):
-        return str(arguments.get("markdown", ""))
-    if tool == "delete_paragraphs":
-        return ""
-    if tool == "set_paragraph_style":
-        return "style %s" % arguments.get("style", "")
-    if tool == "format_text":
-        return _flags(arguments)
-    if tool == "add_comment":
-        return str(arguments.get("comment", ""))
-    if tool == "insert_table":
-        return _table(arguments)
-    return ""
+    declared = spec(tool)
+    return declared.after(arguments) if declared is not None else ""
 
 
 def proposal(tool: str, arguments: Dict[str, Any]) -> str:
     """The comment Comment only writes instead of making the edit."""
-    after = after_text(tool, arguments)
-    if tool == "delete_paragraphs":
-        return "Delete this."
-    if tool == "insert_paragraphs":
-        return "Insert after this: %s" % after
-    if tool == "insert_table":
-        return "Insert after this: %s" % after
-    if tool == "set_paragraph_style":
-        return "Set the paragraph %s." % after
-    if tool == "format_text":
-        return "Format: %s." % after
-    return "Replace with: %s" % after
+    declared = spec(tool)
+    return declared.proposal(arguments) if declared is not None else ""
 
 
 @dataclass
@@ -147,11 +97,12 @@ class Change:
 def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, Any],
          before: str = "", paragraphs: Optional[List[int]] = None) -> Change:
     """A record for one call of ``tool``; before is what the office side saw there."""
-    kind = TOOL_KINDS.get(tool, REPLACE)
-    if tool in ("replace_text", "format_text", "add_comment") and not before:
+    declared = spec(tool)
+    kind = declared.kind if declared is not None and declared.kind else REPLACE
+    if declared is not None and declared.target == FOUND and not before:
         before = str(arguments.get("search", ""))
     state = {DIRECT: MADE, TRACKED: PENDING, COMMENTS: PROPOSED}[mode]
-    if tool == "add_comment" and mode == COMMENTS:
+    if mode == COMMENTS and declared is not None and not declared.proposes:
         state = MADE    # a comment is what Comment only makes anyway
     return Change(change_id, turn, tool, kind, mode, list(paragraphs or []),
                   docview.short(before, SHORT), docview.short(after_text(tool, arguments), SHORT),

@@ -230,10 +230,9 @@ class ChangeCard:
 
     def on_apply(self) -> None:
         from marginalia.writer import proposals
-        from marginalia.writer.toolbox import _FUNCTIONS
         change = self._chosen()
         if change is not None:
-            proposals.apply(self.panel.document, self._ledger(), change, _FUNCTIONS)
+            proposals.apply(self.panel.document, self._ledger(), change)
             self._say(wording.APPLIED)
 
     def on_undo_turn(self) -> None:

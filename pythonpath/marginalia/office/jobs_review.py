@@ -42,8 +42,7 @@ def _act(ctx, doc, payload):
         return {"done": review.judge(ctx, doc, ledger, turn.changes, action == "accept_all")}
     if action == "apply":
         from marginalia.writer import proposals
-        from marginalia.writer.toolbox import _FUNCTIONS
-        proposals.apply(doc, ledger, review.find(ledger, payload["change"]), _FUNCTIONS)
+        proposals.apply(doc, ledger, review.find(ledger, payload["change"]))
         return {"done": 1}
     if action == "restore":
         try:

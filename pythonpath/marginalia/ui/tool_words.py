@@ -10,53 +10,13 @@ addressed to the model and tool names.
 import re
 from typing import Optional
 
-# What each tool does, as "Couldn't ..." would finish it.
-ACTIONS = {
-    "get_document_info": "look at the document",
-    "read_document": "read the document",
-    "search_document": "search the document",
-    "get_selection": "read the selection",
-    "replace_text": "change the text",
-    "insert_paragraphs": "add the paragraphs",
-    "replace_paragraphs": "rewrite the paragraphs",
-    "delete_paragraphs": "delete the paragraphs",
-    "replace_selection": "replace the selection",
-    "set_paragraph_style": "set the paragraph style",
-    "format_text": "format the text",
-    "add_comment": "add the comment",
-    "insert_table": "insert the table",
-}
-DONE = {
-    "get_document_info": "Looked at the document",
-    "read_document": "Read the document",
-    "search_document": "Searched the document",
-    "get_selection": "Read the selection",
-    "replace_text": "Changed the text",
-    "insert_paragraphs": "Added paragraphs",
-    "replace_paragraphs": "Rewrote paragraphs",
-    "delete_paragraphs": "Deleted paragraphs",
-    "replace_selection": "Replaced the selection",
-    "set_paragraph_style": "Set a paragraph style",
-    "format_text": "Formatted text",
-    "add_comment": "Added a comment",
-    "insert_table": "Inserted a table",
-}
-# The status line while a call runs (the loop says "Running replace_text…").
-RUNNING = {
-    "get_document_info": "Looking at the document\u2026",
-    "read_document": "Reading the document\u2026",
-    "search_document": "Searching the document\u2026",
-    "get_selection": "Reading the selection\u2026",
-    "replace_text": "Changing the text\u2026",
-    "insert_paragraphs": "Adding paragraphs\u2026",
-    "replace_paragraphs": "Rewriting paragraphs\u2026",
-    "delete_paragraphs": "Deleting paragraphs\u2026",
-    "replace_selection": "Replacing the selection\u2026",
-    "set_paragraph_style": "Setting a paragraph style\u2026",
-    "format_text": "Formatting text\u2026",
-    "add_comment": "Adding a comment\u2026",
-    "insert_table": "Inserting a table\u2026",
-}
+from marginalia.document.tool_specs import SPECS
+
+# What each tool does, as "Couldn't ..." would finish it; its line when done; the
+# status line while it runs (the loop says "Running replace_text…"): its declaration's words.
+ACTIONS = {spec.name: spec.words.action for spec in SPECS}
+DONE = {spec.name: spec.words.done for spec in SPECS}
+RUNNING = {spec.name: spec.words.running for spec in SPECS}
 WORKING = "Working on the document\u2026"
 NOTHING_CHANGED = " \u2014 nothing changed"
 _NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")

@@ -4,7 +4,7 @@ Same rules as writer.text_tools: main thread, everything validated before the
 first change, a ToolOutput back.
 """
 
-from typing import Any, Dict, List
+from typing import Any, Dict, List, Optional
 
 from marginalia.document import docview
 from marginalia.writer import edit
@@ -16,6 +16,8 @@ from marginalia.writer.guard import Follow, check_expect
 from marginalia.writer import locate
 from marginalia.writer.locate import Locator, runs
 from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
+from marginalia.writer.binding import binds
+from marginalia.writer.plan import Plan
 from marginalia.writer.text_tools import check_writable, protected_sections
 from marginalia.chat.tools import ToolOutput
 
@@ -26,6 +28,17 @@ MAX_TABLE_CELLS = 2000
 
 def _plural(n, word):
     return "%d %s%s" % (n, word, "" if n == 1 else "s")
+
+
+def _facts(follow: Follow, first: int, last: int, made: int = 0) -> Dict[str, Any]:
+    """The change record's facts (ToolOutput.record): where the edit landed, how numbers
+    moved (Follow.line has run), how many blocks it made."""
+    facts: Dict[str, Any] = {"paragraphs": [first, max(first, last)]}
+    if follow.moved is not None:
+        facts["moved"] = list(follow.moved)
+    if made:
+        facts["made"] = made
+    return facts
 
 
 def _outline(doc):
@@ -68,13 +81,15 @@ def document_info(doc: Any) -> Dict[str, Any]:
     return info
 
 
+@binds("get_document_info", map_need=outline.needs_walk)
 def get_document_info(doc: Any) -> ToolOutput:
     info = document_info(doc)
     return ToolOutput(info, "Document: %s, %s" % (docview.short(info["title"], 40),
                                                   _plural(info["paragraphs"], "paragraph")))
 
 
-def read_document(doc: Any, start: Any = 1, end: Any = -1,
+@binds("read_document")
+def read_document(doc: Any, start: int = 1, end: int = -1,
                   budget: int = READ_BUDGET) -> ToolOutput:
     # The turn loop passes a smaller budget when the model's context window is short.
     budget = min(budget, READ_BUDGET) if isinstance(budget, int) and budget > 0 else READ_BUDGET
@@ -96,6 +111,7 @@ def read_document(doc: Any, start: Any = 1, end: Any = -1,
     return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
 
 
+@binds("get_selection")
 def get_selection(doc: Any) -> ToolOutput:
     sel = read.selection(doc, read.body_map(doc, props=False))
     if sel.start is None:
@@ -174,7 +190,9 @@ def _range(loc, start, end):
     return block_range(start, end, count)
 
 
-def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutput:
+@binds("insert_paragraphs")
+def insert_paragraphs(doc: Any, markdown: str, after_paragraph: int,
+                      plan: Optional[Plan] = None) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = locate.for_doc(doc)
     after = _after_index(loc, after_paragraph)
@@ -184,7 +202,8 @@ def insert_paragraphs(doc: Any, markdown: Any, after_paragraph: Any) -> ToolOutp
     return ToolOutput({"inserted": made, "first_paragraph": after + 1,
                        "last_paragraph": after + made,
                        "numbering": follow.line(loc, after + 1, after + made + 2)},
-                      "Inserted %s %s" % (_plural(made, "paragraph"), where))
+                      "Inserted %s %s" % (_plural(made, "paragraph"), where),
+                      _facts(follow, after + 1, after + made, made))
 
 
 def _check_deletable(doc, loc, start, end):
@@ -220,8 +239,9 @@ def _rewrite_in_place(loc, number, blocks):
     return True
 
 
-def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any,
-                       expect: Any = None) -> ToolOutput:
+@binds("replace_paragraphs")
+def replace_paragraphs(doc: Any, start: int, end: int, markdown: str,
+                       expect: Optional[str] = None, plan: Optional[Plan] = None) -> ToolOutput:
     blocks = parse_blocks(markdown)
     loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
@@ -238,10 +258,13 @@ def replace_paragraphs(doc: Any, start: Any, end: Any, markdown: Any,
     return ToolOutput({"removed": end - start + 1, "inserted": made,
                        "numbering": follow.line(loc, start, end + made + 2)},
                       "Replaced paragraphs %d\u2013%d with %s" % (start, end,
-                                                                   _plural(made, "paragraph")))
+                                                                   _plural(made, "paragraph")),
+                      _facts(follow, start, start + made - 1, made))
 
 
-def delete_paragraphs(doc: Any, start: Any, end: Any, expect: Any = None) -> ToolOutput:
+@binds("delete_paragraphs")
+def delete_paragraphs(doc: Any, start: int, end: int, expect: Optional[str] = None,
+                      plan: Optional[Plan] = None) -> ToolOutput:
     loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
     check_expect(doc, loc, start, expect)
@@ -250,10 +273,12 @@ def delete_paragraphs(doc: Any, start: Any, end: Any, expect: Any = None) -> Too
     edit.delete_blocks(doc, loc, start, end)
     return ToolOutput({"deleted": end - start + 1,
                        "numbering": follow.line(loc, start, end + 2)},
-                      "Deleted paragraphs %d\u2013%d" % (start, end))
+                      "Deleted paragraphs %d\u2013%d" % (start, end),
+                      _facts(follow, start, end))
 
 
-def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
+@binds("replace_selection")
+def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> ToolOutput:
     blocks = parse_blocks(markdown)
     # Locating a selection needs the offsets the reading map gives.
     bmap = read.body_map(doc, props=False)
@@ -278,7 +303,7 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
             cursor.setString("")
             edit.write_runs(text, cursor, runs)
         return ToolOutput({"replaced": sel.text, "paragraphs": 1},
-                          "Replaced the selection")
+                          "Replaced the selection", {"paragraphs": [sel.start, sel.start]})
     if sel.in_table:
         raise ToolError("Inside a table cell the selection can only be replaced by plain "
                         "text or one paragraph.")
@@ -298,7 +323,8 @@ def replace_selection(doc: Any, markdown: Any) -> ToolOutput:
     loc.edited_from(max(1, sel.start))
     return ToolOutput({"replaced": sel.text, "paragraphs": made,
                        "numbering": follow.line(loc, sel.start, sel.end + made + 3)},
-                      "Replaced the selection with %s" % _plural(made, "paragraph"))
+                      "Replaced the selection with %s" % _plural(made, "paragraph"),
+                      _facts(follow, sel.start, sel.start + made - 1, made))
 
 
 def forward(text: Any, rng: Any) -> Any:
@@ -311,8 +337,9 @@ def forward(text: Any, rng: Any) -> Any:
     return cursor
 
 
-def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any,
-                        expect: Any = None) -> ToolOutput:
+@binds("set_paragraph_style")
+def set_paragraph_style(doc: Any, start: int, end: int, style: str,
+                        expect: Optional[str] = None, plan: Optional[Plan] = None) -> ToolOutput:
     style = as_text(style, "style")
     loc = locate.for_doc(doc)
     start, end = _range(loc, start, end)
@@ -327,7 +354,8 @@ def set_paragraph_style(doc: Any, start: Any, end: Any, style: Any,
     view_edit.apply_paragraph_style(doc, spans, name)
     return ToolOutput({"styled": styled, "style": name,
                        "numbering": "Paragraph numbers did not change."},
-                      "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name))
+                      "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name),
+                      {"paragraphs": [start, end]})
 
 
 def _style_name(doc, wanted):
@@ -346,7 +374,9 @@ def _style_name(doc, wanted):
                     % (wanted, ", ".join(common[:16])))
 
 
-def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) -> ToolOutput:
+@binds("insert_table")
+def insert_table(doc: Any, after_paragraph: int, rows: List[List[str]], header: bool = True,
+                 plan: Optional[Plan] = None) -> ToolOutput:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise ToolError("rows must be a non-empty list of rows, each a non-empty list of "
                         "cell strings.")
@@ -364,4 +394,5 @@ def insert_table(doc: Any, after_paragraph: Any, rows: Any, header: Any = True) 
     return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width,
                        "numbering": follow.line(loc, after + 1, after + 3)},
                       "Inserted a %d\u00d7%d table as paragraph %d" % (len(cells), width,
-                                                                       after + 1))
+                                                                       after + 1),
+                      _facts(follow, after + 1, after + 1))

@@ -59,6 +59,8 @@ class Follow:
     def __init__(self, loc: Locator, number: int):
         self.old = number
         self.table, self.cursor = loc.block(number)
+        # (old, new) once line() found the block elsewhere: for the change records.
+        self.moved: Optional[Tuple[int, int]] = None
 
     def _is_it(self, loc, table, cursor):
         if self.table is not None:
@@ -82,6 +84,8 @@ class Follow:
         if number is None:
             return "Paragraph numbers after paragraph %d may have changed; read the " \
                    "document again before using them." % (first - 1)
+        if number != self.old:
+            self.moved = (self.old, number)
         return words.moved(self.old, number)
 
 

@@ -210,10 +210,9 @@ def toggle(doc: Any) -> str:
     return MARKED % _span(*_paragraph_numbers(doc, anchor))
 
 
-def noted(doc: Any, name: str, out: Any) -> Any:
+def noted(doc: Any, out: Any) -> Any:
     """A read tool's answer with the kept-out paragraphs named (when there are any)."""
-    if name not in ("read_document", "search_document", "get_document_info") or \
-            not marks(doc):
+    if not marks(doc):
         return out
     line = note(doc)
     if not line:

@@ -22,18 +22,16 @@ Main thread only.
 """
 
 import hashlib
-import re
 import time
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
-from marginalia.writer.walk import TEXT_TOOLS, Walker, keeps_paragraphs
+from marginalia.document.tool_specs import AFTER, DELETE, FOUND, REPLACE, RESTYLE, SELECTION
+from marginalia.writer.plan import Plan
+from marginalia.writer.walk import Walker
 from marginalia.writer.turn import AI_AUTHOR
-
-SPAN_TOOLS = ("replace_paragraphs", "delete_paragraphs", "set_paragraph_style")
-INSERT_TOOLS = ("insert_paragraphs", "insert_table")
 
 
 @dataclass
@@ -131,126 +129,43 @@ def _para_start(text, rng):
     return cursor
 
 
-def _find_first(doc, search, arguments, forgiving):
-    from marginalia.writer.text_tools import search_descriptor
-    regex = bool(arguments.get("regex")) if "regex" in arguments else False
-    cases = (True, False) if forgiving else (arguments.get("match_case", True) is not False,)
-    for case in cases:
-        try:
-            rng = doc.findFirst(search_descriptor(doc, str(search), regex, case))
-        except Exception:
-            return None
-        if rng is not None:
-            return rng
-    return None
-
-
-def _int(value, default=0):
-    try:
-        return int(value)
-    except (TypeError, ValueError):
-        return default
-
-
-_MOVED = re.compile(r"Paragraphs (\d+) and after are now (\d+) and after")
-
-
-def _shift(changes: List[cl.Change], output: Any) -> None:
+def _shift(changes: List[cl.Change], moved: Any) -> None:
     """Move the numbers of the turn's earlier records as a numbered edit moved them."""
-    result = getattr(output, "result", None)
-    line = result.get("numbering", "") if isinstance(result, dict) else ""
-    found = _MOVED.search(line or "")
-    if not found:
+    if not moved:
         return
-    old, new = int(found.group(1)), int(found.group(2))
+    old, new = int(moved[0]), int(moved[1])
     for change in changes:
         if change.paragraphs:
             change.paragraphs = [n + new - old if n >= old else n for n in change.paragraphs]
 
 
 class CallRecord:
-    """One edit call: what it aimed at before, and its Change after."""
+    """One edit call: what its plan aimed at before, and its Change after."""
 
-    def __init__(self, doc: Any, walker: Walker, tool: str, arguments: Dict[str, Any]):
+    def __init__(self, doc: Any, walker: Walker, plan: Plan):
         self.doc = doc
         self.walker = walker
-        self.tool = tool
-        self.arguments = dict(arguments)
+        self.plan = plan
         self.handle: Dict[str, Any] = {}
         self.before_text = ""
         self.ids_before = None
-        self.first = None          # the block number the edit starts at, when known
-        self.last = None
-        self._target = None
-        self._aimed = False
-
-    def target(self) -> Any:
-        """The range the call will change (a comment proposing it anchors there); or None.
-
-        Found once per call: the keep-out check and the record share it.
-        """
-        if not self._aimed:
-            self._aimed = True
-            self._target = self._aim()
-        return self._target
-
-    def _aim(self) -> Any:
-        doc, args, tool = self.doc, self.arguments, self.tool
-        if tool in TEXT_TOOLS or tool == "replace_selection":
-            if tool == "replace_selection":
-                try:
-                    rng = doc.getCurrentController().getSelection().getByIndex(0)
-                except Exception:
-                    return None
-            else:
-                rng = _find_first(doc, args.get("search", ""), args, tool != "replace_text")
-            if rng is not None:
-                self.first = self.last = self.walker.number_of(rng.getStart())
-            return rng
-        if tool in INSERT_TOOLS:
-            after = _int(args.get("after_paragraph"), 0)
-            after = self.walker.get().count() if after == -1 else after
-            self.first = max(1, after)
-            cursor, table = self.walker.block_cursor(max(1, after))
-            if cursor is None:
-                return table.getAnchor() if table is not None else None
-            cursor.gotoEndOfParagraph(True)
-            return cursor
-        start, end = _int(args.get("start"), 1), _int(args.get("end"), -1)
-        cursor, table = self.walker.block_cursor(start, args.get("expect"))
-        end = self.walker.get().count() if end == -1 else end
-        self.first, self.last = start, max(start, end)
-        if cursor is None:
-            return table.getAnchor() if table is not None else None
-        tail = None
-        if end > start:
-            tail, _table = self.walker.block_cursor(end)
-        if tail is not None:
-            tail.gotoEndOfParagraph(False)
-            cursor.gotoRange(tail, True)
-        else:
-            cursor.gotoEndOfParagraph(True)
-        return cursor
 
     def before(self, recording: bool) -> None:
         """Look at the target before the edit (after keep-out and before the change)."""
         if recording:
             self.ids_before = set(redline_ids(self.doc))
         text = self.doc.getText()
-        tool, args = self.tool, self.arguments
-        if tool in INSERT_TOOLS:
-            if _int(args.get("after_paragraph"), 0) == 0:
-                self.first = 0
+        plan = self.plan
+        if plan.spec.target == AFTER:
+            if plan.at_start:
                 self.handle = {"start": True, "paras": 1}
-                return
-            rng = self.target()
-            if rng is not None:
+            elif plan.anchor is not None:
                 try:
-                    self.handle = {"mark": _para_start(text, rng), "skip": 1, "paras": 1}
+                    self.handle = {"mark": _para_start(text, plan.anchor), "skip": 1, "paras": 1}
                 except Exception:
                     self.handle = {}      # after a table: found by its number only
             return
-        rng = self.target()
+        rng = plan.anchor
         if rng is None:
             return
         try:
@@ -262,42 +177,35 @@ class CallRecord:
         except Exception:
             return          # a target outside the body: no mark
         self.handle = {"mark": mark, "skip": 0, "paras": 1}
-        if tool == "set_paragraph_style":
+        if plan.spec.kind == RESTYLE:
             self.handle["paras"] = max(1, self.before_text.count("\n") + 1)
 
-    def paragraphs(self, output: Any) -> List[int]:
+    def paragraphs(self, facts: Dict[str, Any]) -> List[int]:
         """Where the change is, in the numbers right after the call."""
-        result = getattr(output, "result", None)
-        result = result if isinstance(result, dict) else {}
-        if self.tool == "insert_paragraphs" and "first_paragraph" in result:
-            return [_int(result["first_paragraph"]), _int(result["last_paragraph"])]
-        if self.tool == "insert_table" and "table_paragraph" in result:
-            return [_int(result["table_paragraph"])] * 2
-        if self.first is None:
+        if facts.get("paragraphs"):
+            return [int(n) for n in facts["paragraphs"]]
+        plan = self.plan
+        if plan.at_start:
+            return [1, max(1, int(facts.get("made", 1)))]
+        if plan.first is None:
             return []
-        if self.tool == "replace_paragraphs":
-            made = max(1, _int(result.get("inserted"), 1))
-            return [self.first, self.first + made - 1]
-        if self.tool == "replace_selection":
-            return [self.first, self.first + max(1, _int(result.get("paragraphs"), 1)) - 1]
-        return [self.first, self.last if self.last is not None else self.first]
+        return [plan.first, plan.last if plan.last is not None else plan.first]
 
     def after(self, ledger: Ledger, turn: TurnLog, mode: str, output: Any) -> cl.Change:
         """The record of the call that just ran."""
-        args = self.arguments
-        result = getattr(output, "result", None)
-        if self.tool == "insert_paragraphs" and isinstance(result, dict):
-            self.handle["paras"] = max(1, _int(result.get("inserted"), 1))
-        if self.tool in ("replace_text", "replace_selection") and not args.get("regex"):
-            self.handle["find"] = cl.after_text(self.tool, args)
-        elif self.tool == "replace_paragraphs":
-            self.handle["paras"] = max(1, _int((result or {}).get("inserted"), 1)
-                                       if isinstance(result, dict) else 1)
-        elif self.tool == "delete_paragraphs":
+        plan = self.plan
+        args = plan.arguments
+        facts = getattr(output, "record", None) or {}
+        if "made" in facts:
+            self.handle["paras"] = max(1, int(facts["made"]))
+        if plan.spec.kind == DELETE:
             self.handle["paras"] = 0
-        _shift(turn.changes, output)
-        change = cl.make(ledger.next_id(), turn.number, self.tool, mode, args, self.before_text,
-                         self.paragraphs(output))
+        elif plan.spec.kind == REPLACE and plan.spec.target in (FOUND, SELECTION) and \
+                not args.get("regex"):
+            self.handle["find"] = cl.after_text(plan.spec.name, args)
+        _shift(turn.changes, facts.get("moved"))
+        change = cl.make(ledger.next_id(), turn.number, plan.spec.name, mode, args,
+                         self.before_text, self.paragraphs(facts))
         if self.ids_before is not None:
             ids = [i for i in redline_ids(self.doc) if i not in self.ids_before]
             if ids:
@@ -307,8 +215,8 @@ class CallRecord:
         ledger.handles[change.id] = self.handle
         turn.changes.append(change)
         # Numbered edits move the numbers after them; text edits keep paragraphs.
-        if not keeps_paragraphs(self.tool, args):
-            self.walker.edited(self.first)
+        if not plan.spec.keeps_paragraphs(args):
+            self.walker.edited(plan.first)
         return change
 
 

@@ -1,26 +1,25 @@
-"""Comment only, and keep-out checks per tool.
+"""Comment only: edits proposed in comments, and made real one by one.
 
 In Comment only the edit tools change no text: each call becomes a Writer
-comment by the AI author anchored on its target, holding the proposed edit
-("Replace with: ..."), and a Change in the PROPOSED state. ``apply`` makes
-one proposal real later (the card's Apply): the tool runs for real where the
-comment's anchor now is, and the comment goes, in one undo step.
-
-``check_keep_out`` finds what a call would touch and refuses it when that
-overlaps a passage the user marked (writer.keepout), before anything changes.
+comment by the AI author anchored where its plan (writer.plan) aims, holding
+the proposed edit ("Replace with: ..."), and a Change in the PROPOSED state.
+``apply`` makes one proposal real later (the card's Apply): the tool runs for
+real where the comment's anchor now is, and the comment goes, in one undo step.
 Main thread only.
 """
 
-from datetime import datetime
-from typing import Any, Dict, List
+from typing import Any, Dict
 
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
-from marginalia.writer import keepout, read
-from marginalia.writer.ledger import INSERT_TOOLS, CallRecord, Ledger, TurnLog, redlines
+from marginalia.document import tool_specs
+from marginalia.document.tool_specs import AFTER, BLOCKS
+# The tool modules bind their functions as they are imported: Apply runs them.
+from marginalia.writer import binding, block_tools, keepout, read, text_tools  # noqa: F401
+from marginalia.writer.ledger import Ledger, TurnLog, redlines
+from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
-from marginalia.writer.turn import AI_AUTHOR
 
 MODE_NOTE = ("Comment only: the user wants a reviewer. Your edit tools do not change the "
              "text; each call leaves a comment with the proposed edit for the user to apply.")
@@ -28,47 +27,6 @@ PROPOSED = ("Proposed as a comment on %s (the text is unchanged until the user a
             "Paragraph numbers did not change.")
 NO_TARGET = "Nothing was found to attach the proposal to; nothing was changed."
 GONE = "That suggestion's comment is no longer in the document; nothing was changed."
-
-
-def check_keep_out(doc: Any, record: CallRecord, found: List) -> None:
-    """Raise a ToolError when the call would touch a kept-out passage."""
-    from marginalia.writer.text_tools import find_all, find_forgiving
-    tool, args = record.tool, record.arguments
-    if tool in INSERT_TOOLS:
-        try:
-            after = int(args.get("after_paragraph"))
-        except (TypeError, ValueError):
-            return       # the tool itself refuses it
-        if after == 0:
-            return
-        rng = record.target()
-        if rng is not None:
-            keepout.check_point(doc, rng.getEnd(), found)
-        return
-    if tool == "replace_text" and args.get("all") in (True, "true"):
-        try:
-            ranges = find_all(doc, str(args.get("search", "")), bool(args.get("regex")),
-                              args.get("match_case", True) is not False)
-        except ToolError:
-            return
-    elif tool == "format_text" and args.get("all") in (True, "true"):
-        ranges = find_forgiving(doc, str(args.get("search", "")))
-    else:
-        try:
-            rng = record.target()
-        except Exception:
-            rng = None
-        ranges = [rng] if rng is not None else []
-    keepout.check_ranges(doc, ranges, found)
-
-
-def _stamp():
-    import uno
-    now = datetime.now()
-    stamp = uno.createUnoStruct("com.sun.star.util.DateTime")
-    stamp.Year, stamp.Month, stamp.Day = now.year, now.month, now.day
-    stamp.Hours, stamp.Minutes, stamp.Seconds = now.hour, now.minute, now.second
-    return stamp
 
 
 def _anchor_range(doc, rng):
@@ -82,27 +40,22 @@ def _anchor_range(doc, rng):
         return None, None
 
 
-def propose(doc: Any, ledger: Ledger, turn: TurnLog, record: CallRecord) -> ToolOutput:
-    """Comment only: a comment holding the edit, anchored on its target."""
-    rng = record.target()
+def propose(doc: Any, ledger: Ledger, turn: TurnLog, plan: Plan) -> ToolOutput:
+    """Comment only: a comment holding the edit, anchored where its plan aims."""
+    rng = plan.proposal_anchor(doc)
     if rng is None:
         raise ToolError(NO_TARGET)
-    text, cursor = _anchor_range(doc, rng)
+    _text, cursor = _anchor_range(doc, rng)
     if cursor is None:
         raise ToolError(NO_TARGET)
     before = cursor.getString()
-    note = doc.createInstance("com.sun.star.text.textfield.Annotation")
-    note.setPropertyValue("Author", AI_AUTHOR)
-    note.setPropertyValue("Initials", "AI")
-    note.setPropertyValue("Content", cl.proposal(record.tool, record.arguments))
-    note.setPropertyValue("DateTimeValue", _stamp())
-    text.insertTextContent(cursor, note, True)
-    paragraphs = [] if record.first is None else [
-        max(1, record.first), record.last if record.last is not None else max(1, record.first)]
-    change = cl.make(ledger.next_id(), turn.number, record.tool, cl.COMMENTS, record.arguments,
-                     before if record.tool not in INSERT_TOOLS else "", paragraphs)
+    note = text_tools.insert_comment(doc, cursor, plan.spec.proposal(plan.arguments))
+    paragraphs = [] if plan.first is None else [
+        max(1, plan.first), plan.last if plan.last is not None else max(1, plan.first)]
+    change = cl.make(ledger.next_id(), turn.number, plan.spec.name, cl.COMMENTS,
+                     plan.arguments, before if plan.spec.target != AFTER else "", paragraphs)
     change.handle["comment"] = True
-    ledger.handles[change.id] = {"note": note, "first": record.first}
+    ledger.handles[change.id] = {"note": note, "first": plan.first}
     turn.changes.append(change)
     where = "paragraph %d" % paragraphs[0] if paragraphs else "the text"
     return ToolOutput(PROPOSED % where, "Suggested in a comment on %s" % where)
@@ -122,7 +75,7 @@ def _shifted(arguments: Dict[str, Any], first: Any, now: int) -> Dict[str, Any]:
     return args
 
 
-def apply(doc: Any, ledger: Ledger, change: cl.Change, functions: Dict[str, Any]) -> None:
+def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
     """Make a proposed edit real and remove its comment: one undo step."""
     handle = ledger.handles.get(change.id) or {}
     note = handle.get("note")
@@ -133,7 +86,10 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change, functions: Dict[str, Any]
     if anchor is None:
         raise ToolError(GONE)
     args = dict(change.arguments)
-    if change.tool not in ("replace_text", "format_text", "replace_selection"):
+    declared = tool_specs.spec(change.tool)
+    if declared is None:
+        raise ToolError(GONE)
+    if declared.target in (AFTER, BLOCKS):
         number = Walker(doc).number_of(anchor.getStart())
         if number is None:
             raise ToolError(GONE)
@@ -147,7 +103,7 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change, functions: Dict[str, Any]
     manager.enterUndoContext("Marginalia: apply a suggestion")
     try:
         # The tool first: it refuses before changing anything, and then the comment stays.
-        functions[change.tool](doc, **args)
+        binding.function(change.tool)(doc, **args)
         try:
             note.getAnchor().getText().removeTextContent(note)
         except Exception:

@@ -19,6 +19,8 @@ from marginalia.writer import edit
 from marginalia.writer import finder, read, rewrite
 from marginalia.writer.args import as_bool, as_text, parse_color
 from marginalia.writer.bodymap import Offsets
+from marginalia.writer.binding import binds
+from marginalia.writer.plan import Plan, find_first
 from marginalia.writer.turn import AI_AUTHOR
 
 MAX_MATCHES = 50
@@ -127,14 +129,23 @@ def find_forgiving(doc: Any, query: str) -> List[Any]:
     return find_all(doc, query, False, True) or find_all(doc, query, False, False)
 
 
+def _first(ranges: Any, plan: Optional[Plan]) -> List[Any]:
+    """The one match a first-occurrence edit changes: the plan's, found before the call
+    (the same search), so the keep-out check and the record saw the range edited."""
+    if plan is not None and plan.anchor is not None:
+        return [plan.anchor]
+    return ranges[:1]
+
+
 def no_match(query: str) -> ToolError:
     """The error for a search text that is not in the document."""
     return ToolError("No match for \u201c%s\u201d; nothing was changed. Use search_document "
                      "or read_document to find the exact text." % docview.short(query, 80))
 
 
-def search_document(doc: Any, query: Any, regex: Any = False,
-                    match_case: Any = False, budget: int = 0) -> ToolOutput:
+@binds("search_document", map_need=read.search_map)
+def search_document(doc: Any, query: str, regex: bool = False,
+                    match_case: bool = False, budget: int = 0) -> ToolOutput:
     query = as_text(query, "query")
     # A match costs about 220 characters; a short context window lists fewer.
     most = MAX_MATCHES
@@ -239,8 +250,10 @@ def _replace_every(doc, search, replacement, match_case):
     return (done, done) if done else None
 
 
-def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
-                 match_case: Any = True, regex: Any = False) -> ToolOutput:
+@binds("replace_text")
+def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
+                 match_case: bool = True, regex: bool = False,
+                 plan: Optional[Plan] = None) -> ToolOutput:
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
@@ -256,7 +269,7 @@ def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
     ranges = find_matches(doc, search, regex, match_case)
     if not ranges:
         raise no_match(search)
-    targets = ranges if every else ranges[:1]
+    targets = ranges if every else _first(ranges, plan)
     check_matches(doc, targets, "A match")
     if len(targets) > 1:
         count = _replace_all(doc, targets, search, replacement, regex, match_case)
@@ -275,9 +288,12 @@ def replace_text(doc: Any, search: Any, replacement: Any, all: Any = False,
     return ToolOutput({"replaced": count, "matches": len(ranges)}, summary)
 
 
-def format_text(doc: Any, search: Any, bold: Any = None, italic: Any = None,
-                underline: Any = None, strikethrough: Any = None, color: Any = None,
-                highlight: Any = None, all: Any = False) -> ToolOutput:
+@binds("format_text")
+def format_text(doc: Any, search: str, bold: Optional[bool] = None,
+                italic: Optional[bool] = None, underline: Optional[bool] = None,
+                strikethrough: Optional[bool] = None, color: Optional[str] = None,
+                highlight: Optional[str] = None, all: bool = False,
+                plan: Optional[Plan] = None) -> ToolOutput:
     search = as_text(search, "search")
     values = {}
     flags = (("bold", bold, "CharWeight", edit.BOLD, 100.0),
@@ -303,7 +319,7 @@ def format_text(doc: Any, search: Any, bold: Any = None, italic: Any = None,
     ranges = find_forgiving(doc, search)
     if not ranges:
         raise no_match(search)
-    targets = ranges if as_bool(all, "all") else ranges[:1]
+    targets = ranges if as_bool(all, "all") else _first(ranges, plan)
     check_writable(targets, "A match")
     for rng in targets:
         for name, value in sorted(values.items()):
@@ -316,16 +332,15 @@ def format_text(doc: Any, search: Any, bold: Any = None, italic: Any = None,
                           docview.short(search, 40)))
 
 
-def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
+@binds("add_comment")
+def add_comment(doc: Any, search: str, comment: str, plan: Optional[Plan] = None) -> ToolOutput:
     search = as_text(search, "search")
     comment = as_text(comment, "comment")
     # findFirst, not findAll: Writer 7.4 refuses to anchor a comment on a
-    # range that findAll returned ("no SwTextAttr inserted?").
-    rng = None
-    for case in (True, False):
-        rng = doc.findFirst(search_descriptor(doc, search, False, case))
-        if rng is not None:
-            break
+    # range that findAll returned ("no SwTextAttr inserted?"); the plan's is one.
+    rng = plan.anchor if plan is not None else None
+    if rng is None:
+        rng = find_first(doc, {"search": search}, forgiving=True)
     if rng is None:
         raise no_match(search)
     check_writable([rng], "The text to comment on")
@@ -336,8 +351,8 @@ def add_comment(doc: Any, search: Any, comment: Any) -> ToolOutput:
                       "Commented on \u201c%s\u201d" % docview.short(search, 40))
 
 
-def insert_comment(doc: Any, rng: Any, comment: str) -> None:
-    """Anchor a comment by the AI author on ``rng`` (collapsed: at that point)."""
+def insert_comment(doc: Any, rng: Any, comment: str) -> Any:
+    """Anchor a comment by the AI author on ``rng`` (collapsed: at that point); the comment."""
     import uno
     note = doc.createInstance("com.sun.star.text.textfield.Annotation")
     note.setPropertyValue("Author", AI_AUTHOR)
@@ -350,3 +365,4 @@ def insert_comment(doc: Any, rng: Any, comment: str) -> None:
     note.setPropertyValue("DateTimeValue", stamp)
     # absorb=True anchors the comment on the matched text instead of replacing it.
     rng.getText().insertTextContent(rng, note, True)
+    return note

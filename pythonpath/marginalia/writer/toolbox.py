@@ -18,168 +18,48 @@ the numbers the model holds may point elsewhere now; the tools that find
 their text (replace_text, format_text, add_comment) go on working.
 """
 
-import functools
+import inspect
 import logging
 from typing import Any, Callable
 
 from marginalia.document import change_log as cl
-from marginalia.document import docview
-from marginalia.writer import text_tools as ops
-from marginalia.writer import guard, keepout, ledger, outline, proposals, read
-from marginalia.writer import block_tools as structure
+from marginalia.document import docview, tool_specs
+# The tool modules bind their functions to the declarations as they are imported.
+from marginalia.writer import block_tools, text_tools  # noqa: F401
+from marginalia.writer import binding, guard, keepout, ledger, plan, proposals, read
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
 from marginalia.chat.tools import ToolRegistry
 
 log = logging.getLogger("marginalia.writer")
 
-_INT = {"type": "integer"}
-_STR = {"type": "string"}
-_BOOL = {"type": "boolean"}
+binding.check()
 
-
-def _schema(properties, required=()):
-    return {"type": "object", "properties": properties, "required": list(required),
-            "additionalProperties": False}
-
-
-def _d(schema, description):
-    out = dict(schema)
-    out["description"] = description
-    return out
-
-
-MARKDOWN = _d(_STR, "Markdown: '# ' headings, paragraphs separated by blank lines, '- ' bullet "
-                    "and '1. ' numbered items (indent two spaces to nest), **bold**, *italic*, "
-                    "`code`, [links](https://...), pipe tables. It becomes real Writer "
-                    "structure (styles, list numbering, tables).")
-PARA_START = _d(_INT, "First paragraph number (1-based, as shown by read_document).")
-PARA_END = _d(_INT, "Last paragraph number, inclusive; -1 means the last paragraph.")
-EXPECT = _d(_STR, "The first few words of paragraph start as you read them. If that paragraph "
-                  "no longer begins so (numbers moved), nothing is changed and the result says "
-                  "where the text is now. Give it whenever you can.")
-# How numbers move, said the same way in every numbered tool.
-NUMBERS = (" The result says how the numbers of later paragraphs changed. With changes being "
-           "recorded, deleted paragraphs stay in the numbering (as read_document shows them) "
-           "until the change is accepted.")
-NUMBERED = ("insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
-            "set_paragraph_style", "insert_table")
 STALE = ("The document changed since you read it; read it again (read_document or "
          "search_document) before editing by paragraph number, or give expect. "
          "Nothing was changed.")
+# A call that failed inside the office: one plain sentence, the trace in the log.
+FAULT = "Writer could not %s here; nothing was changed."
+PARTLY = ("Writer could not %s here, and part of it may have been made; Undo takes back "
+          "this turn's edits.")
 
-TOOLS = (
-    ("get_document_info", False,
-     "Title, paragraph/word/page counts, the outline of headings with their paragraph "
-     "numbers, whether text is selected and whether changes are being recorded.",
-     _schema({})),
-    ("read_document", False,
-     "Read numbered paragraphs start..end in a compact form. " + docview.LEGEND +
-     " Long ranges are cut to a size limit with a note saying where to continue.",
-     _schema({"start": PARA_START, "end": PARA_END})),
-    ("search_document", False,
-     "Find text in the document; returns each match's paragraph number and context.",
-     _schema({"query": _d(_STR, "Text to find, or an ICU regular expression if regex."),
-              "regex": _d(_BOOL, "Treat query as a regular expression (default false)."),
-              "match_case": _d(_BOOL, "Match upper/lower case exactly (default false).")},
-             ["query"])),
-    ("get_selection", False,
-     "The text the user has selected and its paragraph numbers (offsets count characters).",
-     _schema({})),
-    ("replace_text", True,
-     "Replace text everywhere or at its first occurrence. Only the words that differ are "
-     "replaced, so unchanged words keep their formatting; new words take their neighbours'. "
-     "Returns how many were replaced.",
-     _schema({"search": _d(_STR, "Exact text to replace (or a regular expression if regex)."),
-              "replacement": _d(_STR, "New text (plain; with regex, $1 inserts a group)."),
-              "all": _d(_BOOL, "Replace every occurrence (default false: only the first)."),
-              "match_case": _d(_BOOL, "Match case exactly (default true)."),
-              "regex": _d(_BOOL, "Treat search as a regular expression (default false).")},
-             ["search", "replacement"])),
-    ("insert_paragraphs", True,
-     "Insert new paragraphs written in markdown after a paragraph." + NUMBERS,
-     _schema({"markdown": MARKDOWN,
-              "after_paragraph": _d(_INT, "Insert after this paragraph number; 0 inserts at "
-                                          "the start of the document, -1 at the end.")},
-             ["markdown", "after_paragraph"])),
-    ("replace_paragraphs", True,
-     "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content. "
-     "One paragraph replaced by plain text of the same kind changes only the words that "
-     "differ, keeping the formatting of the rest." + NUMBERS,
-     _schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
-             ["start", "end", "markdown"])),
-    ("delete_paragraphs", True,
-     "Delete paragraphs start..end (a table counts as one paragraph)." + NUMBERS,
-     _schema({"start": PARA_START, "end": PARA_END, "expect": EXPECT}, ["start", "end"])),
-    ("replace_selection", True,
-     "Replace the text the user selected with markdown content. With plain text only the "
-     "words that differ are replaced, so the rest keeps its formatting.",
-     _schema({"markdown": MARKDOWN}, ["markdown"])),
-    ("set_paragraph_style", True,
-     "Apply a paragraph style of the document (e.g. \"Heading 1\", \"Heading 2\", "
-     "\"Title\", \"Text body\", \"Quotations\") to paragraphs start..end.",
-     _schema({"start": PARA_START, "end": PARA_END,
-              "style": _d(_STR, "Paragraph style name."), "expect": EXPECT},
-             ["start", "end", "style"])),
-    ("format_text", True,
-     "Set character formatting on text found in the document (first occurrence, or all). "
-     "Give only the attributes to change; false removes bold/italic/underline/strikethrough.",
-     _schema({"search": _d(_STR, "Exact text to format."),
-              "bold": _BOOL, "italic": _BOOL, "underline": _BOOL, "strikethrough": _BOOL,
-              "color": _d(_STR, "Font colour: \"#RRGGBB\" or a name (red, blue, ...)."),
-              "highlight": _d(_STR, "Background colour: \"#RRGGBB\", a name (yellow, ...) "
-                                    "or \"none\" to remove it."),
-              "all": _d(_BOOL, "Format every occurrence (default false: only the first).")},
-             ["search"])),
-    ("add_comment", True,
-     "Add a Writer comment (shown in the margin) anchored on the first occurrence of a text.",
-     _schema({"search": _d(_STR, "Exact text the comment refers to."),
-              "comment": _d(_STR, "The comment.")}, ["search", "comment"])),
-    ("insert_table", True,
-     "Insert a real Writer table after a paragraph; it counts as one paragraph. Cells may "
-     "use inline markdown." + NUMBERS,
-     _schema({"after_paragraph": _d(_INT, "Insert after this paragraph; 0 = start, -1 = end."),
-              "rows": {"type": "array", "description": "Rows, each a list of cell strings.",
-                       "items": {"type": "array", "items": _STR}},
-              "header": _d(_BOOL, "The first row is a header row (default true).")},
-             ["after_paragraph", "rows"])),
-)
-
-_FUNCTIONS = {
-    "get_document_info": structure.get_document_info,
-    "read_document": structure.read_document,
-    "search_document": ops.search_document,
-    "get_selection": structure.get_selection,
-    "replace_text": ops.replace_text,
-    "insert_paragraphs": structure.insert_paragraphs,
-    "replace_paragraphs": structure.replace_paragraphs,
-    "delete_paragraphs": structure.delete_paragraphs,
-    "replace_selection": structure.replace_selection,
-    "set_paragraph_style": structure.set_paragraph_style,
-    "format_text": ops.format_text,
-    "add_comment": ops.add_comment,
-    "insert_table": structure.insert_table,
-}
-
-
-# The reading tools whose answers are sized to the room left in the context window.
-_SIZED = ("read_document", "search_document")
-# The tools that read the numbered map, and whether they need its attributes
-# (headings, lists) or only the numbering. The map is built before the call
-# in main-thread slices of about SLICE seconds (see WriterToolbox._with_map):
-# short enough for Writer to stay responsive, long enough that the wait for
-# the next slice (a main-thread round trip, milliseconds to tens of them on
-# a busy machine) is paid rarely; 300 pages take one or two.
-# Which map a tool reads: with attributes (True), numbering only (False), or
-# as a function of the document, None for none (get_document_info walks only
-# when the outline cannot be found by style: writer.outline; a search on a
-# changed plain body reads only the text before its matches: read.places).
-_MAP_TOOLS = {"get_document_info": outline.needs_walk, "read_document": True, "get_selection": False,
-              "search_document": read.search_map, "add_comment": False, "replace_selection": False}
+# The reading map (see WriterToolbox._with_map) is built before a call in
+# main-thread slices of about SLICE seconds: short enough for Writer to stay
+# responsive, long enough that the wait for the next slice (a main-thread
+# round trip, milliseconds to tens of them on a busy machine) is paid rarely;
+# 300 pages take one or two.
 SLICE = 0.1
 # A document edited between every slice stops being waited for after this
 # many; the tool then builds what it needs in one go.
 MAX_SLICES = 200
+
+
+def _action_spec(name):
+    """A quick action's output as an edit of the turn: recorded as a replacement; it has
+    its own output mode, so Comment only does not turn it into a proposal."""
+    return tool_specs.ToolSpec(name, "", {}, tool_specs.Words("", "", "make that change"),
+                               target=tool_specs.SELECTION, kind=tool_specs.REPLACE,
+                               proposes=False)
 
 
 def _safely(fn, *args):
@@ -218,19 +98,26 @@ class WriterToolbox:
         self._known = guard.Known()
         self._moved = False
         self.registry = ToolRegistry(invoke=self._invoke)
-        for name, edits, description, schema in TOOLS:
-            self.registry.register(name, description, schema, self._bind(name), edits=edits,
-                                   sized=name in _SIZED)
+        for spec in tool_specs.SPECS:
+            self.registry.register(spec.name, spec.description, spec.parameters,
+                                   self._bind(spec), edits=spec.edits, sized=spec.sized)
 
     def _later(self, fn):
         from marginalia.office import mainthread
         mainthread.post(self.ctx, fn)
 
-    def _bind(self, name):
-        # A partial keeps the tool function's real parameters visible, so the
-        # registry can check the model's arguments against them before the call.
-        tool = functools.partial(_FUNCTIONS[name], self.doc)
-        tool.__name__ = name
+    def _bind(self, spec):
+        """The registered callable: the bound function with the document given and the
+        model's parameters in its signature (the registry checks a call's arguments
+        against it before the call); an edit's plan is passed by _run, not the model."""
+        fn = binding.function(spec.name)
+
+        def tool(**kwargs):
+            return fn(self.doc, **kwargs)
+        signature = inspect.signature(fn)
+        tool.__signature__ = signature.replace(parameters=[
+            p for name, p in signature.parameters.items() if name not in ("doc", "plan")])
+        tool.__name__ = spec.name
         return tool
 
     # -- turn frame -------------------------------------------------------------
@@ -281,10 +168,12 @@ class WriterToolbox:
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
-        props = _MAP_TOOLS.get(tool.name)
-        if props is None:
+        spec = tool_specs.spec(tool.name)
+        if spec is None:        # run_edit's quick-action output: no declaration, no map
             return self._runner(lambda: self._run(tool, kwargs))
-        return self._with_map(props, lambda: self._run(tool, kwargs))
+        if spec.reads == tool_specs.NO_MAP:
+            return self._runner(lambda: self._run(tool, kwargs, spec))
+        return self._with_map(spec, lambda: self._run(tool, kwargs, spec))
 
     def _with_map(self, props, fn):
         """fn() on the main thread once the reading map is built.
@@ -305,26 +194,27 @@ class WriterToolbox:
                 return value
         return self._runner(fn)
 
-    def _slice(self, props):
+    def _slice(self, need):
         self._check_open()
         try:
-            if callable(props):
-                props = props(self.doc)
-                if props is None:
+            if isinstance(need, tool_specs.ToolSpec):
+                need = binding.map_need(need, self.doc)
+                if need is None:
                     return True         # the tool needs no map
-            return read.prepare(self.doc, props, self.slice)
+            return read.prepare(self.doc, need, self.slice)
         except Exception as exc:
             if _is_disposed(exc):
                 raise Cancelled("The document was closed.")
             raise
 
-    def _run(self, tool, kwargs):
+    def _run(self, tool, kwargs, spec=None):
         """One tool call on the main thread."""
         try:
             self._check_open()
             if not tool.edits:
                 try:
-                    return keepout.noted(self.doc, tool.name, tool.fn(**kwargs))
+                    out = tool.fn(**kwargs)
+                    return keepout.noted(self.doc, out) if spec.names_kept_out else out
                 finally:
                     # The model has seen the document as it is now.
                     self._known.seen(self.doc, self._later)
@@ -333,59 +223,86 @@ class WriterToolbox:
                 self._moved = True
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
-            if self._moved and tool.name in NUMBERED and kwargs.get("expect") is None:
-                raise ToolError(STALE)
-            if self._moved and self._walker is not None:
-                # Someone else may have changed it: the walk is checked before it is used.
-                self._walker.suspect = True
-            record = self._record_for(tool.name, kwargs)
-            if self.mode == cl.COMMENTS and tool.name != "add_comment":
-                return self._edit(lambda: proposals.propose(self.doc, self.ledger,
-                                                            self.turn_log, record))
-            self._turn.before_edit()
-
-            def edit():
-                if self.record_changes:
-                    _safely(record.before, self._turn.recording())
-                with self._turn.author(), record.walker.lending(tool.name, kwargs):
-                    out = tool.fn(**kwargs)
-                if self.record_changes:
-                    _safely(record.after, self.ledger, self.turn_log, self.mode, out)
-                return out
-            return self._edit(edit)
-        except (ToolError, Cancelled, TypeError):
+            if spec is None:            # a quick action's output (run_edit)
+                return self._edit_call(_action_spec(tool.name), kwargs, tool.fn)
+            return self._edit_call(spec, kwargs)
+        except (ToolError, Cancelled):
             raise
         except Exception as exc:
             if _is_disposed(exc):
                 raise Cancelled("The document was closed.")
-            raise
+            log.exception("%s failed inside the office", tool.name)
+            action = spec.words.action if spec is not None else "make that change"
+            raise ToolError(FAULT % action)
 
-    def _record_for(self, name, kwargs):
-        """The call's record, after the keep-out check (which refuses before any change)."""
+    def _edit_call(self, spec, kwargs, action=None):
+        """An edit tool's call: its plan, the keep-out check, then the edit or its proposal.
+
+        ``action``: a quick action's output, which finds its own target (no plan to find).
+        """
+        if self._moved and spec.numbered and kwargs.get("expect") is None:
+            raise ToolError(STALE)
+        if self._moved and self._walker is not None:
+            # Someone else may have changed it: the walk is checked before it is used.
+            self._walker.suspect = True
+        call = self._plan(spec, kwargs, find=action is None)
+        if self.mode == cl.COMMENTS and spec.proposes:
+            return self._edit(lambda: proposals.propose(self.doc, self.ledger, self.turn_log,
+                                                        call), spec.words.action)
+        self._turn.before_edit()
+        fn = binding.function(spec.name) if action is None else None
+        record = ledger.CallRecord(self.doc, self._walker, call)
+
+        def edit():
+            if self.record_changes:
+                _safely(record.before, self._turn.recording())
+            with self._turn.author(), self._walker.lending(spec, kwargs):
+                out = action() if fn is None else fn(self.doc, plan=call, **kwargs)
+            if self.record_changes:
+                _safely(record.after, self.ledger, self.turn_log, self.mode, out)
+            return out
+        return self._edit(edit, spec.words.action)
+
+    def _plan(self, spec, kwargs, find=True):
+        """The call's plan, after the keep-out check (which refuses before any change)."""
         if self.turn_log is None:
             self.ledger = ledger.ledger_for(self.doc)
             self.turn_log = self.ledger.new_turn(self.mode)
             if self.record_changes:
                 self.turn_log.fingerprint = ledger.fingerprint(
                     self.doc, self._known.text_now(self.doc))
-        record = ledger.CallRecord(self.doc, self._walker or ledger.Walker(self.doc), name,
-                                   kwargs)
-        found = keepout.marks(self.doc)
-        if found:
-            proposals.check_keep_out(self.doc, record, found)
-        return record
+        if self._walker is None:
+            self._walker = ledger.Walker(self.doc)
+        call = plan.make(self.doc, self._walker, spec, kwargs) if find else \
+            plan.Plan(spec, dict(kwargs))
+        plan.check_keep_out(self.doc, call, keepout.marks(self.doc))
+        return call
 
-    def _edit(self, fn):
-        """Run ``fn`` (it changes the document) inside the call's undo context."""
+    def _edit(self, fn, action):
+        """Run ``fn`` (it changes the document) inside the call's undo context.
+
+        A failure inside the office (not a refusal) takes back what the call did when
+        its undo step is its own; otherwise the sentence says part may be made.
+        """
         self._turn.open_edit()
         self.doc.lockControllers()
+        failed = None
         try:
             return fn()
+        except (ToolError, Cancelled):
+            raise
+        except Exception as exc:
+            failed = exc
+            raise
         finally:
             read.invalidate()
             self.doc.unlockControllers()
             self._turn.close_edit()
             self._known.seen(self.doc, self._later)
+            if failed is not None and not _is_disposed(failed):
+                log.error("an edit failed inside the office", exc_info=failed)
+                if not self._turn.take_back_edit():
+                    raise ToolError(PARTLY % action)
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a

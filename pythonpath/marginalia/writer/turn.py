@@ -153,6 +153,9 @@ class Turn:
         # a restore undoes exactly these.
         self.steps = 0
         self._new_step = False
+        # Whether the last call changed the document, and the counts from before it.
+        self._changed = False
+        self._kept = (None, 0, None, -1)
         # The change count before the turn's first edit (None until it edits).
         self.start_count = None
 
@@ -201,13 +204,30 @@ class Turn:
         self.in_context = False
         self.doc.getUndoManager().leaveUndoContext()
         after = changes.change_count(self.doc)
-        if after != self._before:
+        self._kept = (self.start_count, self.steps, self.top, self._depth)
+        self._changed = after != self._before
+        if self._changed:
             if self.start_count is None:
                 self.start_count = self._before
             if self._new_step:
                 self.steps += 1
             self.top = after
             self._depth = len(self.doc.getUndoManager().getAllUndoActionTitles())
+
+    def take_back_edit(self) -> bool:
+        """After close_edit of a call that failed: undo what it changed, when its undo
+        step is its own. False when it changed the document inside the turn's step,
+        which cannot be taken back without the turn's earlier edits."""
+        if not self._changed:
+            return True
+        if not self._new_step:
+            return False
+        manager = self.doc.getUndoManager()
+        manager.undo()
+        manager.clearRedo()
+        self.start_count, self.steps, self.top, self._depth = self._kept
+        self._changed = False
+        return True
 
     def before_edit(self) -> None:
         """Switch recording on at the turn's first edit (when the setting asks)."""

@@ -10,19 +10,9 @@ import contextlib
 from typing import Any, Dict, Iterator, Optional
 
 from marginalia.document import expect as words
+from marginalia.document.tool_specs import ToolSpec
 from marginalia.writer import locate
 from marginalia.writer.locate import Locator
-
-TEXT_TOOLS = ("replace_text", "format_text", "add_comment")
-# The block tools that walk with locate.for_doc and keep the walk right themselves.
-WALKING_TOOLS = ("insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
-                 "set_paragraph_style", "insert_table")
-
-
-def keeps_paragraphs(tool: str, arguments: Dict[str, Any]) -> bool:
-    """True for an edit that leaves every paragraph where it was: a text edit
-    that makes no paragraph break (a cursor at a paragraph's start stays there)."""
-    return tool in TEXT_TOOLS and "\n" not in str(arguments.get("replacement", ""))
 
 
 class Walker:
@@ -46,13 +36,13 @@ class Walker:
         return self._loc
 
     @contextlib.contextmanager
-    def lending(self, tool: str, arguments: Dict[str, Any]) -> Iterator[None]:
-        """Around one edit call: a block tool walks with the turn's walk (lent, it
-        keeps it right); after any other edit that moves paragraphs, or a failed
-        call, the walk starts over; so it does first if someone else may have
-        changed the document (``suspect``)."""
+    def lending(self, spec: ToolSpec, arguments: Dict[str, Any]) -> Iterator[None]:
+        """Around one edit call: a numbered tool walks with the turn's walk (lent, it
+        keeps it right: locate.for_doc); after any other edit that moves paragraphs,
+        or a failed call, the walk starts over; so it does first if someone else may
+        have changed the document (``suspect``)."""
         lent = None
-        if tool in WALKING_TOOLS:
+        if spec.numbered:
             if self.suspect:
                 self._loc = None
             lent = self.get()
@@ -60,7 +50,7 @@ class Walker:
         try:
             with locate.lent(self.doc, lent):
                 yield
-            kept = lent is not None or keeps_paragraphs(tool, arguments)
+            kept = lent is not None or spec.keeps_paragraphs(arguments)
         finally:
             if not kept:
                 self.edited(None)

@@ -1,0 +1,290 @@
+"""One declaration per document tool: everything about it that is not Writer code (pure).
+
+A ToolSpec says a tool's name, description and JSON schema; what a call of it
+targets (text found by a search, numbered paragraphs, the selection, a point
+after a paragraph, or nothing: a reading tool); which reading map it needs;
+its change kind; how its new text and its Comment-only proposal read; and its
+words for the user (while it runs, when done, and the action a refusal names).
+Everything else is derived from it: the toolbox's registrations and flags,
+the change records, the keep-out plan, the panel's tool lines. The Writer side
+binds one function per declaration (writer.binding), so adding a tool touches
+this file and the module holding its function.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any, Callable, Dict, List, Optional, Tuple
+
+from marginalia.document import docview
+
+Schema = Dict[str, Any]
+Arguments = Dict[str, Any]
+
+# What a call targets (ToolSpec.target): the plan (writer.plan) finds it once per call.
+NOTHING, FOUND, BLOCKS, SELECTION, AFTER = "nothing", "found", "blocks", "selection", "after"
+# Which reading map a tool needs before it runs (ToolSpec.reads); BY_DOCUMENT: its
+# binding decides per document (writer.binding.map_need).
+NO_MAP, NUMBERS, ATTRIBUTES, BY_DOCUMENT = "none", "numbers", "attributes", "by document"
+
+# The change kinds (document.change_log records them).
+REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE = (
+    "replace", "insert", "delete", "restyle", "format", "comment", "table")
+KINDS = (REPLACE, INSERT, DELETE, RESTYLE, FORMAT, COMMENT, TABLE)
+
+
+@dataclass(frozen=True)
+class Words:
+    """A tool's words for the user: the status while it runs, the line when done, and
+    the action a refusal names ("Couldn't <action>")."""
+
+    running: str
+    done: str
+    action: str
+
+
+def _nothing(_arguments: Arguments) -> str:
+    return ""
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: Schema
+    words: Words
+    target: str = NOTHING
+    reads: str = NO_MAP
+    sized: bool = False             # takes ``budget``: the characters its answer may hold
+    names_kept_out: bool = False    # its answer names the kept-out paragraphs
+    kind: Optional[str] = None      # the change kind of an edit
+    after: Callable[[Arguments], str] = field(default=_nothing, compare=False)
+    proposal: Callable[[Arguments], str] = field(default=_nothing, compare=False)
+    proposes: bool = True           # Comment only turns a call into a proposal
+
+    @property
+    def edits(self) -> bool:
+        return self.target != NOTHING
+
+    @property
+    def numbered(self) -> bool:
+        """It addresses paragraphs by number: stale numbers must not reach it."""
+        return self.target in (BLOCKS, AFTER)
+
+    def keeps_paragraphs(self, arguments: Arguments) -> bool:
+        """True for an edit that leaves every paragraph where it was: a text edit that
+        makes no paragraph break (a cursor at a paragraph's start stays there)."""
+        return self.target == FOUND and "\n" not in str(arguments.get("replacement", ""))
+
+
+# ---------------------------------------------------------------- schema pieces
+
+INT = {"type": "integer"}
+STR = {"type": "string"}
+BOOL = {"type": "boolean"}
+
+
+def schema(properties: Schema, required: Tuple[str, ...] = ()) -> Schema:
+    return {"type": "object", "properties": properties, "required": list(required),
+            "additionalProperties": False}
+
+
+def described(base: Schema, description: str) -> Schema:
+    out = dict(base)
+    out["description"] = description
+    return out
+
+
+MARKDOWN = described(STR, "Markdown: '# ' headings, paragraphs separated by blank lines, "
+                          "'- ' bullet and '1. ' numbered items (indent two spaces to nest), "
+                          "**bold**, *italic*, `code`, [links](https://...), pipe tables. It "
+                          "becomes real Writer structure (styles, list numbering, tables).")
+PARA_START = described(INT, "First paragraph number (1-based, as shown by read_document).")
+PARA_END = described(INT, "Last paragraph number, inclusive; -1 means the last paragraph.")
+EXPECT = described(STR, "The first few words of paragraph start as you read them. If that "
+                        "paragraph no longer begins so (numbers moved), nothing is changed "
+                        "and the result says where the text is now. Give it whenever you can.")
+AFTER_PARA = described(INT, "Insert after this paragraph number; 0 inserts at the start of "
+                            "the document, -1 at the end.")
+# How numbers move, said the same way in every numbered tool.
+NUMBERS_NOTE = (" The result says how the numbers of later paragraphs changed. With changes "
+                "being recorded, deleted paragraphs stay in the numbering (as read_document "
+                "shows them) until the change is accepted.")
+
+
+# ---------------------------------------------------------------- how edits read
+
+def _flags(arguments: Arguments) -> str:
+    shown = []
+    for name in ("bold", "italic", "underline", "strikethrough"):
+        value = arguments.get(name)
+        if value is not None:
+            shown.append(name if value in (True, "true", 1) else "not " + name)
+    for name in ("color", "highlight"):
+        if arguments.get(name):
+            shown.append("%s %s" % (name, arguments[name]))
+    return ", ".join(shown)
+
+
+def _table(arguments: Arguments) -> str:
+    rows = arguments.get("rows") or []
+    if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
+        return "a table"
+    return "table %d\u00d7%d: %s" % (len(rows), max(len(r) for r in rows if isinstance(r, list)),
+                                     " | ".join(str(c) for c in rows[0]))
+
+
+def _argument(name: str) -> Callable[[Arguments], str]:
+    return lambda arguments: str(arguments.get(name, ""))
+
+
+def _replace_with(after: Callable[[Arguments], str]) -> Callable[[Arguments], str]:
+    return lambda arguments: "Replace with: %s" % after(arguments)
+
+
+def _insert_after(after: Callable[[Arguments], str]) -> Callable[[Arguments], str]:
+    return lambda arguments: "Insert after this: %s" % after(arguments)
+
+
+_markdown = _argument("markdown")
+
+
+def _style(arguments: Arguments) -> str:
+    return "style %s" % arguments.get("style", "")
+
+
+# ---------------------------------------------------------------- the tools
+
+SPECS: List[ToolSpec] = [
+    ToolSpec(
+        "get_document_info",
+        "Title, paragraph/word/page counts, the outline of headings with their paragraph "
+        "numbers, whether text is selected and whether changes are being recorded.",
+        schema({}),
+        Words("Looking at the document\u2026", "Looked at the document", "look at the document"),
+        reads=BY_DOCUMENT, names_kept_out=True),
+    ToolSpec(
+        "read_document",
+        "Read numbered paragraphs start..end in a compact form. " + docview.LEGEND +
+        " Long ranges are cut to a size limit with a note saying where to continue.",
+        schema({"start": PARA_START, "end": PARA_END}),
+        Words("Reading the document\u2026", "Read the document", "read the document"),
+        reads=ATTRIBUTES, sized=True, names_kept_out=True),
+    ToolSpec(
+        "search_document",
+        "Find text in the document; returns each match's paragraph number and context.",
+        schema({"query": described(STR, "Text to find, or an ICU regular expression if regex."),
+                "regex": described(BOOL, "Treat query as a regular expression (default false)."),
+                "match_case": described(BOOL, "Match upper/lower case exactly (default "
+                                              "false).")},
+               ("query",)),
+        Words("Searching the document\u2026", "Searched the document", "search the document"),
+        reads=BY_DOCUMENT, sized=True, names_kept_out=True),
+    ToolSpec(
+        "get_selection",
+        "The text the user has selected and its paragraph numbers (offsets count characters).",
+        schema({}),
+        Words("Reading the selection\u2026", "Read the selection", "read the selection"),
+        reads=NUMBERS),
+    ToolSpec(
+        "replace_text",
+        "Replace text everywhere or at its first occurrence. Only the words that differ are "
+        "replaced, so unchanged words keep their formatting; new words take their neighbours'. "
+        "Returns how many were replaced.",
+        schema({"search": described(STR, "Exact text to replace (or a regular expression if "
+                                         "regex)."),
+                "replacement": described(STR, "New text (plain; with regex, $1 inserts a "
+                                              "group)."),
+                "all": described(BOOL, "Replace every occurrence (default false: only the "
+                                       "first)."),
+                "match_case": described(BOOL, "Match case exactly (default true)."),
+                "regex": described(BOOL, "Treat search as a regular expression (default "
+                                         "false).")},
+               ("search", "replacement")),
+        Words("Changing the text\u2026", "Changed the text", "change the text"),
+        target=FOUND, kind=REPLACE, after=_argument("replacement"),
+        proposal=_replace_with(_argument("replacement"))),
+    ToolSpec(
+        "insert_paragraphs",
+        "Insert new paragraphs written in markdown after a paragraph." + NUMBERS_NOTE,
+        schema({"markdown": MARKDOWN, "after_paragraph": AFTER_PARA},
+               ("markdown", "after_paragraph")),
+        Words("Adding paragraphs\u2026", "Added paragraphs", "add the paragraphs"),
+        target=AFTER, kind=INSERT, after=_markdown, proposal=_insert_after(_markdown)),
+    ToolSpec(
+        "replace_paragraphs",
+        "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content. "
+        "One paragraph replaced by plain text of the same kind changes only the words that "
+        "differ, keeping the formatting of the rest." + NUMBERS_NOTE,
+        schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
+               ("start", "end", "markdown")),
+        Words("Rewriting paragraphs\u2026", "Rewrote paragraphs", "rewrite the paragraphs"),
+        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_replace_with(_markdown)),
+    ToolSpec(
+        "delete_paragraphs",
+        "Delete paragraphs start..end (a table counts as one paragraph)." + NUMBERS_NOTE,
+        schema({"start": PARA_START, "end": PARA_END, "expect": EXPECT}, ("start", "end")),
+        Words("Deleting paragraphs\u2026", "Deleted paragraphs", "delete the paragraphs"),
+        target=BLOCKS, kind=DELETE, proposal=lambda _arguments: "Delete this."),
+    ToolSpec(
+        "replace_selection",
+        "Replace the text the user selected with markdown content. With plain text only the "
+        "words that differ are replaced, so the rest keeps its formatting.",
+        schema({"markdown": MARKDOWN}, ("markdown",)),
+        Words("Replacing the selection\u2026", "Replaced the selection",
+              "replace the selection"),
+        target=SELECTION, reads=NUMBERS, kind=REPLACE, after=_markdown,
+        proposal=_replace_with(_markdown)),
+    ToolSpec(
+        "set_paragraph_style",
+        "Apply a paragraph style of the document (e.g. \"Heading 1\", \"Heading 2\", "
+        "\"Title\", \"Text body\", \"Quotations\") to paragraphs start..end.",
+        schema({"start": PARA_START, "end": PARA_END,
+                "style": described(STR, "Paragraph style name."), "expect": EXPECT},
+               ("start", "end", "style")),
+        Words("Setting a paragraph style\u2026", "Set a paragraph style",
+              "set the paragraph style"),
+        target=BLOCKS, kind=RESTYLE, after=_style,
+        proposal=lambda arguments: "Set the paragraph %s." % _style(arguments)),
+    ToolSpec(
+        "format_text",
+        "Set character formatting on text found in the document (first occurrence, or all). "
+        "Give only the attributes to change; false removes bold/italic/underline/"
+        "strikethrough.",
+        schema({"search": described(STR, "Exact text to format."),
+                "bold": BOOL, "italic": BOOL, "underline": BOOL, "strikethrough": BOOL,
+                "color": described(STR, "Font colour: \"#RRGGBB\" or a name (red, blue, ...)."),
+                "highlight": described(STR, "Background colour: \"#RRGGBB\", a name (yellow, "
+                                            "...) or \"none\" to remove it."),
+                "all": described(BOOL, "Format every occurrence (default false: only the "
+                                       "first).")},
+               ("search",)),
+        Words("Formatting text\u2026", "Formatted text", "format the text"),
+        target=FOUND, kind=FORMAT, after=_flags,
+        proposal=lambda arguments: "Format: %s." % _flags(arguments)),
+    ToolSpec(
+        "add_comment",
+        "Add a Writer comment (shown in the margin) anchored on the first occurrence of a text.",
+        schema({"search": described(STR, "Exact text the comment refers to."),
+                "comment": described(STR, "The comment.")}, ("search", "comment")),
+        Words("Adding a comment\u2026", "Added a comment", "add the comment"),
+        target=FOUND, reads=NUMBERS, kind=COMMENT, after=_argument("comment"),
+        proposal=_argument("comment"), proposes=False),
+    ToolSpec(
+        "insert_table",
+        "Insert a real Writer table after a paragraph; it counts as one paragraph. Cells may "
+        "use inline markdown." + NUMBERS_NOTE,
+        schema({"after_paragraph": described(INT, "Insert after this paragraph; 0 = start, "
+                                                  "-1 = end."),
+                "rows": {"type": "array", "description": "Rows, each a list of cell strings.",
+                         "items": {"type": "array", "items": STR}},
+                "header": described(BOOL, "The first row is a header row (default true).")},
+               ("after_paragraph", "rows")),
+        Words("Inserting a table\u2026", "Inserted a table", "insert the table"),
+        target=AFTER, kind=TABLE, after=_table, proposal=_insert_after(_table)),
+]
+
+BY_NAME: Dict[str, ToolSpec] = {spec.name: spec for spec in SPECS}
+
+
+def spec(name: str) -> Optional[ToolSpec]:
+    """The declaration of tool ``name``; None for a name no tool has."""
+    return BY_NAME.get(name)

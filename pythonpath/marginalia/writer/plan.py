@@ -1,0 +1,208 @@
+"""One plan per edit call: what it will change, found once before anything changes.
+
+The keep-out check, the change record (writer.ledger), the Comment-only
+proposal (writer.proposals) and the edit itself take the call's target from
+its Plan, so they cannot disagree: a search tool edits the very match the
+plan found, a numbered tool walks with the same turn's walk (writer.walk).
+A target that the plan cannot find because its arguments are wrong is left
+to the tool, which refuses with the reason; one it cannot find because the
+office failed while looking is a ``problem``, and then the keep-out check
+fails closed: nothing changes and the model is told why. Main thread.
+"""
+
+import logging
+from dataclasses import dataclass, field
+from typing import Any, Dict, List, Optional
+
+from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION, ToolSpec
+from marginalia.errors import ToolError
+from marginalia.writer import finder, keepout
+from marginalia.writer.args import as_bool
+from marginalia.writer.walk import Walker
+
+log = logging.getLogger("marginalia.writer")
+
+UNSURE = ("Marginalia could not tell which part of the document this edit would change, so "
+          "it cannot check it against the passages the user keeps it out of; nothing was "
+          "changed. Read the document again and retry, or ask the user.")
+
+
+@dataclass
+class Plan:
+    """A call's target: ``anchor`` is the range it changes (the first match, the blocks,
+    the selection) or, for an insertion, the paragraph it follows."""
+
+    spec: ToolSpec
+    arguments: Dict[str, Any]
+    anchor: Any = None
+    first: Optional[int] = None      # the block numbers it touches, when known
+    last: Optional[int] = None
+    at_start: bool = False           # an insertion before the first block
+    problem: bool = False            # the office failed while looking
+    _every: Optional[List[Any]] = field(default=None, repr=False)
+
+    @property
+    def every(self) -> bool:
+        """The call changes every match, not only the first."""
+        return self.spec.target == FOUND and _flag(self.arguments.get("all")) is True
+
+    def proposal_anchor(self, doc: Any) -> Any:
+        """Where a comment proposing the call goes: on its target, or for an insertion at
+        the end of the paragraph it follows (not across it: it may be kept out)."""
+        if self.spec.target != AFTER or self.anchor is None:
+            return self.anchor
+        text = doc.getText()
+        cursor = text.createTextCursorByRange(self.anchor.getEnd())
+        return cursor
+
+
+def _flag(value: Any) -> Optional[bool]:
+    try:
+        return as_bool(value, "all")
+    except ToolError:
+        return None
+
+
+def _int(value: Any) -> Optional[int]:
+    if isinstance(value, bool):
+        return None
+    try:
+        return int(value)
+    except (TypeError, ValueError):
+        return None
+
+
+def find_first(doc: Any, arguments: Dict[str, Any], forgiving: bool) -> Any:
+    """The first match of a search tool's ``search`` (None when there is none or the
+    search is not a text); ``forgiving``: exact case first, then any case."""
+    search = arguments.get("search")
+    if not isinstance(search, str) or not search:
+        return None
+    regex = _flag(arguments.get("regex")) is True
+    cases = (True, False) if forgiving else (_flag(arguments.get("match_case")) is not False,)
+    for case in cases:
+        try:
+            rng = doc.findFirst(finder.descriptor(doc, search, regex, case))
+        except Exception:
+            return None       # an invalid regular expression: the tool says so
+        if rng is not None:
+            return rng
+    return None
+
+
+def _found(doc, walker, plan):
+    # replace_text matches case as it is told; format_text and add_comment forgive it.
+    rng = find_first(doc, plan.arguments, plan.spec.name != "replace_text")
+    plan.anchor = rng
+    if rng is not None:
+        plan.first = plan.last = walker.number_of(rng.getStart())
+
+
+def _selection(doc, walker, plan):
+    try:
+        rng = doc.getCurrentController().getSelection().getByIndex(0)
+        rng.getText().compareRegionStarts(rng.getStart(), rng.getEnd())
+    except Exception:
+        return      # no text selection: the tool says so
+    plan.anchor = rng
+    plan.first = plan.last = walker.number_of(rng.getStart())
+
+
+def _after(doc, walker, plan):
+    after = _int(plan.arguments.get("after_paragraph"))
+    if after is None:
+        return
+    if after == -1:
+        after = walker.get().count()
+    if after == 0:
+        plan.at_start, plan.first = True, 1
+        return
+    plan.first = after
+    cursor, table = walker.block_cursor(after)
+    if cursor is None:
+        plan.anchor = table.getAnchor() if table is not None else None
+        return
+    cursor.gotoEndOfParagraph(True)
+    plan.anchor = cursor
+
+
+def _blocks(doc, walker, plan):
+    start, end = _int(plan.arguments.get("start")), _int(plan.arguments.get("end"))
+    if start is None or end is None:
+        return
+    cursor, table = walker.block_cursor(start, plan.arguments.get("expect"))
+    end = walker.get().count() if end == -1 else end
+    plan.first, plan.last = start, max(start, end)
+    if cursor is None:
+        plan.anchor = table.getAnchor() if table is not None else None
+        return
+    tail = walker.block_cursor(end)[0] if end > start else None
+    if tail is not None:
+        tail.gotoEndOfParagraph(False)
+        cursor.gotoRange(tail, True)
+    else:
+        cursor.gotoEndOfParagraph(True)
+    plan.anchor = cursor
+
+
+_FINDERS = {FOUND: _found, SELECTION: _selection, AFTER: _after, BLOCKS: _blocks}
+
+
+def make(doc: Any, walker: Walker, spec: ToolSpec, arguments: Dict[str, Any]) -> Plan:
+    """The plan of one call of ``spec`` with ``arguments``; never raises."""
+    plan = Plan(spec, dict(arguments))
+    try:
+        _FINDERS[spec.target](doc, walker, plan)
+    except Exception:
+        log.exception("could not find the target of %s", spec.name)
+        plan.problem = True
+    return plan
+
+
+def _find_all(doc, search, regex, case):
+    try:
+        found = doc.findAll(finder.descriptor(doc, search, regex, case))
+    except Exception:
+        return []       # an invalid regular expression: the tool says so
+    return [found.getByIndex(i) for i in range(found.getCount() if found is not None else 0)]
+
+
+def _every_range(doc, plan):
+    """Every match an all=true call changes, found as its tool finds them."""
+    search = plan.arguments.get("search")
+    if not isinstance(search, str) or not search:
+        return []
+    if plan.spec.name == "replace_text":
+        return _find_all(doc, search, _flag(plan.arguments.get("regex")) is True,
+                         _flag(plan.arguments.get("match_case")) is not False)
+    return _find_all(doc, search, False, True) or _find_all(doc, search, False, False)
+
+
+def _targets(doc, plan):
+    if plan.every:
+        return _every_range(doc, plan)
+    return [plan.anchor] if plan.anchor is not None else []
+
+
+def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
+    """Refuse (ToolError) a call whose target overlaps a kept-out passage, or whose target
+    could not be determined while passages are kept out."""
+    if not marks:
+        return
+    if plan.problem:
+        raise ToolError(UNSURE)
+    try:
+        ranges = _targets(doc, plan)
+    except Exception:
+        log.exception("could not find every target of %s", plan.spec.name)
+        raise ToolError(UNSURE)
+    try:
+        if plan.spec.target != AFTER:
+            keepout.check_ranges(doc, ranges, marks)
+        elif plan.anchor is not None and not plan.at_start:
+            keepout.check_point(doc, plan.anchor.getEnd(), marks)
+    except ToolError:
+        raise
+    except Exception:
+        log.exception("could not check %s against the kept-out passages", plan.spec.name)
+        raise ToolError(UNSURE)
