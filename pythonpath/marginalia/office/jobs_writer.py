@@ -158,12 +158,12 @@ def _map_check(ctx, document, payload):
     def by_text(bmap):
         # read.places' own path on a plain body: the text before the matches only.
         body = document.getText()
-        if not read._plain_body(document, body):
+        if not read.plain_body(document, body):
             return None
         out = []
         for query in payload.get("queries", ()):
             ranges = find_all(document, query, False, False)
-            found = read._places_by_text(body, ranges) if ranges else []
+            found = read.places_by_text(body, ranges) if ranges else []
             out.append(found)
         mapped = [read.places_in(document, bmap, find_all(document, query, False, False))
                   for query in payload.get("queries", ())]
