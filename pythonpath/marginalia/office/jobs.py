@@ -2,7 +2,8 @@
 
 The test harness and the headless runner reach the extension's own code this
 way: one JSON payload in, one JSON-able result out. ``execute`` runs on a UNO
-socket thread, so anything touching documents goes through mainthread.
+socket thread, so anything touching documents goes through mainthread. The
+commands that exist only for tests and bench/ live apart, in office.jobs_testing.
 """
 
 import importlib
@@ -17,7 +18,6 @@ _PREFIXES = {
     "quick.": "marginalia.office.jobs_quick",
     "prompts.": "marginalia.office.jobs_quick",
     "review.": "marginalia.office.jobs_review",
-    "bench.": "marginalia.office.jobs_bench",
 }
 
 
@@ -47,43 +47,8 @@ def _settings_save(ctx, document, payload):
     return True
 
 
-def _collector_state(ctx, document, payload):
-    """The collector's state; with full=true, after a full collection on the main thread
-    (its milliseconds in full_ms)."""
-    from marginalia.office import collector, mainthread
-    out = {}
-    if payload.get("full"):
-        out["full_ms"] = mainthread.run_sync(ctx, lambda: collector.collect(2)) * 1000
-    out.update(collector.state())
-    return out
-
-
-def _load(ctx, document, payload):
-    """Open ``url`` on the main thread (tests); the new document's RuntimeUID.
-
-    Under the gtk3 plugin a document loaded from a UNO socket thread can hang
-    for good: building its menu asks the clipboard (gtk_clipboard_wait_for_targets)
-    on that thread, while the main thread waits for GLib's main context it holds.
-    """
-    import uno
-    from marginalia.office import mainthread
-
-    def load():
-        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-        args = []
-        for name, value in payload.get("args", {}).items():
-            arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
-            arg.Name, arg.Value = name, value
-            args.append(arg)
-        doc = desktop.loadComponentFromURL(payload["url"], "_blank", 0, tuple(args))
-        return doc.RuntimeUID if doc is not None else None
-    return mainthread.run_sync(ctx, load)
-
-
 _COMMANDS = {
     "ping": _ping,
-    "load": _load,
-    "collector.state": _collector_state,
     "settings.load": _settings_load,
     "settings.save": _settings_save,
 }
@@ -91,7 +56,9 @@ _COMMANDS = {
 
 def execute(ctx, command: str, document, payload: dict) -> Any:
     """Run one command; raises for an unknown one."""
-    handler = _COMMANDS.get(command)
+    from marginalia.office import jobs_testing
+    # Test-only commands first: some share a product prefix (writer.generate).
+    handler = _COMMANDS.get(command) or jobs_testing.COMMANDS.get(command)
     if handler is not None:
         return handler(ctx, document, payload)
     for prefix, module_name in _PREFIXES.items():

@@ -63,26 +63,7 @@ def _keepout(ctx, doc, payload):
     return {"marks": [{"name": n, "text": a.getString()} for n, a in keepout.marks(doc)]}
 
 
-def _card_cost(ctx, doc, payload):
-    """What the change card's refresh does for the latest turn, timed (bench)."""
-    import time
-    from marginalia.ui import change_list as wording
-    from marginalia.writer import review
-    from marginalia.writer.ledger import ledger_for
-    started = time.perf_counter()
-    ledger = ledger_for(doc)
-    turn = review.latest(ledger)
-    changes = review.refresh(doc, ledger, turn) if turn else []
-    model = ctx.ServiceManager.createInstanceWithContext(
-        "com.sun.star.awt.UnoControlListBoxModel", ctx)
-    model.StringItemList = wording.rows(changes)
-    headline = wording.headline(changes)
-    return {"ms": (time.perf_counter() - started) * 1000, "changes": len(changes),
-            "headline": headline}
-
-
-_COMMANDS = {"review.turns": _turns, "review.act": _act, "review.keepout": _keepout,
-             "review.card_cost": _card_cost}
+_COMMANDS = {"review.turns": _turns, "review.act": _act, "review.keepout": _keepout}
 
 
 def handle(ctx: Any, command: str, document: Any, payload: Dict[str, Any]) -> Any:

@@ -144,7 +144,7 @@ def locate(doc: Any, bmap: BodyMap, rng: Any, offsets: Offsets) -> Tuple[Optiona
 Place = Tuple[Optional[int], int, Optional[str]]
 
 
-def _plain_body(doc, body):
+def plain_body(doc: Any, body: Any) -> bool:
     """True when every "\\n" of the body text ends a paragraph: no table, no
     text field (its text may hold one), no manual line break. Asked twice per
     search (search_map, then places): the answer is kept for the same key."""
@@ -167,14 +167,15 @@ def _map_is_fresh(doc):
 def search_map(doc: Any) -> Optional[bool]:
     """The map a search needs built first (writer.toolbox): the numbering
     (False), or none (None) when places() can read a changed plain body."""
-    if not _map_is_fresh(doc) and _plain_body(doc, doc.getText()):
+    if not _map_is_fresh(doc) and plain_body(doc, doc.getText()):
         return None
     return False
 
 
-def _places_by_text(body, ranges):
+def places_by_text(body: Any, ranges: List[Any]) -> Optional[List[Place]]:
     """Places from the body text up to the last range (measured on the way),
-    or None when the ranges were not in document order."""
+    or None when the ranges were not in document order. places()' text path;
+    public so that the writer.map_check job can hold it against the map's."""
     offsets = Offsets(body, keep=True)
     located, last = [], None
     for rng in ranges:
@@ -213,8 +214,8 @@ def places(doc: Any, ranges: List[Any]) -> List[Place]:
     before them, not a map of the whole document.
     """
     body = doc.getText()
-    if ranges and not _map_is_fresh(doc) and _plain_body(doc, body):
-        found = _places_by_text(body, ranges)
+    if ranges and not _map_is_fresh(doc) and plain_body(doc, body):
+        found = places_by_text(body, ranges)
         if found is not None:
             return found
     return places_in(doc, body_map(doc, props=False), ranges)

@@ -1,0 +1,310 @@
+"""Job commands that exist only for the test suite and bench/, not for the product.
+
+A document generator, checks of the cheap maps against the exact enumeration,
+Writer's own floors and the change card's timing: nothing the headless runner,
+the scripts or the panel call. They keep the names tests and bench/ know them
+by (``writer.generate``, ``review.card_cost``, ``bench.*``), so office.jobs looks
+them up here before it routes a prefix to the product's commands.
+"""
+
+import os
+import threading
+import time
+from typing import Any, Callable, Dict
+
+
+def _load(ctx, document, payload):
+    """Open ``url`` on the main thread (tests); the new document's RuntimeUID.
+
+    Under the gtk3 plugin a document loaded from a UNO socket thread can hang
+    for good: building its menu asks the clipboard (gtk_clipboard_wait_for_targets)
+    on that thread, while the main thread waits for GLib's main context it holds.
+    """
+    import uno
+    from marginalia.office import mainthread
+
+    def load():
+        desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+        args = []
+        for name, value in payload.get("args", {}).items():
+            arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
+            arg.Name, arg.Value = name, value
+            args.append(arg)
+        doc = desktop.loadComponentFromURL(payload["url"], "_blank", 0, tuple(args))
+        return doc.RuntimeUID if doc is not None else None
+    return mainthread.run_sync(ctx, load)
+
+
+def _collector_state(ctx, document, payload):
+    """The collector's state; with full=true, after a full collection on the main thread
+    (its milliseconds in full_ms)."""
+    from marginalia.office import collector, mainthread
+    out = {}
+    if payload.get("full"):
+        out["full_ms"] = mainthread.run_sync(ctx, lambda: collector.collect(2)) * 1000
+    out.update(collector.state())
+    return out
+
+
+def _on_main(handler: Callable) -> Callable:
+    """``handler(ctx, doc, payload)`` run on the main thread, for a given Document."""
+    def run(ctx, document, payload):
+        from marginalia.office.mainthread import run_sync
+        if document is None:
+            raise ValueError("this command needs a Document")
+        return run_sync(ctx, lambda: handler(ctx, document, payload))
+    return run
+
+
+@_on_main
+def _generate(ctx, doc, payload):
+    """Fill ``doc`` with a long synthetic report (bench): chapters, sections, lists."""
+    from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+    chapters = int(payload.get("chapters", 30))
+    sections = int(payload.get("sections", 5))
+    paragraphs = int(payload.get("paragraphs", 6))
+    sentence = payload.get("sentence", "The quarterly figures show steady growth in every "
+                                       "region, and the marker word appears here. ")
+    rare = int(payload.get("rare", 0))       # this many body paragraphs get " zephyr"
+    text = doc.getText()
+    cursor = text.createTextCursorByRange(text.getEnd())
+    started = time.perf_counter()
+    doc.lockControllers()
+    try:
+        first = True
+        for c in range(1, chapters + 1):
+            items = [("Heading 1", "Chapter %d" % c)]
+            for s in range(1, sections + 1):
+                items.append(("Heading 2", "Section %d.%d" % (c, s)))
+                for p in range(paragraphs):
+                    body = sentence * 4
+                    if rare > 0:
+                        body += " zephyr"
+                        rare -= 1
+                    items.append(("Text body", body))
+            for style, content in items:
+                if not first:
+                    text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+                first = False
+                cursor.setPropertyValue("ParaStyleName", style)
+                text.insertString(cursor, content, False)
+    finally:
+        doc.unlockControllers()
+    # Generated text is not the user's work: no undo history for it.
+    doc.getUndoManager().clear()
+    return {"seconds": time.perf_counter() - started, "plain_chars": len(text.getString())}
+
+
+@_on_main
+def _map_check(ctx, document, payload):
+    """The cheap maps against the exact enumeration (tests): the full map's records,
+    the numbering-only map's texts, and where each match of ``queries`` is found."""
+    from marginalia.document import docview
+    from marginalia.writer import mapbuild, outline, read
+    from marginalia.writer.bodymap import ElementMap, Offsets
+    from marginalia.writer.text_tools import find_all
+
+    def blocks(bmap):
+        return [None if bmap.is_table(n) else bmap.para_text(n)
+                for n in range(1, len(bmap) + 1)]
+
+    def places(bmap):
+        out = []
+        for query in payload.get("queries", ()):
+            offsets = Offsets(document.getText())
+            out.append([list(read.locate(document, bmap, rng, offsets))
+                        for rng in find_all(document, query, False, False)])
+        return out
+
+    def by_text(bmap):
+        # read.places' own path on a plain body: the text before the matches only.
+        body = document.getText()
+        if not read.plain_body(document, body):
+            return None
+        out = []
+        for query in payload.get("queries", ()):
+            ranges = find_all(document, query, False, False)
+            found = read.places_by_text(body, ranges) if ranges else []
+            out.append(found)
+        mapped = [read.places_in(document, bmap, find_all(document, query, False, False))
+                  for query in payload.get("queries", ())]
+        return out == mapped
+
+    def outlines(numbering, slow):
+        limit = int(payload.get("limit", 60))
+        found = outline.headings(document, numbering, limit)
+        want = docview.outline(slow.headings(), limit=limit)
+        if found is None:
+            return {"outline_fast": False, "same_outline": True, "outline": want}
+        got = docview.outline(found.heads, limit=limit, total=found.total)
+        sel = [read.selection(document, slow, anchors) for anchors in (found.anchors, ())]
+        fields = [(x.start, x.end, x.start_offset, x.end_offset, x.text) for x in sel]
+        return {"outline_fast": True, "same_outline": got == want, "outline": got,
+                "want_outline": want, "same_selection": fields[0] == fields[1]}
+
+    fast = mapbuild.cheap(document)
+    numbering = mapbuild.build(document, props=False)
+    guessed = mapbuild.walked(document, True)
+    read.invalidate()
+    slow = read.element_map(document)
+    full = mapbuild.build(document)
+    extra = outlines(mapbuild.build(document, props=False), full)
+    extra["same_text_places"] = by_text(slow)
+
+    def rows(bmap):
+        # Para is a dataclass: equal records have equal fields.
+        return [bmap.record(n) for n in range(1, len(bmap) + 1)]
+    return {"fast": fast is not None, "same": fast is None or rows(fast) == rows(slow),
+            "blocks": len(slow), "numbering_fast": not isinstance(numbering, ElementMap),
+            "same_numbering": blocks(numbering) == blocks(slow),
+            "same_places": places(numbering) == places(slow), "places": places(slow),
+            "guessed": guessed is not None,
+            "same_guessed": guessed is None or rows(guessed) == rows(slow), **extra}
+
+
+def _edit_between_slices(ctx, document, payload):
+    """get_document_info built in the smallest slices, a heading inserted at the start
+    after the first slice (tests): does the answer show the heading?"""
+    from marginalia.config import Settings
+    from marginalia.office.mainthread import run_sync
+    from marginalia.writer import read
+    from marginalia.writer.toolbox import WriterToolbox
+    from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
+
+    def edit():
+        text = document.getText()
+        cursor = text.createTextCursorByRange(text.getStart())
+        text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+        cursor.gotoPreviousParagraph(False)
+        cursor.setPropertyValue("ParaStyleName", "Heading 1")
+        text.insertString(cursor, payload.get("heading", "Inserted between slices"), False)
+
+    calls = []
+
+    def runner(fn):
+        calls.append(fn)
+        if len(calls) == 2:
+            run_sync(ctx, edit)
+        return run_sync(ctx, fn)
+    run_sync(ctx, read.invalidate)
+    box = WriterToolbox(ctx, document, Settings(), runner)
+    box.slice = 0.0
+    result = box.registry.call("get_document_info", {})
+    return {"ok": result.ok, "content": result.content, "runner_calls": len(calls)}
+
+
+@_on_main
+def _card_cost(ctx, doc, payload):
+    """What the change card's refresh does for the latest turn, timed (bench)."""
+    from marginalia.ui import change_list as wording
+    from marginalia.writer import review
+    from marginalia.writer.ledger import ledger_for
+    started = time.perf_counter()
+    ledger = ledger_for(doc)
+    turn = review.latest(ledger)
+    changes = review.refresh(doc, ledger, turn) if turn else []
+    model = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.awt.UnoControlListBoxModel", ctx)
+    model.StringItemList = wording.rows(changes)
+    headline = wording.headline(changes)
+    return {"ms": (time.perf_counter() - started) * 1000, "changes": len(changes),
+            "headline": headline}
+
+
+# bench/ divides the tools' timings by these: on a shared machine they mean
+# little alone, next to the same work done with one Writer call (Replace All,
+# one getString, one findAll) in the same office, on the main thread, just before.
+
+@_on_main
+def _floor(ctx, doc, payload):
+    """Seconds of Writer's own calls: getString, findAll, replaceAll (undone again)."""
+    search = payload.get("search", "zephyr")
+    replacement = payload.get("replacement", "westerly")
+    out = {}
+    started = time.perf_counter()
+    doc.getText().getString()
+    out["getString"] = time.perf_counter() - started
+    sd = doc.createSearchDescriptor()
+    sd.setSearchString(search)
+    sd.setPropertyValue("SearchCaseSensitive", True)
+    started = time.perf_counter()
+    found = doc.findAll(sd)
+    out["findAll"] = time.perf_counter() - started
+    out["hits"] = found.getCount() if found is not None else 0
+    # Found ranges still alive make Writer move each of them at every
+    # replacement (Replace All 3-4x slower): Writer's own call runs without.
+    del found
+    if payload.get("replace", True):
+        rd = doc.createReplaceDescriptor()
+        rd.setSearchString(search)
+        rd.setReplaceString(replacement)
+        rd.setPropertyValue("SearchCaseSensitive", True)
+        manager = doc.getUndoManager()
+        started = time.perf_counter()
+        manager.enterUndoContext("bench floor")
+        try:
+            out["replaced"] = doc.replaceAll(rd)
+        finally:
+            manager.leaveUndoContext()
+        out["replaceAll"] = time.perf_counter() - started
+        manager.undo()
+    return out
+
+
+def _process_name():
+    try:
+        with open("/proc/self/comm") as fh:      # Linux; the bench and tests run there
+            return fh.read().strip()
+    except OSError:
+        return "?"
+
+
+@_on_main
+def _probe(ctx, doc, payload):
+    """Does the extension run inside the office? And one call's cost.
+
+    After a live install (addExtension without a restart) its components are
+    made in the deployment's helper uno.bin process: every call then crosses a
+    pipe, and run_sync's callbacks run on a bridge thread of that process.
+    """
+    import uno
+    calls = int(payload.get("calls", 2000))
+    cursor = doc.getText().createTextCursor()
+    get = cursor.getPropertyValue
+    started = time.perf_counter()
+    for _i in range(calls):
+        get("ParaStyleName")
+    seconds = time.perf_counter() - started
+    # run_sync's callback should run on the process's first thread (VCL's main
+    # thread) of soffice.bin; after a live install it runs in uno.bin.
+    return {"own_context": uno.getComponentContext() == ctx,
+            "on_main_thread": threading.get_native_id() == os.getpid(),
+            "process": _process_name(),
+            "call_us": 1e6 * seconds / calls}
+
+
+def _roundtrip(ctx, doc, payload):
+    """Median seconds of an empty run_sync from this (socket) thread: what a slice waits."""
+    from marginalia.office.mainthread import run_sync
+    if doc is None:
+        raise ValueError("this command needs a Document")
+    seconds = []
+    for _i in range(int(payload.get("calls", 21))):
+        started = time.perf_counter()
+        run_sync(ctx, lambda: None)
+        seconds.append(time.perf_counter() - started)
+    return sorted(seconds)[len(seconds) // 2]
+
+
+# Command -> handler(ctx, document, payload); each hops to the main thread itself.
+COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
+    "load": _load,
+    "collector.state": _collector_state,
+    "writer.generate": _generate,
+    "writer.map_check": _map_check,
+    "writer.edit_between_slices": _edit_between_slices,
+    "review.card_cost": _card_cost,
+    "bench.floor": _floor,
+    "bench.probe": _probe,
+    "bench.roundtrip": _roundtrip,
+}
