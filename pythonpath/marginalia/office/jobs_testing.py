@@ -297,8 +297,23 @@ def _roundtrip(ctx, doc, payload):
 
 
 # Command -> handler(ctx, document, payload); each hops to the main thread itself.
+def _doc_states(ctx, document, payload):
+    """The RuntimeUIDs of the documents whose state (writer.doc_state) is kept, and what
+    ``document``'s holds (tests: a closed document's state must be gone)."""
+    from marginalia.office import mainthread
+    from marginalia.writer import doc_state
+
+    def look():
+        states = doc_state.known()
+        mine = [s for s in states if document is not None and s.key == document.RuntimeUID]
+        turns = len(mine[0].ledger.turns) if mine and mine[0].ledger is not None else 0
+        return {"keys": [s.key for s in states], "turns": turns}
+    return mainthread.run_sync(ctx, look)
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "load": _load,
+    "doc.states": _doc_states,
     "collector.state": _collector_state,
     "writer.generate": _generate,
     "writer.map_check": _map_check,

@@ -1,6 +1,6 @@
 """The change records of a document's turns, with the live handles that find each change.
 
-One Ledger per open document (keyed like writer.changes by RuntimeUID): each
+One Ledger per open document (in its writer.doc_state, dropped on close): each
 turn that edits gets a TurnLog holding its Change records (document.change_log),
 its undo steps, the change count around it and the text it started from (so a
 restore can prove it got back there). ``handles`` keeps, per change, what finds
@@ -29,6 +29,7 @@ from typing import Any, Dict, List, Optional
 from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
 from marginalia.document.tool_specs import AFTER, DELETE, FOUND, REPLACE, RESTYLE, SELECTION
+from marginalia.writer import doc_state
 from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
 from marginalia.writer.turn import AI_AUTHOR
@@ -83,15 +84,12 @@ class Ledger:
                 if n >= number and self.turns[n].steps and not self.turns[n].undone]
 
 
-_ledgers: Dict[str, Ledger] = {}
-
-
 def ledger_for(doc: Any) -> Ledger:
-    key = doc.RuntimeUID
-    ledger = _ledgers.get(key)
-    if ledger is None:
-        ledger = _ledgers[key] = Ledger()
-    return ledger
+    """The document's ledger, kept in its state (dropped when the document closes)."""
+    state = doc_state.of(doc)
+    if state.ledger is None:
+        state.ledger = Ledger()
+    return state.ledger
 
 
 def fingerprint(doc: Any, text: Optional[str] = None) -> str:

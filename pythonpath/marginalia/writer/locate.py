@@ -21,8 +21,9 @@ Main thread only; nothing is written into the document.
 
 import bisect
 import contextlib
-from typing import Any, Dict, Iterator, List, Optional, Tuple
+from typing import Any, Iterator, List, Optional, Tuple
 
+from marginalia.writer import doc_state
 from marginalia.writer.bodymap import before, body_tables
 
 CHECKPOINT = 128
@@ -150,21 +151,18 @@ class Locator:
         self._rewind(number - 1)
 
 
-_lent: Dict[str, Locator] = {}
-
-
 @contextlib.contextmanager
 def lent(doc: Any, loc: Optional[Locator]) -> Iterator[None]:
     """Inside, for_doc(doc) gives ``loc`` (the turn's walk, writer.walk) if there is one."""
     if loc is None:
         yield
         return
-    key = doc.RuntimeUID
-    _lent[key] = loc
+    state = doc_state.of(doc)
+    state.lent = loc
     try:
         yield
     finally:
-        _lent.pop(key, None)
+        state.lent = None
 
 
 def for_doc(doc: Any) -> Locator:
@@ -173,7 +171,7 @@ def for_doc(doc: Any) -> Locator:
     A tool given the turn's walk keeps it right (edited_from after each change),
     so the next numbered call starts from where this one left off.
     """
-    return _lent.get(doc.RuntimeUID) or Locator(doc)
+    return doc_state.of(doc).lent or Locator(doc)
 
 
 def runs(loc: Locator, first: int, last: int) -> Tuple[List[Any], int]:

@@ -27,6 +27,7 @@ from typing import Any, Dict, List, NamedTuple, Optional, Tuple
 
 from marginalia.document import docview
 from marginalia.document.docview import Para
+from marginalia.writer import doc_state
 from marginalia.writer.bodymap import BodyMap, Offsets
 
 
@@ -75,7 +76,6 @@ def _outline_count(doc):
 # paragraphs equals what the list's styles find (a style that gained or lost
 # its level changes that count; a changed level is read again each time);
 # otherwise every style is read again.
-_known_styles: Dict[str, List[str]] = {}
 
 
 def _find_levels(doc, pairs):
@@ -93,8 +93,8 @@ def _find_levels(doc, pairs):
 def _searched(doc):
     """{level: [findAll results]} of the heading styles."""
     expected = _outline_count(doc)
-    key = doc.RuntimeUID
-    known = _known_styles.get(key)
+    state = doc_state.of(doc)
+    known = state.heading_styles
     if known is not None and expected is not None:
         family = doc.getStyleFamilies().getByName("ParagraphStyles")
         pairs = [(name, family.getByName(name).getPropertyValue("OutlineLevel"))
@@ -103,9 +103,7 @@ def _searched(doc):
         if total == expected:
             return by_level
     pairs = _heading_styles(doc)
-    if len(_known_styles) > 32:
-        _known_styles.clear()       # documents closed meanwhile
-    _known_styles[key] = [name for name, _level in pairs]
+    state.heading_styles = [name for name, _level in pairs]
     # Read afresh, the styles' levels are the truth. (Writer's own count lists only
     # headings already laid out: a long document still being formatted in the
     # background shows fewer; it only says when the remembered list is stale.)

@@ -14,27 +14,20 @@ from dataclasses import dataclass, field
 from typing import Any, Dict, List, NamedTuple, Optional, Sequence, Tuple
 
 from marginalia.document.docview import Para
-from marginalia.writer import bodymap, changes, mapbuild
+from marginalia.writer import bodymap, changes, doc_state, mapbuild
 from marginalia.writer.bodymap import BodyMap, ElementMap, Offsets
 
 # ---------------------------------------------------------------- the cached map
-# The last document's map is kept while it is unchanged: the key is the
-# document's change count (writer.changes: every edit, restyle or undo bumps
-# it) and its table count; the edit tools also call invalidate(). Reading
-# the body text for the key would cost as much as a search, so it is not.
-# A map being built in slices (prepare) waits in _pending between slices, one
-# per document (two documents' turns may build at the same time).
+# A document's map is kept in its state (writer.doc_state) while it is unchanged:
+# the key is the document's change count (writer.changes: every edit, restyle or
+# undo bumps it) and its table count; the edit tools also call invalidate().
+# Reading the body text for the key would cost as much as a search, so it is
+# not. A map being built in slices (prepare) waits in the state between slices.
 
 
 class _Entry(NamedTuple):
-    doc: Any
     key: Tuple
     value: Any
-
-
-_slots: Dict[str, _Entry] = {}
-_pending: Dict[str, _Entry] = {}
-_MAX_PENDING = 4
 
 
 def _key(doc):
@@ -42,15 +35,14 @@ def _key(doc):
 
 
 def invalidate() -> None:
-    """Forget the cached map: the document was just edited."""
-    _slots.clear()
-    _pending.clear()
+    """Forget the cached maps: a document was just edited."""
+    for state in doc_state.known():
+        state.map = state.pending = None
 
 
-def _fresh(slot, doc, key, props):
-    entry = _slots.get(slot)
-    # == compares UNO identity: each job call brings a new proxy of the same model.
-    if entry is None or entry.doc != doc or entry.key != key:
+def _fresh(state, key, props):
+    entry = state.map
+    if entry is None or entry.key != key:
         return None, None
     if props and not entry.value.has_props:
         return None, entry.value
@@ -64,19 +56,17 @@ def prepare(doc: Any, props: bool = True, budget: float = 0.04) -> bool:
     the document changed since the last one starts over on the new text.
     """
     key = _key(doc)
-    found, base = _fresh("map", doc, key, props)
+    state = doc_state.of(doc)
+    found, base = _fresh(state, key, props)
     if found is not None:
         return True
-    uid = doc.RuntimeUID
-    job = _pending.get(uid)
+    job = state.pending
     if job is None or job.key != key or (props and not job.value.props):
-        if len(_pending) >= _MAX_PENDING:
-            _pending.clear()        # builds of documents closed meanwhile
-        job = _pending[uid] = _Entry(doc, key, mapbuild.Build(doc, props, base))
+        job = state.pending = _Entry(key, mapbuild.Build(doc, props, base))
     if not job.value.run(budget):
         return False
-    _pending.pop(uid, None)
-    _slots["map"] = _Entry(doc, key, job.value.result)
+    state.pending = None
+    state.map = _Entry(key, job.value.result)
     return True
 
 
@@ -88,12 +78,12 @@ def body_map(doc: Any, props: bool = True) -> BodyMap:
     """
     while not prepare(doc, props, budget=None):
         pass
-    return _slots["map"].value
+    return doc_state.of(doc).map.value
 
 
 def cached_text(doc: Any) -> Optional[str]:
     """The body's getString() if a current map holds it, else None."""
-    return _slots["map"].value.text if _map_is_fresh(doc) else None
+    return doc_state.of(doc).map.value.text if _map_is_fresh(doc) else None
 
 
 def body_text(doc: Any) -> str:
@@ -148,20 +138,17 @@ def plain_body(doc: Any, body: Any) -> bool:
     """True when every "\\n" of the body text ends a paragraph: no table, no
     text field (its text may hold one), no manual line break. Asked twice per
     search (search_map, then places): the answer is kept for the same key."""
-    key = (doc.RuntimeUID,) + _key(doc)
-    if _plain_seen.get("key") != key:
-        _plain_seen["key"] = key
-        _plain_seen["plain"] = not doc.getTextTables().getCount() \
-            and not mapbuild.has_fields(doc) and not bodymap.line_breaks(doc, body)
-    return _plain_seen["plain"]
-
-
-_plain_seen: Dict[str, Any] = {}
+    key = _key(doc)
+    state = doc_state.of(doc)
+    if state.plain is None or state.plain[0] != key:
+        state.plain = (key, not doc.getTextTables().getCount()
+                       and not mapbuild.has_fields(doc) and not bodymap.line_breaks(doc, body))
+    return state.plain[1]
 
 
 def _map_is_fresh(doc):
-    entry = _slots.get("map")
-    return entry is not None and entry.doc == doc and entry.key == _key(doc)
+    entry = doc_state.of(doc).map
+    return entry is not None and entry.key == _key(doc)
 
 
 def search_map(doc: Any) -> Optional[bool]:
