@@ -166,6 +166,14 @@ def insert_blocks(doc: Any, loc: Locator, after: int, blocks: List[md.Block]) ->
     """Write ``blocks`` after block ``after``; the number of blocks made."""
     styles, lists = _context_for(doc, loc, after)
     check_writable(_paragraphs(loc, after, after + 1), "The place to insert at")
+    _table, following = loc.block(after + 1)
+    if len(blocks) == 1 and blocks[0].kind == md.TABLE and following is not None:
+        # Writer puts a table before the paragraph at the cursor: no paragraph to open
+        # for it, and none to delete after (tracked, that deletion was a change of its
+        # own, and accepting it joined the next paragraph to the table's).
+        edit.insert_table(doc, loc.copy(following), blocks[0].rows, blocks[0].header)
+        loc.edited_from(max(1, after))
+        return 1
     cursor = edit.open_paragraph(doc, loc, after)
     made = edit.write_blocks(doc, cursor, blocks, styles, lists)
     loc.edited_from(max(1, after))
@@ -251,10 +259,13 @@ def replace_paragraphs(doc: Any, start: int, end: int, markdown: str,
     if start == end and _rewrite_in_place(loc, start, blocks):
         made = 1
     else:
-        # Insert after the range first, then delete it: the new text takes the
-        # place, and with change tracking the old text shows as deleted before it.
-        made = insert_blocks(doc, loc, end, blocks)
-        edit.delete_blocks(doc, loc, start, end)
+        # Insert before the range, then delete it: the new text takes its place.
+        # Not after it: the deletion would then reach the paragraph break the
+        # insertion made, and Writer removes its own tracked insertion outright,
+        # so the new text joined the deleted paragraphs and took their style
+        # when the deletion was accepted.
+        made = insert_blocks(doc, loc, start - 1, blocks)
+        edit.delete_blocks(doc, loc, start + made, end + made)
     return ToolOutput({"removed": end - start + 1, "inserted": made,
                        "numbering": follow.line(loc, start, end + made + 2)},
                       "Replaced paragraphs %d\u2013%d with %s" % (start, end,

@@ -233,6 +233,60 @@ def insert_table(doc: Any, cursor: Any, rows: List[List[List[md.Run]]],
 # Blocks are found with a writer.locate.Locator: only the blocks next to
 # the edit become UNO objects, never one per paragraph of the document.
 
+def _collapsed_marks_at(text: Any, point: Any) -> List[str]:
+    """The names of the collapsed bookmarks exactly at ``point`` (its paragraph's portions)."""
+    para = text.createTextCursorByRange(point)
+    para.gotoStartOfParagraph(False)
+    para.gotoEndOfParagraph(True)
+    names = []
+    paragraphs = para.createEnumeration()
+    while paragraphs.hasMoreElements():
+        portions = paragraphs.nextElement().createEnumeration()
+        while portions.hasMoreElements():
+            portion = portions.nextElement()
+            if portion.getPropertyValue("TextPortionType") == "Bookmark" and \
+                    portion.getPropertyValue("IsCollapsed"):
+                mark = portion.getPropertyValue("Bookmark")
+                if text.compareRegionStarts(mark.getAnchor(), point) == 0:
+                    names.append(mark.getName())
+    return names
+
+
+def _put_back(doc: Any, names: List[str], point: Any) -> None:
+    """Collapsed bookmarks that a paragraph break inserted at their place carried into the
+    new paragraph go back to ``point``. Left there, rejecting the insertion deletes them
+    (Word's own _GoBack sits at the end of a paragraph)."""
+    text = doc.getText()
+    marks = doc.getBookmarks()
+    for name in names:
+        mark = marks.getByName(name) if marks.hasByName(name) else None
+        if mark is None or text.compareRegionStarts(mark.getAnchor(), point) == 0:
+            continue
+        text.removeTextContent(mark)
+        again = doc.createInstance("com.sun.star.text.Bookmark")
+        again.setName(name)
+        text.insertTextContent(point, again, False)
+
+
+def _break_at(doc: Any, cursor: Any, before: bool) -> None:
+    """A paragraph break at the collapsed ``cursor`` (a paragraph's start or end), the
+    bookmarks there left in the paragraph they were in; ``before``: the cursor then sits
+    in the new paragraph before it, else in the one after."""
+    text = doc.getText()
+    names = _collapsed_marks_at(text, cursor)
+    text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    if before:
+        cursor.gotoPreviousParagraph(False)
+    if names:
+        point = text.createTextCursorByRange(cursor)
+        if before:
+            point.gotoNextParagraph(False)
+        else:
+            point.gotoPreviousParagraph(False)
+            point.gotoEndOfParagraph(False)
+        _put_back(doc, names, point)
+
+
 def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
     """A cursor in a new empty paragraph after block ``after`` (0 = before the first)."""
     text = doc.getText()
@@ -245,8 +299,7 @@ def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
             # drop it and reach the new paragraph from the body's start.
             del para
             return text.createTextCursorByRange(text.getStart())
-        text.insertControlCharacter(first, PARAGRAPH_BREAK, False)
-        first.gotoPreviousParagraph(False)
+        _break_at(doc, first, before=True)
         return first
     table, cursor = loc.block(after)
     if table is not None:
@@ -259,11 +312,10 @@ def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
             loc.edited_from(after + 1)
             _t, cursor = loc.block(after + 1)
             return cursor
-        text.insertControlCharacter(following, PARAGRAPH_BREAK, False)
-        following.gotoPreviousParagraph(False)
+        _break_at(doc, following, before=True)
         return following
     cursor.gotoEndOfParagraph(False)
-    text.insertControlCharacter(cursor, PARAGRAPH_BREAK, False)
+    _break_at(doc, cursor, before=False)
     return cursor
 
 

@@ -30,6 +30,7 @@ from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
 from marginalia.document.tool_specs import AFTER, DELETE, FOUND, REPLACE, RESTYLE, SELECTION
 from marginalia.writer import doc_state
+from marginalia.writer.tracked import redline_ids, redline_range, redlines
 from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
 from marginalia.writer.turn import AI_AUTHOR
@@ -101,26 +102,6 @@ def fingerprint(doc: Any, text: Optional[str] = None) -> str:
     return hashlib.sha1(text.encode("utf-8", "surrogatepass")).hexdigest()
 
 
-def redline_ids(doc: Any) -> List[str]:
-    out = []
-    enum = doc.getRedlines().createEnumeration()
-    while enum.hasMoreElements():
-        out.append(enum.nextElement().getPropertyValue("RedlineIdentifier"))
-    return out
-
-
-def redlines(doc: Any, ids: List[str]) -> List[Any]:
-    """The tracked changes of ``doc`` among ``ids`` that still exist."""
-    wanted = set(ids)
-    out = []
-    enum = doc.getRedlines().createEnumeration()
-    while enum.hasMoreElements():
-        red = enum.nextElement()
-        if red.getPropertyValue("RedlineIdentifier") in wanted:
-            out.append(red)
-    return out
-
-
 def _para_start(text, rng):
     cursor = text.createTextCursorByRange(rng.getStart())
     cursor.gotoStartOfParagraph(False)
@@ -147,6 +128,7 @@ class CallRecord:
         self.handle: Dict[str, Any] = {}
         self.before_text = ""
         self.ids_before = None
+        self.kept: List[Any] = []   # writer.mark_keeper's notes: a Reject puts them back
 
     def before(self, recording: bool) -> None:
         """Look at the target before the edit (after keep-out and before the change)."""
@@ -210,6 +192,8 @@ class CallRecord:
                 change.handle["redlines"] = ids
         if self.handle:
             change.handle["mark"] = True
+        if self.kept:
+            self.handle["kept"] = self.kept
         ledger.handles[change.id] = self.handle
         turn.changes.append(change)
         # Numbered edits move the numbers after them; text edits keep paragraphs.
@@ -229,8 +213,12 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
     if change.handle.get("redlines") and not (by_mark and handle.get("mark") is not None):
         reds = redlines(doc, change.handle["redlines"])
         if reds:
-            points = [red.getPropertyValue(key) for red in reds
-                      for key in ("RedlineStart", "RedlineEnd")]
+            spans = [redline_range(doc, red) for red in reds]
+            tables = [span for span in spans
+                      if span.supportsService("com.sun.star.text.TextTable")]
+            if tables:
+                return tables[0]
+            points = [point for span in spans for point in (span.getStart(), span.getEnd())]
             first = last = points[0]
             for point in points[1:]:
                 try:

@@ -12,16 +12,19 @@ fails closed: nothing changes and the model is told why. Main thread.
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Set
 
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION, ToolSpec
 from marginalia.errors import ToolError
-from marginalia.writer import finder, keepout
+from marginalia.writer import finder, keepout, tracked
 from marginalia.writer.args import as_bool
 from marginalia.writer.walk import Walker
 
 log = logging.getLogger("marginalia.writer")
 
+IN_TRACKED = ("That text is part of a tracked change that is not accepted or rejected yet "
+              "(%s); nothing was changed. Leave it as it is, or ask the user to accept or "
+              "reject that change first.")
 UNSURE = ("Marginalia could not tell which part of the document this edit would change, so "
           "it cannot check it against the passages the user keeps it out of; nothing was "
           "changed. Read the document again and retry, or ask the user.")
@@ -39,6 +42,8 @@ class Plan:
     last: Optional[int] = None
     at_start: bool = False           # an insertion before the first block
     problem: bool = False            # the office failed while looking
+    start_point: Any = None          # where an insertion's proposal goes, when not after
+                                     # the anchor (at the start, or after a table)
     _every: Optional[List[Any]] = field(default=None, repr=False)
 
     @property
@@ -46,9 +51,18 @@ class Plan:
         """The call changes every match, not only the first."""
         return self.spec.target == FOUND and _flag(self.arguments.get("all")) is True
 
+    @property
+    def proposal_block(self) -> Optional[int]:
+        """The block the proposal's anchor is in (Apply moves the numbers by its move)."""
+        if self.start_point is not None and not self.at_start:
+            return None if self.first is None else self.first + 1
+        return self.first
+
     def proposal_anchor(self, doc: Any) -> Any:
         """Where a comment proposing the call goes: on its target, or for an insertion at
         the end of the paragraph it follows (not across it: it may be kept out)."""
+        if self.at_start or self.start_point is not None:
+            return self.start_point
         if self.spec.target != AFTER or self.anchor is None:
             return self.anchor
         text = doc.getText()
@@ -116,11 +130,17 @@ def _after(doc, walker, plan):
         after = walker.get().count()
     if after == 0:
         plan.at_start, plan.first = True, 1
+        # Only a proposal uses it: a point at the start of the first block.
+        cursor, table = walker.block_cursor(1)
+        plan.start_point = cursor if cursor is not None else None
         return
     plan.first = after
     cursor, table = walker.block_cursor(after)
     if cursor is None:
         plan.anchor = table.getAnchor() if table is not None else None
+        # After a table a proposal goes at the start of what follows it (a table's
+        # anchor makes no cursor at its end).
+        plan.start_point = walker.block_cursor(after + 1)[0]
         return
     cursor.gotoEndOfParagraph(True)
     plan.anchor = cursor
@@ -205,4 +225,30 @@ def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
         raise
     except Exception:
         log.exception("could not check %s against the kept-out passages", plan.spec.name)
+        raise ToolError(UNSURE)
+
+
+def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
+    """Refuse (ToolError) a call whose text overlaps a tracked change not made in this
+    turn: the document's own earlier suggestions (the user's, another reviewer's, an
+    earlier turn's) are left as they are. Changing them directly would drop them, and
+    tracked, accepting or rejecting this turn would not give back what they were."""
+    if plan.problem or plan.spec.target == AFTER:
+        return
+    try:
+        spans = [s for s in tracked.others(doc, own)
+                 if not s.supportsService("com.sun.star.text.TextTable")]
+        if not spans:
+            return
+        ranges = _targets(doc, plan)
+        for rng in ranges:
+            for span in spans:
+                if keepout.overlaps(doc, rng, span):
+                    where = plan.first
+                    raise ToolError(IN_TRACKED % (
+                        "paragraph %d" % where if where else "in the text it would change"))
+    except ToolError:
+        raise
+    except Exception:
+        log.exception("could not check %s against the tracked changes", plan.spec.name)
         raise ToolError(UNSURE)

@@ -8,18 +8,24 @@ real where the comment's anchor now is, and the comment goes, in one undo step.
 Main thread only.
 """
 
+import logging
 from typing import Any, Dict
 
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
 from marginalia.document import tool_specs
-from marginalia.document.tool_specs import AFTER, BLOCKS
+from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND
 # The tool modules bind their functions as they are imported: Apply runs them.
-from marginalia.writer import binding, block_tools, keepout, read, text_tools  # noqa: F401
-from marginalia.writer.ledger import Ledger, TurnLog, redlines
+from marginalia.writer import binding, keepout, mark_keeper, read, text_tools
+# Imported for what it does: its tools bind to their declarations, and Apply runs them.
+from marginalia.writer import block_tools  # noqa: F401
+from marginalia.writer.ledger import Ledger, TurnLog
+from marginalia.writer.tracked import redlines
 from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
+
+log = logging.getLogger("marginalia.writer")
 
 MODE_NOTE = ("Comment only: the user wants a reviewer. Your edit tools do not change the "
              "text; each call leaves a comment with the proposed edit for the user to apply.")
@@ -55,7 +61,7 @@ def propose(doc: Any, ledger: Ledger, turn: TurnLog, plan: Plan) -> ToolOutput:
     change = cl.make(ledger.next_id(), turn.number, plan.spec.name, cl.COMMENTS,
                      plan.arguments, before if plan.spec.target != AFTER else "", paragraphs)
     change.handle["comment"] = True
-    ledger.handles[change.id] = {"note": note, "first": plan.first}
+    ledger.handles[change.id] = {"note": note, "first": plan.proposal_block}
     turn.changes.append(change)
     where = "paragraph %d" % paragraphs[0] if paragraphs else "the text"
     return ToolOutput(PROPOSED % where, "Suggested in a comment on %s" % where)
@@ -99,19 +105,38 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
         keepout.check_ranges(doc, [anchor], found)
     if change.tool == "replace_selection":
         doc.getCurrentController().select(anchor)
+    where = _anchor_range(doc, anchor)[1]
     manager = doc.getUndoManager()
     manager.enterUndoContext("Marginalia: apply a suggestion")
+    refused = False
     try:
-        # The tool first: it refuses before changing anything, and then the comment stays.
-        binding.function(change.tool)(doc, **args)
-        try:
-            note.getAnchor().getText().removeTextContent(note)
-        except Exception:
-            pass      # the edit replaced the commented text, and the comment with it
+        # The comment goes first, so the edit meets the text as the direct edit would;
+        # a refusal takes the whole step back, so then nothing has changed.
+        _remove(doc, note)
+        call = Plan(declared, args, anchor=where) if declared.target == FOUND else None
+        binding.function(change.tool)(doc, plan=call, **args)
+    except ToolError:
+        refused = True
+        raise
     finally:
         read.invalidate()
         manager.leaveUndoContext()
+        if refused:
+            manager.undo()
+            manager.clearRedo()
     change.state = cl.APPLIED
+
+
+def _remove(doc: Any, note: Any) -> None:
+    """Remove a proposal's comment; a bookmark at the end of the paragraph it covers,
+    which the removal takes along, is put back."""
+    kept = []
+    try:
+        kept = mark_keeper.note(doc, mark_keeper.starts_of(doc, note.getAnchor()))
+    except Exception:
+        log.exception("could not note the marks under a proposal")
+    note.getAnchor().getText().removeTextContent(note)
+    mark_keeper.restore(doc, kept, bookmarks_only=True)
 
 
 def settled(doc: Any, ledger: Ledger, change: cl.Change) -> bool:

@@ -18,8 +18,9 @@ from typing import Any, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, ToolError
-from marginalia.writer import changes, read
-from marginalia.writer.ledger import Ledger, TurnLog, fingerprint, redlines, spot
+from marginalia.writer import changes, mark_keeper, read
+from marginalia.writer.ledger import Ledger, TurnLog, fingerprint, spot
+from marginalia.writer.tracked import redline_range, redlines
 
 MORE_STEPS = 200          # user steps a confirmed restore may also undo
 CANNOT = ("The document could not be taken back to before that message (its undo history "
@@ -49,21 +50,33 @@ def select(doc: Any, ledger: Ledger, change: cl.Change) -> None:
     doc.getCurrentController().select(rng)
 
 
-def _judge_one(ctx, doc, change, accept):
-    reds = redlines(doc, change.handle.get("redlines") or [])
-    if not reds:
-        return False
+def _judge_one(ctx, doc, ledger, change, accept):
+    """Accept (or reject) the change's own tracked changes, one by one.
+
+    Each is fetched afresh before it is judged: judging one can merge or end another,
+    and a proxy of a tracked change Writer has let go reads as empty (7.4 crashed on
+    one now and then).
+    """
+    ids = change.handle.get("redlines") or []
     controller = doc.getCurrentController()
-    text = doc.getText()
-    for red in reds:
-        start = red.getPropertyValue("RedlineStart")
-        end = red.getPropertyValue("RedlineEnd")
-        cursor = text.createTextCursorByRange(start)
-        cursor.gotoRange(end, True)
-        controller.select(cursor)
+    judged = 0
+    for _round in range(len(ids) + 1):
+        reds = redlines(doc, ids)
+        if not reds:
+            break
+        before = len(reds)
+        target = redline_range(doc, reds[0])
+        del reds
+        controller.select(target)
         _dispatch(ctx, doc, ".uno:AcceptTrackedChange" if accept else
                   ".uno:RejectTrackedChange")
-    return True
+        judged += 1
+        if len(redlines(doc, ids)) >= before:
+            break       # Writer did not take it: do not ask again
+    if judged and not accept:
+        # What Writer's Reject leaves off (a comment's anchor, an edge bookmark, a list).
+        mark_keeper.restore(doc, (ledger.handles.get(change.id) or {}).get("kept") or [])
+    return bool(judged)
 
 
 def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool) -> int:
@@ -76,7 +89,7 @@ def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: 
     done = 0
     try:
         for change in pending:
-            if _judge_one(ctx, doc, change, accept):
+            if _judge_one(ctx, doc, ledger, change, accept):
                 done += 1
                 change.state = cl.ACCEPTED if accept else cl.REJECTED
             else:

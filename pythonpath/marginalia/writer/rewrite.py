@@ -26,7 +26,7 @@ from marginalia.writer import finder
 log = logging.getLogger("marginalia.writer")
 
 
-def _advance(cursor: Any, want: str) -> bool:
+def advance(cursor: Any, want: str) -> bool:
     """Stretch ``cursor`` over ``want`` from its start; False if its text is not that.
 
     One goRight is enough unless placeholders lie on the way; then it steps
@@ -61,11 +61,11 @@ def _locate(text: Any, origin: Any, old: str, found: List[rediff.Piece]) -> Opti
     walker = text.createTextCursorByRange(origin)
     done = 0
     for piece in found:
-        if not _advance(walker, old[done:piece.start]):
+        if not advance(walker, old[done:piece.start]):
             return None
         walker.collapseToEnd()
         sel = text.createTextCursorByRange(walker)
-        if not _advance(sel, old[piece.start:piece.end]):
+        if not advance(sel, old[piece.start:piece.end]):
             return None
         out.append(sel)
         walker.gotoRange(sel.getEnd(), False)
@@ -86,7 +86,7 @@ def _replace_word(text: Any, sel: Any, old: str, new: str) -> None:
     if link[0] and not at.getPropertyValue("HyperLinkURL"):
         at.setPropertyValues(_LINK, link)
     gone = text.createTextCursorByRange(sel.getStart())
-    if not _advance(gone, old):
+    if not advance(gone, old):
         raise RuntimeError("the replaced text moved while it was replaced")
     gone.setString("")
 
@@ -136,7 +136,9 @@ def replace_range(rng: Any, new: str, old: Optional[str] = None) -> None:
         return
     found = rediff.pieces(old, new)
     whole = len(found) == 1 and found[0].start == 0 and found[0].end == len(old)
-    if "\n" not in old and not whole:
+    if "\n" not in old and not (whole and "\n" in new):
+        # A range changed whole goes the same way as a changed word: setString would
+        # leave a comment anchored on the old text with nothing under it.
         if apply(rng.getText(), rng.getStart(), old, new, found):
             return
         log.info("replacing a range whole: its pieces could not be located")

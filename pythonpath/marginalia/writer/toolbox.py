@@ -26,7 +26,8 @@ from marginalia.document import change_log as cl
 from marginalia.document import docview, tool_specs
 # The tool modules bind their functions to the declarations as they are imported.
 from marginalia.writer import block_tools, text_tools  # noqa: F401
-from marginalia.writer import binding, guard, keepout, ledger, plan, proposals, read
+from marginalia.writer import (binding, guard, keepout, ledger, mark_keeper, plan, proposals,
+                               read)
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
 from marginalia.chat.tools import ToolRegistry
@@ -254,6 +255,7 @@ class WriterToolbox:
         record = ledger.CallRecord(self.doc, self._walker, call)
 
         def edit():
+            record.kept = self._keep(call)
             if self.record_changes:
                 _safely(record.before, self._turn.recording())
             with self._turn.author(), self._walker.lending(spec, kwargs):
@@ -262,6 +264,23 @@ class WriterToolbox:
                 _safely(record.after, self.ledger, self.turn_log, self.mode, out)
             return out
         return self._edit(edit, spec.words.action)
+
+    def _keep(self, call):
+        """Note the marks of the paragraphs the call touches (writer.mark_keeper) and add
+        the undo action that puts them back: first in the call's context, so it runs last
+        on Undo. Only where the plan knows the place; a replace-all is left as it is."""
+        if call.anchor is None or call.every:
+            return []
+        try:
+            kept = mark_keeper.note(self.doc, mark_keeper.starts_of(
+                self.doc, call.anchor, and_next=call.spec.target == tool_specs.AFTER))
+        except Exception:
+            log.exception("could not note the marks %s touches", call.spec.name)
+            return []
+        if kept:
+            self.doc.getUndoManager().addUndoAction(mark_keeper.UndoRepair(self.doc, kept))
+            self._turn.added_action = True
+        return kept
 
     def _plan(self, spec, kwargs, find=True):
         """The call's plan, after the keep-out check (which refuses before any change)."""
@@ -276,6 +295,10 @@ class WriterToolbox:
         call = plan.make(self.doc, self._walker, spec, kwargs) if find else \
             plan.Plan(spec, dict(kwargs))
         plan.check_keep_out(self.doc, call, keepout.marks(self.doc))
+        own = set()
+        for change in self.turn_log.changes:
+            own.update(change.handle.get("redlines") or ())
+        plan.check_tracked(self.doc, call, own)
         return call
 
     def _edit(self, fn, action):

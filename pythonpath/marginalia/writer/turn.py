@@ -153,6 +153,8 @@ class Turn:
         # a restore undoes exactly these.
         self.steps = 0
         self._new_step = False
+        # Whether the call added an undo action of its own (writer.mark_keeper).
+        self.added_action = False
         # Whether the last call changed the document, and the counts from before it.
         self._changed = False
         self._kept = (None, 0, None, -1)
@@ -173,6 +175,7 @@ class Turn:
         manager = self.doc.getUndoManager()
         self._before = changes.change_count(self.doc)
         self._new_step = False
+        self.added_action = False
         if self.top is not None and (self._before == self.top or self._ours_on_top(manager)):
             try:
                 manager.enterHiddenUndoContext()
@@ -202,10 +205,16 @@ class Turn:
         if not self.in_context:
             return
         self.in_context = False
-        self.doc.getUndoManager().leaveUndoContext()
+        manager = self.doc.getUndoManager()
+        manager.leaveUndoContext()
         after = changes.change_count(self.doc)
         self._kept = (self.start_count, self.steps, self.top, self._depth)
         self._changed = after != self._before
+        if not self._changed and self._new_step and self.added_action:
+            # A refused call left a step holding only the toolbox's own undo action
+            # (writer.mark_keeper): no step for a call that changed nothing.
+            manager.undo()
+            manager.clearRedo()
         if self._changed:
             if self.start_count is None:
                 self.start_count = self._before

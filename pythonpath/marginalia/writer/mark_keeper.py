@@ -1,0 +1,232 @@
+"""Bookmarks, comment anchors and lists that Writer's Undo and Reject do not give back whole.
+
+Writer (seen on 7.4) restores the text an edit took, but not always what sat on it:
+- after Undo, a bookmark or a comment anchored exactly on a replaced word comes back
+  collapsed or not at all, whichever way the word was replaced;
+- after Reject of a deleted paragraph, a comment anchored in it is anchored on nothing;
+- after Reject of an insertion, a collapsed bookmark at its edge (Word's _GoBack at the
+  end of the paragraph the new one follows) is gone;
+- after Reject of a style change, the paragraph has its style but not its list; after
+  Undo of one, a heading's outline level is lost;
+- removing a comment anchored over a whole paragraph takes a bookmark at its end along.
+So ``note`` reads the bookmarks, comment anchors and list attributes of the paragraphs
+an edit touches (each paragraph by a cursor at its start, which stays there while the
+paragraph lives, and each mark by the text before it and under it), and ``restore``
+puts back, after the Undo, Reject or removal, what no longer matches. An undo action
+(``UndoRepair``) added first to the edit's undo context runs last on Undo, on the
+restored text. Paragraphs an Undo brings back after a real deletion are new objects:
+their cursors no longer find them, and they are left as Writer restores them.
+Main thread.
+"""
+
+import logging
+from typing import Any, List, Optional
+
+import unohelper
+from com.sun.star.document import XUndoAction
+
+from marginalia.writer.rewrite import advance
+
+log = logging.getLogger("marginalia.writer")
+
+LIST_PROPS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
+# Paragraphs whose marks are noted for one edit: beyond this the edit is left as it is.
+MOST = 400
+
+
+class _Para:
+    def __init__(self, start: Any, text: str, lists: tuple):
+        self.start = start          # a text cursor at the paragraph's start
+        self.base = None            # one at the start of the paragraph before the first
+        self.index = 0              # this one's place after it
+        self.text = text
+        self.lists = lists
+        self.bookmarks: List[tuple] = []     # (name, offset, end offset)
+        self.notes: List[tuple] = []         # (field, offset, end offset, its properties)
+
+
+_NOTE_PROPS = ("Author", "Initials", "Content", "DateTimeValue")
+
+
+def _read(text: Any, start: Any) -> Optional[_Para]:
+    span = text.createTextCursorByRange(start)
+    span.gotoEndOfParagraph(True)
+    paragraph = span.createEnumeration().nextElement()
+    if not paragraph.supportsService("com.sun.star.text.Paragraph"):
+        return None
+    para = _Para(text.createTextCursorByRange(start), paragraph.getString(),
+                 tuple(paragraph.getPropertyValues(LIST_PROPS)))
+    done, opened, notes = 0, {}, {}
+    portions = paragraph.createEnumeration()
+    while portions.hasMoreElements():
+        portion = portions.nextElement()
+        kind = portion.getPropertyValue("TextPortionType")
+        if kind == "Text":
+            done += len(portion.getString())
+        elif kind == "Bookmark":
+            name = portion.getPropertyValue("Bookmark").getName()
+            if portion.getPropertyValue("IsCollapsed"):
+                para.bookmarks.append((name, done, done))
+            elif portion.getPropertyValue("IsStart"):
+                opened[name] = done
+            elif name in opened:
+                para.bookmarks.append((name, opened.pop(name), done))
+        elif kind == "Annotation":
+            field = portion.getPropertyValue("TextField")
+            notes[field.getPropertyValue("Name")] = (field, done)
+        elif kind == "AnnotationEnd":
+            name = portion.getPropertyValue("Bookmark").getName()
+            if name in notes:
+                field, begun = notes.pop(name)
+                para.notes.append((field, begun, done, _props(field)))
+    # A comment on a point (or whose end is in a later paragraph): from where it is.
+    para.notes.extend((field, begun, begun, _props(field)) for field, begun in notes.values())
+    return para
+
+
+def _props(field):
+    # One by one: a comment field has no XMultiPropertySet.
+    return tuple(field.getPropertyValue(name) for name in _NOTE_PROPS)
+
+
+def starts_of(doc: Any, rng: Any, and_next: bool = False) -> List[Any]:
+    """Cursors at the start of each paragraph ``rng`` touches (and of the one after it)."""
+    text = doc.getText()
+    cursor = text.createTextCursorByRange(rng.getStart())
+    cursor.gotoStartOfParagraph(False)
+    end = rng.getEnd()
+    out = [text.createTextCursorByRange(cursor)]
+    while len(out) <= MOST and cursor.gotoNextParagraph(False):
+        if text.compareRegionStarts(cursor, end) < 0:
+            if and_next:
+                out.append(text.createTextCursorByRange(cursor))
+            break
+        out.append(text.createTextCursorByRange(cursor))
+    return out
+
+
+def note(doc: Any, starts: List[Any]) -> List[_Para]:
+    """What ``restore`` needs of the paragraphs starting at ``starts`` (text cursors)."""
+    if len(starts) > MOST:
+        return []
+    text = doc.getText()
+    # Paragraphs an Undo brings back after a deletion are new: they are found again by
+    # their place after the paragraph before them, which the deletion left alone.
+    base = text.createTextCursorByRange(starts[0]) if starts else None
+    if base is not None and not base.gotoPreviousParagraph(False):
+        base = None
+    out = []
+    for index, start in enumerate(starts, 1):
+        try:
+            para = _read(text, start)
+        except Exception:
+            log.exception("could not note a paragraph's marks")
+            continue
+        if para is not None and (para.bookmarks or para.notes or any(para.lists[:2])):
+            para.base, para.index = base, index
+            out.append(para)
+    return out
+
+
+def _span(text, para, first, last):
+    cursor = text.createTextCursorByRange(para.start)
+    if not advance(cursor, para.text[:first]):
+        return None
+    cursor.collapseToEnd()
+    if not advance(cursor, para.text[first:last]):
+        return None
+    return cursor
+
+
+def _bookmarks(doc, text, para):
+    marks = doc.getBookmarks()
+    for name, first, last in para.bookmarks:
+        want = para.text[first:last]
+        mark = marks.getByName(name) if marks.hasByName(name) else None
+        if mark is not None and mark.getAnchor().getString() == want:
+            continue
+        span = _span(text, para, first, last)
+        if span is None:
+            continue
+        if mark is not None:
+            text.removeTextContent(mark)
+        again = doc.createInstance("com.sun.star.text.Bookmark")
+        again.setName(name)
+        text.insertTextContent(span, again, first != last)
+
+
+def _notes(doc, text, para, now):
+    """Comments are told apart by what they hold: an Undo brings back new field objects."""
+    for _field, first, last, props in para.notes:
+        same = [(field, a, b) for field, a, b, p in now.notes if p == props]
+        if any((a, b) == (first, last) for _field, a, b in same):
+            continue
+        span = _span(text, para, first, last)
+        if span is None:
+            continue
+        for field, _a, _b in same[:1]:
+            text.removeTextContent(field)
+        again = doc.createInstance("com.sun.star.text.textfield.Annotation")
+        for name, value in zip(_NOTE_PROPS, props):
+            again.setPropertyValue(name, value)
+        text.insertTextContent(span, again, first != last)
+
+
+def _at(text, start):
+    span = text.createTextCursorByRange(start)
+    span.gotoEndOfParagraph(True)
+    return span
+
+
+def _found_again(text, para):
+    """A cursor over the noted paragraph as it is now (its start moved there), or None."""
+    span = _at(text, para.start)
+    if span.getString() == para.text:
+        return span
+    if para.base is None:
+        return None
+    cursor = text.createTextCursorByRange(para.base)
+    for _step in range(para.index):
+        if not cursor.gotoNextParagraph(False):
+            return None
+    span = _at(text, cursor)
+    if span.getString() != para.text:
+        return None
+    para.start = text.createTextCursorByRange(cursor)
+    return span
+
+
+def restore(doc: Any, kept: List[_Para], bookmarks_only: bool = False) -> None:
+    """Put back the noted bookmarks, comment anchors and lists that no longer match
+    (``bookmarks_only``: the bookmarks); never raises."""
+    text = doc.getText()
+    for para in kept:
+        try:
+            span = _found_again(text, para)
+            if span is None:
+                continue        # not the noted paragraph (any more): leave it
+            if not bookmarks_only and tuple(span.getPropertyValues(LIST_PROPS)) != para.lists:
+                for name, value in zip(LIST_PROPS, para.lists):
+                    span.setPropertyValue(name, value)
+            _bookmarks(doc, text, para)
+            if not bookmarks_only:
+                now = _read(text, para.start)
+                if now is not None:
+                    _notes(doc, text, para, now)
+        except Exception:
+            log.exception("could not put a paragraph's marks back")
+
+
+class UndoRepair(unohelper.Base, XUndoAction):
+    """Added first to an edit's undo context, so its undo runs last: on the restored text."""
+
+    def __init__(self, doc: Any, kept: List[_Para]):
+        self.doc = doc
+        self.kept = kept
+        self.Title = "Marginalia: marks"
+
+    def undo(self):
+        restore(self.doc, self.kept)
+
+    def redo(self):
+        pass        # the edit's own redo follows and makes it again
