@@ -51,13 +51,15 @@ class Plan(NamedTuple):
 
 
 def _candidates(read_text: str) -> List[tuple]:
-    """(number, text) of the numbered lines that are paragraphs with words, not tables."""
-    out = []
+    """(number, text) of the numbered lines that are paragraphs with words, or, in a body
+    of tables only, the tables."""
+    lines = []
     for line in read_text.splitlines():
         match = _LINE.match(line)
-        if match and not match.group(2).startswith("|") and _WORD.search(match.group(2)):
-            out.append((int(match.group(1)), match.group(2)))
-    return out
+        if match and _WORD.search(match.group(2)):
+            lines.append((int(match.group(1)), match.group(2)))
+    paragraphs = [(n, text) for n, text in lines if not text.startswith("|")]
+    return paragraphs or lines
 
 
 def plan(office: Any, doc: Any) -> Plan:
@@ -299,10 +301,12 @@ def check_document(office: Any, path: str, direct: Optional[Dict[str, Any]] = No
 
 def _check_mode(office, path, mode, the_plan, direct, tools, save, problems):
     checker = None
+    stage = "(loading)"
     try:
         checker = Checker(office, path, mode, the_plan or Plan({}, None), direct, save)
         checker.load()
         if the_plan is None:
+            stage = "(read_document, choosing the arguments)"
             the_plan = checker.plan = plan(office, checker.doc)
         for tool in tools:
             if not checker.run(tool):
@@ -310,7 +314,7 @@ def _check_mode(office, path, mode, the_plan, direct, tools, save, problems):
     except Exception as exc:
         if office.alive():
             raise
-        problems.append(Problem(os.path.basename(path), mode, "(load)",
+        problems.append(Problem(os.path.basename(path), mode, stage,
                                 "LibreOffice died (%s)" % type(exc).__name__))
     finally:
         if checker is not None:
