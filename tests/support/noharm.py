@@ -31,7 +31,6 @@ INTERNAL = re.compile(r"Traceback|<traceback object|caught exception|Exception|A
 SAVE_IN_COMMENTS = ("replace_text", "delete_paragraphs", "insert_paragraphs")
 FILTERS = (("odt", "writer8"), ("docx", "MS Word 2007 XML"))
 TRACE = bool(os.environ.get("MARGINALIA_NOHARM_TRACE"))
-_LINE = re.compile(r"^(\d+): (.*)$")
 _WORD = re.compile(r"[^\W\d_]{4,}")
 
 
@@ -50,22 +49,22 @@ class Plan(NamedTuple):
     word: Optional[str]
 
 
-def _candidates(read_text: str) -> List[tuple]:
-    """(number, text) of the numbered lines that are paragraphs with words, or, in a body
-    of tables only, the tables."""
-    lines = []
-    for line in read_text.splitlines():
-        match = _LINE.match(line)
-        if match and _WORD.search(match.group(2)):
-            lines.append((int(match.group(1)), match.group(2)))
-    paragraphs = [(n, text) for n, text in lines if not text.startswith("|")]
-    return paragraphs or lines
+def _candidates(snap: Dict[str, Any]) -> List[tuple]:
+    """(number, text) of the body's paragraphs with words, or, in a body of tables only,
+    of its tables; numbered as the tools number blocks (a table is one)."""
+    paragraphs, tables = [], []
+    for number, block in enumerate(snap["body"], 1):
+        if "table" in block:
+            tables.append((number, " ".join(block["cells"].values())))
+        elif _WORD.search(block["text"]):
+            paragraphs.append((number, block["text"]))
+    return paragraphs or [t for t in tables if _WORD.search(t[1])]
 
 
-def plan(office: Any, doc: Any) -> Plan:
-    """Read the document once (read_document) and choose every tool's arguments."""
-    read = turn(office, doc, ("read_document", {"start": 1, "end": -1}))[0]
-    found = _candidates(read["content"]) if read["ok"] else []
+def plan(doc: Any, snap: Dict[str, Any]) -> Plan:
+    """Choose every tool's arguments from the document's snapshot: a block in the middle
+    of the body, and a word of it that a search finds."""
+    found = _candidates(snap)
     number, text = found[len(found) // 2] if found else (1, "")
     word = None
     for candidate in _WORD.findall(text) + [w for _n, t in found for w in _WORD.findall(t)]:
@@ -176,7 +175,8 @@ class Checker:
         """Check one tool; False when the office died (the caller revives it)."""
         started = time.time()
         try:
-            clean = getattr(self, "_" + self.mode)(tool)
+            clean = self._read() if tool == "read_document" else \
+                getattr(self, "_" + self.mode)(tool)
         except Exception as exc:
             if not self.office.alive():
                 self._say(tool, "LibreOffice died (%s)" % type(exc).__name__)
@@ -186,10 +186,25 @@ class Checker:
                       % (str(exc).strip().splitlines() or [type(exc).__name__])[0][:300])
             clean = False
         if not clean:
-            self.load()
+            try:
+                self.load()
+            except Exception as exc:
+                if self.office.alive():
+                    raise
+                self._say(tool, "LibreOffice died closing the edited document or loading it "
+                                "again (%s)" % type(exc).__name__)
+                self.doc = None
+                return False
         if TRACE:
             print("  %s %s %s %.2f s" % (self.name, self.mode, tool, time.time() - started),
                   flush=True)
+        return True
+
+    def _read(self) -> bool:
+        results = turn(self.office, self.doc, ("read_document", {"start": 1, "end": -1}))
+        bad = internal_error(results)
+        if bad is not None:
+            self._say("read_document", "internal error in the answer: %s" % bad.strip()[:400])
         return True
 
     def _common(self, tool: str, results: List[Dict[str, Any]]) -> Dict[str, Any]:
@@ -301,20 +316,22 @@ def check_document(office: Any, path: str, direct: Optional[Dict[str, Any]] = No
 
 def _check_mode(office, path, mode, the_plan, direct, tools, save, problems):
     checker = None
-    stage = "(loading)"
     try:
         checker = Checker(office, path, mode, the_plan or Plan({}, None), direct, save)
         checker.load()
         if the_plan is None:
-            stage = "(read_document, choosing the arguments)"
-            the_plan = checker.plan = plan(office, checker.doc)
+            the_plan = checker.plan = plan(checker.doc, checker.original)
+            # The reading tool the model calls first, once per document.
+            if not checker.run("read_document"):
+                office.revive()
+                checker.load()
         for tool in tools:
             if not checker.run(tool):
                 break
     except Exception as exc:
         if office.alive():
             raise
-        problems.append(Problem(os.path.basename(path), mode, stage,
+        problems.append(Problem(os.path.basename(path), mode, "(loading)",
                                 "LibreOffice died (%s)" % type(exc).__name__))
     finally:
         if checker is not None:
