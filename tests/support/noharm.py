@@ -164,7 +164,9 @@ class Checker:
     def _act(self, tool: str, **payload: Any) -> None:
         said = self.office.job("review.act", document=self.doc, **payload)
         if "refused" in said:
-            self._say(tool, "review.act %s refused: %s" % (payload["action"], said["refused"]))
+            # A refusal changes nothing; what it leaves undone the snapshots show.
+            self._say(tool, "review.act %s refused: %s" % (payload["action"], said["refused"]),
+                      finding=True)
 
     def _undo_all(self) -> None:
         um = self.doc.getUndoManager()
