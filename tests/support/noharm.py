@@ -297,8 +297,10 @@ class Checker:
 
 
 def check_document(office: Any, path: str, direct: Optional[Dict[str, Any]] = None,
-                   modes=MODES, tools=TOOLS, save: bool = True) -> List[Problem]:
-    """Every tool in every mode on one document (direct first: the others compare with it)."""
+                   modes=MODES, tools=TOOLS, save: bool = True,
+                   read: bool = True) -> List[Problem]:
+    """Every tool in every mode on one document (direct first: the others compare with it);
+    with read, read_document is tried once first."""
     direct = {} if direct is None else direct
     problems = []
     the_plan = None
@@ -309,13 +311,14 @@ def check_document(office: Any, path: str, direct: Optional[Dict[str, Any]] = No
     shutil.copyfile(path, copy)
     try:
         for mode in modes:
-            the_plan = _check_mode(office, copy, mode, the_plan, direct, tools, save, problems)
+            the_plan = _check_mode(office, copy, mode, the_plan, direct, tools, save, read,
+                                   problems)
     finally:
         shutil.rmtree(folder, True)
     return problems
 
 
-def _check_mode(office, path, mode, the_plan, direct, tools, save, problems):
+def _check_mode(office, path, mode, the_plan, direct, tools, save, read, problems):
     checker = None
     try:
         checker = Checker(office, path, mode, the_plan or Plan({}, None), direct, save)
@@ -323,7 +326,7 @@ def _check_mode(office, path, mode, the_plan, direct, tools, save, problems):
         if the_plan is None:
             the_plan = checker.plan = plan(checker.doc, checker.original)
             # The reading tool the model calls first, once per document.
-            if not checker.run("read_document"):
+            if read and not checker.run("read_document"):
                 office.revive()
                 checker.load()
         for tool in tools:
