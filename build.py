@@ -6,6 +6,9 @@
     python3 build.py test [-- pytest args]
                                 prepare what the tests need (.venv with pytest over the
                                 Python that has LibreOffice's uno) and run the whole suite
+    python3 build.py check-corpus [DIR] [-- options]
+                                every edit tool in every apply mode over the .odt and .docx
+                                of DIR (default ../shared/corpus), checked for harm
     python3 build.py test-in-debian [SUITE] [-- pytest args]
                                 as root: run `build.py test` inside a fresh Debian SUITE
                                 root (default trixie, today's LibreOffice), via debootstrap
@@ -275,6 +278,29 @@ def _prepare_venv():
     return venv_python
 
 
+def _test_env():
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
+                                         os.path.join(ROOT, "vendor")])
+    env["MARGINALIA_OXT"] = OXT
+    return env
+
+
+# The shared documents written elsewhere, beside the project (see check_corpus).
+CORPUS = os.path.join(os.path.dirname(ROOT), "shared", "corpus")
+
+
+def check_corpus(folder: str, options: List[str]) -> int:
+    """The no-harm checks over a folder of real documents (tests/support/corpus_check.py)."""
+    if not os.path.isdir(folder):
+        fail("the folder %s is not there, so there are no documents to check" % folder)
+    ensure_packages(INSTALL_NEEDS + ("python3-venv",), "`build.py check-corpus`")
+    build()
+    venv_python = _prepare_venv()
+    return subprocess.call([venv_python, "-m", "tests.support.corpus_check", folder] + options,
+                           cwd=ROOT, env=_test_env())
+
+
 def test(pytest_args):
     ensure_packages(TEST_NEEDS, "`build.py test`")
     for tool, hint in (("soffice", "libreoffice-writer libreoffice-gtk3"),
@@ -284,12 +310,9 @@ def test(pytest_args):
                  "apt-get install %s)" % (tool, hint))
     build()
     venv_python = _prepare_venv()
-    env = dict(os.environ)
-    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
-                                         os.path.join(ROOT, "vendor")])
+    env = _test_env()
     # Tells tests/conftest.py to count any skipped test as a failure.
     env["MARGINALIA_NO_SKIPS"] = "1"
-    env["MARGINALIA_OXT"] = OXT
     args = [venv_python, "-m", "pytest", "-p", "no:cacheprovider", "-ra"]
     if not any(not a.startswith("-") for a in pytest_args):
         args.append("tests")
@@ -369,6 +392,13 @@ def main(argv):
         install()
     elif command == "test":
         sys.exit(test(rest))
+    elif command == "check-corpus":
+        folder = CORPUS
+        if rest[:1] and not rest[0].startswith("-"):
+            folder, rest = os.path.abspath(rest[0]), rest[1:]
+        if rest[:1] == ["--"]:
+            rest = rest[1:]
+        sys.exit(check_corpus(folder, rest))
     elif command == "test-in-debian":
         suite = "trixie"
         if rest[:1] and not rest[0].startswith("-"):
@@ -377,7 +407,7 @@ def main(argv):
             rest = rest[1:]
         sys.exit(test_in_debian(suite, rest))
     else:
-        fail("unknown command %r (build, install, test or test-in-debian)" % command)
+        fail("unknown command %r (build, install, test, check-corpus or test-in-debian)" % command)
 
 
 if __name__ == "__main__":
