@@ -25,6 +25,7 @@ from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.ui import prompts as pl
 from marginalia.writer import answer, read, rewrite
+from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.block_tools import forward, replace_selection
 from marginalia.writer.text_tools import check_writable, insert_comment
 
@@ -76,9 +77,7 @@ def _paragraphs(text: Any, rng: Any) -> List[Any]:
 def capture(doc: Any, rng: Any = None, whole: bool = False) -> Target:
     """The target: ``rng``, the whole body (``whole``), or the view's selection or cursor."""
     if whole:
-        body = doc.getText()
-        rng = body.createTextCursor()
-        rng.gotoStart(False)
+        rng = start_cursor(doc.getText())
         rng.gotoEnd(True)
     elif rng is None:
         controller = doc.getCurrentController()

@@ -31,6 +31,19 @@ from typing import Any, Dict, List, Optional, Sequence, Tuple
 
 from marginalia.document.docview import Para
 
+
+def start_cursor(body: Any) -> Any:
+    """A cursor at the body's first paragraph, where createTextCursor() and gotoStart()
+    put one, found by enumerating the body instead: on a body that starts with a table
+    whose first row has a grid offset (Word's w:gridBefore), createTextCursor() kills
+    LibreOffice 7.4."""
+    elements = body.createEnumeration()
+    while elements.hasMoreElements():
+        element = elements.nextElement()
+        if element.supportsService("com.sun.star.text.Paragraph"):
+            return body.createTextCursorByRange(element.getStart())
+    raise ValueError("a body without a paragraph")
+
 # Read for every paragraph; the list details only for list items (each property
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")
@@ -158,13 +171,14 @@ def body_tables(doc: Any, body: Any) -> List[Tuple[Any, Any]]:
     """
     tables = doc.getTextTables()
     out = []
-    start = body.getStart()
     for i in range(tables.getCount()):
         table = tables.getByIndex(i)
         anchor = table.getAnchor()
         try:
             # Tables in headers, footers or frames cannot be compared with the body.
-            body.compareRegionStarts(anchor, start)
+            # Not with body.getStart(): a body that starts with a table whose first row
+            # has a grid offset (w:gridBefore) crashed 7.4 there.
+            body.compareRegionStarts(anchor, anchor)
         except Exception:
             continue
         out.append((anchor, table))
@@ -332,8 +346,7 @@ class Offsets:
             self._cursor = body.createTextCursorByRange(rng.getStart())
             self._offset = offset
         else:
-            self._cursor = body.createTextCursor()
-            self._cursor.gotoStart(False)
+            self._cursor = start_cursor(body)
             self._offset = 0
 
     def of(self, position: Any) -> int:

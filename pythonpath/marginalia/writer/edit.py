@@ -198,8 +198,15 @@ def _drop_empty_paragraph_after_table(text, cursor):
     probe = text.createTextCursorByRange(cursor.getStart())
     if not probe.gotoNextParagraph(False):
         return              # last paragraph of the body: Writer needs it after a table
-    if probe.TextTable is not None:
-        return              # a table follows: this paragraph keeps the two apart
+    # gotoNextParagraph steps over a table: look at what lies between.
+    between = text.createTextCursorByRange(cursor.getStart())
+    between.gotoRange(probe.getStart(), True)
+    elements = between.createEnumeration()
+    while elements.hasMoreElements():
+        if elements.nextElement().supportsService("com.sun.star.text.TextTable"):
+            # A table follows: this paragraph keeps the two apart (deleting up to the
+            # paragraph after it deleted that table).
+            return
     # Deleting from its start to the next paragraph's start keeps the next
     # paragraph's own attributes (Writer joins "backwards" in this case).
     cursor.gotoRange(probe.getStart(), True)

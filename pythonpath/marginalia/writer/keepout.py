@@ -137,7 +137,7 @@ def _selection_range(doc):
     try:
         sel = doc.getCurrentController().getSelection()
         rng = sel.getByIndex(0)
-        rng.getText().compareRegionStarts(rng.getStart(), doc.getText().getStart())
+        doc.getText().compareRegionStarts(rng, rng)      # raises outside the body
         return rng
     except Exception:
         return None

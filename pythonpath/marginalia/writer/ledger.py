@@ -30,6 +30,7 @@ from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
 from marginalia.document.tool_specs import AFTER, DELETE, FOUND, REPLACE, RESTYLE, SELECTION
 from marginalia.writer import doc_state
+from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.tracked import redline_ids, redline_range, redlines
 from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
@@ -214,10 +215,11 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
         reds = redlines(doc, change.handle["redlines"])
         if reds:
             spans = [redline_range(doc, red) for red in reds]
-            tables = [span for span in spans
-                      if span.supportsService("com.sun.star.text.TextTable")]
-            if tables:
-                return tables[0]
+            odd = [span for span in spans
+                   if span.supportsService("com.sun.star.text.TextTable") or
+                   span.getText() != text]
+            if odd:
+                return odd[0]       # a table, or a change in a cell: that is where to go
             points = [point for span in spans for point in (span.getStart(), span.getEnd())]
             first = last = points[0]
             for point in points[1:]:
@@ -227,7 +229,7 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
                     if text.compareRegionStarts(last, point) > 0:
                         last = point
                 except Exception:
-                    pass      # a point outside the body text (a table cell)
+                    pass
             cursor = text.createTextCursorByRange(first)
             cursor.gotoRange(last, True)
             return cursor
@@ -238,8 +240,7 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
         except Exception:
             return None
     if handle.get("start"):
-        cursor = text.createTextCursor()
-        cursor.gotoStart(False)
+        cursor = start_cursor(text)
     elif handle.get("mark") is not None:
         cursor = text.createTextCursorByRange(handle["mark"].getStart())
         cursor.gotoStartOfParagraph(False)

@@ -24,7 +24,7 @@ import contextlib
 from typing import Any, Iterator, List, Optional, Tuple
 
 from marginalia.writer import doc_state
-from marginalia.writer.bodymap import before, body_tables
+from marginalia.writer.bodymap import before, body_tables, start_cursor
 
 CHECKPOINT = 128
 
@@ -48,8 +48,7 @@ class Locator:
 
     # -- walking ------------------------------------------------------------------
     def _start(self):
-        cursor = self.body.createTextCursor()
-        cursor.gotoStart(False)
+        cursor = start_cursor(self.body)
         self._cursor = cursor
         self._number = 0
         self._passed = 0

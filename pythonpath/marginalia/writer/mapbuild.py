@@ -82,8 +82,7 @@ def _read_props(cursor, get, kinds):
 
 def _props(doc, limit) -> Iterator[None]:
     """Every paragraph's (attributes, list kind) in order; None past ``limit`` paragraphs."""
-    cursor = doc.getText().createTextCursor()
-    cursor.gotoStart(False)
+    cursor = bodymap.start_cursor(doc.getText())
     step, get = cursor.gotoNextParagraph, cursor.getPropertyValues
     kinds = ListKinds()
     out = []
@@ -107,8 +106,7 @@ def _filled(bmap, read):
 
 
 def _count_paragraphs(doc) -> Iterator[None]:
-    cursor = doc.getText().createTextCursor()
-    cursor.gotoStart(False)
+    cursor = bodymap.start_cursor(doc.getText())
     step = cursor.gotoNextParagraph
     count = 1
     while step(False):
@@ -155,12 +153,10 @@ def _walk(doc, body, text, guess) -> Iterator[None]:
             if any(text[o:o + 1] != "\n" for o in joined):
                 return None
             breaks = []
-    cursor = body.createTextCursor()
-    cursor.gotoStart(False)
+    cursor = bodymap.start_cursor(body)
     step, get = cursor.gotoNextParagraph, cursor.getPropertyValues
     # ``mark`` trails the walk to measure body text offsets after each table.
-    mark = body.createTextCursor()
-    mark.gotoStart(False)
+    mark = body.createTextCursorByRange(cursor)
     offset = 0
     kinds = ListKinds()
     blocks = []

@@ -29,7 +29,9 @@ from marginalia.writer.rewrite import advance
 
 log = logging.getLogger("marginalia.writer")
 
-LIST_PROPS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
+# The style first: setting it may reset the list attributes set after it.
+PARA_PROPS = ("ParaStyleName", "NumberingStyleName", "ListId", "NumberingLevel",
+              "NumberingIsNumber")
 # Paragraphs whose marks are noted for one edit: beyond this the edit is left as it is.
 MOST = 400
 
@@ -55,7 +57,7 @@ def _read(text: Any, start: Any) -> Optional[_Para]:
     if not paragraph.supportsService("com.sun.star.text.Paragraph"):
         return None
     para = _Para(text.createTextCursorByRange(start), paragraph.getString(),
-                 tuple(paragraph.getPropertyValues(LIST_PROPS)))
+                 tuple(paragraph.getPropertyValues(PARA_PROPS)))
     done, opened, notes = 0, {}, {}
     portions = paragraph.createEnumeration()
     while portions.hasMoreElements():
@@ -92,6 +94,10 @@ def _props(field):
 def starts_of(doc: Any, rng: Any, and_next: bool = False) -> List[Any]:
     """Cursors at the start of each paragraph ``rng`` touches (and of the one after it)."""
     text = doc.getText()
+    try:
+        text.compareRegionStarts(rng, rng)
+    except Exception:
+        return []           # not in the body (a table's cell, a frame): not kept
     cursor = text.createTextCursorByRange(rng.getStart())
     cursor.gotoStartOfParagraph(False)
     end = rng.getEnd()
@@ -114,15 +120,17 @@ def note(doc: Any, starts: List[Any]) -> List[_Para]:
     # their place after the paragraph before them, which the deletion left alone.
     base = text.createTextCursorByRange(starts[0]) if starts else None
     if base is not None and not base.gotoPreviousParagraph(False):
-        base = None
+        base, index_from = None, 0      # from the first: counted from the body's first
+    else:
+        index_from = 1
     out = []
-    for index, start in enumerate(starts, 1):
+    for index, start in enumerate(starts, index_from):
         try:
             para = _read(text, start)
         except Exception:
             log.exception("could not note a paragraph's marks")
             continue
-        if para is not None and (para.bookmarks or para.notes or any(para.lists[:2])):
+        if para is not None:
             para.base, para.index = base, index
             out.append(para)
     return out
@@ -178,14 +186,24 @@ def _at(text, start):
     return span
 
 
+def _first_paragraph(text):
+    """A cursor at the body's first paragraph, found by enumerating the body: a body
+    that starts with a table (w:gridBefore) takes no cursor from its start (7.4)."""
+    paragraphs = text.createEnumeration()
+    while paragraphs.hasMoreElements():
+        element = paragraphs.nextElement()
+        if element.supportsService("com.sun.star.text.Paragraph"):
+            return text.createTextCursorByRange(element.getStart())
+    raise ValueError("a body without a paragraph")
+
+
 def _found_again(text, para):
     """A cursor over the noted paragraph as it is now (its start moved there), or None."""
     span = _at(text, para.start)
     if span.getString() == para.text:
         return span
-    if para.base is None:
-        return None
-    cursor = text.createTextCursorByRange(para.base)
+    cursor = _first_paragraph(text) if para.base is None else \
+        text.createTextCursorByRange(para.base)
     for _step in range(para.index):
         if not cursor.gotoNextParagraph(False):
             return None
@@ -205,8 +223,8 @@ def restore(doc: Any, kept: List[_Para], bookmarks_only: bool = False) -> None:
             span = _found_again(text, para)
             if span is None:
                 continue        # not the noted paragraph (any more): leave it
-            if not bookmarks_only and tuple(span.getPropertyValues(LIST_PROPS)) != para.lists:
-                for name, value in zip(LIST_PROPS, para.lists):
+            if not bookmarks_only and tuple(span.getPropertyValues(PARA_PROPS)) != para.lists:
+                for name, value in zip(PARA_PROPS, para.lists):
                     span.setPropertyValue(name, value)
             _bookmarks(doc, text, para)
             if not bookmarks_only:

@@ -17,29 +17,36 @@ def redline_ids(doc: Any) -> List[str]:
     return out
 
 
-def _in_body(text: Any, point: Any) -> Any:
-    """``point`` as a range of the body text: a position in a table's cell gives the
-    table's anchor."""
-    try:
-        text.compareRegionStarts(point, text.getStart())
+def _table_of(point: Any) -> Any:
+    """The table ``point`` is (or lies in a cell of), or None."""
+    if point.supportsService("com.sun.star.text.TextTable"):
         return point
+    try:
+        cursor = point.getText().createTextCursorByRange(point.getStart())
+        return cursor.getPropertyValue("TextTable")
     except Exception:
-        return point.getPropertyValue("TextTable").getAnchor()
+        return None
 
 
 def redline_range(doc: Any, red: Any) -> Any:
-    """What selects a tracked change: a text cursor over it, or the table a change begins
-    with (a table inserted tracked at the start of the body: no text position is before
-    it, and its anchor makes no cursor there)."""
+    """What selects a tracked change: a text cursor over it in the text it lies in (the
+    body or one cell), or, for a change that reaches into a table from outside it (a
+    table inserted tracked), the table: no cursor goes from a paragraph into a cell, and
+    a table at the start of the body has no text position before it."""
     start = red.getPropertyValue("RedlineStart")
-    if start.supportsService("com.sun.star.text.TextTable"):
-        return start
-    text = doc.getText()
-    first = _in_body(text, start)
-    last = _in_body(text, red.getPropertyValue("RedlineEnd"))
-    cursor = text.createTextCursorByRange(first.getStart())
-    cursor.gotoRange(last.getEnd(), True)
-    return cursor
+    end = red.getPropertyValue("RedlineEnd")
+    for point in (start, end):
+        if point.supportsService("com.sun.star.text.TextTable"):
+            return point
+    try:
+        cursor = start.getText().createTextCursorByRange(start.getStart())
+        cursor.gotoRange(end.getEnd(), True)
+        return cursor
+    except Exception:
+        table = _table_of(end) or _table_of(start)
+        if table is None:
+            raise
+        return table
 
 
 def redlines(doc: Any, ids: List[str]) -> List[Any]:

@@ -4,9 +4,9 @@ Setting ``ParaStyleName`` on a range applies the style untracked even while
 changes are recorded (seen on 7.4): Reject then has nothing to take back. The
 view's Apply Style command (``.uno:StyleApply``) records a ParagraphFormat
 change that Reject undoes, but only for a selection within one paragraph (over
-two it records nothing). So a recorded style change puts the cursor in each
-paragraph in turn, runs that command, and gives the user's selection back.
-Main thread.
+two it records nothing). So a style change puts the cursor in each paragraph
+in turn, runs that command, and gives the user's selection back; recorded or
+not, so the direct edit and an accepted suggestion are one edit. Main thread.
 """
 
 import contextlib
@@ -56,10 +56,14 @@ def kept_selection(doc: Any) -> Iterator[Any]:
 
 
 def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
-    """Give every paragraph of ``spans`` the paragraph style ``name`` (its programmatic name);
-    recorded as a tracked change when the document records changes."""
-    if not doc.getPropertyValue("RecordChanges"):
-        # One call per run of paragraphs between tables, not one per paragraph.
+    """Give every paragraph of ``spans`` the paragraph style ``name`` (its programmatic name)
+    as the view's Apply Style does, recorded or not: the direct edit and an accepted
+    suggestion are then one edit (the property alone kept a Word list item's numbering,
+    which Apply Style takes away)."""
+    if doc.getCurrentController() is None:
+        if doc.getPropertyValue("RecordChanges"):
+            raise ToolError(NOT_RECORDED)
+        # No view (a document loaded without one): the property, a run at a time.
         for span in spans:
             span.setPropertyValue("ParaStyleName", name)
         return

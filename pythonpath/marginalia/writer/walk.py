@@ -12,6 +12,7 @@ from typing import Any, Dict, Iterator, Optional
 from marginalia.document import expect as words
 from marginalia.document.tool_specs import ToolSpec
 from marginalia.writer import locate
+from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.locate import Locator
 
 
@@ -100,7 +101,8 @@ class Walker:
         if loc._all:
             return None
         try:
-            probe = body.createTextCursorByRange(mark if mark is not None else body.getStart())
+            probe = body.createTextCursorByRange(mark) if mark is not None else \
+                start_cursor(body)
             probe.gotoRange(point, True)
             guess = start + probe.getString().count("\n")
             _table, cursor = loc.block(guess)
@@ -117,7 +119,7 @@ class Walker:
         nearest checkpoint the Locator has passed; None when it is not in the body."""
         body = self.doc.getText()
         try:
-            body.compareRegionStarts(point, body.getStart())
+            body.compareRegionStarts(point, point)      # raises outside the body
         except Exception:
             try:
                 point = point.getPropertyValue("TextTable").getAnchor()
