@@ -311,7 +311,33 @@ def _doc_states(ctx, document, payload):
     return mainthread.run_sync(ctx, look)
 
 
+def _failing_edit(ctx, document, payload):
+    """An edit of a turn that fails inside the office after changing the document (tests):
+    what the model would be told, with the turn's first edit first when ``after_edit``."""
+    from marginalia.errors import ToolError
+    from marginalia.office.jobs_writer import toolbox_for
+
+    def half_then_fail():
+        text = document.getText()
+        text.insertString(text.getEnd(), " half written", False)
+        raise RuntimeError("Couldn't convert <traceback object at 0x7f> to a UNO type")
+    box = toolbox_for(ctx, document, payload)
+    box.begin_turn("failing")
+    try:
+        if payload.get("after_edit"):
+            box.registry.call("replace_text", {"search": payload["after_edit"],
+                                               "replacement": "changed"})
+        try:
+            box.run_edit("half", half_then_fail)
+        except ToolError as exc:
+            return {"error": str(exc)}
+        return {"error": None}
+    finally:
+        box.end_turn()
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
+    "writer.failing_edit": _failing_edit,
     "load": _load,
     "doc.states": _doc_states,
     "collector.state": _collector_state,

@@ -13,7 +13,8 @@ from marginalia.errors import Cancelled
 from marginalia.writer.toolbox import WriterToolbox
 
 
-def _toolbox(ctx, document, payload):
+def toolbox_for(ctx: Any, document: Any, payload: Dict[str, Any]) -> WriterToolbox:
+    """The toolbox a job command runs a turn with: the mode from ``apply`` (or track_changes)."""
     from marginalia.office.mainthread import run_sync
     if document is None:
         raise ValueError("this command needs a Document")
@@ -30,7 +31,7 @@ def _call_tools(ctx, document, payload):
     there (``_user_types``), to test a turn the user edits in the middle of.
     """
     from marginalia.office.mainthread import longest_stretch
-    box = _toolbox(ctx, document, payload)
+    box = toolbox_for(ctx, document, payload)
     box.record_changes = bool(payload.get("record", True))
     results = []
     started_turn = time.perf_counter()
@@ -80,14 +81,14 @@ def _user_types(ctx, document, line):
 
 
 def _context(ctx, document, payload):
-    box = _toolbox(ctx, document, payload)
+    box = toolbox_for(ctx, document, payload)
     started = time.perf_counter()
     text = box.context()
     return {"context": text, "seconds": time.perf_counter() - started}
 
 
 def _schemas(ctx, document, payload):
-    box = _toolbox(ctx, document, payload)
+    box = toolbox_for(ctx, document, payload)
     return box.registry.schemas()
 
 
