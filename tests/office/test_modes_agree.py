@@ -4,7 +4,8 @@ For each case the same call runs on copies of one generated document: directly;
 tracked, then the card's Accept All of that turn; tracked, then its Reject All;
 Comment only, then Apply on each proposal; directly, then one Undo. Accepting
 must give exactly the direct result, rejecting and undoing exactly the original,
-applying the proposals the direct result: text, styles, list labels, formatting
+applying the proposals the direct result, Redo after the Undo the direct result
+again: text, styles, list labels, formatting
 runs, tables, comments, notes, bookmarks and the document's own earlier tracked
 changes all count (tests.support.docsnap). A failing case prints its seed, its
 document and its call. MARGINALIA_MODE_CASES sets how many cases run (default 40).
@@ -98,6 +99,9 @@ def test_accept_reject_apply_and_undo_agree_with_the_direct_edit(office, seed):
         if steps:
             manager.undo()
             _check(case, "one undo of the direct turn", snapshot(direct), before)
+            # What the undo put back (writer.mark_keeper) must not misplace the redo.
+            manager.redo()
+            _check(case, "redo after the undo", snapshot(direct), after)
     finally:
         for doc in copies:
             office.close(doc)

@@ -296,7 +296,6 @@ def _roundtrip(ctx, doc, payload):
     return sorted(seconds)[len(seconds) // 2]
 
 
-# Command -> handler(ctx, document, payload); each hops to the main thread itself.
 def _doc_states(ctx, document, payload):
     """The RuntimeUIDs of the documents whose state (writer.doc_state) is kept, and what
     ``document``'s holds (tests: a closed document's state must be gone)."""
@@ -336,6 +335,7 @@ def _failing_edit(ctx, document, payload):
         box.end_turn()
 
 
+# Command -> handler(ctx, document, payload); each hops to the main thread itself.
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "writer.failing_edit": _failing_edit,
     "load": _load,

@@ -47,7 +47,8 @@ class QuickAction:
         if self.mode == pl.PANEL:
             return []
         summary = toolbox.run_edit(
-            self.prompt.pid, lambda: action_output.apply(self.target, self.mode, reply))
+            self.prompt.pid, lambda: action_output.apply(self.target, self.mode, reply),
+            target=self.target.range)
         return [ev.Event(ev.TOOL_RESULT, call_id="action-" + self.prompt.pid,
                          name=self.prompt.pid, ok=True, summary=summary)]
 

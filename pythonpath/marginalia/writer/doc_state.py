@@ -54,8 +54,10 @@ def of(doc: Any) -> DocState:
     key = doc.RuntimeUID
     state = _states.get(key)
     if state is None:
-        state = _states[key] = DocState(key)
+        state = DocState(key)
+        # The listener first: a state kept without one would never be dropped.
         doc.addModifyListener(_Watch(state))
+        _states[key] = state
     return state
 
 

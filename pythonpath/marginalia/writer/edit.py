@@ -321,6 +321,14 @@ def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
             return cursor
         _break_at(doc, following, before=True)
         return following
+    _t, following = loc.block(after + 1)
+    if following is not None:
+        # Before the next paragraph, not at the end of this one: a split paragraph's
+        # node (and the images anchored to it) stays with the part after the split
+        # point, so a paragraph opened at this one's end took them along, and
+        # rejecting the insertion deleted them.
+        _break_at(doc, following, before=True)
+        return following
     cursor.gotoEndOfParagraph(False)
     _break_at(doc, cursor, before=False)
     return cursor

@@ -45,18 +45,24 @@ def _order(text, a, b):
 
 
 def overlaps(doc: Any, rng: Any, anchor: Any, touching: bool = False) -> bool:
-    """Whether ``rng`` and a mark's ``anchor`` share text (both in the body)."""
-    text = doc.getText()
+    """Whether ``rng`` and ``anchor`` share text: ranges of the body or of one cell; a
+    range in a table's cell stands for its table's place in the body."""
     try:
-        # rng starts before the anchor ends, and the anchor starts before rng ends.
-        first = _order(text, rng.getStart(), anchor.getEnd())
-        second = _order(text, anchor.getStart(), rng.getEnd())
+        return _overlap(rng.getText(), rng, anchor, touching)
     except Exception:
-        # A range outside the body (a table cell, a frame): see where its table sits.
-        outer = _outer(rng)
-        if outer is None or outer is rng:
-            return False
-        return overlaps(doc, outer, anchor, touching)
+        pass
+    # Not in one text: each one in the body, a cell by its table (once, no recursion).
+    outer_rng, outer_anchor = _outer(rng) or rng, _outer(anchor) or anchor
+    try:
+        return _overlap(doc.getText(), outer_rng, outer_anchor, touching)
+    except Exception:
+        return False        # one of them outside the body (a frame, a header)
+
+
+def _overlap(text, rng, anchor, touching):
+    # rng starts before the anchor ends, and the anchor starts before rng ends.
+    first = _order(text, rng.getStart(), anchor.getEnd())
+    second = _order(text, anchor.getStart(), rng.getEnd())
     if touching:
         return first >= 0 and second >= 0
     return first > 0 and second > 0

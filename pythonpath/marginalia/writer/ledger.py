@@ -183,7 +183,7 @@ class CallRecord:
             self.handle["paras"] = 0
         elif plan.spec.kind == REPLACE and plan.spec.target in (FOUND, SELECTION) and \
                 not args.get("regex"):
-            self.handle["find"] = cl.after_text(plan.spec.name, args)
+            self.handle["find"] = plan.spec.after(args)
         _shift(turn.changes, facts.get("moved"))
         change = cl.make(ledger.next_id(), turn.number, plan.spec.name, mode, args,
                          self.before_text, self.paragraphs(facts))

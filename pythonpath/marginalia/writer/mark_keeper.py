@@ -25,6 +25,7 @@ from typing import Any, List, Optional
 import unohelper
 from com.sun.star.document import XUndoAction
 
+from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.rewrite import advance
 
 log = logging.getLogger("marginalia.writer")
@@ -41,6 +42,7 @@ class _Para:
         self.start = start          # a text cursor at the paragraph's start
         self.base = None            # one at the start of the paragraph before the first
         self.index = 0              # this one's place after it
+        self.own_list = False       # its list is set on it, not by its style (Word's)
         self.text = text
         self.lists = lists
         self.bookmarks: List[tuple] = []     # (name, offset, end offset)
@@ -58,6 +60,8 @@ def _read(text: Any, start: Any) -> Optional[_Para]:
         return None
     para = _Para(text.createTextCursorByRange(start), paragraph.getString(),
                  tuple(paragraph.getPropertyValues(PARA_PROPS)))
+    from com.sun.star.beans.PropertyState import DIRECT_VALUE
+    para.own_list = paragraph.getPropertyState("NumberingStyleName") == DIRECT_VALUE
     done, opened, notes = 0, {}, {}
     portions = paragraph.createEnumeration()
     while portions.hasMoreElements():
@@ -136,6 +140,56 @@ def note(doc: Any, starts: List[Any]) -> List[_Para]:
     return out
 
 
+class _Long:
+    """A bookmark over more than one paragraph: by text cursors at its two ends."""
+
+    def __init__(self, name: str, start: Any, end: Any, text: str):
+        self.name, self.start, self.end, self.text = name, start, end, text
+
+
+def long_bookmarks(doc: Any, rng: Any) -> List[_Long]:
+    """The bookmarks over more than one paragraph that share text with ``rng`` (Word's
+    references to a passage): Undo gave back one without its last paragraph's end."""
+    from marginalia.writer.keepout import overlaps
+    marks = doc.getBookmarks()
+    names = marks.getElementNames()
+    if len(names) > MOST:
+        return []
+    text = doc.getText()
+    out = []
+    for name in names:
+        try:
+            anchor = marks.getByName(name).getAnchor()
+            whole = anchor.getString()
+            if "\n" in whole and overlaps(doc, rng, anchor, touching=True):
+                out.append(_Long(name, text.createTextCursorByRange(anchor.getStart()),
+                                 text.createTextCursorByRange(anchor.getEnd()), whole))
+        except Exception:
+            continue        # one outside the body (a header's): not this edit's
+    return out
+
+
+def _restore_long(doc: Any, kept: List[_Long]) -> None:
+    text = doc.getText()
+    marks = doc.getBookmarks()
+    for noted in kept:
+        try:
+            mark = marks.getByName(noted.name) if marks.hasByName(noted.name) else None
+            if mark is not None and mark.getAnchor().getString() == noted.text:
+                continue
+            span = text.createTextCursorByRange(noted.start)
+            span.gotoRange(noted.end, True)
+            if span.getString() != noted.text:
+                continue        # its ends moved with the text: leave it
+            if mark is not None:
+                text.removeTextContent(mark)
+            again = doc.createInstance("com.sun.star.text.Bookmark")
+            again.setName(noted.name)
+            text.insertTextContent(span, again, True)
+        except Exception:
+            log.exception("could not put a bookmark back")
+
+
 def _span(text, para, first, last):
     cursor = text.createTextCursorByRange(para.start)
     if not advance(cursor, para.text[:first]):
@@ -186,23 +240,12 @@ def _at(text, start):
     return span
 
 
-def _first_paragraph(text):
-    """A cursor at the body's first paragraph, found by enumerating the body: a body
-    that starts with a table (w:gridBefore) takes no cursor from its start (7.4)."""
-    paragraphs = text.createEnumeration()
-    while paragraphs.hasMoreElements():
-        element = paragraphs.nextElement()
-        if element.supportsService("com.sun.star.text.Paragraph"):
-            return text.createTextCursorByRange(element.getStart())
-    raise ValueError("a body without a paragraph")
-
-
 def _found_again(text, para):
     """A cursor over the noted paragraph as it is now (its start moved there), or None."""
     span = _at(text, para.start)
     if span.getString() == para.text:
         return span
-    cursor = _first_paragraph(text) if para.base is None else \
+    cursor = start_cursor(text) if para.base is None else \
         text.createTextCursorByRange(para.base)
     for _step in range(para.index):
         if not cursor.gotoNextParagraph(False):
@@ -214,18 +257,25 @@ def _found_again(text, para):
     return span
 
 
-def restore(doc: Any, kept: List[_Para], bookmarks_only: bool = False) -> None:
+def restore(doc: Any, kept: List[Any], bookmarks_only: bool = False,
+            lists: bool = True) -> None:
     """Put back the noted bookmarks, comment anchors and lists that no longer match
-    (``bookmarks_only``: the bookmarks); never raises."""
+    (``bookmarks_only``: the bookmarks; ``lists``: the paragraphs' style and list too);
+    never raises."""
     text = doc.getText()
+    _restore_long(doc, [k for k in kept if isinstance(k, _Long)])
     for para in kept:
+        if isinstance(para, _Long):
+            continue
         try:
             span = _found_again(text, para)
             if span is None:
                 continue        # not the noted paragraph (any more): leave it
-            if not bookmarks_only and tuple(span.getPropertyValues(PARA_PROPS)) != para.lists:
-                for name, value in zip(PARA_PROPS, para.lists):
-                    span.setPropertyValue(name, value)
+            if lists and not bookmarks_only:
+                now = span.getPropertyValues(PARA_PROPS)
+                for name, value, was in zip(PARA_PROPS, para.lists, now):
+                    if value != was:
+                        span.setPropertyValue(name, value)
             _bookmarks(doc, text, para)
             if not bookmarks_only:
                 now = _read(text, para.start)
@@ -233,6 +283,26 @@ def restore(doc: Any, kept: List[_Para], bookmarks_only: bool = False) -> None:
                     _notes(doc, text, para, now)
         except Exception:
             log.exception("could not put a paragraph's marks back")
+
+
+def relist(doc: Any, kept: List[Any]) -> None:
+    """After Writer accepted a style change: a paragraph whose list was its own (a Word
+    list item) lost it; it gets it back as the direct edit (the style set as a property)
+    keeps it: as it was, then the new style. Never raises."""
+    text = doc.getText()
+    for para in kept:
+        if not isinstance(para, _Para) or not para.own_list:
+            continue
+        try:
+            span = _found_again(text, para)
+            if span is None or tuple(span.getPropertyValues(PARA_PROPS[1:])) == para.lists[1:]:
+                continue
+            style = span.getPropertyValue("ParaStyleName")
+            for name, value in zip(PARA_PROPS, para.lists):
+                span.setPropertyValue(name, value)
+            span.setPropertyValue("ParaStyleName", style)
+        except Exception:
+            log.exception("could not give a paragraph its list back")
 
 
 class UndoRepair(unohelper.Base, XUndoAction):
@@ -244,7 +314,10 @@ class UndoRepair(unohelper.Base, XUndoAction):
         self.Title = "Marginalia: marks"
 
     def undo(self):
-        restore(self.doc, self.kept)
+        try:
+            restore(self.doc, self.kept)
+        except Exception:       # nothing may reach LibreOffice's Undo from here
+            log.exception("could not put marks back after Undo")
 
     def redo(self):
         pass        # the edit's own redo follows and makes it again

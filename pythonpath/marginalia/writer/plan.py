@@ -42,9 +42,9 @@ class Plan:
     last: Optional[int] = None
     at_start: bool = False           # an insertion before the first block
     problem: bool = False            # the office failed while looking
+    tables: List[Any] = field(default_factory=list)     # the anchors of tables in the blocks
     start_point: Any = None          # where an insertion's proposal goes, when not after
                                      # the anchor (at the start, or after a table)
-    _every: Optional[List[Any]] = field(default=None, repr=False)
 
     @property
     def every(self) -> bool:
@@ -131,8 +131,7 @@ def _after(doc, walker, plan):
     if after == 0:
         plan.at_start, plan.first = True, 1
         # Only a proposal uses it: a point at the start of the first block.
-        cursor, table = walker.block_cursor(1)
-        plan.start_point = cursor if cursor is not None else None
+        plan.start_point = walker.block_cursor(1)[0]
         return
     plan.first = after
     cursor, table = walker.block_cursor(after)
@@ -150,19 +149,27 @@ def _blocks(doc, walker, plan):
     start, end = _int(plan.arguments.get("start")), _int(plan.arguments.get("end"))
     if start is None or end is None:
         return
-    cursor, table = walker.block_cursor(start, plan.arguments.get("expect"))
-    end = walker.get().count() if end == -1 else end
+    # First: with ``expect`` the walk is checked against it (writer.walk).
+    walker.block_cursor(start, plan.arguments.get("expect"))
+    loc = walker.get()
+    end = loc.count() if end == -1 else end
     plan.first, plan.last = start, max(start, end)
-    if cursor is None:
-        plan.anchor = table.getAnchor() if table is not None else None
-        return
-    tail = walker.block_cursor(end)[0] if end > start else None
-    if tail is not None:
-        tail.gotoEndOfParagraph(False)
-        cursor.gotoRange(tail, True)
-    else:
-        cursor.gotoEndOfParagraph(True)
-    plan.anchor = cursor
+    # The paragraphs from the first to the last of the range, and each table in it
+    # (a range that starts or ends at a table covers it too).
+    first = last = None
+    for _number, table, cursor in loc.walk(start, plan.last):
+        if table is not None:
+            plan.tables.append(table.getAnchor())
+        else:
+            last = loc.copy(cursor)
+            if first is None:
+                first = loc.copy(cursor)
+    if first is not None:
+        last.gotoEndOfParagraph(False)
+        first.gotoRange(last, True)
+        plan.anchor = first
+    elif plan.tables:
+        plan.anchor = plan.tables[0]
 
 
 _FINDERS = {FOUND: _found, SELECTION: _selection, AFTER: _after, BLOCKS: _blocks}
@@ -201,7 +208,8 @@ def _every_range(doc, plan):
 def _targets(doc, plan):
     if plan.every:
         return _every_range(doc, plan)
-    return [plan.anchor] if plan.anchor is not None else []
+    found = [plan.anchor] if plan.anchor is not None else []
+    return found + [t for t in plan.tables if t is not plan.anchor]
 
 
 def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
@@ -233,13 +241,15 @@ def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
     turn: the document's own earlier suggestions (the user's, another reviewer's, an
     earlier turn's) are left as they are. Changing them directly would drop them, and
     tracked, accepting or rejecting this turn would not give back what they were."""
-    if plan.problem or plan.spec.target == AFTER:
+    if plan.spec.target == AFTER:
         return
     try:
-        spans = [s for s in tracked.others(doc, own)
-                 if not s.supportsService("com.sun.star.text.TextTable")]
+        spans = [s.getAnchor() if s.supportsService("com.sun.star.text.TextTable") else s
+                 for s in tracked.others(doc, own)]
         if not spans:
             return
+        if plan.problem:
+            raise ToolError(UNSURE)
         ranges = _targets(doc, plan)
         for rng in ranges:
             for span in spans:

@@ -15,7 +15,7 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
 from marginalia.document import tool_specs
-from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND
+from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION
 # The tool modules bind their functions as they are imported: Apply runs them.
 from marginalia.writer import binding, keepout, mark_keeper, read, text_tools
 # Imported for what it does: its tools bind to their declarations, and Apply runs them.
@@ -103,7 +103,7 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
     found = keepout.marks(doc)
     if found:
         keepout.check_ranges(doc, [anchor], found)
-    if change.tool == "replace_selection":
+    if declared.target == SELECTION:
         doc.getCurrentController().select(anchor)
     where = _anchor_range(doc, anchor)[1]
     manager = doc.getUndoManager()
@@ -115,15 +115,19 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
         _remove(doc, note)
         call = Plan(declared, args, anchor=where) if declared.target == FOUND else None
         binding.function(change.tool)(doc, plan=call, **args)
-    except ToolError:
+    except Exception:
         refused = True
         raise
     finally:
         read.invalidate()
         manager.leaveUndoContext()
         if refused:
-            manager.undo()
-            manager.clearRedo()
+            # A refusal or a failure: the step (the comment removed, maybe more) goes.
+            try:
+                manager.undo()
+                manager.clearRedo()
+            except Exception:
+                log.exception("could not take a failed Apply back")
     change.state = cl.APPLIED
 
 

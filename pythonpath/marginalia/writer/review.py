@@ -73,9 +73,12 @@ def _judge_one(ctx, doc, ledger, change, accept):
         judged += 1
         if len(redlines(doc, ids)) >= before:
             break       # Writer did not take it: do not ask again
+    kept = (ledger.handles.get(change.id) or {}).get("kept") or []
     if judged and not accept:
         # What Writer's Reject leaves off (a comment's anchor, an edge bookmark, a list).
-        mark_keeper.restore(doc, (ledger.handles.get(change.id) or {}).get("kept") or [])
+        mark_keeper.restore(doc, kept)
+    elif judged and change.kind == cl.RESTYLE:
+        mark_keeper.relist(doc, kept)
     return bool(judged)
 
 

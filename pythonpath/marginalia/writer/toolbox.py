@@ -146,11 +146,14 @@ class WriterToolbox:
             if not _is_disposed(exc):
                 log.exception("end_turn failed")
 
-    def run_edit(self, name: str, fn: Callable[[], Any]) -> Any:
+    def run_edit(self, name: str, fn: Callable[[], Any], target: Any = None) -> Any:
         """Run ``fn()`` on the main thread as an edit of the turn (a quick action's output):
-        the same undo step, recording and author as the edit tools."""
+        the same undo step, recording and author as the edit tools; ``target``, the range
+        it changes, is checked against kept-out passages and others' tracked changes.
+        Never looked up by name: a prompt may be called like a tool."""
         from marginalia.chat.tools import Tool
-        return self._invoke(Tool(name, "", {}, fn, edits=True), {})
+        tool = Tool(name, "", {}, fn, edits=True)
+        return self._runner(lambda: self._run(tool, {}, None, target))
 
     def _end(self):
         self._turn.end()
@@ -208,7 +211,7 @@ class WriterToolbox:
                 raise Cancelled("The document was closed.")
             raise
 
-    def _run(self, tool, kwargs, spec=None):
+    def _run(self, tool, kwargs, spec=None, target=None):
         """One tool call on the main thread."""
         try:
             self._check_open()
@@ -225,7 +228,7 @@ class WriterToolbox:
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
             if spec is None:            # a quick action's output (run_edit)
-                return self._edit_call(_action_spec(tool.name), kwargs, tool.fn)
+                return self._edit_call(_action_spec(tool.name), kwargs, tool.fn, target)
             return self._edit_call(spec, kwargs)
         except (ToolError, Cancelled):
             raise
@@ -236,7 +239,7 @@ class WriterToolbox:
             action = spec.words.action if spec is not None else "make that change"
             raise ToolError(FAULT % action)
 
-    def _edit_call(self, spec, kwargs, action=None):
+    def _edit_call(self, spec, kwargs, action=None, target=None):
         """An edit tool's call: its plan, the keep-out check, then the edit or its proposal.
 
         ``action``: a quick action's output, which finds its own target (no plan to find).
@@ -246,7 +249,7 @@ class WriterToolbox:
         if self._moved and self._walker is not None:
             # Someone else may have changed it: the walk is checked before it is used.
             self._walker.suspect = True
-        call = self._plan(spec, kwargs, find=action is None)
+        call = self._plan(spec, kwargs, find=action is None, target=target)
         if self.mode == cl.COMMENTS and spec.proposes:
             return self._edit(lambda: proposals.propose(self.doc, self.ledger, self.turn_log,
                                                         call), spec.words.action)
@@ -274,6 +277,7 @@ class WriterToolbox:
         try:
             kept = mark_keeper.note(self.doc, mark_keeper.starts_of(
                 self.doc, call.anchor, and_next=call.spec.target == tool_specs.AFTER))
+            kept += mark_keeper.long_bookmarks(self.doc, call.anchor)
         except Exception:
             log.exception("could not note the marks %s touches", call.spec.name)
             return []
@@ -282,7 +286,7 @@ class WriterToolbox:
             self._turn.added_action = True
         return kept
 
-    def _plan(self, spec, kwargs, find=True):
+    def _plan(self, spec, kwargs, find=True, target=None):
         """The call's plan, after the keep-out check (which refuses before any change)."""
         if self.turn_log is None:
             self.ledger = ledger.ledger_for(self.doc)
@@ -293,7 +297,7 @@ class WriterToolbox:
         if self._walker is None:
             self._walker = ledger.Walker(self.doc)
         call = plan.make(self.doc, self._walker, spec, kwargs) if find else \
-            plan.Plan(spec, dict(kwargs))
+            plan.Plan(spec, dict(kwargs), anchor=target)
         plan.check_keep_out(self.doc, call, keepout.marks(self.doc))
         own = set()
         for change in self.turn_log.changes:
@@ -312,7 +316,7 @@ class WriterToolbox:
         failed = None
         try:
             return fn()
-        except (ToolError, Cancelled):
+        except Cancelled:
             raise
         except Exception as exc:
             failed = exc
@@ -323,7 +327,10 @@ class WriterToolbox:
             self._turn.close_edit()
             self._known.seen(self.doc, self._later)
             if failed is not None and not _is_disposed(failed):
-                log.error("an edit failed inside the office", exc_info=failed)
+                if not isinstance(failed, ToolError):
+                    log.error("an edit failed inside the office", exc_info=failed)
+                # A refusal changed nothing, unless a tool refused halfway: then too the
+                # call's own step is taken back, or the model hears that part is made.
                 if not self._turn.take_back_edit():
                     raise ToolError(PARTLY % action)
 

@@ -232,8 +232,12 @@ class Turn:
         if not self._new_step:
             return False
         manager = self.doc.getUndoManager()
-        manager.undo()
-        manager.clearRedo()
+        try:
+            manager.undo()
+            manager.clearRedo()
+        except Exception:
+            log.exception("could not take a failed call back")
+            return False
         self.start_count, self.steps, self.top, self._depth = self._kept
         self._changed = False
         return True

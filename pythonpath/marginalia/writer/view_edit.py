@@ -4,9 +4,9 @@ Setting ``ParaStyleName`` on a range applies the style untracked even while
 changes are recorded (seen on 7.4): Reject then has nothing to take back. The
 view's Apply Style command (``.uno:StyleApply``) records a ParagraphFormat
 change that Reject undoes, but only for a selection within one paragraph (over
-two it records nothing). So a style change puts the cursor in each paragraph
-in turn, runs that command, and gives the user's selection back; recorded or
-not, so the direct edit and an accepted suggestion are one edit. Main thread.
+two it records nothing). So a recorded style change puts the cursor in each
+paragraph in turn, runs that command, and gives the user's selection back.
+Main thread.
 """
 
 import contextlib
@@ -55,33 +55,63 @@ def kept_selection(doc: Any) -> Iterator[Any]:
             controller.select(kept)
 
 
+_LISTS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
+
+
+def _own_list(cursor: Any) -> Any:
+    """(style, list attributes) of a paragraph whose list is set on it, not by its style
+    (a Word list item); None for any other."""
+    from com.sun.star.beans.PropertyState import DIRECT_VALUE
+    if cursor.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
+        return None
+    return cursor.getPropertyValue("ParaStyleName"), cursor.getPropertyValues(_LISTS)
+
+
+def _keep_list(cursor: Any, own: Any, name: str) -> None:
+    """Apply Style takes a Word list item's list away; the direct edit (the style set as a
+    property) keeps it and moves its level as the new style says. So the paragraph is
+    put back as it was and given the style as the direct edit gives it: the accepted
+    suggestion is then the direct edit."""
+    if own is None or tuple(cursor.getPropertyValues(_LISTS)) == tuple(own[1]):
+        return
+    cursor.setPropertyValue("ParaStyleName", own[0])
+    for prop, value in zip(_LISTS, own[1]):
+        cursor.setPropertyValue(prop, value)
+    cursor.setPropertyValue("ParaStyleName", name)
+
+
 def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
-    """Give every paragraph of ``spans`` the paragraph style ``name`` (its programmatic name)
-    as the view's Apply Style does, recorded or not: the direct edit and an accepted
-    suggestion are then one edit (the property alone kept a Word list item's numbering,
-    which Apply Style takes away)."""
-    if doc.getCurrentController() is None:
-        if doc.getPropertyValue("RecordChanges"):
-            raise ToolError(NOT_RECORDED)
-        # No view (a document loaded without one): the property, a run at a time.
+    """Give every paragraph of ``spans`` the paragraph style ``name`` (its programmatic name);
+    recorded as a tracked change when the document records changes. (Apply Style takes a
+    Word list item's numbering away, which the property keeps: there an accepted
+    suggestion and the direct edit differ, Writer's doing.)"""
+    if not doc.getPropertyValue("RecordChanges"):
+        # Not recorded: the property, a run at a time. Not Apply Style: Writer's Redo
+        # of it (7.4) drops the paragraph's character formatting.
         for span in spans:
             span.setPropertyValue("ParaStyleName", name)
         return
+    if doc.getCurrentController() is None:
+        raise ToolError(NOT_RECORDED)
     shown = doc.getStyleFamilies().getByName("ParagraphStyles").getByName(name) \
         .getPropertyValue("DisplayName")
     text = doc.getText()
+    first = True
     with kept_selection(doc) as controller:
-        if controller is None:
-            raise ToolError(NOT_RECORDED)
         for span in spans:
             cursor = text.createTextCursorByRange(span.getStart())
             end = span.getEnd()
             while True:
                 controller.select(cursor)
+                own = _own_list(cursor)
                 _dispatch(doc, ".uno:StyleApply", Style=shown, FamilyName="ParagraphStyles")
                 if cursor.getPropertyValue("ParaStyleName") != name:
-                    # Only the first can fail: each paragraph takes the same command.
-                    raise ToolError(NOT_RECORDED)
+                    if first:
+                        raise ToolError(NOT_RECORDED)       # nothing changed yet
+                    # Some paragraphs have it: the toolbox takes the call's step back.
+                    raise RuntimeError("Apply Style left a paragraph as it was")
+                first = False
+                _keep_list(cursor, own, name)
                 if not cursor.gotoNextParagraph(False) or \
                         text.compareRegionStarts(cursor, end) < 0:
                     break
