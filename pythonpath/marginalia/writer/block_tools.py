@@ -263,9 +263,16 @@ def replace_paragraphs(doc: Any, start: int, end: int, markdown: str,
         # Not after it: the deletion would then reach the paragraph break the
         # insertion made, and Writer removes its own tracked insertion outright,
         # so the new text joined the deleted paragraphs and took their style
-        # when the deletion was accepted.
-        made = insert_blocks(doc, loc, start - 1, blocks)
-        edit.delete_blocks(doc, loc, start + made, end + made)
+        # when the deletion was accepted. But where a table (or nothing) follows,
+        # the deletion would have to join the range to the new text before it,
+        # and Undo of that crashed 7.4 (a bookmark over the paragraph, a table
+        # after it): there the new text goes after the range.
+        if follow.cursor is None:
+            made = insert_blocks(doc, loc, end, blocks)
+            edit.delete_blocks(doc, loc, start, end)
+        else:
+            made = insert_blocks(doc, loc, start - 1, blocks)
+            edit.delete_blocks(doc, loc, start + made, end + made)
     return ToolOutput({"removed": end - start + 1, "inserted": made,
                        "numbering": follow.line(loc, start, end + made + 2)},
                       "Replaced paragraphs %d\u2013%d with %s" % (start, end,
