@@ -25,13 +25,17 @@ def _lines(problems):
                      for p in problems)
 
 
-@pytest.mark.parametrize("name", FEATURED)
-def test_the_generated_documents_carry_their_features(office, real_documents, name):
-    doc = office.load(real_documents[name])
+def _snapshot_of(office, path):
+    doc = office.load(path)
     try:
-        snap = snapshot(doc)
+        return snapshot(doc)
     finally:
         office.close(doc)
+
+
+@pytest.mark.parametrize("name", FEATURED)
+def test_the_generated_documents_carry_their_features(office, real_documents, name):
+    snap = _snapshot_of(office, real_documents[name])
     paragraphs = [b for b in snap["body"] if "text" in b]
     assert [b["label"] for b in paragraphs if b["label"]] == ["1.", "2.", "3.", "1."]
     assert snap["fields"]["PageNumber"] == 1 and snap["fields"]["DateTime"] == 1
@@ -47,11 +51,7 @@ def test_the_generated_documents_carry_their_features(office, real_documents, na
 
 @pytest.mark.parametrize("name", TABLE_FIRST)
 def test_the_table_first_documents_start_with_their_table(office, real_documents, name):
-    doc = office.load(real_documents[name])
-    try:
-        snap = snapshot(doc)
-    finally:
-        office.close(doc)
+    snap = _snapshot_of(office, real_documents[name])
     # LibreOffice's import may put an empty paragraph before a leading table.
     first = [b for b in snap["body"] if b.get("text") != ""][0]
     assert "table" in first and "Region" in first["cells"].values()
