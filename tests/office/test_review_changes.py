@@ -189,3 +189,24 @@ def test_a_text_edit_record_names_its_paragraph_past_many_paragraphs(office, lin
         assert [c["paragraphs"] for c in changes] == [[250, 250], [151, 151], [7, 7]]
     finally:
         office.close(doc)
+
+
+@pytest.mark.parametrize("mode", ["direct", "tracked"])
+def test_a_replace_all_names_every_paragraph_it_changed(office, mode):
+    # Reported: a replace-all that changed paragraphs 2 and 3 was recorded as [2, 2].
+    doc = build(office, [("Standard", "Intro."), ("Standard", "The cat sat."),
+                         ("Standard", "The cat sat too."), ("Standard", "Dogs bark."),
+                         ("Standard", "The cat slept."), ("Standard", "End.")])
+    try:
+        track = {"track_changes": True} if mode == "tracked" else {}
+        results = turn(office, doc, ("replace_text", {"search": "cat", "replacement": "fox",
+                                                      "all": True}),
+                       ("replace_text", {"search": "sat", "replacement": "lay", "all": True}),
+                       ("replace_text", {"search": "bark", "replacement": "howl"}), **track)
+        assert all(r["ok"] for r in results), results
+        spread, both, one = _turns(office, doc)[-1]["changes"]
+        assert spread["paragraphs"] == [2, 5] and spread["places"] == [2, 3, 5]
+        assert both["paragraphs"] == [2, 3] and "places" not in both
+        assert one["paragraphs"] == [4, 4] and "places" not in one
+    finally:
+        office.close(doc)

@@ -137,6 +137,8 @@ def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         out = {"type": "change"}
         for key in ("kind", "paragraphs", "before", "after", "tool", "state", "turn", "id"):
             out[key] = change.get(key)
+        if change.get("places"):
+            out["places"] = change["places"]
         return out
     if kind == "error":
         return {"type": "error", "message": entry.get("message")}

@@ -78,12 +78,18 @@ class Change:
     state: str = MADE
     handle: Dict[str, Any] = field(default_factory=dict)
     arguments: Dict[str, Any] = field(default_factory=dict)
+    # Every paragraph a change of several places touched (an all=true search), when
+    # they are not all of first..last: "paragraphs" alone would claim the ones between.
+    places: List[int] = field(default_factory=list)
 
     def to_dict(self) -> Dict[str, Any]:
-        return {"id": self.id, "turn": self.turn, "tool": self.tool, "kind": self.kind,
-                "mode": self.mode, "paragraphs": list(self.paragraphs),
-                "before": self.before, "after": self.after, "state": self.state,
-                "handle": dict(self.handle)}
+        out = {"id": self.id, "turn": self.turn, "tool": self.tool, "kind": self.kind,
+               "mode": self.mode, "paragraphs": list(self.paragraphs),
+               "before": self.before, "after": self.after, "state": self.state,
+               "handle": dict(self.handle)}
+        if self.places:
+            out["places"] = list(self.places)
+        return out
 
     @classmethod
     def from_dict(cls, data: Dict[str, Any]) -> "Change":
@@ -91,7 +97,8 @@ class Change:
                    str(data.get("kind", "")), str(data.get("mode", DIRECT)),
                    list(data.get("paragraphs") or []), str(data.get("before", "")),
                    str(data.get("after", "")), str(data.get("state", MADE)),
-                   dict(data.get("handle") or {}))
+                   dict(data.get("handle") or {}),
+                   places=[int(n) for n in data.get("places") or []])
 
 
 def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, Any],
@@ -109,8 +116,32 @@ def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, A
                   state, {}, dict(arguments))
 
 
-def where(change: Change) -> str:
-    """"¶4" or "¶4–6" (or "" when the paragraphs are not known)."""
+def spread(numbers: List[int]) -> List[int]:
+    """[first, last] and the places of a change that touched these paragraphs: the
+    places only when some paragraph between the first and the last is not one."""
+    found = sorted(set(int(n) for n in numbers))
+    if not found:
+        return []
+    return found if len(found) != found[-1] - found[0] + 1 else []
+
+
+def _runs(numbers: List[int]) -> List[str]:
+    runs: List[List[int]] = []
+    for n in numbers:
+        if runs and n == runs[-1][1] + 1:
+            runs[-1][1] = n
+        else:
+            runs.append([n, n])
+    return ["%d" % a if a == b else "%d\u2013%d" % (a, b) for a, b in runs]
+
+
+def where(change: Change, most: int = 4) -> str:
+    """"¶4", "¶4–6" or, for a change of several places, "¶2, 7, 9" ("¶2, 7, 9 +3" past
+    ``most`` of them); "" when the paragraphs are not known."""
+    if change.places:
+        runs = _runs(change.places)
+        more = " +%d" % (len(runs) - most) if len(runs) > most else ""
+        return "\u00b6" + ", ".join(runs[:most]) + more
     if not change.paragraphs:
         return ""
     first, last = change.paragraphs[0], change.paragraphs[-1]

@@ -40,6 +40,8 @@ class Plan:
     anchor: Any = None
     first: Optional[int] = None      # the block numbers it touches, when known
     last: Optional[int] = None
+    # An all=true search: the paragraph of each match (found before the edit).
+    places: List[int] = field(default_factory=list)
     at_start: bool = False           # an insertion before the first block
     problem: bool = False            # the office failed while looking
     tables: List[Any] = field(default_factory=list)     # the anchors of tables in the blocks
@@ -110,6 +112,22 @@ def _found(doc, walker, plan):
     plan.anchor = rng
     if rng is not None:
         plan.first = plan.last = walker.number_of(rng.getStart())
+    if plan.every and rng is not None:
+        _places(doc, walker, plan)
+
+
+def _places(doc, walker, plan):
+    """The paragraph of every match an all=true call changes, in one forward walk: the
+    record names each. The ranges are let go at once: each is a mark Writer moves on
+    every later edit (writer.text_tools)."""
+    numbers = []
+    for rng in _every_range(doc, plan):
+        number = walker.number_of(rng.getStart())
+        if number is not None:
+            numbers.append(number)
+    if numbers:
+        plan.places = sorted(set(numbers))
+        plan.first, plan.last = plan.places[0], plan.places[-1]
 
 
 def _selection(doc, walker, plan):

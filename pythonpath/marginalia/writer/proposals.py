@@ -60,6 +60,7 @@ def propose(doc: Any, ledger: Ledger, turn: TurnLog, plan: Plan) -> ToolOutput:
         max(1, plan.first), plan.last if plan.last is not None else max(1, plan.first)]
     change = cl.make(ledger.next_id(), turn.number, plan.spec.name, cl.COMMENTS,
                      plan.arguments, before if plan.spec.target != AFTER else "", paragraphs)
+    change.places = cl.spread(plan.places)
     change.handle["comment"] = True
     ledger.handles[change.id] = {"note": note, "first": plan.proposal_block}
     turn.changes.append(change)
