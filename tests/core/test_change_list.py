@@ -1,5 +1,7 @@
 """The change records and the change card's wording and layout (pure)."""
 
+import time
+
 from marginalia import events as ev
 from marginalia.chat import history, rewind
 from marginalia.config import Settings
@@ -118,6 +120,45 @@ def test_restore_cuts_the_chat_at_the_same_user_turn():
     assert rewind.cut_at(messages, log, 1) is None
     assert rewind.cut_at(messages[2:], log, 0) is None
     items = card.restore_items(rewind.user_messages(log))
-    assert items[0] == (4, "Before \u201cthree\u201d")
-    said = card.restored_sentence("two", 2)
-    assert said.startswith("Restored to before \u201ctwo\u201d: 2 turns")
+    # No time known: none shown.
+    assert items[0] == (4, "3 \u00b7 \u201cthree\u201d (newest)")
+    said = card.restored_sentence("two", 2, number=2)
+    assert said.startswith("Restored to before message 2 (\u201ctwo\u201d): 2 turns taken")
+    yours = card.restored_sentence("two", 1, yours=True, number=2)
+    assert "1 turn and your own edits since then taken back" in yours
+    assert "no document edits" in card.restored_sentence("two", 0, number=2)
+
+
+def test_restore_points_that_read_the_same_are_told_apart_newest_first():
+    # Reported: two entries read "Before “Please fix the typos…”", with no number or time.
+    now = time.mktime((2026, 11, 26, 15, 0, 0, 0, 0, -1))
+    log = [("user", history.Said("Please fix the typos in the first section", now - 3600)),
+           ("event", ev.Event(ev.TEXT, text="a")),
+           ("user", history.Said("Please fix the typos in the first section", now - 60)),
+           ("user", history.Said("Shorter", now - 86400 * 2))]
+    items = card.restore_items(rewind.user_messages(log), now=now)
+    assert [index for index, _label in items] == [3, 2, 0]
+    labels = [label for _index, label in items]
+    assert labels[1].startswith("2 \u00b7 14:59 \u00b7 \u201cPlease fix")
+    assert labels[2].startswith("1 \u00b7 14:00 \u00b7 \u201cPlease fix")
+    assert labels[0] == "3 \u00b7 24 Nov 15:00 \u00b7 \u201cShorter\u201d (newest)"
+    assert len(set(labels)) == 3
+    # The time travels with the kept chat (and an old one without it reads as unknown).
+    again = history.entry_from_dict(history.entry_to_dict(log[0]))
+    assert again == log[0] and again[1].at == now - 3600
+    assert history.entry_from_dict({"type": "user", "text": "old"})[1].at == 0
+
+
+def test_a_change_of_several_places_names_each_one():
+    assert cl.spread([3, 2, 2]) == [] and cl.spread([2, 3, 4]) == []   # one run: the span
+    assert cl.spread([7, 2]) == [2, 7]
+    change = _change(2)
+    change.paragraphs, change.places = [2, 7], cl.spread([2, 3, 7])
+    assert cl.where(change) == "\u00b62\u20133, 7"
+    assert cl.line(change).startswith("\u00b62\u20133, 7 replace")
+    again = cl.Change.from_dict(change.to_dict())
+    assert (again.paragraphs, again.places) == ([2, 7], [2, 3, 7])
+    change.places = [1, 3, 5, 7, 9, 11]
+    assert cl.where(change) == "\u00b61, 3, 5, 7 +2"
+    # A record without places reads as before (and its dict has no such key).
+    assert "places" not in _change(4).to_dict() and cl.where(_change(4)) == "\u00b64"

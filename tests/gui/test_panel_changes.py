@@ -298,3 +298,87 @@ def test_the_cards_mode_switch_saves_the_setting_and_the_next_turn_uses_it(
         wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion"), what="the card")
     finally:
         gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def _scope(panel):
+    """The scope line above the message box ("Whole document" or "Selection: N words")."""
+    panel.refresh()
+    return _label(panel, "Whole document") or _label(panel, "Selection")
+
+
+def test_after_the_cards_review_undo_turn_asks_nothing_and_no_selection_strays(
+        gui_office, gui_doc, chat_server):
+    # Reported: after Accept or Reject on the card, Undo turn said "You edited the
+    # document after this turn", and Reject left a one-letter selection behind.
+    _set_paragraphs(gui_doc, "Sales grew in every region.", "North doubled, South held.")
+    gui_office.job("settings.save", apply_mode="tracked", track_changes=True)
+    try:
+        chat_server.add(sse.tool_calls_response([
+            ("c1", "replace_text", {"search": "every region", "replacement": "all regions"}),
+            ("c2", "replace_text", {"search": "South held", "replacement": "South fell"})]),
+            sse.text_response("Two edits made."))
+        panel = PanelDriver(gui_office, gui_doc)
+        _ask(panel, "Tighten it", "Two edits made.")
+        wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+        assert _scope(panel) == "Whole document"
+        panel.press("Review")
+        wait_for(lambda: panel.refresh() or panel.control("Accept all"), what="the list")
+        _click_row(panel, 0)
+        wait_for(lambda: (_scope(panel) or "").startswith("Selection"),
+                 what="Go to selecting the change")
+        panel.press("Accept")
+        wait_for(lambda: "Accepted 1 change." in panel.status(), what="the Accept sentence")
+        # The selection from before Go to is back: none, so the whole document again.
+        wait_for(lambda: _scope(panel) == "Whole document",
+                 what="no selection after Accept (%s)" % _scope(panel))
+        _click_row(panel, 1)
+        panel.press("Reject")
+        wait_for(lambda: "Rejected 1 change." in panel.status(), what="the Reject sentence")
+        wait_for(lambda: _scope(panel) == "Whole document",
+                 what="no selection after Reject (%s)" % _scope(panel))
+        assert gui_doc.CurrentController.getSelection().getByIndex(0).getString() == ""
+        wait_for(lambda: panel.refresh() or _label(panel, "2 changes \u00b7 1 accepted"),
+                 what="the headline after review")
+        screenshot(gui_office, "panel_card_after_accept.png")
+        panel.press("Undo turn")
+        wait_for(lambda: "This turn's edits are undone" in panel.status(),
+                 what="Undo turn without a question (%s)" % panel.status())
+        assert paragraph_texts(gui_doc) == ["Sales grew in every region.",
+                                            "North doubled, South held."]
+        assert gui_doc.getRedlines().getCount() == 0
+        assert _scope(panel) == "Whole document"
+    finally:
+        gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def test_restore_points_are_numbered_timed_and_restore_exactly_the_one_chosen(
+        gui_office, gui_doc, chat_server):
+    # Reported: two entries read the same, with no number or time; picking the older
+    # one took the wrong turns out of the chat.
+    _set_paragraphs(gui_doc, "Start.")
+    for word in ("One", "Two", "Three"):
+        chat_server.add(
+            sse.tool_calls_response([("i" + word, "insert_paragraphs",
+                                      {"markdown": word + ".", "after_paragraph": -1})]),
+            sse.text_response("Added %s." % word.lower()))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Please fix the typos", "Added one.")
+    _ask(panel, "Please fix the typos", "Added two.")
+    _ask(panel, "Add three", "Added three.")
+    assert paragraph_texts(gui_doc) == ["Start.", "One.", "Two.", "Three."]
+    panel.refresh()
+    panel.click("Restore\u2026")
+    time.sleep(0.5)
+    screenshot(gui_office, "panel_restore_points.png")
+    # Newest first (the first entry says so): the second "Please fix the typos"
+    # (message 2) is the second entry.
+    panel.key("Down", "Down", "Return")
+    wait_for(lambda: paragraph_texts(gui_doc) == ["Start.", "One."],
+             what="the document back to before message 2 (%s, %s)" % (
+                 paragraph_texts(gui_doc), panel.status()))
+    wait_for(lambda: "before message 2" in panel.status(),
+             what="the restore sentence (%s)" % panel.status())
+    transcript = panel.transcript()
+    assert "Added one." in transcript and "Added two." not in transcript
+    assert transcript.count("Please fix the typos") == 1
+    assert _scope(panel) == "Whole document"

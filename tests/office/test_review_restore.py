@@ -42,10 +42,10 @@ def test_restore_across_three_turns_then_redo(office):
         numbers = _three_turns(office, doc)
         after = texts(doc)
         assert after != start
-        assert _act(office, doc, action="restore", turn=numbers[1]) == {"done": 2}
+        assert _act(office, doc, action="restore", turn=numbers[1]) == {"done": 2, "yours": False}
         assert texts(doc) == ["Open text ONE.", "Protected kept words here.",
                               "More kept words inside.", "Open text two."]
-        assert _act(office, doc, action="restore", turn=numbers[0]) == {"done": 1}
+        assert _act(office, doc, action="restore", turn=numbers[0]) == {"done": 1, "yours": False}
         assert texts(doc) == start
         # Each turn was its own undo step: Redo brings them back one by one.
         undo = doc.getUndoManager()
@@ -67,7 +67,7 @@ def test_restore_after_user_edits_asks_then_takes_everything_back(office):
         assert "edited the document" in asked["asked"]
         assert texts(doc) == edited                 # nothing restored before the answer
         assert _act(office, doc, action="restore", turn=numbers[0], confirmed=True) == \
-            {"done": 3}
+            {"done": 3, "yours": True}
         assert texts(doc) == start
         undo = doc.getUndoManager()
         while undo.isRedoPossible():

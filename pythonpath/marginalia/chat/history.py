@@ -33,6 +33,17 @@ _NOT_KEPT = frozenset([ev.STATUS, ev.TOOL_CALL_STARTED])
 Entry = Tuple[str, Union[str, ev.Event]]
 
 
+class Said(str):
+    """A user message as the log keeps it: its text, and when it was sent (``at``, in
+    seconds since the epoch; 0 for a chat kept before the time was), which Restore
+    shows to tell two like messages apart."""
+
+    def __new__(cls, text: str, at: Optional[float] = None) -> "Said":
+        said = super().__new__(cls, text)
+        said.at = time.time() if at is None else float(at)
+        return said
+
+
 class HistoryUnreadable(Exception):
     """A kept chat's file is damaged or not ours; str() is the sentence for the user."""
 
@@ -71,7 +82,9 @@ def entry_to_dict(entry: Entry) -> Optional[Dict[str, Any]]:
     """A log entry as JSON; None for what is not kept (status lines)."""
     role, payload = entry
     if role == "user":
-        return {"type": "user", "text": payload}
+        at = getattr(payload, "at", 0)
+        return {"type": "user", "text": str(payload), "at": at} if at else \
+            {"type": "user", "text": str(payload)}
     if payload.kind in _NOT_KEPT:
         return None
     out = payload.to_dict()
@@ -84,7 +97,11 @@ def entry_to_dict(entry: Entry) -> Optional[Dict[str, Any]]:
 def entry_from_dict(data: Dict[str, Any]) -> Entry:
     kind = data.get("type")
     if kind == "user":
-        return ("user", str(data.get("text", "")))
+        try:
+            at = float(data.get("at") or 0)
+        except (TypeError, ValueError):
+            at = 0.0
+        return ("user", Said(str(data.get("text", "")), at))
     values = dict((k, v) for k, v in data.items() if k != "type")
     return ("event", ev.Event(kind, **values))
 

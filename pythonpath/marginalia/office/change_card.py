@@ -40,6 +40,10 @@ class ChangeCard:
         self.review_open = False
         self._by_code = False          # True while the card selects a list entry itself
         self.turn = None               # the writer.ledger TurnLog shown, or None
+        # Go to selects a change; the user's selection from before (writer.selection)
+        # comes back after the next action, while the view still shows what Go to chose.
+        self._home = None
+        self._went = None
         self.render_ms = 0.0           # the last refresh's main-thread time (bench, tests)
         ctx = panel.ctx
         smgr = ctx.ServiceManager
@@ -184,6 +188,11 @@ class ChangeCard:
 
     def on_review(self) -> None:
         self.review_open = not self.review_open
+        if not self.review_open:
+            from marginalia.writer import selection
+            home = self._home_now()
+            if home is not None:
+                selection.give_back(self.panel.document, home)
         if self.review_open and self.turn is not None:
             from marginalia.writer import ledger
             # The user may have edited since: the numbers as they are now.
@@ -195,15 +204,28 @@ class ChangeCard:
         self.on_go_to()
 
     def on_go_to(self) -> None:
-        from marginalia.writer import review
+        from marginalia.writer import review, selection
         change = self._chosen()
-        if change is not None:
-            review.select(self.panel.document, self._ledger(), change)
+        if change is None:
+            return
+        doc = self.panel.document
+        if self._home is None or not selection.same(doc, self._went):
+            self._home = selection.keep(doc)
+        review.select(doc, self._ledger(), change)
+        self._went = selection.keep(doc)
+
+    def _home_now(self):
+        """The selection to give back after an action: the user's from before Go to
+        while the view still shows what Go to selected, else None (the one now)."""
+        from marginalia.writer import selection
+        home = self._home if selection.same(self.panel.document, self._went) else None
+        self._home = self._went = None
+        return home
 
     def _judge(self, targets, accept) -> None:
         from marginalia.writer import review
         done = review.judge(self.panel.ctx, self.panel.document, self._ledger(), targets,
-                            accept)
+                            accept, self._home_now())
         if not done:
             self._say(wording.NOTHING_OPEN)
             return
@@ -229,10 +251,10 @@ class ChangeCard:
             self._judge(self.turn.changes, False)
 
     def on_apply(self) -> None:
-        from marginalia.writer import proposals
+        from marginalia.writer import review
         change = self._chosen()
         if change is not None:
-            proposals.apply(self.panel.document, self._ledger(), change)
+            review.apply(self.panel.document, self._ledger(), change, self._home_now())
             self._say(wording.APPLIED)
 
     def on_undo_turn(self) -> None:
@@ -241,7 +263,7 @@ class ChangeCard:
             return
         try:
             review.restore(self.panel.document, self._ledger(), self.turn.number,
-                           only_latest=True)
+                           only_latest=True, home=self._home_now())
         except review.UserEdited:
             self._say(wording.USER_EDITED)
             return
@@ -271,11 +293,12 @@ class ChangeCard:
         index = self._pick(items)
         if index is None:
             return
-        outcome = restore_to(self.panel.session, index)
+        home = self._home_now()
+        outcome = restore_to(self.panel.session, index, home=home)
         if outcome.get("question"):
             if not self.panel.actions._confirm(outcome["question"]):
                 return
-            outcome = restore_to(self.panel.session, index, confirmed=True)
+            outcome = restore_to(self.panel.session, index, confirmed=True, home=home)
         if outcome.get("restored"):
             self.panel.actions.editing = False
             self.panel.replay()

@@ -220,7 +220,7 @@ class ChatSession:
             return False
         from marginalia.chat.transport import CancelToken
         self._running = True
-        self._push(self._generation, ("user", text))
+        self._push(self._generation, ("user", history.Said(text)))
         self._cancel = CancelToken()
         threads.start(self._run, text, self._cancel, self._generation, action,
                       name="marginalia-turn")

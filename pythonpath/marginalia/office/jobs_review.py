@@ -41,17 +41,21 @@ def _act(ctx, doc, payload):
         turn = ledger.turns[int(payload["turn"])]
         return {"done": review.judge(ctx, doc, ledger, turn.changes, action == "accept_all")}
     if action == "apply":
-        from marginalia.writer import proposals
-        proposals.apply(doc, ledger, review.find(ledger, payload["change"]))
+        review.apply(doc, ledger, review.find(ledger, payload["change"]))
         return {"done": 1}
     if action == "restore":
         try:
-            return {"done": review.restore(doc, ledger, int(payload["turn"]),
-                                           confirmed=bool(payload.get("confirmed")))}
+            done = review.restore(doc, ledger, int(payload["turn"]),
+                                  confirmed=bool(payload.get("confirmed")))
         except review.UserEdited as exc:
             return {"asked": str(exc)}
+        return {"done": done.turns, "yours": done.yours}
     if action == "undo_turn":
-        return {"done": review.restore(doc, ledger, int(payload["turn"]), only_latest=True)}
+        try:
+            done = review.restore(doc, ledger, int(payload["turn"]), only_latest=True)
+        except review.UserEdited as exc:
+            return {"asked": str(exc)}
+        return {"done": done.turns}
     raise ValueError("unknown review action %r" % (action,))
 
 

@@ -14,9 +14,11 @@ from marginalia.errors import ToolError
 from marginalia.ui import change_list as wording
 
 
-def restore_to(session: Any, log_index: int, confirmed: bool = False) -> Dict[str, Any]:
-    """{"restored": True, "text", "turns", "sentence"} or {"restored": False, and
-    "question" (ask, then call again confirmed) or "sentence"}."""
+def restore_to(session: Any, log_index: int, confirmed: bool = False,
+               home: Any = None) -> Dict[str, Any]:
+    """{"restored": True, "text", "turns", "yours", "sentence"} or {"restored": False,
+    and "question" (ask, then call again confirmed) or "sentence"}. ``home``: the
+    selection to give back after (writer.selection; by default the one before)."""
     from marginalia.writer import review
     from marginalia.writer.ledger import ledger_for
     if session.busy:
@@ -28,16 +30,18 @@ def restore_to(session: Any, log_index: int, confirmed: bool = False) -> Dict[st
     ledger = ledger_for(session.doc)
     if any(n not in ledger.turns for n in numbers):
         return {"restored": False, "sentence": wording.UNKNOWN_TURNS}
-    taken = 0
+    done = review.Restored(0)
     live = [n for n in numbers if ledger.turns[n].steps and not ledger.turns[n].undone]
     if live:
         try:
-            taken = review.restore(session.doc, ledger, min(live), confirmed=confirmed)
+            done = review.restore(session.doc, ledger, min(live), confirmed=confirmed,
+                                  home=home)
         except review.UserEdited:
             return {"restored": False, "question": wording.RESTORE_QUESTION}
         except ToolError as exc:
             return {"restored": False, "sentence": str(exc)}
     text = session.log[log_index][1]
+    number = sum(1 for index, _text in rewind.user_messages(session.log) if index <= log_index)
     session.cut_back(cut[0], cut[1])
-    return {"restored": True, "text": text, "turns": taken,
-            "sentence": wording.restored_sentence(text, taken)}
+    return {"restored": True, "text": text, "turns": done.turns, "yours": done.yours,
+            "sentence": wording.restored_sentence(text, done.turns, done.yours, number)}

@@ -9,6 +9,7 @@ turn's changes (choosing one selects it in the document) with the buttons
 that act on the chosen one or on the whole turn.
 """
 
+import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
 from marginalia.document import change_log as cl
@@ -20,7 +21,8 @@ MODE_LABELS = ((cl.DIRECT, "Edit directly"), (cl.TRACKED, "Suggest changes"),
 BUTTONS = (
     ("review", "Review", "List this turn's changes"),
     ("undo_turn", "Undo turn", "Take this turn's edits back in one step"),
-    ("restore", "Restore\u2026", "Take the document and the chat back to before a message"),
+    ("restore", "Restore\u2026", "Take the document and the chat back to before a message "
+                                 "(the newest first)"),
     ("keep_out", "Keep out", "Keep Marginalia out of the selected passage (again: remove the "
                              "mark)"),
     ("go_to", "Go to", "Select the chosen change in the document"),
@@ -35,8 +37,14 @@ REVIEW_PAIRS = ("go_to", "apply", "accept", "reject", "accept_all", "reject_all"
 
 RESTORE_QUESTION = ("You edited the document after that message. Restoring also takes back "
                     "your own edits since then. Restore anyway?")
-RESTORED = "Restored to before \u201c%s\u201d: %s taken back; Redo brings them back."
-RESTORED_CHAT = "The chat is back to before \u201c%s\u201d (no document edits to take back)."
+RESTORED = "Restored to before message %d (\u201c%s\u201d): %s taken back; Redo brings them back."
+RESTORED_YOURS = ("Restored to before message %d (\u201c%s\u201d): %s and your own edits since "
+                  "then taken back; Redo brings them back.")
+RESTORED_CHAT = ("The chat is back to before message %d (\u201c%s\u201d); there were no "
+                 "document edits to take back.")
+# The Restore menu's first entry says the order (a greyed title line would be hidden:
+# VCL hides a popup's disabled entries unless "Show inactive menu items" is on).
+NEWEST = "(newest)"
 UNKNOWN_TURNS = ("The edits after that message were made before the document was last opened, "
                  "so they cannot be taken back from here; nothing was changed.")
 BUSY = "Wait for the answer to finish (or stop it) first."
@@ -108,17 +116,44 @@ def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
     }
 
 
-def restore_items(messages: List[Tuple[int, str]]) -> List[Tuple[int, str]]:
-    """(log index, menu label) of each user message, newest first."""
-    return [(index, "Before \u201c%s\u201d" % docview.short(text.replace("\n", " "), 48))
-            for index, text in reversed(messages)]
+def when(at: float, now: Optional[float] = None) -> str:
+    """"14:05" today, "25 Nov 14:05" before; "" when the time is not known."""
+    if not at:
+        return ""
+    moment = time.localtime(at)
+    today = time.localtime(time.time() if now is None else now)
+    if moment[:3] == today[:3]:
+        return time.strftime("%H:%M", moment)
+    return "%d %s %s" % (moment.tm_mday, _MONTHS[moment.tm_mon - 1],
+                         time.strftime("%H:%M", moment))
 
 
-def restored_sentence(text: str, turns: int) -> str:
+_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+
+
+def restore_items(messages: List[Tuple[int, str]],
+                  now: Optional[float] = None) -> List[Tuple[int, str]]:
+    """(log index, menu label) of each user message, newest first: its number in the
+    chat, when it was sent and its first words ("3 · 14:05 · “Fix the typos…”"), so
+    two messages that read the same are told apart."""
+    items = []
+    for number, (index, text) in enumerate(messages, 1):
+        parts = ["%d" % number, when(getattr(text, "at", 0), now),
+                 "\u201c%s\u201d" % docview.short(text.replace("\n", " "), 40)]
+        items.append((index, " \u00b7 ".join(p for p in parts if p)))
+    items.reverse()
+    if len(items) > 1:
+        items[0] = (items[0][0], "%s %s" % (items[0][1], NEWEST))
+    return items
+
+
+def restored_sentence(text: str, turns: int, yours: bool = False, number: int = 0) -> str:
+    """What Restore did: back to before message ``number``, how many turns (and whether
+    the user's own edits) it took back."""
     shown = docview.short(text.replace("\n", " "), 40)
-    if not turns:
-        return RESTORED_CHAT % shown
-    return RESTORED % (shown, _count(turns, "turn"))
+    if not turns and not yours:
+        return RESTORED_CHAT % (number, shown)
+    return (RESTORED_YOURS if yours else RESTORED) % (number, shown, _count(turns, "turn"))
 
 
 def _grid(names: Sequence[str], per_row: int, top: int, inner: int,

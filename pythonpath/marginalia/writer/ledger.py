@@ -24,7 +24,7 @@ Main thread only.
 import hashlib
 import time
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
@@ -48,11 +48,22 @@ class TurnLog:
     fingerprint: Optional[str] = None  # the body text before the turn's first edit
     end_fingerprint: Optional[str] = None  # and after its last
     undone: bool = False
+    started: float = field(default_factory=time.time)
+    # A step of the change card's own (Accept, Reject, Apply), not a chat turn: the
+    # changes it settled and their states before, for when a restore undoes it.
+    settled: Optional[List[Tuple[int, str]]] = None
+
+    @property
+    def card(self) -> bool:
+        return self.settled is not None
 
 
 class Ledger:
     def __init__(self):
         self.turns: Dict[int, TurnLog] = {}
+        # The change card's own undo steps, numbered in the turns' sequence: a restore
+        # takes back the ones after its turn with them, and never asks about them.
+        self.card_steps: Dict[int, TurnLog] = {}
         self.handles: Dict[int, Dict[str, Any]] = {}
         # Numbers unique beyond this office session: a kept chat's CHANGE events
         # from an earlier session must never name one of this session's turns.
@@ -65,6 +76,12 @@ class Ledger:
         self._next_turn += 1
         self.turns[log.number] = log
         return log
+
+    def new_card_step(self, settled: List[cl.Change]) -> TurnLog:
+        step = TurnLog(self._next_turn, "card", settled=[(c.id, c.state) for c in settled])
+        self._next_turn += 1
+        self.card_steps[step.number] = step
+        return step
 
     def next_id(self) -> int:
         self._next_change += 1
@@ -81,9 +98,14 @@ class Ledger:
         return self.turns.get(change.turn)
 
     def later(self, number: int) -> List[TurnLog]:
-        """Turns from ``number`` on that edited and are not undone, oldest first."""
-        return [self.turns[n] for n in sorted(self.turns)
-                if n >= number and self.turns[n].steps and not self.turns[n].undone]
+        """Turns and card steps from ``number`` on that left undo steps and are not
+        undone, oldest first: what a restore to before turn ``number`` undoes."""
+        return [step for step in self.timeline() if step.number >= number]
+
+    def timeline(self) -> List[TurnLog]:
+        """Every turn and card step that left undo steps not undone, oldest first."""
+        steps = list(self.turns.values()) + list(self.card_steps.values())
+        return sorted((s for s in steps if s.steps and not s.undone), key=lambda s: s.number)
 
 
 def ledger_for(doc: Any) -> Ledger:
@@ -115,8 +137,8 @@ def _shift(changes: List[cl.Change], moved: Any) -> None:
         return
     old, new = int(moved[0]), int(moved[1])
     for change in changes:
-        if change.paragraphs:
-            change.paragraphs = [n + new - old if n >= old else n for n in change.paragraphs]
+        change.paragraphs = [n + new - old if n >= old else n for n in change.paragraphs]
+        change.places = [n + new - old if n >= old else n for n in change.places]
 
 
 class CallRecord:
@@ -187,6 +209,8 @@ class CallRecord:
         _shift(turn.changes, facts.get("moved"))
         change = cl.make(ledger.next_id(), turn.number, plan.spec.name, mode, args,
                          self.before_text, self.paragraphs(facts))
+        if plan.places and not facts.get("paragraphs"):
+            change.places = cl.spread(plan.places)
         if self.ids_before is not None:
             ids = [i for i in redline_ids(self.doc) if i not in self.ids_before]
             if ids:
@@ -280,7 +304,14 @@ def finish(doc: Any, ledger: Ledger, turn: TurnLog) -> None:
             last = walker.number_of(rng.getEnd())
         except Exception:
             continue
-        if first is not None:
+        if first is None:
+            continue
+        if change.places and change.paragraphs:
+            # A change of several places is found by its first: the others moved as much.
+            delta = first - change.paragraphs[0]
+            change.places = [n + delta for n in change.places]
+            change.paragraphs = [change.places[0], change.places[-1]]
+        else:
             change.paragraphs = [first, last if last is not None else first]
 
 

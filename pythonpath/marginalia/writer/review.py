@@ -5,20 +5,25 @@ Accept and Reject act on exactly the tracked changes a call of that turn made
 Writer's Accept/Reject Tracked Change runs on that selection, so the user's own
 tracked changes and other turns' are never touched. A batch is one undo step.
 
-Restore takes the document back to before a turn: every later turn's undo
-steps are undone one by one (each stays its own step, so Redo brings them
-back). The change counter tells whether anything else happened since those
-turns; then the caller must ask the user first (UserEdited), and the undo
-goes on, through the user's own steps, until the body text is the one the
-turn started from. Any failure redoes what was undone: never half-restored.
-Main thread only.
+The card's own actions (Accept, Reject, Apply) are steps of the ledger too
+(``card_step``): they are not the user's edits, so Undo turn and Restore take
+them back with the turns before them without asking.
+
+Restore takes the document back to before a turn: every later turn's and
+card step's undo steps are undone one by one (each stays its own step, so
+Redo brings them back). The change counter tells whether anything else
+happened since; then the caller must ask the user first (UserEdited), and the
+undo goes on, through the user's own steps, until the body text is the one
+the turn started from. Any failure redoes what was undone: never
+half-restored. Main thread only.
 """
 
-from typing import Any, List, Optional
+import contextlib
+from typing import Any, Iterator, List, NamedTuple, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, ToolError
-from marginalia.writer import changes, mark_keeper, read
+from marginalia.writer import changes, mark_keeper, read, selection
 from marginalia.writer.ledger import Ledger, TurnLog, fingerprint, spot
 from marginalia.writer.tracked import redline_range, redlines
 
@@ -82,11 +87,48 @@ def _judge_one(ctx, doc, ledger, change, accept):
     return bool(judged)
 
 
-def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool) -> int:
-    """Accept (or reject) these tracked changes; how many were still there. One undo step."""
+@contextlib.contextmanager
+def card_step(doc: Any, ledger: Ledger, settling: List[cl.Change]) -> Iterator[TurnLog]:
+    """Around one card action that settles ``settling``: when it changed the document
+    (one undo step), the ledger keeps it as a card step, with where it started and
+    ended, so a restore knows it is no edit of the user's."""
+    step = ledger.new_card_step(settling)
+    step.start_count = changes.change_count(doc)
+    step.fingerprint = fingerprint(doc)
+    done = False
+    try:
+        yield step
+        done = True
+    finally:
+        count = changes.change_count(doc)
+        if done and count != step.start_count:
+            step.steps = 1
+            step.end_count = count
+            step.end_fingerprint = fingerprint(doc)
+        else:
+            del ledger.card_steps[step.number]
+
+
+def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool,
+          home: Optional[selection.Kept] = None) -> int:
+    """Accept (or reject) these tracked changes; how many were still there. One undo step.
+    The selection is ``home`` after (by default the one before: writer.selection)."""
     pending = [c for c in targets if c.state == cl.PENDING]
     if not pending:
         return 0
+    with selection.around(doc, home), card_step(doc, ledger, pending):
+        return _judge(ctx, doc, ledger, pending, accept)
+
+
+def apply(doc: Any, ledger: Ledger, change: cl.Change,
+          home: Optional[selection.Kept] = None) -> None:
+    """Make a proposal real (writer.proposals.apply) as a card step."""
+    from marginalia.writer import proposals
+    with selection.around(doc, home), card_step(doc, ledger, [change]):
+        proposals.apply(doc, ledger, change)
+
+
+def _judge(ctx, doc, ledger, pending, accept):
     manager = doc.getUndoManager()
     manager.enterUndoContext("Marginalia: %s changes" % ("accept" if accept else "reject"))
     done = 0
@@ -119,7 +161,8 @@ def refresh(doc: Any, ledger: Ledger, turn: TurnLog) -> List[cl.Change]:
 
 
 def edited_since(doc: Any, turns: List[TurnLog]) -> bool:
-    """Whether anything but these turns changed the document since the first began.
+    """Whether anything but these turns (and card steps) changed the document since the
+    first began.
 
     The change counter says nothing happened; when it moved, the body text
     decides: in a window Writer also broadcasts changes nobody made (layout,
@@ -134,25 +177,53 @@ def edited_since(doc: Any, turns: List[TurnLog]) -> bool:
         fingerprint(doc) != last.end_fingerprint
 
 
+class Restored(NamedTuple):
+    turns: int              # the chat turns taken back
+    yours: bool = False     # the user's own edits since then went too
+
+
 def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
-            only_latest: bool = False) -> int:
-    """Undo turn ``first`` and every later turn; how many turns were taken back.
+            only_latest: bool = False, home: Optional[selection.Kept] = None) -> Restored:
+    """Undo turn ``first`` and every later turn and card step; the selection is ``home``
+    after (by default the one before, or the cursor at its start: writer.selection).
 
     Raises UserEdited (nothing done) when the user changed the document since
     and ``confirmed`` is False; ToolError (nothing changed) when it cannot.
     """
-    turns = ledger.later(first)
+    steps = ledger.later(first)
+    turns = [step for step in steps if not step.card]
     if not turns:
-        return 0
+        return Restored(0)
     if only_latest and turns[0].number != first:
         raise ToolError(NOTHING)
     if only_latest and len(turns) > 1:
         raise ToolError(NOT_LATEST)
-    clean = not edited_since(doc, turns)
+    clean = not edited_since(doc, steps)
     if not clean and not confirmed:
         raise UserEdited("You edited the document after that message.")
-    target = turns[0].fingerprint
-    need = sum(t.steps for t in turns)
+    with selection.around(doc, home):
+        _undo(doc, steps, clean)
+    read.invalidate()
+    for step in steps:
+        step.undone = True
+        for change in step.changes:
+            change.state = cl.UNDONE
+    # An undone card step gives the changes it settled their states back (the newest
+    # first, so the oldest state wins); a change of an undone turn stays undone.
+    for step in reversed(steps):
+        for change_id, state in step.settled or ():
+            change = ledger.change(change_id)
+            if change is not None and change.state != cl.UNDONE:
+                change.state = state
+    _settle_before(doc, ledger, steps[0], clean)
+    return Restored(len(turns), not clean)
+
+
+def _undo(doc, steps, clean):
+    """Undo the steps (and, not ``clean``, the user's since, until the body text is the
+    one the first step started from); all redone again when that cannot be done."""
+    target = steps[0].fingerprint
+    need = sum(step.steps for step in steps)
     manager = doc.getUndoManager()
     undone = 0
     try:
@@ -171,20 +242,12 @@ def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
                 break
         read.invalidate()
         raise
-    read.invalidate()
-    for turn in turns:
-        turn.undone = True
-        for change in turn.changes:
-            change.state = cl.UNDONE
-    _settle_before(doc, ledger, turns[0], clean)
-    return len(turns)
 
 
 def _settle_before(doc, ledger, first, clean):
-    """The turn before a clean restore is on top of the document again: its end
+    """The step before a clean restore is on top of the document again: its end
     count becomes today's, so restoring it next needs no question."""
-    earlier = [t for n, t in sorted(ledger.turns.items())
-               if n < first.number and t.steps and not t.undone]
+    earlier = [t for t in ledger.timeline() if t.number < first.number]
     if clean and earlier and (earlier[-1].end_count == first.start_count or
                               earlier[-1].end_fingerprint == first.fingerprint):
         earlier[-1].end_count = changes.change_count(doc)

@@ -9,10 +9,10 @@ paragraph in turn, runs that command, and gives the user's selection back.
 Main thread.
 """
 
-import contextlib
-from typing import Any, Iterator, List
+from typing import Any, List
 
 from marginalia.errors import ToolError
+from marginalia.writer import selection
 
 NOT_RECORDED = ("Writer could not record that style change as a suggestion here; nothing "
                 "was changed.")
@@ -31,28 +31,6 @@ def _dispatch(doc: Any, command: str, **arguments: Any) -> None:
         args.append(prop)
     frame = doc.getCurrentController().getFrame()
     helper.executeDispatch(frame, command, "", 0, tuple(args))
-
-
-def _copy(selection: Any) -> Any:
-    """What to select again later: a text selection's first range as a cursor of its own
-    (the selection object follows the view's cursor), anything else as it is."""
-    try:
-        rng = selection.getByIndex(0)
-        return rng.getText().createTextCursorByRange(rng)
-    except Exception:
-        return selection
-
-
-@contextlib.contextmanager
-def kept_selection(doc: Any) -> Iterator[Any]:
-    """Around work that moves the view's selection: the user's is selected again after."""
-    controller = doc.getCurrentController()
-    kept = _copy(controller.getSelection()) if controller is not None else None
-    try:
-        yield controller
-    finally:
-        if kept is not None:
-            controller.select(kept)
 
 
 _LISTS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
@@ -97,7 +75,7 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
         .getPropertyValue("DisplayName")
     text = doc.getText()
     first = True
-    with kept_selection(doc) as controller:
+    with selection.around(doc) as controller:
         for span in spans:
             cursor = text.createTextCursorByRange(span.getStart())
             end = span.getEnd()
