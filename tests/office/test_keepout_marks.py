@@ -218,3 +218,32 @@ def _comment_anchor(doc):
         if field.supportsService("com.sun.star.text.textfield.Annotation"):
             return field.getAnchor()
     return None
+
+
+def test_the_cards_menu_lists_the_marks_shows_one_and_removes_one(office):
+    doc = _build(office, PLAIN)
+    try:
+        _keep_out(office, doc, "Echo", "Foxtrot")
+        _keep_out(office, doc, "Bravo")
+        select(doc, "Alpha")
+        menu = office.job("review.keepout", document=doc, action="menu")
+        assert menu["here"] is None
+        assert menu["entries"] == [
+            ["keep", "", "Keep out the selection"], ["", "", ""],
+            ["show", "MarginaliaKeepOut2", "Go to \u00b62 \u201cBravo plain words here.\u201d"],
+            ["show", "MarginaliaKeepOut1",
+             "Go to \u00b65\u20136 \u201cEcho plain words here.\u201d"]]
+        shown = office.job("review.keepout", document=doc, action="show",
+                           name="MarginaliaKeepOut1")
+        assert shown == {"paragraphs": [5, 6],
+                         "selected": "Echo plain words here.\nFoxtrot plain words here."}
+        # The passage selected, the menu's first entry removes its mark.
+        menu = office.job("review.keepout", document=doc, action="menu")
+        assert menu["here"] == "MarginaliaKeepOut1"
+        assert menu["entries"][0] == ["let_in", "MarginaliaKeepOut1", "Let Marginalia in here"]
+        assert office.job("review.keepout", document=doc, action="unmark",
+                          name="MarginaliaKeepOut1") == {"removed": True}
+        assert [m["name"] for m in _marks(office, doc)] == ["MarginaliaKeepOut2"]
+        assert not _refused(office, doc, "Echo")
+    finally:
+        office.close(doc)

@@ -291,3 +291,46 @@ def noted(doc: Any, out: Any) -> Any:
         result["kept_out"] = line
     return ToolOutput(result, getattr(out, "summary", None))
 
+
+# ---------------------------------------------------------------- the card's menu
+
+def _first_words(doc, anchor) -> str:
+    # The first paragraph only: a mark may hold a chapter.
+    cursor = doc.getText().createTextCursorByRange(anchor.getStart())
+    cursor.gotoEndOfParagraph(True)
+    return cursor.getString()
+
+
+def listing(doc: Any) -> List[Tuple[str, Optional[int], Optional[int], str]]:
+    """(name, first paragraph, last paragraph, first words) of every mark; read when the
+    card's menu opens, not per edit."""
+    out = []
+    for name, anchor in marks(doc):
+        try:
+            first, last = _paragraph_numbers(doc, anchor)
+            words = _first_words(doc, anchor)
+        except Exception:
+            first = last = None
+            words = ""
+        out.append((name, first, last, words))
+    return out
+
+
+def here(doc: Any) -> Optional[str]:
+    """The name of the mark the selection touches (None: none, or no text selection)."""
+    rng = _selection_range(doc)
+    touched = _touched(doc, rng) if rng is not None else None
+    return touched[0] if touched is not None else None
+
+
+def show(doc: Any, name: str) -> Tuple[Optional[int], Optional[int]]:
+    """Select mark ``name``'s passage in the view (which scrolls there); its paragraphs.
+    Raises KeyError when there is no such mark any more."""
+    anchor = dict(marks(doc)).get(name)
+    if anchor is None:
+        raise KeyError(name)
+    doc.getCurrentController().select(anchor)
+    try:
+        return _paragraph_numbers(doc, anchor)
+    except Exception:
+        return None, None
