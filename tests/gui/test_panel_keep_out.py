@@ -12,10 +12,12 @@ import subprocess
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import PanelDriver, screenshot, top_window_contexts, wait_for
+from tests.support.panel_driver import (PanelDriver, pixel, screenshot, top_window_contexts,
+                                        wait_for)
 from tests.support.writer import select
 
 POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
+PARAGRAPH = 41
 PARAGRAPH_BREAK = 0      # com.sun.star.text.ControlCharacter.PARAGRAPH_BREAK
 PARAGRAPHS = ("Intro words here.", "Kept first paragraph.", "Kept second paragraph.",
               "Open middle words.", "Kept alone here.", "The end.")
@@ -52,6 +54,35 @@ def _open_menu(office, panel):
     return [n for n in names if n]
 
 
+def _end_of(doc, paragraph):
+    """The screen x just after ``paragraph``'s last character, and its line's top and
+    bottom (from the document's accessible text)."""
+    pending = [doc.getCurrentController().getFrame().getContainerWindow()
+               .getAccessibleContext()]
+    while pending:
+        ctx = pending.pop()
+        if ctx.getAccessibleRole() == PARAGRAPH and ctx.getText() == paragraph:
+            bounds = ctx.getCharacterBounds(len(paragraph) - 1)
+            where = ctx.getLocationOnScreen()
+            return (where.X + bounds.X + bounds.Width, where.Y + bounds.Y,
+                    where.Y + bounds.Y + bounds.Height)
+        for i in range(min(ctx.getAccessibleChildCount(), 200)):
+            pending.append(ctx.getAccessibleChild(i).getAccessibleContext())
+    raise AssertionError("%r is not on screen" % paragraph)
+
+
+def _bracket_after(office, doc, paragraph, shot):
+    """Whether a grey mark (not white, not text black) shows just after ``paragraph``."""
+    path = screenshot(office, shot)
+    x, top, bottom = _end_of(doc, paragraph)
+    for dx in range(0, 5):
+        for y in (top + (bottom - top) // 3, (top + bottom) // 2):
+            r, g, b = pixel(path, x + dx, y)
+            if 120 < r < 245 and abs(r - g) < 16 and abs(g - b) < 16:
+                return True
+    return False
+
+
 def _marks(office, doc):
     return [m["text"] for m in office.job("review.keepout", document=doc)["marks"]]
 
@@ -80,8 +111,24 @@ def test_keep_out_lists_the_passages_shows_one_and_lets_marginalia_in_again(
              what="the second mark (%s)" % panel.status())
     assert _marks(gui_office, gui_doc) == ["Kept first paragraph.\nKept second paragraph.",
                                            "Kept alone here."]
-    # Both passages listed, in document order, at the sidebar's default width.
+    # In the document, Writer shows each kept-out paragraph between faint grey brackets:
+    # its own sign of a bookmark, shown with View > Field Shadings, never printed.
     select(gui_doc, "Intro")
+    time.sleep(0.5)
+    assert _bracket_after(gui_office, gui_doc, "Kept alone here.", "panel_keep_out_doc.png")
+    assert _bracket_after(gui_office, gui_doc, "Kept first paragraph.", "panel_keep_out_doc.png")
+    assert not _bracket_after(gui_office, gui_doc, "Open middle words.", "panel_keep_out_doc.png")
+    helper = gui_office.create("com.sun.star.frame.DispatchHelper")
+    frame = gui_doc.getCurrentController().getFrame()
+    helper.executeDispatch(frame, ".uno:Marks", "", 0, ())         # Field Shadings off
+    try:
+        time.sleep(0.5)
+        assert not _bracket_after(gui_office, gui_doc, "Kept alone here.",
+                                  "panel_keep_out_no_shading.png")
+    finally:
+        helper.executeDispatch(frame, ".uno:Marks", "", 0, ())
+    time.sleep(0.5)
+    # Both passages listed, in document order, at the sidebar's default width.
     entries = _open_menu(gui_office, panel)
     assert entries[1:] == ["Go to \u00b62\u20133 \u201cKept first paragraph.\u201d",
                            "Go to \u00b65 \u201cKept alone here.\u201d"]
