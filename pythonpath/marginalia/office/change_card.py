@@ -270,8 +270,11 @@ class ChangeCard:
         self._say(wording.UNDONE)
 
     def on_keep_out(self) -> None:
-        from marginalia.writer import keepout
-        self._say(keepout.toggle(self.panel.document))
+        # One click marks; once marks exist, a menu lists them too (office.keepout_menu).
+        from marginalia.office import keepout_menu
+        said = keepout_menu.run(self.panel, self.controls["keep_out"])
+        if said:
+            self._say(said)
 
     def on_mode(self) -> None:
         from marginalia.office import settings_store

@@ -64,6 +64,18 @@ def _keepout(ctx, doc, payload):
     action = payload.get("action", "list")
     if action == "toggle":
         return {"sentence": keepout.toggle(doc)}
+    if action == "menu":
+        # The card's Keep out menu as it would open now, and the mark the selection is in.
+        from marginalia.ui import keepout_words
+        here = keepout.here(doc)
+        return {"here": here,
+                "entries": [list(e) for e in keepout_words.entries(keepout.listing(doc), here)]}
+    if action == "show":
+        first, last = keepout.show(doc, payload["name"])
+        return {"paragraphs": [first, last], "selected": doc.getCurrentController()
+                .getSelection().getByIndex(0).getString()}
+    if action == "unmark":
+        return {"removed": keepout.unmark(doc, payload["name"])}
     return {"marks": [{"name": n, "text": a.getString()} for n, a in keepout.marks(doc)]}
 
 

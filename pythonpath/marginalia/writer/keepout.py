@@ -1,9 +1,13 @@
 """Keep Marginalia out: passages the user marked, which no edit tool may change.
 
-A mark is a bookmark named ``MarginaliaKeepOut<n>`` over whole paragraphs:
-bookmarks survive saving as .odt and as .docx (a Word bookmark keeps the
-name, which holds no space for that reason), so the mark travels with the
-document and nothing outside it needs to remember it. The edit tools call
+A mark covers whole paragraphs: one bookmark per paragraph, named
+``MarginaliaKeepOut<n>_<k>`` (document.keepout_names says why: a bookmark
+over several paragraphs does not survive .docx whole), read back as one
+passage from its first paragraph to its last; an earlier version's single
+bookmark ``MarginaliaKeepOut<n>`` still reads as a mark. Bookmarks survive
+saving as .odt and as .docx (a Word bookmark keeps the name, which holds no
+space for that reason), so the mark travels with the document and nothing
+outside it needs to remember it. The edit tools call
 ``check`` before changing anything; the read tools' answers get a line
 saying which paragraphs are kept out. ``toggle`` is the one-click command
 (the panel's Keep out button; a context menu entry can call it too): on a
@@ -14,11 +18,14 @@ Main thread only.
 from typing import Any, List, Optional, Tuple
 
 from marginalia.chat.tools import ToolOutput
+from marginalia.document import keepout_names
 from marginalia.errors import ToolError
 from marginalia.writer import read
 from marginalia.writer.bodymap import Offsets
 
-PREFIX = "MarginaliaKeepOut"
+PREFIX = keepout_names.PREFIX
+UNDO_MARK = "Keep Marginalia out"
+UNDO_UNMARK = "Let Marginalia in"
 NOTE = ("Paragraphs %s are marked \u201cKeep Marginalia out\u201d by the user: do not change "
         "them (the edit tools refuse to).")
 REFUSED = ("%s is marked \u201cKeep Marginalia out\u201d by the user, so it may not be changed; "
@@ -30,13 +37,46 @@ NO_SELECTION = "Put the cursor in the main text (or select a passage) to mark it
 
 
 def marks(doc: Any) -> List[Tuple[str, Any]]:
-    """(name, anchor) of every keep-out mark of ``doc``."""
+    """(name, anchor) of every keep-out mark of ``doc``: a mark's name is its stem, its
+    anchor the body text from its first paragraph's start to its last one's end."""
     try:
         bookmarks = doc.getBookmarks()
-        names = [n for n in bookmarks.getElementNames() if n.startswith(PREFIX)]
+        groups = keepout_names.group(bookmarks.getElementNames())
     except Exception:
         return []
-    return [(n, bookmarks.getByName(n).getAnchor()) for n in names]
+    out = []
+    for stem, members in groups:
+        anchor = _joined(doc, bookmarks, members)
+        if anchor is not None:
+            out.append((stem, anchor))
+    return out
+
+
+def _joined(doc, bookmarks, members):
+    """One range over a mark's bookmarks (None when none of them can be read)."""
+    anchors = []
+    for name in members:
+        try:
+            anchors.append(bookmarks.getByName(name).getAnchor())
+        except Exception:
+            continue        # gone meanwhile
+    if len(anchors) <= 1:
+        return anchors[0] if anchors else None
+    # The members are in the body, in order unless the user moved paragraphs round:
+    # the first start and the last end, compared rather than assumed.
+    text = doc.getText()
+    first, last = anchors[0], anchors[0]
+    for anchor in anchors[1:]:
+        try:
+            if text.compareRegionStarts(anchor, first) > 0:
+                first = anchor
+            if text.compareRegionEnds(last, anchor) > 0:
+                last = anchor
+        except Exception:
+            continue        # not in the body (pasted into a frame): not part of the span
+    cursor = text.createTextCursorByRange(first.getStart())
+    cursor.gotoRange(last.getEnd(), True)
+    return cursor
 
 
 def _order(text, a, b):
@@ -162,30 +202,49 @@ def _whole_paragraphs(doc, rng):
     return cursor
 
 
-def _next_name(doc):
-    names = set(n for n, _a in marks(doc))
-    number = 1
-    while "%s%d" % (PREFIX, number) in names:
-        number += 1
-    return "%s%d" % (PREFIX, number)
+def _paragraphs(cursor):
+    """The paragraphs (not tables) of ``cursor``'s range, in order."""
+    out = []
+    enum = cursor.createEnumeration()
+    while enum.hasMoreElements():
+        element = enum.nextElement()
+        if element.supportsService("com.sun.star.text.Paragraph"):
+            out.append(element)
+    return out
 
 
 def mark(doc: Any, rng: Any) -> str:
-    """Mark the whole paragraphs ``rng`` touches; the mark's name."""
+    """Mark the whole paragraphs ``rng`` touches (one bookmark each); the mark's name."""
     cursor = _whole_paragraphs(doc, rng)
-    bookmark = doc.createInstance("com.sun.star.text.Bookmark")
-    name = _next_name(doc)
-    bookmark.setName(name)
-    doc.getText().insertTextContent(cursor, bookmark, True)
-    return name
+    text = doc.getText()
+    stem = keepout_names.next_stem(doc.getBookmarks().getElementNames())
+    manager = doc.getUndoManager()
+    manager.enterUndoContext(UNDO_MARK)
+    try:
+        for index, para in enumerate(_paragraphs(cursor), 1):
+            bookmark = doc.createInstance("com.sun.star.text.Bookmark")
+            bookmark.setName(keepout_names.member(stem, index))
+            text.insertTextContent(text.createTextCursorByRange(para), bookmark, True)
+    finally:
+        manager.leaveUndoContext()
+    return stem
 
 
 def unmark(doc: Any, name: str) -> bool:
+    """Remove the mark ``name`` (a stem: all its bookmarks); whether there was one."""
     bookmarks = doc.getBookmarks()
-    if not bookmarks.hasByName(name):
+    members = next((m for stem, m in keepout_names.group(bookmarks.getElementNames())
+                    if stem == name), [])
+    if not members:
         return False
-    bookmark = bookmarks.getByName(name)
-    bookmark.getAnchor().getText().removeTextContent(bookmark)
+    manager = doc.getUndoManager()
+    manager.enterUndoContext(UNDO_UNMARK)
+    try:
+        for member in members:
+            bookmark = bookmarks.getByName(member)
+            bookmark.getAnchor().getText().removeTextContent(bookmark)
+    finally:
+        manager.leaveUndoContext()
     return True
 
 
@@ -212,8 +271,9 @@ def toggle(doc: Any) -> str:
         unmark(doc, name)
         return UNMARKED % span
     name = mark(doc, rng)
-    anchor = doc.getBookmarks().getByName(name).getAnchor()
-    return MARKED % _span(*_paragraph_numbers(doc, anchor))
+    anchor = dict(marks(doc)).get(name)
+    return MARKED % (_span(*_paragraph_numbers(doc, anchor)) if anchor is not None
+                     else "the selected paragraphs")
 
 
 def noted(doc: Any, out: Any) -> Any:
@@ -230,3 +290,47 @@ def noted(doc: Any, out: Any) -> Any:
         result = dict(result)
         result["kept_out"] = line
     return ToolOutput(result, getattr(out, "summary", None))
+
+
+# ---------------------------------------------------------------- the card's menu
+
+def _first_words(doc, anchor) -> str:
+    # The first paragraph only: a mark may hold a chapter.
+    cursor = doc.getText().createTextCursorByRange(anchor.getStart())
+    cursor.gotoEndOfParagraph(True)
+    return cursor.getString()
+
+
+def listing(doc: Any) -> List[Tuple[str, Optional[int], Optional[int], str]]:
+    """(name, first paragraph, last paragraph, first words) of every mark; read when the
+    card's menu opens, not per edit."""
+    out = []
+    for name, anchor in marks(doc):
+        try:
+            first, last = _paragraph_numbers(doc, anchor)
+            words = _first_words(doc, anchor)
+        except Exception:
+            first = last = None
+            words = ""
+        out.append((name, first, last, words))
+    return out
+
+
+def here(doc: Any) -> Optional[str]:
+    """The name of the mark the selection touches (None: none, or no text selection)."""
+    rng = _selection_range(doc)
+    touched = _touched(doc, rng) if rng is not None else None
+    return touched[0] if touched is not None else None
+
+
+def show(doc: Any, name: str) -> Tuple[Optional[int], Optional[int]]:
+    """Select mark ``name``'s passage in the view (which scrolls there); its paragraphs.
+    Raises KeyError when there is no such mark any more."""
+    anchor = dict(marks(doc)).get(name)
+    if anchor is None:
+        raise KeyError(name)
+    doc.getCurrentController().select(anchor)
+    try:
+        return _paragraph_numbers(doc, anchor)
+    except Exception:
+        return None, None
