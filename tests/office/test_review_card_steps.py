@@ -146,3 +146,22 @@ def test_accept_reject_and_restore_give_the_users_selection_back(office):
         assert _selected(doc) == ""
     finally:
         office.close(doc)
+
+
+def test_formatting_by_the_user_after_a_turn_is_asked_about_not_a_failed_restore(office):
+    # Bold leaves the text as it was: the restore once took it for nothing, undid it
+    # in place of the turn's step, and then said the document could not be restored.
+    doc = _doc(office)
+    try:
+        results = turn(office, doc, TWO_EDITS[0])
+        assert results[0]["ok"], results
+        last = _turns(office, doc)[-1]
+        find(doc, "Open text").setPropertyValue("CharWeight", 150.0)
+        asked = _act(office, doc, action="undo_turn", turn=last["number"])
+        assert "edited the document" in asked["asked"]
+        assert _act(office, doc, action="restore", turn=last["number"], confirmed=True) == \
+            {"done": 1, "yours": True}
+        assert texts(doc) == START
+        assert find(doc, "Open text").getPropertyValue("CharWeight") < 150.0
+    finally:
+        office.close(doc)

@@ -49,6 +49,7 @@ class TurnLog:
     end_fingerprint: Optional[str] = None  # and after its last
     undone: bool = False
     started: float = field(default_factory=time.time)
+    title: Optional[str] = None       # the title of its undo steps
     # A step of the change card's own (Accept, Reject, Apply), not a chat turn: the
     # changes it settled and their states before, for when a restore undoes it.
     settled: Optional[List[Tuple[int, str]]] = None

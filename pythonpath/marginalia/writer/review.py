@@ -103,10 +103,18 @@ def card_step(doc: Any, ledger: Ledger, settling: List[cl.Change]) -> Iterator[T
         count = changes.change_count(doc)
         if done and count != step.start_count:
             step.steps = 1
+            step.title = _top_title(doc)
             step.end_count = count
             step.end_fingerprint = fingerprint(doc)
         else:
             del ledger.card_steps[step.number]
+
+
+def _top_title(doc):
+    try:
+        return doc.getUndoManager().getCurrentUndoActionTitle()
+    except Exception:
+        return None     # no undo action at all
 
 
 def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool,
@@ -172,6 +180,8 @@ def edited_since(doc: Any, turns: List[TurnLog]) -> bool:
         if after.start_count != before.end_count and \
                 after.fingerprint != before.end_fingerprint:
             return True
+    if not _ours_on_top(doc, turns):
+        return True
     last = turns[-1]
     return changes.change_count(doc) != last.end_count and \
         fingerprint(doc) != last.end_fingerprint
@@ -180,6 +190,20 @@ def edited_since(doc: Any, turns: List[TurnLog]) -> bool:
 class Restored(NamedTuple):
     turns: int              # the chat turns taken back
     yours: bool = False     # the user's own edits since then went too
+
+
+def _ours_on_top(doc, steps):
+    """Whether the newest undo steps are exactly these steps' own. An edit that leaves the
+    text as it was (formatting, a bookmark) moves the counter but not the text: without
+    this the restore would undo it in place of a turn's step (and then fail)."""
+    if any(step.title is None for step in steps):
+        return True         # not known: the counter and the text decide
+    expected = [step.title for step in reversed(steps) for _ in range(step.steps)]
+    try:
+        titles = list(doc.getUndoManager().getAllUndoActionTitles())
+    except Exception:
+        return True
+    return titles[:len(expected)] == expected
 
 
 def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,

@@ -161,6 +161,7 @@ class WriterToolbox:
         if log_ is None:
             return
         log_.steps = self._turn.steps
+        log_.title = self._turn.title
         log_.start_count = self._turn.start_count
         log_.end_count = self._turn.top
         if log_.steps and self.record_changes:
