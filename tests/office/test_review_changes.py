@@ -210,3 +210,21 @@ def test_a_replace_all_names_every_paragraph_it_changed(office, mode):
         assert one["paragraphs"] == [4, 4] and "places" not in one
     finally:
         office.close(doc)
+
+
+def test_a_replace_all_reaching_into_a_table_names_the_table_too(office):
+    doc = build(office, [("Standard", "The cat sat."), ("Standard", "Dogs bark."),
+                         ("table", [["A cat", "b"], ["c", "d"]]), ("Standard", "Dogs again."),
+                         ("Standard", "A cat at the end.")])
+    try:
+        results = turn(office, doc, ("replace_text", {"search": "cat", "replacement": "fox",
+                                                      "all": True}),
+                       # A regular expression: each match located in the document.
+                       ("replace_text", {"search": "D.gs", "replacement": "Cats",
+                                         "regex": True, "all": True}))
+        assert all(r["ok"] for r in results), results
+        plain, regex = _turns(office, doc)[-1]["changes"]
+        assert plain["paragraphs"] == [1, 5] and plain["places"] == [1, 3, 5]
+        assert regex["paragraphs"] == [2, 4] and regex["places"] == [2, 4]
+    finally:
+        office.close(doc)

@@ -146,6 +146,12 @@ class BodyMap:
             return None, 0
         return i + 1, offset - self._para_starts[i]
 
+    def block_holding(self, offset: int) -> Optional[int]:
+        """The number of the block whose text holds body text ``offset`` (a table's
+        cells too: their lines are the table's)."""
+        i = bisect.bisect_right(self._para_starts, offset) - 1
+        return i + 1 if i >= 0 else None
+
     def block_of(self, position: Any, offsets: "Offsets") -> Tuple[Optional[int], int]:
         """(block number, offset inside it) of a position in the body text."""
         return self.block_at(offsets.of(position))

@@ -16,7 +16,7 @@ from typing import Any, Dict, List, Optional, Set
 
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION, ToolSpec
 from marginalia.errors import ToolError
-from marginalia.writer import finder, keepout, tracked
+from marginalia.writer import finder, keepout, read, tracked
 from marginalia.writer.args import as_bool
 from marginalia.writer.walk import Walker
 
@@ -113,18 +113,22 @@ def _found(doc, walker, plan):
     if rng is not None:
         plan.first = plan.last = walker.number_of(rng.getStart())
     if plan.every and rng is not None:
-        _places(doc, walker, plan)
+        _places(doc, plan)
 
 
-def _places(doc, walker, plan):
-    """The paragraph of every match an all=true call changes, in one forward walk: the
-    record names each. The ranges are let go at once: each is a mark Writer moves on
-    every later edit (writer.text_tools)."""
-    numbers = []
-    for rng in _every_range(doc, plan):
-        number = walker.number_of(rng.getStart())
-        if number is not None:
-            numbers.append(number)
+def _places(doc, plan):
+    """The paragraph of every match an all=true call changes, as search_document finds
+    them (read.places: from the map, or the text up to the last match): the record
+    names each. The ranges are let go at once: each is a mark Writer moves on every
+    later edit (writer.text_tools)."""
+    numbers = None
+    query = _every_query(doc, plan)
+    if query is not None and not query[1]:
+        search, _regex, case, count = query
+        numbers = read.match_numbers(doc, search, case, count)
+    if numbers is None:
+        found = read.places(doc, _every_range(doc, plan))
+        numbers = [number for number, _offset, _text in found if number is not None]
     if numbers:
         plan.places = sorted(set(numbers))
         plan.first, plan.last = plan.places[0], plan.places[-1]
@@ -212,15 +216,37 @@ def _find_all(doc, search, regex, case):
     return [found.getByIndex(i) for i in range(found.getCount() if found is not None else 0)]
 
 
-def _every_range(doc, plan):
-    """Every match an all=true call changes, found as its tool finds them."""
+def _count(doc, search, regex, case):
+    try:
+        found = doc.findAll(finder.descriptor(doc, search, regex, case))
+    except Exception:
+        return 0        # an invalid regular expression: the tool says so
+    return found.getCount() if found is not None else 0
+
+
+def _every_query(doc, plan):
+    """(search, regex, match_case, how many match) of an all=true call, as its tool
+    searches; None when there is no search."""
     search = plan.arguments.get("search")
     if not isinstance(search, str) or not search:
-        return []
+        return None
     if plan.spec.name == "replace_text":
-        return _find_all(doc, search, _flag(plan.arguments.get("regex")) is True,
-                         _flag(plan.arguments.get("match_case")) is not False)
-    return _find_all(doc, search, False, True) or _find_all(doc, search, False, False)
+        regex = _flag(plan.arguments.get("regex")) is True
+        case = _flag(plan.arguments.get("match_case")) is not False
+        return search, regex, case, _count(doc, search, regex, case)
+    # format_text and add_comment: the exact case, else any case.
+    exact = _count(doc, search, False, True)
+    return (search, False, True, exact) if exact else \
+        (search, False, False, _count(doc, search, False, False))
+
+
+def _every_range(doc, plan):
+    """Every match an all=true call changes, found as its tool finds them."""
+    query = _every_query(doc, plan)
+    if query is None or not query[3]:
+        return []
+    search, regex, case, _count_ = query
+    return _find_all(doc, search, regex, case)
 
 
 def _targets(doc, plan):
