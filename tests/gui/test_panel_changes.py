@@ -10,10 +10,9 @@ import time
 
 from tests.support import sse_server as sse
 from tests.support.office import paragraph_texts
-from tests.support.panel_driver import PanelDriver, has_state, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, has_state, screenshot, set_paragraphs, wait_for
 from tests.support.writer import annotations
 
-PARAGRAPH_BREAK = 0   # com.sun.star.text.ControlCharacter.PARAGRAPH_BREAK
 DOCUMENT_TEXT = 85    # com.sun.star.accessibility.AccessibleRole.DOCUMENT_TEXT
 
 
@@ -49,18 +48,24 @@ def _redline_authors(doc):
     return out
 
 
+def _two_tracked_edits(gui_office, gui_doc, chat_server):
+    """In Suggest changes, a turn of two tracked replacements; the panel, its card shown.
+    (The caller puts the apply mode back.)"""
+    gui_office.job("settings.save", apply_mode="tracked", track_changes=True)
+    chat_server.add(sse.tool_calls_response([
+        ("c1", "replace_text", {"search": "every region", "replacement": "all regions"}),
+        ("c2", "replace_text", {"search": "South held", "replacement": "South fell"})]),
+        sse.text_response("Two edits made."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Tighten it", "Two edits made.")
+    wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+    return panel
+
+
 def test_card_reviews_selects_accepts_and_rejects_one_change(gui_office, gui_doc, chat_server):
     gui_doc.Text.setString("Sales grew in every region.\nNorth doubled, South held.")
-    gui_office.job("settings.save", apply_mode="tracked", track_changes=True)
     try:
-        chat_server.add(sse.tool_calls_response([
-            ("c1", "replace_text", {"search": "every region", "replacement": "all regions"}),
-            ("c2", "replace_text", {"search": "South held", "replacement": "South fell"})]),
-            sse.text_response("Two edits made."))
-        panel = PanelDriver(gui_office, gui_doc)
-        _ask(panel, "Tighten it", "Two edits made.")
-        panel.refresh()
-        wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+        panel = _two_tracked_edits(gui_office, gui_doc, chat_server)
         screenshot(gui_office, "panel_change_card.png")
         panel.press("Review")
         wait_for(lambda: panel.refresh() or panel.control("Accept all"), what="the list")
@@ -116,16 +121,6 @@ def test_restore_takes_the_document_and_chat_back_and_refills_the_box(gui_office
     assert paragraph_texts(gui_doc) == ["Start.", "One."]
 
 
-def _set_paragraphs(doc, *texts):
-    """The document's body as these paragraphs (setString's "\\n" is a line break)."""
-    text = doc.Text
-    text.setString("")
-    for i, line in enumerate(texts):
-        if i:
-            text.insertControlCharacter(text.getEnd(), PARAGRAPH_BREAK, False)
-        text.insertString(text.getEnd(), line, False)
-
-
 def _document_view(panel):
     """The accessible document page of the panel's window (where a user clicks to type)."""
     pending = [panel.frame.ContainerWindow.getAccessibleContext()]
@@ -174,7 +169,7 @@ def _choose_mode(panel, label):
 
 def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
         gui_office, gui_doc, chat_server):
-    _set_paragraphs(gui_doc, "Draft one.", "Draft two.")
+    set_paragraphs(gui_doc, "Draft one.", "Draft two.")
     chat_server.add(
         sse.tool_calls_response([
             ("u1", "replace_text", {"search": "Draft one", "replacement": "First draft"}),
@@ -211,7 +206,7 @@ def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
 
 def test_comment_only_leaves_the_text_and_apply_makes_the_suggestion_real(
         gui_office, gui_doc, chat_server):
-    _set_paragraphs(gui_doc, "The cat sat on the mat.", "It purred.")
+    set_paragraphs(gui_doc, "The cat sat on the mat.", "It purred.")
     gui_office.job("settings.save", apply_mode="comments", track_changes=False)
     try:
         chat_server.add(
@@ -310,16 +305,9 @@ def test_after_the_cards_review_undo_turn_asks_nothing_and_no_selection_strays(
         gui_office, gui_doc, chat_server):
     # Reported: after Accept or Reject on the card, Undo turn said "You edited the
     # document after this turn", and Reject left a one-letter selection behind.
-    _set_paragraphs(gui_doc, "Sales grew in every region.", "North doubled, South held.")
-    gui_office.job("settings.save", apply_mode="tracked", track_changes=True)
+    set_paragraphs(gui_doc, "Sales grew in every region.", "North doubled, South held.")
     try:
-        chat_server.add(sse.tool_calls_response([
-            ("c1", "replace_text", {"search": "every region", "replacement": "all regions"}),
-            ("c2", "replace_text", {"search": "South held", "replacement": "South fell"})]),
-            sse.text_response("Two edits made."))
-        panel = PanelDriver(gui_office, gui_doc)
-        _ask(panel, "Tighten it", "Two edits made.")
-        wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+        panel = _two_tracked_edits(gui_office, gui_doc, chat_server)
         assert _scope(panel) == "Whole document"
         panel.press("Review")
         wait_for(lambda: panel.refresh() or panel.control("Accept all"), what="the list")
@@ -355,7 +343,7 @@ def test_restore_points_are_numbered_timed_and_restore_exactly_the_one_chosen(
         gui_office, gui_doc, chat_server):
     # Reported: two entries read the same, with no number or time; picking the older
     # one took the wrong turns out of the chat.
-    _set_paragraphs(gui_doc, "Start.")
+    set_paragraphs(gui_doc, "Start.")
     for word in ("One", "Two", "Three"):
         chat_server.add(
             sse.tool_calls_response([("i" + word, "insert_paragraphs",

@@ -12,24 +12,13 @@ import subprocess
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import (PanelDriver, pixel, screenshot, top_window_contexts,
+from tests.support.panel_driver import (PanelDriver, pixel, popup, screenshot, set_paragraphs,
                                         wait_for)
 from tests.support.writer import select
 
-POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
 PARAGRAPH = 41
-PARAGRAPH_BREAK = 0      # com.sun.star.text.ControlCharacter.PARAGRAPH_BREAK
 PARAGRAPHS = ("Intro words here.", "Kept first paragraph.", "Kept second paragraph.",
               "Open middle words.", "Kept alone here.", "The end.")
-
-
-def _set_paragraphs(doc, *texts):
-    text = doc.Text
-    text.setString("")
-    for i, line in enumerate(texts):
-        if i:
-            text.insertControlCharacter(text.getEnd(), PARAGRAPH_BREAK, False)
-        text.insertString(text.getEnd(), line, False)
 
 
 def _keys(office, *keys):
@@ -37,18 +26,10 @@ def _keys(office, *keys):
                    env=dict(os.environ, DISPLAY=office.display), check=True)
 
 
-def _popup(office):
-    toolkit = office.create("com.sun.star.awt.Toolkit")
-    for ctx in top_window_contexts(toolkit):
-        if ctx.getAccessibleRole() == POPUP_MENU:
-            return ctx
-    return None
-
-
 def _open_menu(office, panel):
     """Click Keep out; the entries of the menu it opens (separators left out)."""
     panel.click("Keep out")
-    menu = wait_for(lambda: _popup(office), what="the Keep out menu")
+    menu = wait_for(lambda: popup(office), what="the Keep out menu")
     names = [menu.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
              for i in range(menu.getAccessibleChildCount())]
     return [n for n in names if n]
@@ -89,7 +70,7 @@ def _marks(office, doc):
 
 def test_keep_out_lists_the_passages_shows_one_and_lets_marginalia_in_again(
         gui_office, gui_doc, chat_server):
-    _set_paragraphs(gui_doc, *PARAGRAPHS)
+    set_paragraphs(gui_doc, *PARAGRAPHS)
     chat_server.add(sse.text_response("Hello there."))
     panel = PanelDriver(gui_office, gui_doc)
     panel.type("Hi")

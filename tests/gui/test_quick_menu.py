@@ -12,11 +12,9 @@ import subprocess
 import time
 
 from tests.support import sse_server as sse
-from tests.support.panel_driver import (PanelDriver, has_state, screenshot,
-                                        top_window_contexts, wait_for)
+from tests.support.panel_driver import PanelDriver, has_state, popup, screenshot, wait_for
 from tests.support.writer import find, texts
 
-POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
 PARAGRAPH = 41
 LIST = 31
 
@@ -65,15 +63,6 @@ def _screen_point(doc, needle):
     raise AssertionError("%r is not on screen" % needle)
 
 
-def _popup(office):
-    """The open context menu's accessible context, or None."""
-    toolkit = office.create("com.sun.star.awt.Toolkit")
-    for ctx in top_window_contexts(toolkit):
-        if ctx.getAccessibleRole() == POPUP_MENU:
-            return ctx
-    return None
-
-
 def _children(ctx):
     return [ctx.getAccessibleChild(i).getAccessibleContext()
             for i in range(ctx.getAccessibleChildCount())]
@@ -88,7 +77,7 @@ def _right_click_selection(office, doc, needle):
     x, y = _screen_point(doc, needle)
     _xdotool(office, "mousemove", str(x), str(y), "click", "3")
     try:
-        menu = wait_for(lambda: _popup(office), what="the context menu")
+        menu = wait_for(lambda: popup(office), what="the context menu")
     except AssertionError:
         # Whatever the click opened elsewhere must not stay open (a menu runs a loop of its own).
         _xdotool(office, "key", "Escape")

@@ -47,6 +47,29 @@ def top_window_contexts(toolkit):
             yield ctx
 
 
+POPUP_MENU = 43          # com.sun.star.accessibility.AccessibleRole
+PARAGRAPH_BREAK = 0      # com.sun.star.text.ControlCharacter
+
+
+def popup(office):
+    """The open popup menu's accessible context (a context menu, a card button's), or None."""
+    toolkit = office.create("com.sun.star.awt.Toolkit")
+    for ctx in top_window_contexts(toolkit):
+        if ctx.getAccessibleRole() == POPUP_MENU:
+            return ctx
+    return None
+
+
+def set_paragraphs(doc, *texts):
+    """The document's body as these paragraphs (setString's "\\n" is a line break)."""
+    text = doc.Text
+    text.setString("")
+    for i, line in enumerate(texts):
+        if i:
+            text.insertControlCharacter(text.getEnd(), PARAGRAPH_BREAK, False)
+        text.insertString(text.getEnd(), line, False)
+
+
 def options_dialog(toolkit):
     """The accessible context of the open Tools > Options dialog, else None."""
     for ctx in top_window_contexts(toolkit):

@@ -164,6 +164,24 @@ class BodyMap:
         return None
 
 
+def span(text: Any, ranges: List[Any]) -> Any:
+    """A cursor of ``text`` from the earliest start of ``ranges`` to their latest end,
+    compared rather than assumed in order; one that cannot be compared (not in
+    ``text``) is left out."""
+    first = last = ranges[0]
+    for rng in ranges[1:]:
+        try:
+            if text.compareRegionStarts(rng, first) > 0:
+                first = rng
+            if text.compareRegionEnds(last, rng) > 0:
+                last = rng
+        except Exception:
+            continue
+    cursor = text.createTextCursorByRange(first.getStart())
+    cursor.gotoRange(last.getEnd(), True)
+    return cursor
+
+
 def before(body: Any, a: Any, b: Any) -> bool:
     """True when range ``a`` starts before range ``b``."""
     return body.compareRegionStarts(a, b) == 1

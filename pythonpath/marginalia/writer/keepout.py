@@ -21,7 +21,7 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import keepout_names
 from marginalia.errors import ToolError
 from marginalia.writer import read
-from marginalia.writer.bodymap import Offsets
+from marginalia.writer.bodymap import Offsets, span
 
 PREFIX = keepout_names.PREFIX
 UNDO_MARK = "Keep Marginalia out"
@@ -62,21 +62,9 @@ def _joined(doc, bookmarks, members):
             continue        # gone meanwhile
     if len(anchors) <= 1:
         return anchors[0] if anchors else None
-    # The members are in the body, in order unless the user moved paragraphs round:
-    # the first start and the last end, compared rather than assumed.
-    text = doc.getText()
-    first, last = anchors[0], anchors[0]
-    for anchor in anchors[1:]:
-        try:
-            if text.compareRegionStarts(anchor, first) > 0:
-                first = anchor
-            if text.compareRegionEnds(last, anchor) > 0:
-                last = anchor
-        except Exception:
-            continue        # not in the body (pasted into a frame): not part of the span
-    cursor = text.createTextCursorByRange(first.getStart())
-    cursor.gotoRange(last.getEnd(), True)
-    return cursor
+    # The members are in the body, in order unless the user moved paragraphs round; one
+    # pasted into a frame is not part of the span.
+    return span(doc.getText(), anchors)
 
 
 def _order(text, a, b):

@@ -30,7 +30,7 @@ from marginalia.document import change_log as cl
 from marginalia.document.docview import utf16_len
 from marginalia.document.tool_specs import AFTER, DELETE, FOUND, REPLACE, RESTYLE, SELECTION
 from marginalia.writer import doc_state
-from marginalia.writer.bodymap import start_cursor
+from marginalia.writer.bodymap import span, start_cursor
 from marginalia.writer.tracked import redline_ids, redline_range, redlines
 from marginalia.writer.plan import Plan
 from marginalia.writer.walk import Walker
@@ -240,24 +240,12 @@ def spot(doc: Any, ledger: Ledger, change: cl.Change, by_mark: bool = False) -> 
         reds = redlines(doc, change.handle["redlines"])
         if reds:
             spans = [redline_range(doc, red) for red in reds]
-            odd = [span for span in spans
-                   if span.supportsService("com.sun.star.text.TextTable") or
-                   span.getText() != text]
+            odd = [piece for piece in spans
+                   if piece.supportsService("com.sun.star.text.TextTable") or
+                   piece.getText() != text]
             if odd:
                 return odd[0]       # a table, or a change in a cell: that is where to go
-            points = [point for span in spans for point in (span.getStart(), span.getEnd())]
-            first = last = points[0]
-            for point in points[1:]:
-                try:
-                    if text.compareRegionStarts(point, first) > 0:
-                        first = point
-                    if text.compareRegionStarts(last, point) > 0:
-                        last = point
-                except Exception:
-                    pass
-            cursor = text.createTextCursorByRange(first)
-            cursor.gotoRange(last, True)
-            return cursor
+            return span(text, spans)
     note = handle.get("note")
     if note is not None:
         try:
