@@ -147,6 +147,10 @@ def test_restore_points_that_read_the_same_are_told_apart_newest_first():
     again = history.entry_from_dict(history.entry_to_dict(log[0]))
     assert again == log[0] and again[1].at == now - 3600
     assert history.entry_from_dict({"type": "user", "text": "old"})[1].at == 0
+    for bad in ("soon", float("nan"), float("inf"), 1e300, -5, [1]):
+        said = history.entry_from_dict({"type": "user", "text": "x", "at": bad})[1]
+        assert said.at == 0 and card.when(said.at) == ""
+    assert card.when(float("nan")) == ""
 
 
 def test_a_change_of_several_places_names_each_one():

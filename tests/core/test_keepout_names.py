@@ -12,8 +12,14 @@ def test_member_bookmarks_group_into_one_mark_in_their_order():
                                 "MarginaliaKeepOut2_10"])]
 
 
-def test_a_copy_that_libreoffice_renamed_stays_with_its_mark_and_other_names_are_not_marks():
+def test_a_pasted_copy_is_a_mark_of_its_own_and_other_names_are_not_marks():
     assert kn.parse("MarginaliaKeepOut3_2 Copy 1") == (3, 2)
+    # A kept-out paragraph copied to the end of the document: kept out too, but not
+    # joined to its original (that would keep out everything between them).
+    assert kn.group(["MarginaliaKeepOut3_1", "MarginaliaKeepOut3_2",
+                     "MarginaliaKeepOut3_2 Copy 1"]) == [
+        ("MarginaliaKeepOut3", ["MarginaliaKeepOut3_1", "MarginaliaKeepOut3_2"]),
+        ("MarginaliaKeepOut3 Copy 1", ["MarginaliaKeepOut3_2 Copy 1"])]
     assert kn.parse("MarginaliaKeepOut12") == (12, 0)
     assert kn.parse("MarginaliaKeepOutX") == (0, 0)
     assert kn.parse("MyMarginaliaKeepOut1") == (0, 0)

@@ -77,6 +77,9 @@ def test_restore_takes_back_a_later_accept_of_an_earlier_turn_and_reopens_it(off
         turns = {t["number"]: t for t in _turns(office, doc)}
         assert turns[one["number"]]["changes"][0]["state"] == "pending"
         assert turns[two["number"]]["changes"][0]["state"] == "undone"
+        # Pending again, and the card can accept it again.
+        assert _act(office, doc, action="accept", change=one["changes"][0]["id"]) == \
+            {"done": 1}
         assert _act(office, doc, action="restore", turn=one["number"]) == \
             {"done": 1, "yours": False}
         assert texts(doc) == START and redlines(doc) == []
@@ -163,5 +166,67 @@ def test_formatting_by_the_user_after_a_turn_is_asked_about_not_a_failed_restore
             {"done": 1, "yours": True}
         assert texts(doc) == START
         assert find(doc, "Open text").getPropertyValue("CharWeight") < 150.0
+    finally:
+        office.close(doc)
+
+
+def test_a_card_step_the_user_undid_in_writer_is_not_undone_twice(office):
+    # The user accepts on the card, then presses Ctrl+Z in Writer: that Accept is gone
+    # already; Undo turn must take back the turn only (not one step more) and ask nothing.
+    doc = _doc(office)
+    try:
+        before = _tracked_turn(office, doc, ("replace_text", {"search": "Open text",
+                                                               "replacement": "Shut text"}))
+        last = _tracked_turn(office, doc, *TWO_EDITS)
+        first = last["changes"][0]["id"]
+        assert _act(office, doc, action="accept", change=first)["done"] == 1
+        doc.getUndoManager().undo()             # Writer's own Undo of the Accept
+        # The card shows that change open again.
+        assert _turns(office, doc)[-1]["changes"][0]["state"] == "pending"
+        assert _act(office, doc, action="undo_turn", turn=last["number"]) == {"done": 1}
+        assert "Shut text" in doc.getText().getString()     # the turn before stays
+        assert "every region" in doc.getText().getString()
+        turns = {t["number"]: t for t in _turns(office, doc)}
+        assert [c["state"] for c in turns[last["number"]]["changes"]] == ["undone", "undone"]
+        assert turns[before["number"]]["changes"][0]["state"] == "pending"
+    finally:
+        office.close(doc)
+
+
+def test_a_restore_beyond_the_undo_history_is_refused_without_a_question(office):
+    doc = _doc(office)
+    try:
+        last = _tracked_turn(office, doc, *TWO_EDITS)
+        text = doc.getText()
+        text.insertString(text.getEnd(), " Mine.", False)
+        doc.getUndoManager().clear()
+        refused = _act(office, doc, action="restore", turn=last["number"])
+        assert "could not be taken back" in refused["refused"]
+        assert "Mine." in text.getString()
+    finally:
+        office.close(doc)
+
+
+def test_a_proposal_applied_then_restored_away_can_be_applied_again(office):
+    # An Undo makes the proposing comment (and tracked changes) anew: the records find
+    # them again, so the card can act on them once more.
+    doc = _doc(office)
+    try:
+        turn(office, doc, ("replace_text", {"search": "every region",
+                                            "replacement": "all regions"}), apply="comments")
+        proposal = _turns(office, doc)[-1]
+        results = turn(office, doc, ("replace_text", {"search": "Open text",
+                                                      "replacement": "Shut text"}))
+        assert results[0]["ok"], results
+        later = _turns(office, doc)[-1]
+        change = proposal["changes"][0]["id"]
+        assert _act(office, doc, action="apply", change=change) == {"done": 1}
+        assert _act(office, doc, action="restore", turn=later["number"]) == \
+            {"done": 1, "yours": False}
+        assert texts(doc)[0] == START[0] and len(annotations(doc)) == 1
+        turns = {t["number"]: t for t in _turns(office, doc)}
+        assert turns[proposal["number"]]["changes"][0]["state"] == "proposed"
+        assert _act(office, doc, action="apply", change=change) == {"done": 1}
+        assert texts(doc)[0] == "Sales grew in all regions." and annotations(doc) == []
     finally:
         office.close(doc)

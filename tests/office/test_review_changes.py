@@ -208,6 +208,14 @@ def test_a_replace_all_names_every_paragraph_it_changed(office, mode):
         assert spread["paragraphs"] == [2, 5] and spread["places"] == [2, 3, 5]
         assert both["paragraphs"] == [2, 3] and "places" not in both
         assert one["paragraphs"] == [4, 4] and "places" not in one
+        # The user adds a paragraph at the top; Review settles the numbers again, and
+        # a replace-all still names all its places, moved.
+        text = doc.getText()
+        text.insertControlCharacter(text.getStart(), 0, False)      # PARAGRAPH_BREAK
+        spread, both, one = office.job("review.turns", document=doc,
+                                       settle=True)["turns"][-1]["changes"]
+        assert spread["paragraphs"] == [3, 6] and spread["places"] == [3, 4, 6]
+        assert both["paragraphs"] == [3, 4] and one["paragraphs"] == [5, 5]
     finally:
         office.close(doc)
 

@@ -97,13 +97,19 @@ def entry_to_dict(entry: Entry) -> Optional[Dict[str, Any]]:
 def entry_from_dict(data: Dict[str, Any]) -> Entry:
     kind = data.get("type")
     if kind == "user":
-        try:
-            at = float(data.get("at") or 0)
-        except (TypeError, ValueError):
-            at = 0.0
-        return ("user", Said(str(data.get("text", "")), at))
+        return ("user", Said(str(data.get("text", "")), _moment(data.get("at"))))
     values = dict((k, v) for k, v in data.items() if k != "type")
     return ("event", ev.Event(kind, **values))
+
+
+def _moment(value: Any) -> float:
+    """A kept send time as seconds since the epoch; 0 (unknown) for anything that is
+    not one a clock could show (a damaged or hand-edited file)."""
+    try:
+        at = float(value or 0)
+    except (TypeError, ValueError, OverflowError):
+        return 0.0
+    return at if 0 < at < 1e11 else 0.0
 
 
 def to_json(chat: KeptChat) -> Dict[str, Any]:

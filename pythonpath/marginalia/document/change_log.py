@@ -117,8 +117,8 @@ def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, A
 
 
 def spread(numbers: List[int]) -> List[int]:
-    """[first, last] and the places of a change that touched these paragraphs: the
-    places only when some paragraph between the first and the last is not one."""
+    """The places of a change that touched these paragraphs, sorted: [] when they run
+    without a gap (then [first, last] says it all)."""
     found = sorted(set(int(n) for n in numbers))
     if not found:
         return []
@@ -136,8 +136,8 @@ def _runs(numbers: List[int]) -> List[str]:
 
 
 def where(change: Change, most: int = 4) -> str:
-    """"¶4", "¶4–6" or, for a change of several places, "¶2, 7, 9" ("¶2, 7, 9 +3" past
-    ``most`` of them); "" when the paragraphs are not known."""
+    """"¶4", "¶4–6" or, for a change of several places, "¶2–3, 7, 9" (past ``most`` runs
+    of places, "+N" more runs); "" when the paragraphs are not known."""
     if change.places:
         runs = _runs(change.places)
         more = " +%d" % (len(runs) - most) if len(runs) > most else ""

@@ -16,9 +16,10 @@ from typing import Iterable, List, Tuple
 
 PREFIX = "MarginaliaKeepOut"
 # The stem's number, then "_<member>" (this version) or nothing (earlier ones). Anything
-# after that is a copy's suffix: LibreOffice reads a duplicated name back as
-# "<name> Copy 1"; it still belongs to its mark (keeping out too much is the safe side).
-_NAME = re.compile(r"^%s(\d+)(?:_(\d+))?" % PREFIX)
+# after that is a copy's suffix: a kept-out paragraph copied and pasted comes back as
+# "<name> Copy 1" (in the user's language). The copies are a mark of their own: kept
+# out too (the safe side), but not joined to the original across all that lies between.
+_NAME = re.compile(r"^%s(\d+)(?:_(\d+))?(.*)$" % PREFIX, re.S)
 
 
 def stem(number: int) -> str:
@@ -40,15 +41,16 @@ def parse(name: str) -> Tuple[int, int]:
 
 
 def group(names: Iterable[str]) -> List[Tuple[str, List[str]]]:
-    """(stem, member names) of each mark among ``names``, by mark number, members in
-    their order."""
+    """(stem, member names) of each mark among ``names``, by mark number (a copy's
+    suffix makes a mark of its own, its stem carrying the suffix), members in order."""
     marks = {}
     for name in names:
-        number, index = parse(name)
-        if number:
-            marks.setdefault(number, []).append((index, name))
-    return [(stem(number), [n for _i, n in sorted(marks[number])])
-            for number in sorted(marks)]
+        found = _NAME.match(name)
+        if found:
+            key = (int(found.group(1)), found.group(3))
+            marks.setdefault(key, []).append((int(found.group(2) or 0), name))
+    return [(stem(number) + suffix, [n for _i, n in sorted(marks[(number, suffix)])])
+            for number, suffix in sorted(marks)]
 
 
 def next_stem(names: Iterable[str]) -> str:

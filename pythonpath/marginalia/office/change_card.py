@@ -9,6 +9,7 @@ one of this chat's messages, office.restore), Keep out (writer.keepout) and
 the apply mode switch. Wording and layout: ui.change_list. Main thread.
 """
 
+import contextlib
 import logging
 import time
 from typing import Optional
@@ -105,6 +106,8 @@ class ChangeCard:
         started = time.perf_counter()
         ledger = self._ledger()
         numbers = cl.turns_in(self.panel.session.log)
+        # The card's Accept taken back with Writer's Undo shows as open again.
+        review.undone_in_writer(self.panel.document, ledger)
         self.turn = review.latest(ledger, numbers)
         changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
         self.controls["headline"].getModel().Label = wording.headline(changes) or (
@@ -189,10 +192,8 @@ class ChangeCard:
     def on_review(self) -> None:
         self.review_open = not self.review_open
         if not self.review_open:
-            from marginalia.writer import selection
-            home = self._home_now()
-            if home is not None:
-                selection.give_back(self.panel.document, home)
+            with self._back_home():
+                pass
         if self.review_open and self.turn is not None:
             from marginalia.writer import ledger
             # The user may have edited since: the numbers as they are now.
@@ -214,18 +215,22 @@ class ChangeCard:
         review.select(doc, self._ledger(), change)
         self._went = selection.keep(doc)
 
-    def _home_now(self):
-        """The selection to give back after an action: the user's from before Go to
-        while the view still shows what Go to selected, else None (the one now)."""
+    def _back_home(self):
+        """Around an action: when the view still shows what Go to selected, the user's
+        selection from before Go to comes back after, however the action ends (the
+        action itself gives back the one it found)."""
         from marginalia.writer import selection
         home = self._home if selection.same(self.panel.document, self._went) else None
         self._home = self._went = None
-        return home
+        if home is None:
+            return contextlib.nullcontext()
+        return selection.around(self.panel.document, home)
 
     def _judge(self, targets, accept) -> None:
         from marginalia.writer import review
-        done = review.judge(self.panel.ctx, self.panel.document, self._ledger(), targets,
-                            accept, self._home_now())
+        with self._back_home():
+            done = review.judge(self.panel.ctx, self.panel.document, self._ledger(), targets,
+                                accept)
         if not done:
             self._say(wording.NOTHING_OPEN)
             return
@@ -254,7 +259,8 @@ class ChangeCard:
         from marginalia.writer import review
         change = self._chosen()
         if change is not None:
-            review.apply(self.panel.document, self._ledger(), change, self._home_now())
+            with self._back_home():
+                review.apply(self.panel.document, self._ledger(), change)
             self._say(wording.APPLIED)
 
     def on_undo_turn(self) -> None:
@@ -262,8 +268,9 @@ class ChangeCard:
         if self.turn is None:
             return
         try:
-            review.restore(self.panel.document, self._ledger(), self.turn.number,
-                           only_latest=True, home=self._home_now())
+            with self._back_home():
+                review.restore(self.panel.document, self._ledger(), self.turn.number,
+                               only_latest=True)
         except review.UserEdited:
             self._say(wording.USER_EDITED)
             return
@@ -296,12 +303,12 @@ class ChangeCard:
         index = self._pick(items)
         if index is None:
             return
-        home = self._home_now()
-        outcome = restore_to(self.panel.session, index, home=home)
-        if outcome.get("question"):
-            if not self.panel.actions._confirm(outcome["question"]):
-                return
-            outcome = restore_to(self.panel.session, index, confirmed=True, home=home)
+        with self._back_home():
+            outcome = restore_to(self.panel.session, index)
+            if outcome.get("question"):
+                if not self.panel.actions._confirm(outcome["question"]):
+                    return
+                outcome = restore_to(self.panel.session, index, confirmed=True)
         if outcome.get("restored"):
             self.panel.actions.editing = False
             self.panel.replay()

@@ -15,9 +15,14 @@ def _turns(ctx, doc, payload):
     from marginalia.writer import review
     from marginalia.writer.ledger import ledger_for
     ledger = ledger_for(doc)
+    review.undone_in_writer(doc, ledger)
     out = []
     for number in sorted(ledger.turns):
         turn = ledger.turns[number]
+        if payload.get("settle"):
+            # As the card's Review does: the numbers as the document is now.
+            from marginalia.writer.ledger import finish
+            finish(doc, ledger, turn)
         review.refresh(doc, ledger, turn)
         out.append({"number": number, "mode": turn.mode, "steps": turn.steps,
                     "undone": turn.undone, "changes": [c.to_dict() for c in turn.changes]})

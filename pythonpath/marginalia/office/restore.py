@@ -14,11 +14,9 @@ from marginalia.errors import ToolError
 from marginalia.ui import change_list as wording
 
 
-def restore_to(session: Any, log_index: int, confirmed: bool = False,
-               home: Any = None) -> Dict[str, Any]:
+def restore_to(session: Any, log_index: int, confirmed: bool = False) -> Dict[str, Any]:
     """{"restored": True, "text", "turns", "yours", "sentence"} or {"restored": False,
-    and "question" (ask, then call again confirmed) or "sentence"}. ``home``: the
-    selection to give back after (writer.selection; by default the one before)."""
+    and "question" (ask, then call again confirmed) or "sentence"}."""
     from marginalia.writer import review
     from marginalia.writer.ledger import ledger_for
     if session.busy:
@@ -34,8 +32,7 @@ def restore_to(session: Any, log_index: int, confirmed: bool = False,
     live = [n for n in numbers if ledger.turns[n].steps and not ledger.turns[n].undone]
     if live:
         try:
-            done = review.restore(session.doc, ledger, min(live), confirmed=confirmed,
-                                  home=home)
+            done = review.restore(session.doc, ledger, min(live), confirmed=confirmed)
         except review.UserEdited:
             return {"restored": False, "question": wording.RESTORE_QUESTION}
         except ToolError as exc:

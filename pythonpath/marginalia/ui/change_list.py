@@ -118,9 +118,12 @@ def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
 
 def when(at: float, now: Optional[float] = None) -> str:
     """"14:05" today, "25 Nov 14:05" before; "" when the time is not known."""
-    if not at:
+    try:
+        moment = time.localtime(at) if at else None
+    except (OverflowError, OSError, ValueError):
+        moment = None
+    if moment is None:
         return ""
-    moment = time.localtime(at)
     today = time.localtime(time.time() if now is None else now)
     if moment[:3] == today[:3]:
         return time.strftime("%H:%M", moment)

@@ -166,17 +166,23 @@ class BodyMap:
 
 def span(text: Any, ranges: List[Any]) -> Any:
     """A cursor of ``text`` from the earliest start of ``ranges`` to their latest end,
-    compared rather than assumed in order; one that cannot be compared (not in
-    ``text``) is left out."""
-    first = last = ranges[0]
-    for rng in ranges[1:]:
+    compared rather than assumed in order; the ones not in ``text`` are left out
+    (None when none is in it)."""
+    inside = []
+    for rng in ranges:
         try:
-            if text.compareRegionStarts(rng, first) > 0:
-                first = rng
-            if text.compareRegionEnds(last, rng) > 0:
-                last = rng
+            text.compareRegionStarts(rng, rng)      # raises for a range elsewhere
+            inside.append(rng)
         except Exception:
             continue
+    if not inside:
+        return None
+    first = last = inside[0]
+    for rng in inside[1:]:
+        if text.compareRegionStarts(rng, first) > 0:
+            first = rng
+        if text.compareRegionEnds(last, rng) > 0:
+            last = rng
     cursor = text.createTextCursorByRange(first.getStart())
     cursor.gotoRange(last.getEnd(), True)
     return cursor

@@ -50,9 +50,13 @@ class TurnLog:
     undone: bool = False
     started: float = field(default_factory=time.time)
     title: Optional[str] = None       # the title of its undo steps
+    depth: int = 0                    # how many undo actions there were after it
     # A step of the change card's own (Accept, Reject, Apply), not a chat turn: the
     # changes it settled and their states before, for when a restore undoes it.
     settled: Optional[List[Tuple[int, str]]] = None
+    # And the signatures of their tracked changes (writer.tracked), found again after
+    # an undo makes them anew.
+    signatures: Dict[int, List[Tuple]] = field(default_factory=dict)
 
     @property
     def card(self) -> bool:
@@ -63,7 +67,8 @@ class Ledger:
     def __init__(self):
         self.turns: Dict[int, TurnLog] = {}
         # The change card's own undo steps, numbered in the turns' sequence: a restore
-        # takes back the ones after its turn with them, and never asks about them.
+        # takes back the ones after its turn with them, and does not count them as the
+        # user's edits.
         self.card_steps: Dict[int, TurnLog] = {}
         self.handles: Dict[int, Dict[str, Any]] = {}
         # Numbers unique beyond this office session: a kept chat's CHANGE events
@@ -212,6 +217,8 @@ class CallRecord:
                          self.before_text, self.paragraphs(facts))
         if plan.places and not facts.get("paragraphs"):
             change.places = cl.spread(plan.places)
+            # The handle finds the first match only: Review moves the rest with it.
+            self.handle["every"] = True
         if self.ids_before is not None:
             ids = [i for i in redline_ids(self.doc) if i not in self.ids_before]
             if ids:
@@ -295,11 +302,13 @@ def finish(doc: Any, ledger: Ledger, turn: TurnLog) -> None:
             continue
         if first is None:
             continue
-        if change.places and change.paragraphs:
-            # A change of several places is found by its first: the others moved as much.
+        if (change.places or (ledger.handles.get(change.id) or {}).get("every")) and \
+                change.paragraphs:
+            # A change of several places is found by its first match: the others are
+            # moved as far (a paragraph the user added between them is not counted).
             delta = first - change.paragraphs[0]
             change.places = [n + delta for n in change.places]
-            change.paragraphs = [change.places[0], change.places[-1]]
+            change.paragraphs = [n + delta for n in change.paragraphs]
         else:
             change.paragraphs = [first, last if last is not None else first]
 

@@ -127,7 +127,7 @@ def _places(doc, plan):
         search, _regex, case, count = query
         numbers = read.match_numbers(doc, search, case, count)
     if numbers is None:
-        found = read.places(doc, _every_range(doc, plan))
+        found = read.places(doc, _every_range(doc, plan, query))
         numbers = [number for number, _offset, _text in found if number is not None]
     if numbers:
         plan.places = sorted(set(numbers))
@@ -240,9 +240,10 @@ def _every_query(doc, plan):
         (search, False, False, _count(doc, search, False, False))
 
 
-def _every_range(doc, plan):
-    """Every match an all=true call changes, found as its tool finds them."""
-    query = _every_query(doc, plan)
+def _every_range(doc, plan, query=None):
+    """Every match an all=true call changes, found as its tool finds them (``query``:
+    _every_query's, when known)."""
+    query = query or _every_query(doc, plan)
     if query is None or not query[3]:
         return []
     search, regex, case, _count_ = query

@@ -9,7 +9,7 @@ Main thread only.
 """
 
 import logging
-from typing import Any, Dict
+from typing import Any, Dict, List, Tuple
 
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
@@ -31,6 +31,7 @@ MODE_NOTE = ("Comment only: the user wants a reviewer. Your edit tools do not ch
              "text; each call leaves a comment with the proposed edit for the user to apply.")
 PROPOSED = ("Proposed as a comment on %s (the text is unchanged until the user applies it). "
             "Paragraph numbers did not change.")
+APPLY_TITLE = "Marginalia: apply a suggestion"
 NO_TARGET = "Nothing was found to attach the proposal to; nothing was changed."
 GONE = "That suggestion's comment is no longer in the document; nothing was changed."
 
@@ -108,7 +109,7 @@ def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
         doc.getCurrentController().select(anchor)
     where = _anchor_range(doc, anchor)[1]
     manager = doc.getUndoManager()
-    manager.enterUndoContext("Marginalia: apply a suggestion")
+    manager.enterUndoContext(APPLY_TITLE)
     refused = False
     try:
         # The comment goes first, so the edit meets the text as the direct edit would;
@@ -142,6 +143,28 @@ def _remove(doc: Any, note: Any) -> None:
         log.exception("could not note the marks under a proposal")
     note.getAnchor().getText().removeTextContent(note)
     mark_keeper.restore(doc, kept, bookmarks_only=True)
+
+
+def note_signature(note: Any) -> Tuple[str, str, str]:
+    """What finds a proposal's comment again once an Undo made it anew (the old object
+    is gone): its author, content and the text it is anchored on."""
+    return (note.getPropertyValue("Author"), note.getPropertyValue("Content"),
+            note.getAnchor().getString())
+
+
+def find_note(doc: Any, wanted: Tuple[str, str, str], taken: List[Any]) -> Any:
+    """The comment with this signature (none of ``taken``), or None."""
+    enum = doc.getTextFields().createEnumeration()
+    while enum.hasMoreElements():
+        field = enum.nextElement()
+        if field.supportsService("com.sun.star.text.textfield.Annotation") and \
+                not any(field == other for other in taken):
+            try:
+                if note_signature(field) == wanted:
+                    return field
+            except Exception:
+                continue
+    return None
 
 
 def settled(doc: Any, ledger: Ledger, change: cl.Change) -> bool:

@@ -23,7 +23,7 @@ from typing import Any, Iterator, List, NamedTuple, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, ToolError
-from marginalia.writer import changes, mark_keeper, read, selection
+from marginalia.writer import changes, mark_keeper, proposals, read, selection, tracked
 from marginalia.writer.ledger import Ledger, TurnLog, fingerprint, spot
 from marginalia.writer.tracked import redline_range, redlines
 
@@ -88,57 +88,70 @@ def _judge_one(ctx, doc, ledger, change, accept):
 
 
 @contextlib.contextmanager
-def card_step(doc: Any, ledger: Ledger, settling: List[cl.Change]) -> Iterator[TurnLog]:
-    """Around one card action that settles ``settling``: when it changed the document
-    (one undo step), the ledger keeps it as a card step, with where it started and
-    ended, so a restore knows it is no edit of the user's."""
+def card_step(doc: Any, ledger: Ledger, settling: List[cl.Change],
+              title: str) -> Iterator[TurnLog]:
+    """Around one card action that settles ``settling`` in an undo step named ``title``.
+    When the action says it did something (``step.steps = 1``) and that step is on top
+    of the undo stack, the ledger keeps it as a card step, with where it started and
+    ended, so a restore knows it is no edit of the user's. (Not the change counter:
+    Writer also moves it with nobody editing.)"""
     step = ledger.new_card_step(settling)
+    step.title = title
+    for change in settling:
+        if change.handle.get("redlines"):
+            step.signatures[change.id] = tracked.signatures(doc, change.handle["redlines"])
+        note = (ledger.handles.get(change.id) or {}).get("note")
+        if note is not None:
+            try:
+                step.signatures[change.id] = [proposals.note_signature(note)]
+            except Exception:
+                pass        # the comment is gone: Apply says so
     step.start_count = changes.change_count(doc)
     step.fingerprint = fingerprint(doc)
+    manager = doc.getUndoManager()
+    depth = len(manager.getAllUndoActionTitles())
     done = False
     try:
         yield step
         done = True
     finally:
-        count = changes.change_count(doc)
-        if done and count != step.start_count:
-            step.steps = 1
-            step.title = _top_title(doc)
-            step.end_count = count
+        titles = manager.getAllUndoActionTitles()
+        if done and step.steps and titles and titles[0] == title and \
+                (len(titles) > depth or changes.change_count(doc) != step.start_count):
+            step.end_count = changes.change_count(doc)
             step.end_fingerprint = fingerprint(doc)
+            step.depth = len(titles)
         else:
             del ledger.card_steps[step.number]
 
 
-def _top_title(doc):
-    try:
-        return doc.getUndoManager().getCurrentUndoActionTitle()
-    except Exception:
-        return None     # no undo action at all
+JUDGE_TITLE = "Marginalia: %s changes"
 
 
-def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool,
-          home: Optional[selection.Kept] = None) -> int:
-    """Accept (or reject) these tracked changes; how many were still there. One undo step.
-    The selection is ``home`` after (by default the one before: writer.selection)."""
+def judge(ctx: Any, doc: Any, ledger: Ledger, targets: List[cl.Change], accept: bool) -> int:
+    """Accept (or reject) these tracked changes; how many were still there. One undo step;
+    the selection is given back after (writer.selection)."""
     pending = [c for c in targets if c.state == cl.PENDING]
     if not pending:
         return 0
-    with selection.around(doc, home), card_step(doc, ledger, pending):
-        return _judge(ctx, doc, ledger, pending, accept)
+    title = JUDGE_TITLE % ("accept" if accept else "reject")
+    with selection.around(doc), card_step(doc, ledger, pending, title) as step:
+        done = _judge(ctx, doc, ledger, pending, accept, title)
+        step.steps = 1 if done else 0
+        return done
 
 
-def apply(doc: Any, ledger: Ledger, change: cl.Change,
-          home: Optional[selection.Kept] = None) -> None:
+def apply(doc: Any, ledger: Ledger, change: cl.Change) -> None:
     """Make a proposal real (writer.proposals.apply) as a card step."""
-    from marginalia.writer import proposals
-    with selection.around(doc, home), card_step(doc, ledger, [change]):
+    with selection.around(doc), \
+            card_step(doc, ledger, [change], proposals.APPLY_TITLE) as step:
         proposals.apply(doc, ledger, change)
+        step.steps = 1
 
 
-def _judge(ctx, doc, ledger, pending, accept):
+def _judge(ctx, doc, ledger, pending, accept, title):
     manager = doc.getUndoManager()
-    manager.enterUndoContext("Marginalia: %s changes" % ("accept" if accept else "reject"))
+    manager.enterUndoContext(title)
     done = 0
     try:
         for change in pending:
@@ -199,25 +212,24 @@ def _ours_on_top(doc, steps):
     if any(step.title is None for step in steps):
         return True         # not known: the counter and the text decide
     expected = [step.title for step in reversed(steps) for _ in range(step.steps)]
-    try:
-        titles = list(doc.getUndoManager().getAllUndoActionTitles())
-    except Exception:
-        return True
-    return titles[:len(expected)] == expected
+    return _titles(doc, undo=True)[:len(expected)] == expected
 
 
 def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
-            only_latest: bool = False, home: Optional[selection.Kept] = None) -> Restored:
-    """Undo turn ``first`` and every later turn and card step; the selection is ``home``
-    after (by default the one before, or the cursor at its start: writer.selection).
+            only_latest: bool = False) -> Restored:
+    """Undo turn ``first`` and every later turn and card step; the selection is given
+    back after (or the cursor at its start: writer.selection).
 
     Raises UserEdited (nothing done) when the user changed the document since
     and ``confirmed`` is False; ToolError (nothing changed) when it cannot.
     """
+    undone_in_writer(doc, ledger)
     steps = ledger.later(first)
     turns = [step for step in steps if not step.card]
     if not turns:
         return Restored(0)
+    if len(_titles(doc, undo=True)) < sum(step.steps for step in steps):
+        raise ToolError(CANNOT)     # the undo history no longer reaches back so far
     if only_latest and turns[0].number != first:
         raise ToolError(NOTHING)
     if only_latest and len(turns) > 1:
@@ -225,22 +237,73 @@ def restore(doc: Any, ledger: Ledger, first: int, confirmed: bool = False,
     clean = not edited_since(doc, steps)
     if not clean and not confirmed:
         raise UserEdited("You edited the document after that message.")
-    with selection.around(doc, home):
+    with selection.around(doc):
         _undo(doc, steps, clean)
     read.invalidate()
+    _mark_undone(doc, ledger, steps)
+    _settle_before(doc, ledger, steps[0], clean)
+    return Restored(len(turns), not clean)
+
+
+def _mark_undone(doc, ledger, steps):
+    """The ledger after these steps were undone (in Writer or by a restore)."""
     for step in steps:
         step.undone = True
         for change in step.changes:
             change.state = cl.UNDONE
     # An undone card step gives the changes it settled their states back (the newest
-    # first, so the oldest state wins); a change of an undone turn stays undone.
+    # first, so the oldest state wins), and their tracked changes, made anew by the
+    # undo, their identifiers; a change of an undone turn stays undone.
+    taken, notes = set(), []
     for step in reversed(steps):
         for change_id, state in step.settled or ():
             change = ledger.change(change_id)
-            if change is not None and change.state != cl.UNDONE:
-                change.state = state
-    _settle_before(doc, ledger, steps[0], clean)
-    return Restored(len(turns), not clean)
+            if change is None or change.state == cl.UNDONE:
+                continue
+            change.state = state
+            wanted = step.signatures.get(change_id)
+            if wanted and state == cl.PENDING:
+                found = tracked.find_again(doc, wanted, taken)
+                if found:
+                    change.handle["redlines"] = found
+                    taken.update(found)
+            elif wanted and state == cl.PROPOSED:
+                note = proposals.find_note(doc, wanted[0], notes)
+                if note is not None:
+                    ledger.handles.setdefault(change_id, {})["note"] = note
+                    notes.append(note)
+
+
+def _titles(doc, undo):
+    try:
+        manager = doc.getUndoManager()
+        return list(manager.getAllUndoActionTitles() if undo else
+                    manager.getAllRedoActionTitles())
+    except Exception:
+        return []
+
+
+def undone_in_writer(doc: Any, ledger: Ledger) -> None:
+    """Steps the user took back with Writer's own Undo (the card's Accept, say) are
+    undone already; without this the restore would undo one step too many. The newest
+    steps are when the newest is no longer on top of the undo stack, their titles top
+    the redo stack (the last undone first) and the text is the one they started from."""
+    steps = list(reversed(ledger.timeline()))
+    undo, redo = _titles(doc, undo=True), _titles(doc, undo=False)
+    if not steps or not redo or \
+            (undo and undo[0] == steps[0].title and len(undo) >= steps[0].depth):
+        return
+    text = fingerprint(doc)
+    gone = 0
+    for count in range(1, len(steps) + 1):
+        expected = [step.title for step in reversed(steps[:count]) for _ in range(step.steps)]
+        if len(expected) > len(redo):
+            break
+        if None not in expected and redo[:len(expected)] == expected and \
+                text == steps[count - 1].fingerprint:
+            gone = count
+    if gone:
+        _mark_undone(doc, ledger, steps[:gone])
 
 
 def _undo(doc, steps, clean):

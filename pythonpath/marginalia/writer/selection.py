@@ -43,9 +43,17 @@ def keep(doc: Any) -> Optional[Kept]:
 
 
 def same(doc: Any, kept: Optional[Kept]) -> bool:
-    """Whether the view's selection is still ``kept``'s range (the user did not move)."""
-    if kept is None or kept.cursor is None:
+    """Whether the view's selection is still ``kept``'s range (the user did not move);
+    for a selected object (Go to a table), whether one of its kind still is."""
+    if kept is None:
         return False
+    if kept.cursor is None:
+        try:
+            selection = doc.getCurrentController().getSelection()
+            return kept.thing is not None and \
+                selection.getImplementationName() == kept.thing.getImplementationName()
+        except Exception:
+            return False
     try:
         rng = doc.getCurrentController().getSelection().getByIndex(0)
         text = kept.cursor.getText()

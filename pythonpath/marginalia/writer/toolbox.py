@@ -162,6 +162,7 @@ class WriterToolbox:
             return
         log_.steps = self._turn.steps
         log_.title = self._turn.title
+        log_.depth = self._turn.depth
         log_.start_count = self._turn.start_count
         log_.end_count = self._turn.top
         if log_.steps and self.record_changes:

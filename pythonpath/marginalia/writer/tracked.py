@@ -5,7 +5,7 @@ let go since (accepted, rejected, merged) reads as empty, and reading one again 
 the bridge crashed 7.4 now and then. Main thread.
 """
 
-from typing import Any, List, Set
+from typing import Any, List, Set, Tuple
 
 
 def redline_ids(doc: Any) -> List[str]:
@@ -73,4 +73,39 @@ def others(doc: Any, own: Set[str]) -> List[Any]:
         red = enum.nextElement()
         if red.getPropertyValue("RedlineIdentifier") not in own:
             out.append(redline_range(doc, red))
+    return out
+
+
+def _signature(doc: Any, red: Any) -> Tuple:
+    when = red.getPropertyValue("RedlineDateTime")
+    try:
+        text = redline_range(doc, red).getString()
+    except Exception:
+        text = ""
+    return (red.getPropertyValue("RedlineType"), red.getPropertyValue("RedlineAuthor"),
+            (when.Year, when.Month, when.Day, when.Hours, when.Minutes, when.Seconds,
+             when.NanoSeconds), text)
+
+
+def signatures(doc: Any, ids: List[str]) -> List[Tuple]:
+    """What tells these tracked changes apart when Writer makes them anew: an Undo of
+    their Accept brings them back with new identifiers (the old ones were addresses),
+    the same type, author, time and text."""
+    return [_signature(doc, red) for red in redlines(doc, ids)]
+
+
+def find_again(doc: Any, wanted: List[Tuple], taken: Set[str]) -> List[str]:
+    """The identifiers of tracked changes with these signatures (none of ``taken``)."""
+    left = list(wanted)
+    out = []
+    enum = doc.getRedlines().createEnumeration()
+    while left and enum.hasMoreElements():
+        red = enum.nextElement()
+        ident = red.getPropertyValue("RedlineIdentifier")
+        if ident in taken:
+            continue
+        signature = _signature(doc, red)
+        if signature in left:
+            left.remove(signature)
+            out.append(ident)
     return out

@@ -223,6 +223,11 @@ class Turn:
             self.top = after
             self._depth = len(self.doc.getUndoManager().getAllUndoActionTitles())
 
+    @property
+    def depth(self) -> int:
+        """How many undo actions there were right after the turn's last edit."""
+        return self._depth
+
     def take_back_edit(self) -> bool:
         """After close_edit of a call that failed: undo what it changed, when its undo
         step is its own. False when it changed the document inside the turn's step,
