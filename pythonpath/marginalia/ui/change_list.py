@@ -23,8 +23,8 @@ BUTTONS = (
     ("undo_turn", "Undo turn", "Take this turn's edits back in one step"),
     ("restore", "Restore\u2026", "Take the document and the chat back to before a message "
                                  "(the newest first)"),
-    ("keep_out", "Keep out", "Keep Marginalia out of the selected passage (again: remove the "
-                             "mark)"),
+    ("keep_out", "Keep out", "Keep Marginalia out of the selected passage; once passages are "
+                             "kept out, a list of them to go to or let Marginalia in"),
     ("go_to", "Go to", "Select the chosen change in the document"),
     ("accept", "Accept", "Accept the chosen tracked change"),
     ("reject", "Reject", "Reject the chosen tracked change"),
