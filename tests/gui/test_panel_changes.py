@@ -370,3 +370,32 @@ def test_restore_points_are_numbered_timed_and_restore_exactly_the_one_chosen(
     assert "Added one." in transcript and "Added two." not in transcript
     assert transcript.count("Please fix the typos") == 1
     assert _scope(panel) == "Whole document"
+
+
+def test_the_card_names_every_paragraph_a_replace_all_changed(gui_office, gui_doc, chat_server):
+    # Reported: a replace-all that changed paragraphs 2 and 3 read "¶2" on the card.
+    set_paragraphs(gui_doc, "Intro.", "The cat sat.", "The cat ran.", "Dogs.", "A cat.")
+    chat_server.add(sse.tool_calls_response([
+        ("r1", "replace_text", {"search": "cat", "replacement": "fox", "all": True})]),
+        sse.text_response("Replaced them all."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Say fox", "Replaced them all.")
+    wait_for(lambda: panel.refresh() or _label(panel, "1 change"), what="the card")
+    panel.press("Review")
+    listed = panel.control_now(("This turn's changes",))
+    rows = wait_for(lambda: _rows(listed), what="the change's row")
+    assert rows[0].startswith("\u00b62\u20133, 5 replace"), rows
+
+
+def _rows(listed):
+    """The names of a list box's entries (the rows a screen reader reads)."""
+    pending, out = [listed], []
+    while pending:
+        ctx = pending.pop(0)
+        for i in range(min(ctx.getAccessibleChildCount(), 50)):
+            child = ctx.getAccessibleChild(i).getAccessibleContext()
+            if child.getAccessibleChildCount():
+                pending.append(child)
+            elif child.getAccessibleName() != listed.getAccessibleName():
+                out.append(child.getAccessibleName())
+    return out

@@ -113,7 +113,11 @@ def _found(doc, walker, plan):
     if rng is not None:
         plan.first = plan.last = walker.number_of(rng.getStart())
     if plan.every and rng is not None:
-        _places(doc, plan)
+        try:
+            _places(doc, plan)
+        except Exception:
+            # Only the record's places are lost: the target is found all the same.
+            log.exception("could not number the matches of %s", plan.spec.name)
 
 
 def _places(doc, plan):
