@@ -491,3 +491,36 @@ def test_without_a_registry_a_called_tool_is_an_error_result_not_an_exception():
     assert "no tool named 'get_text'" in results[0].result
     assert result.text.endswith("I cannot read it, sorry.") and result.error is None
     assert_history_valid(conversation.messages)
+
+
+def test_end_to_end_a_call_written_with_doubled_braces_runs():
+    # Issue 25: Qwen2.5-Coder-1.5B behind llama.cpp answered "Fix the spelling mistakes"
+    # with this text, no structured call; it was shown and nothing was edited.
+    written = ('{{"name": "replace_text", "arguments": '
+               '{{"search": "recieve", "replacement": "receive"}}}}')
+    log = []
+    registry = ToolRegistry()
+
+    def replace_text(search, replacement):
+        log.append((search, replacement))
+        return {"replaced": 1}
+    registry.register("replace_text", "Replace text everywhere.", {"type": "object", "properties": {
+        "search": {"type": "string"}, "replacement": {"type": "string"}}}, replace_text)
+    script = [text_response(written, pieces=7, chunked=True, split=[5, 3, 11]),
+              text_response("Fixed one spelling mistake.")]
+    with ScriptedServer(script) as srv:
+        client, settings = real_client(srv)
+        recorder = Recorder()
+        conversation = Conversation()
+        result = run_turn(client, conversation, "Fix the spelling mistakes in this document.",
+                          registry, settings, recorder, CancelToken())
+    assert log == [("recieve", "receive")]
+    assert "".join(e.text for e in recorder.kinds(TEXT)) == "Fixed one spelling mistake."
+    assert result.text == "Fixed one spelling mistake." and result.error is None
+    assert [e.ok for e in recorder.kinds(TOOL_RESULT)] == [True]
+    second = srv.chat_requests[1].json["messages"]
+    assert [m["role"] for m in second] == ["system", "user", "assistant", "tool"]
+    called = second[2]["tool_calls"][0]["function"]
+    assert called["name"] == "replace_text"
+    assert json.loads(called["arguments"]) == {"search": "recieve", "replacement": "receive"}
+    assert_history_valid(conversation.messages)

@@ -241,3 +241,126 @@ def test_tool_names_from_schemas():
                {"type": "function", "function": {}}, "junk", {"function": {"name": "b"}}]
     assert tool_names(schemas) == ["a", "b"]
     assert tool_names(None) == []
+
+
+# -- near-misses small models write (issue 25): still calls ------------------------
+# Each is what a small model (Qwen2.5 0.5B-7B, Llama 3.2 1B/3B, Phi) was seen to write
+# on llama.cpp or Ollama instead of its template's call format.
+
+ARGS = {"search": "teh", "replace": "the"}
+QWEN_DOUBLED = '{{"name": "replace_text", "arguments": {{"search": "teh", "replace": "the"}}}}'
+
+
+@pytest.mark.parametrize("text", [
+    QWEN_DOUBLED,                                    # Qwen2.5-Coder-1.5B on llama.cpp
+    "```json\n" + QWEN_DOUBLED + "\n```",
+    '{{"name": "replace_text", "arguments": {"search": "teh", "replace": "the"}}}',
+    '{{ "name": "replace_text", "arguments": {{"search": "teh", "replace": "the"}} }}',
+    '{{"name": "replace_text", "arguments": {{"search": "teh", "replace": "the"}}}',  # one short
+    "{'name': 'replace_text', 'arguments': {'search': 'teh', 'replace': 'the'}}",    # a repr()
+    '{"name": "replace_text", "arguments": {"search": "teh", "replace": "the",},}',  # commas
+    '{name: "replace_text", arguments: {search: "teh", replace: "the"}}',            # bare keys
+    '{"name": "replace_text", "arguments": "{\'search\': \'teh\', \'replace\': \'the\'}"}',
+    '{"name": "replace_text", "arguments": "{{\\"search\\": \\"teh\\", \\"replace\\": \\"the\\"}}"}',
+    '{"type": "function", "function": {"name": "replace_text", "arguments": '
+    '"{\\"search\\": \\"teh\\", \\"replace\\": \\"the\\"}"}}',                      # OpenAI shape
+    '{"function": "replace_text", "parameters": {"search": "teh", "replace": "the"}}',
+    '{"tool_calls": [{"id": "c1", "type": "function", "function": {"name": "replace_text", '
+    '"arguments": {"search": "teh", "replace": "the"}}}]}',
+    '{"name": "functions.replace_text", "arguments": {"search": "teh", "replace": "the"}}',
+    "```tool_call\n" + CALL + "\n```",
+    "```json\n[" + CALL + "]\n```",                  # a list of one call
+    "[\n  " + CALL + "\n]",
+    "<|im_start|>assistant\n" + CALL + "<|im_end|>",  # ChatML leftovers around it
+    CALL + "<|eot_id|>",
+    CALL + "}",                                      # one closing brace too many
+    "```json\n" + CALL + "}\n```",
+    "```json\n{'name': 'replace_text', 'parameters': {'search': 'teh', 'replace': 'the'}}\n```",
+])
+def test_near_miss_json_call_forms(text):
+    shown, calls = json_calls(text)
+    assert shown == ""
+    assert calls == [("replace_text", ARGS)]
+
+
+def test_python_literals_become_json_values():
+    text = ("{'name': 'replace_text', 'arguments': {'search': 'teh', 'replace': 'the', "
+            "'all': True, 'case': False, 'where': None}}")
+    _, calls = json_calls(text)
+    assert calls == [("replace_text", dict(ARGS, all=True, case=False, where=None))]
+
+
+def test_raw_newline_inside_a_string_is_kept():
+    _, calls = json_calls('{"name": "replace_text", "arguments": {"search": "a\nb", '
+                          '"replace": "c"}}')
+    assert calls == [("replace_text", {"search": "a\nb", "replace": "c"})]
+
+
+def test_a_list_and_objects_on_one_line_are_several_calls():
+    two = '[' + CALL + ', {"name": "count_words", "arguments": {}},]'
+    _, calls = json_calls(two)
+    assert [c[0] for c in calls] == ["replace_text", "count_words"]
+    _, calls = json_calls(CALL + ' {"name": "count_words", "arguments": {}}')
+    assert [c[0] for c in calls] == ["replace_text", "count_words"]
+
+
+@pytest.mark.parametrize("text", [
+    "<tool_call>\n" + QWEN_DOUBLED,                 # unclosed, doubled braces
+    "<tool_call>\n{'name': 'replace_text', 'arguments': {'search': 'teh', 'replace': 'the'}}"
+    "\n</tool_call>",
+    "<tool_call>\n```json\n" + CALL + "\n```\n</tool_call>",   # a fence inside the block
+    '<tool_call>{"name": "functions.replace_text", "arguments": {"search": "teh", '
+    '"replace": "the",}}</tool_call><|im_end|>',
+])
+def test_near_misses_inside_hermes_markup(text):
+    shown, calls = every_split(text, names=TOOLS)
+    assert shown == ""
+    assert named(calls) == [("replace_text", ARGS)]
+
+
+def test_a_doubled_call_streamed_in_tokens_is_never_shown():
+    text = "```json\n" + QWEN_DOUBLED + "\n```"
+    pieces = [text[i:i + 3] for i in range(0, len(text), 3)]
+    shown, calls, parts = run(pieces, TOOLS)
+    assert parts == [""] * len(pieces) and shown == ""
+    assert named(calls) == [("replace_text", ARGS)]
+
+
+# -- ... and what stays text however lenient the reading ---------------------------
+
+@pytest.mark.parametrize("text", [
+    "Use this: " + QWEN_DOUBLED,                                  # prose before
+    QWEN_DOUBLED + " should do it.",                              # prose after, same line
+    '{{"name": "delete_everything", "arguments": {{}}}}',         # not an offered tool
+    '{"name": "functions.delete_everything", "arguments": {}}',
+    '{"tool_calls": [{"function": {"name": "delete_everything", "arguments": {}}}]}',
+    '[' + CALL + ', {"name": "nope", "arguments": {}}]',          # one call of the list unknown
+    "{'title': 'Spring', 'tags': ['a', 'b']}",                    # a Python dict to show
+    "{{ user_name }}",                                            # a template placeholder
+    "{{name}} and {{date}}",
+    "[1, 2, 3]",
+    '[{"title": "Spring"}]',
+    "[link](https://example.org) is the source.",
+    "```json\n{'title': 'x', 'n': True,}\n```",
+    "```json\n" + QWEN_DOUBLED + "\n```\nDone.",                  # prose after the fence
+    "<|im_start|>assistant\nHello there.",
+    "<|im_end|>",
+    '{"name": "replace_text", "arguments": {"search": "teh", "replace": "the"}, "x": 1}',
+    '{"function": {"name": "replace_text", "arguments": {}}, "note": "x"}',
+    "{'name': 'replace_text', 'arguments': \"not json\"}",
+])
+def test_lenient_reading_keeps_everything_else_text(text):
+    shown, calls = json_calls(text)
+    assert calls == [] and shown == text
+
+
+@pytest.mark.parametrize("text, shown_by", [
+    ("{'title': 'Spring', 'body': '" + "x" * 300 + "'}", len("{'title':")),
+    ('{{"name": "nope", "arguments": {{"text": "' + "x" * 300 + '"}}}}', len('{{"name": "nope"')),
+    ("[1, 2, " + "3, " * 100 + "4]", 2),
+    ("{{ user_name }} " * 30, len("{{ user_name }")),
+])
+def test_lenient_non_calls_are_released_early(text, shown_by):
+    _, calls, pieces = run(list(text), TOOLS)
+    assert calls == [] and "".join(pieces) == text
+    assert "".join(pieces[:shown_by]) == text[:shown_by]

@@ -10,13 +10,18 @@ Recognised formats:
 * Llama 3.x: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several
   objects separated by ``;`` (best effort: Python-code calls are not parsed).
 * JSON blocks (small models on llama.cpp and Ollama, e.g. Qwen2.5-Coder
-  with a stock template): the whole message is one or more
-  ``{"name": ..., "arguments": {...}}`` objects, each in a json code fence
-  or alone on its lines. Plain JSON is also what a user may ask to see, so
-  this counts only when the message is nothing but such blocks (whitespace
-  aside), each names a tool the request offered, its arguments (or
-  "parameters") are an object or a JSON string of one, and no structured
-  call arrived.
+  with a stock template, Llama 3.2 on Ollama): the whole message is one or
+  more ``{"name": ..., "arguments": {...}}`` objects (or lists of them), each
+  in a code fence (no language, ``json`` or ``tool_call``) or alone on its
+  lines. Plain JSON is also what a user may ask to see, so this counts only
+  when the message is nothing but such blocks (whitespace and chat-template
+  leftovers such as ``<|im_end|>`` aside), each names a tool the request
+  offered, its arguments (or "parameters") are an object or a string of one,
+  and no structured call arrived. Inside that frame the near-misses small
+  models write are forgiven (see ``json_repair``: doubled braces, Python
+  literals, trailing commas), and so are the OpenAI shapes
+  ``{"function": {"name": ..., "arguments": ...}}`` and ``{"tool_calls": [...]}``
+  and a ``functions.`` prefix on the name. The verdict is ``jsonblocks``'.
 
 ``TextCallFilter`` sits on the displayed answer text while it streams: the
 markup must never show, so text from a possible opening marker on is held
@@ -24,14 +29,17 @@ back, and from a full marker on everything is kept aside until ``finish()``
 parses it. The stream accumulator uses the parsed calls only when no
 structured tool calls arrived. Markup that does not parse is released as
 plain text at the end, so a botched call is visible instead of vanishing.
-A message that starts with ``{`` or a fence is held back while it can still
+A message that starts with ``{``, ``[``, a fence or a template leftover is held back while it can still
 be JSON calls (at most ``JSON_HOLD_LIMIT`` characters), and released as text
 the moment it cannot: another key, an unknown tool, prose after a block.
 """
 
 import json
-import re
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
+
+from marginalia.chat import json_repair
+from marginalia.chat.jsonblocks import (FENCE, FENCE_LANGS, LEFTOVERS, NO, YES,
+                                          json_block_calls, unwrap_call)
 
 HERMES = "<tool_call>"
 HERMES_END = "</tool_call>"
@@ -39,14 +47,7 @@ MISTRAL = "[TOOL_CALLS]"
 LLAMA = "<|python_tag|>"
 MARKERS = (HERMES, MISTRAL, LLAMA)
 
-_decoder = json.JSONDecoder()
-
-FENCE = "```"
 JSON_HOLD_LIMIT = 8192      # characters of a message held back while it may be JSON calls
-# Keys of a call written as JSON (Llama 3.2 adds "type": "function").
-_CALL_KEYS = frozenset(["name", "arguments", "parameters", "type", "id"])
-_FIRST_KEY = re.compile(r'\{\s*"((?:[^"\\]|\\.)*)"\s*:\s*("(?:[^"\\]|\\.)*")?')
-_NO, _MAYBE, _YES = "no", "maybe", "yes"
 
 
 def tool_names(schemas: Optional[Iterable[Mapping[str, Any]]]) -> List[str]:
@@ -75,26 +76,31 @@ def _partial_at(text):
     return best
 
 
-def _call(obj):
-    """A call dict from a parsed JSON object, or None when it names no function."""
-    if not isinstance(obj, dict):
+def _call(obj, names=()):
+    """A call dict from a parsed object after a marker, or None when it names no function."""
+    found = unwrap_call(obj, names)
+    if found is None:
         return None
-    name = obj.get("name")
-    if not isinstance(name, str) or not name:
-        return None
-    args = obj.get("arguments", obj.get("parameters"))
+    name, args, call_id = found
     if args is None:
         args = "{}"
-    elif not isinstance(args, str):
+    elif isinstance(args, str):
+        try:
+            parsed = json_repair.loads(args)
+        except ValueError:
+            parsed = None                   # left for the tool to report as bad arguments
+        if isinstance(parsed, dict):
+            args = json.dumps(parsed, ensure_ascii=False)
+    else:
         args = json.dumps(args, ensure_ascii=False)
     call = {"name": name, "arguments": args}
-    if isinstance(obj.get("id"), str) and obj["id"]:
-        call["id"] = obj["id"]      # Mistral writes its 9-character ids too
+    if call_id:
+        call["id"] = call_id                # Mistral writes its 9-character ids too
     return call
 
 
 def _json_values(text):
-    """Decode consecutive JSON values separated by whitespace, commas or ``;``.
+    """Decode consecutive (lenient) JSON values separated by whitespace, commas or ``;``.
 
     Returns (values, leftover text that is not JSON).
     """
@@ -106,25 +112,37 @@ def _json_values(text):
         if pos >= len(text):
             return values, ""
         try:
-            value, pos = _decoder.raw_decode(text, pos)
+            value, pos = json_repair.read_value(text, pos)
         except ValueError:
             return values, text[pos:]
         values.append(value)
 
 
-def _calls_from_values(values):
+def _calls_from_values(values, names):
     calls = []
     for value in values:
         items = value if isinstance(value, list) else [value]
         for item in items:
-            call = _call(item)
+            call = _call(item, names)
             if call is None:
                 return None
             calls.append(call)
     return calls
 
 
-def _parse_hermes(body, calls, leftovers):
+def _unfence(text):
+    """The body of a code fence a model put inside its ``<tool_call>`` block."""
+    body = text.strip()
+    newline = body.find("\n")
+    if body.startswith(FENCE) and newline >= 0 and \
+            body[len(FENCE):newline].strip().lower() in FENCE_LANGS:
+        body = body[newline + 1:].rstrip()
+        if body.endswith(FENCE):
+            body = body[:-len(FENCE)]
+    return body
+
+
+def _parse_hermes(body, names, calls, leftovers):
     pos = 0
     while True:
         start = body.find(HERMES, pos)
@@ -133,9 +151,9 @@ def _parse_hermes(body, calls, leftovers):
             return
         leftovers.append(body[pos:start])
         end = body.find(HERMES_END, start)
-        inner = body[start + len(HERMES):end if end >= 0 else len(body)]
+        inner = _unfence(body[start + len(HERMES):end if end >= 0 else len(body)])
         found, rest = _json_values(inner)
-        parsed = _calls_from_values(found) if found and not rest.strip() else None
+        parsed = _calls_from_values(found, names) if found and not rest.strip() else None
         stop = len(body) if end < 0 else end + len(HERMES_END)
         if parsed:
             calls.extend(parsed)
@@ -144,12 +162,12 @@ def _parse_hermes(body, calls, leftovers):
         pos = stop
 
 
-def _parse_mistral(body, calls, leftovers):
+def _parse_mistral(body, names, calls, leftovers):
     for segment in body.split(MISTRAL)[1:]:
         text = segment.strip()
         if text[:1] in ("[", "{"):
             found, rest = _json_values(text)
-            parsed = _calls_from_values(found) if found else None
+            parsed = _calls_from_values(found, names) if found else None
         elif "[ARGS]" in text:
             # v11 tokenizer: name[ARGS]{...}, optionally name[CALL_ID]id[ARGS]{...}
             head, _, args = text.partition("[ARGS]")
@@ -158,7 +176,7 @@ def _parse_mistral(body, calls, leftovers):
             obj = {"name": name.strip(), "arguments": found[0] if found else None}
             if call_id.strip():
                 obj["id"] = call_id.strip()
-            parsed = _calls_from_values([obj]) if len(found) == 1 else None
+            parsed = _calls_from_values([obj], names) if len(found) == 1 else None
         else:
             parsed, rest = None, ""
         if parsed:
@@ -168,9 +186,9 @@ def _parse_mistral(body, calls, leftovers):
             leftovers.append(MISTRAL + segment)
 
 
-def _parse_llama(body, calls, leftovers):
+def _parse_llama(body, names, calls, leftovers):
     found, rest = _json_values(body[len(LLAMA):])
-    parsed = _calls_from_values(found) if found else None
+    parsed = _calls_from_values(found, names) if found else None
     if parsed:
         calls.extend(parsed)
         leftovers.append(rest)
@@ -178,117 +196,26 @@ def _parse_llama(body, calls, leftovers):
         leftovers.append(body)
 
 
-def _json_block_call(obj, names):
-    """The call an object written as a JSON block stands for, or None."""
-    if not isinstance(obj, dict) or not _CALL_KEYS.issuperset(obj):
-        return None
-    name = obj.get("name")
-    args = obj.get("arguments", obj.get("parameters"))
-    if isinstance(args, str):
-        try:
-            args = json.loads(args)
-        except ValueError:
-            return None
-    if not isinstance(name, str) or name not in names or not isinstance(args, dict):
-        return None
-    return {"name": name, "arguments": json.dumps(args, ensure_ascii=False)}
+def parse(markup: str, names: Iterable[str] = ()) -> Tuple[List[Dict[str, Any]], str]:
+    """Parse text that starts at a marker: returns (calls, text that was not a call).
 
-
-def _object_at(text, pos, names):
-    """(verdict, call, end) for the object that starts at ``text[pos]``, a "{"."""
-    first = _FIRST_KEY.match(text, pos)
-    if first is None:
-        rest = text[pos + 1:].lstrip()
-        return (_MAYBE if rest[:1] in ("", '"') else _NO), None, pos
-    # Settle early what the object's first key already tells: JSON for the user.
-    key, value = first.group(1), first.group(2)
-    if key not in _CALL_KEYS:
-        return _NO, None, pos
-    if key == "name" and value:
-        try:
-            if json.loads(value) not in names:
-                return _NO, None, pos
-        except ValueError:
-            return _NO, None, pos
-    try:
-        obj, end = _decoder.raw_decode(text, pos)
-    except ValueError:
-        return _MAYBE, None, pos
-    call = _json_block_call(obj, names)
-    return (_YES, call, end) if call else (_NO, None, pos)
-
-
-def _skip_space(text, pos):
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
-
-
-def _fenced_at(text, pos, names, final):
-    """(verdict, call, end) for the fenced block that starts at ``text[pos]``."""
-    newline = text.find("\n", pos)
-    if newline < 0:
-        info = text[pos + len(FENCE):].strip().lower()
-        return (_MAYBE if "json".startswith(info) else _NO), None, pos
-    if text[pos + len(FENCE):newline].strip().lower() not in ("", "json"):
-        return _NO, None, pos         # ```python and the like: a code block to show
-    start = _skip_space(text, newline)
-    if start == len(text):
-        return _MAYBE, None, pos
-    if text[start] != "{":
-        return _NO, None, pos
-    verdict, call, end = _object_at(text, start, names)
-    if verdict != _YES:
-        return verdict, None, pos
-    close = _skip_space(text, end)
-    if text.startswith(FENCE, close):
-        return _YES, call, _skip_space(text, close + len(FENCE))
-    if FENCE.startswith(text[close:]):
-        # The closing fence has not come (yet): at the message's end, do without it.
-        return (_YES, call, len(text)) if final else (_MAYBE, None, pos)
-    return _NO, None, pos
-
-
-def json_block_calls(text: str, names: Iterable[str],
-                     final: bool = False) -> Tuple[str, List[Dict[str, Any]]]:
-    """Whether ``text`` is only tool calls written as JSON blocks: (verdict, calls).
-
-    The verdict is "yes" (calls holds them), "no", or, while more text may
-    still come, "maybe"; ``final`` says the message has ended.
+    ``names`` (the offered tools) only serve to read "functions.NAME" as NAME.
     """
-    calls = []
-    pos = _skip_space(text, 0)
-    while pos < len(text):
-        if text[pos] == "{":
-            verdict, call, end = _object_at(text, pos, names)
-            after = _skip_space(text, end)
-            if verdict == _YES and after < len(text) and "\n" not in text[end:after]:
-                verdict = _NO             # more on the object's own line: prose
-        elif text.startswith(FENCE, pos):
-            verdict, call, after = _fenced_at(text, pos, names, final)
-        else:
-            verdict = _MAYBE if FENCE.startswith(text[pos:]) else _NO
-        if verdict != _YES:
-            return (_MAYBE if verdict == _MAYBE and not final else _NO), []
-        calls.append(call)
-        pos = after
-    if calls:
-        return _YES, calls
-    return (_NO if final else _MAYBE), []
-
-
-def parse(markup: str) -> Tuple[List[Dict[str, Any]], str]:
-    """Parse text that starts at a marker: returns (calls, text that was not a call)."""
+    names = frozenset(names)
     calls, leftovers = [], []
     if markup.startswith(HERMES):
-        _parse_hermes(markup, calls, leftovers)
+        _parse_hermes(markup, names, calls, leftovers)
     elif markup.startswith(MISTRAL):
-        _parse_mistral(markup, calls, leftovers)
+        _parse_mistral(markup, names, calls, leftovers)
     elif markup.startswith(LLAMA):
-        _parse_llama(markup, calls, leftovers)
+        _parse_llama(markup, names, calls, leftovers)
     else:
         leftovers.append(markup)
-    return calls, "".join(leftovers).strip()
+    leftover = "".join(leftovers)
+    if calls:
+        for token in LEFTOVERS:
+            leftover = leftover.replace(token, "")
+    return calls, leftover.strip()
 
 
 class TextCallFilter:
@@ -344,7 +271,7 @@ class TextCallFilter:
         """The text to go on with once the message cannot be JSON calls, else "" (held)."""
         held = self._json + text
         if len(held) <= JSON_HOLD_LIMIT and (
-                not held.strip() or json_block_calls(held, self._names)[0] != _NO):
+                not held.strip() or json_block_calls(held, self._names)[0] != NO):
             self._json = held
             return ""
         self._opening = False
@@ -369,7 +296,7 @@ class TextCallFilter:
             held, self._json = self._json, ""
             self._opening = False
             verdict, calls = json_block_calls(held, self._names, final=True)
-            if verdict == _YES and calls_allowed:
+            if verdict == YES and calls_allowed:
                 return "", calls
             shown = self.feed(held)
         held, self._held = self._held, ""
@@ -377,5 +304,5 @@ class TextCallFilter:
             return shown + held, []
         markup = "".join(self._markup)
         self._markup = None
-        calls, leftover = parse(markup)
+        calls, leftover = parse(markup, self._names)
         return shown + leftover, calls
