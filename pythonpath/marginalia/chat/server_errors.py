@@ -16,7 +16,7 @@ import ssl
 from datetime import datetime, timezone
 from email.utils import parsedate_to_datetime
 from typing import Any, Iterator, Mapping, Optional, Tuple
-from urllib.parse import SplitResult
+from urllib.parse import SplitResult, quote
 
 from marginalia.chat.endpoint import Endpoint, default_port
 from marginalia.chat.tls import BUNDLE_PATHS
@@ -53,6 +53,46 @@ def looks_like_html(content_type: Optional[str], body: bytes) -> bool:
     return head.startswith(b"<!doctype") or head.startswith(b"<html")
 
 
+# A part of a placeholder key: a word, one case (or Capitalised), at most 12 letters.
+_WORD = re.compile(r"[a-z]{1,12}|[A-Z]{1,12}|[A-Z][a-z]{1,11}")
+_KEY_SEPARATORS = re.compile(r"[-_. ]")
+
+
+def is_secret(key: Optional[str]) -> bool:
+    """Whether an API key could be a secret, and so is masked wherever it shows.
+
+    Local servers take any key and their docs suggest a word: "ollama",
+    "lm-studio", "EMPTY" (vLLM), "sk-no-key-required" (llamafile), "not-needed".
+    Such a key protects nothing, and masking it ate the word from the server's
+    own advice ("try pulling it first: *** pull qwen3"). So a key is a
+    placeholder when it is under 4 characters or made only of words: parts
+    split by - _ . or a space, each letters of one case (or Capitalised), at
+    most 12 of them. Anything else is a secret: a digit, mixed case inside a
+    part, another character, a longer run of letters. A random token nearly
+    always has one of those (a 20-character base62 one has no digit about 3%
+    of the time, and then mixed case); a key chosen as words is no secret.
+    """
+    key = (key or "").strip()
+    if len(key) < 4:
+        return False
+    return not all(_WORD.fullmatch(part) for part in _KEY_SEPARATORS.split(key))
+
+
+def mask_key(text: str, key: Optional[str]) -> str:
+    """``text`` with every occurrence of a secret ``key`` (also URL-encoded) as "***".
+
+    A secret is masked wherever it appears, even glued to other characters
+    (``key=...`` in a URL, a JSON string, "Bearer..."): a random token is never
+    part of a word, so this eats nothing. A placeholder key is left alone.
+    """
+    if not is_secret(key):
+        return text
+    key = key.strip()
+    for form in (key, quote(key, safe="")):
+        text = text.replace(form, "***")
+    return text
+
+
 def clean_message(message: object, secret: Optional[str] = None) -> Optional[str]:
     """A server message fit to show: one line, letters in it, not too long; else None.
 
@@ -67,9 +107,7 @@ def clean_message(message: object, secret: Optional[str] = None) -> Optional[str
         message = found.group(2) if found else ""
         if _TRACEBACK.search(message):
             return None
-    text = " ".join(message.split())
-    if secret:
-        text = text.replace(secret, "***")
+    text = mask_key(" ".join(message.split()), secret)
     if not re.search(r"[A-Za-z]{2}", text) or "<" in text and ">" in text:
         return None
     return short(text, 200)
