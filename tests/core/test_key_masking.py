@@ -64,3 +64,12 @@ def test_settings_never_show_a_key_even_a_placeholder():
     # The settings' repr stands for the whole value, so masking eats no server word there.
     assert "api_key='***'" in repr(Settings(api_key="ollama"))
     assert REAL not in repr(Settings(api_key=REAL))
+
+
+def test_a_passphrase_is_a_secret_masked_as_a_whole_only():
+    key = "correct-horse-battery-staple"
+    assert is_secret(key)
+    assert mask_key("bad key correct-horse-battery-staple.", key) == "bad key ***."
+    # Never part of a longer word or name.
+    assert mask_key("see incorrect-horse-battery-staples", key) == \
+        "see incorrect-horse-battery-staples"

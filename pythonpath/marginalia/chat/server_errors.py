@@ -53,43 +53,50 @@ def looks_like_html(content_type: Optional[str], body: bytes) -> bool:
     return head.startswith(b"<!doctype") or head.startswith(b"<html")
 
 
-# A part of a placeholder key: a word, one case (or Capitalised), at most 12 letters.
-_WORD = re.compile(r"[a-z]{1,12}|[A-Z]{1,12}|[A-Z][a-z]{1,11}")
+# The keys local servers' own docs suggest, which protect nothing: "ollama", "lm-studio",
+# "EMPTY" (vLLM), "sk-no-key-required" (llamafile), "not-needed" (LocalAI examples)...
+_PLACEHOLDERS = frozenset([
+    "ollama", "lm-studio", "lmstudio", "empty", "none", "null", "not-needed", "notneeded",
+    "no-key", "nokey", "no-key-required", "sk-no-key-required", "dummy", "fake", "test",
+    "key", "api-key", "apikey", "local", "localai", "llama", "llamacpp", "llama.cpp",
+    "llama-cpp", "vllm", "koboldcpp", "jan", "gpt4all", "placeholder", "anything",
+    "sk-xxx", "sk-1234", "xxx", "token", "secret", "password"])
+# A word, one case (or Capitalised): a key made of such parts is masked as whole words
+# only, so it cannot eat part of another word.
+_WORD = re.compile(r"[a-z]+|[A-Z]+|[A-Z][a-z]+")
 _KEY_SEPARATORS = re.compile(r"[-_. ]")
 
 
 def is_secret(key: Optional[str]) -> bool:
     """Whether an API key could be a secret, and so is masked wherever it shows.
 
-    Local servers take any key and their docs suggest a word: "ollama",
-    "lm-studio", "EMPTY" (vLLM), "sk-no-key-required" (llamafile), "not-needed".
-    Such a key protects nothing, and masking it ate the word from the server's
-    own advice ("try pulling it first: *** pull qwen3"). So a key is a
-    placeholder when it is under 4 characters or made only of words: parts
-    split by - _ . or a space, each letters of one case (or Capitalised), at
-    most 12 of them. Anything else is a secret: a digit, mixed case inside a
-    part, another character, a longer run of letters. A random token nearly
-    always has one of those (a 20-character base62 one has no digit about 3%
-    of the time, and then mixed case); a key chosen as words is no secret.
+    Local servers take any key and their docs suggest a word ("ollama",
+    "lm-studio"); masking such a key ate the word from the server's own advice
+    ("try pulling it first: *** pull qwen3"). Those well-known placeholders
+    (and keys under 4 characters) are not secrets; any other key is, words
+    too: a passphrase is a secret.
     """
     key = (key or "").strip()
-    if len(key) < 4:
-        return False
-    return not all(_WORD.fullmatch(part) for part in _KEY_SEPARATORS.split(key))
+    return len(key) >= 4 and key.lower() not in _PLACEHOLDERS
 
 
 def mask_key(text: str, key: Optional[str]) -> str:
     """``text`` with every occurrence of a secret ``key`` (also URL-encoded) as "***".
 
-    A secret is masked wherever it appears, even glued to other characters
-    (``key=...`` in a URL, a JSON string, "Bearer..."): a random token is never
-    part of a word, so this eats nothing. A placeholder key is left alone.
+    A random token is masked wherever it appears, even glued to other
+    characters (``key=...`` in a URL, a JSON string, "Bearer..."): it is never
+    part of a word. A key made only of words is masked where it stands as a
+    whole, so it never eats part of another word. A placeholder is left alone.
     """
     if not is_secret(key):
         return text
     key = key.strip()
+    words = all(_WORD.fullmatch(part) for part in _KEY_SEPARATORS.split(key))
     for form in (key, quote(key, safe="")):
-        text = text.replace(form, "***")
+        if words:
+            text = re.sub(r"(?<![\w-])%s(?![\w-])" % re.escape(form), "***", text)
+        else:
+            text = text.replace(form, "***")
     return text
 
 
