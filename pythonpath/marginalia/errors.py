@@ -18,9 +18,12 @@ class EndpointError(MarginaliaError):
     ``secure`` marks a failure in the TLS set-up: something answered, so the
     first-run card must not say that nothing is running there. ``no_tools`` marks a
     refusal because the model cannot call tools: the turn goes on without them.
+    ``too_long`` (a chat.window_errors.Refusal) marks a refusal of a request too long
+    for the server's context window: the turn shrinks the request and sends it again.
     """
 
     no_tools = False
+    too_long = None
 
     def __init__(self, message: str, status: Optional[int] = None, retryable: bool = False,
                  retry_after: Optional[float] = None, secure: bool = False) -> None:

@@ -364,7 +364,7 @@ class ScriptedServer(object):
 
     @property
     def chat_requests(self):
-        return [r for r in self.requests if not r.path.split("?")[0].endswith("/models")
+        return [r for r in self.requests if r.method != "GET"
                 and r.path.split("?")[0] not in self.routes]
 
     def add(self, *responses):
@@ -407,6 +407,10 @@ class ScriptedServer(object):
                 data = [{"id": m, "object": "model", "owned_by": "test"} for m in self.models]
                 return {"headers": {"Content-Type": "application/json"},
                         "body": [json.dumps({"object": "list", "data": data})]}
+            if request.method == "GET":
+                # Like a real server, a path it does not serve is a 404 (the window's
+                # signature requests must not take the script's chat responses).
+                return error_response(404, "scripted server: nothing at %s" % request.path)
             index = self._served
             self._served += 1
             if index < len(self.script):

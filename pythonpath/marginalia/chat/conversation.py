@@ -31,12 +31,14 @@ class Conversation:
 
     def __init__(self, messages: Optional[Iterable[Dict[str, Any]]] = None) -> None:
         self.messages: List[Dict[str, Any]] = list(messages or [])
+        self.told: set = set()      # notices already given in this chat (told once per chat)
 
     def append(self, message: Dict[str, Any]) -> None:
         self.messages.append(message)
 
     def clear(self) -> None:
         del self.messages[:]
+        self.told.clear()
 
     def __len__(self) -> int:
         return len(self.messages)

@@ -22,6 +22,9 @@ leaves behind is always valid to send again:
   tools get the room left; the server's prompt_tokens calibrate the estimate.
 * A call repeated with the same arguments and result is told so in its
   result; a third time ends the turn (chat.repeats).
+* A request refused as too long is fitted to the window the server names (or
+  the likely one) and sent again, once per turn (chat.window_errors). A server
+  that counted far fewer prompt tokens than were sent cut it silently: told once per chat.
 """
 
 import json
@@ -29,7 +32,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import budget
+from marginalia.chat import budget, window as server_window, window_errors
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
@@ -160,6 +163,7 @@ class _Turn:
         self.fitted = None
         self.watch = RepeatWatch()
         self.base_prompt = None    # the system prompt's first part, when not the chat's
+        self.resent_shorter = False  # a refusal for length was answered by a resend already
 
     def emit(self, event):
         self.on_event(event)
@@ -194,6 +198,13 @@ class _Turn:
                 tools = []
                 self.tools_size = 0
                 self.emit(Event(NOTICE, message=NO_EDITS))
+                result.rounds -= 1
+                continue
+            except _TooLong as refused:
+                if not self.shrink(refused.args[0]):
+                    finish = "error"
+                    break
+                tools = self.fit_tools(self.registry.schemas()) if tools else tools
                 result.rounds -= 1
                 continue
             if self.unsent:
@@ -239,6 +250,25 @@ class _Turn:
             self.tools_size = budget.text_size(json.dumps(tools))
         return tools
 
+    def shrink(self, refusal):
+        """Take the window a length refusal names; False when this turn already resent once."""
+        sent = self.fitted.tokens if self.fitted else self.calibration.tokens(
+            sum(map(budget.message_size, self.conversation.messages)))
+        if self.resent_shorter:
+            named = refusal.window or (self.window.tokens if self.window else sent)
+            self.fail(window_errors.STILL_TOO_LONG % "{:,}".format(named))
+            return False
+        self.resent_shorter = True
+        if refusal.prompt_tokens and self.fitted is not None:
+            # llama.cpp counts the refused prompt: the best calibration there is.
+            self.calibration.observe(self.fitted.size, len(self.fitted.messages) + 1,
+                                     refusal.prompt_tokens)
+        tokens = window_errors.window_after(refusal, sent, self.window and self.window.tokens)
+        log.info("server refused %d estimated tokens as too long; window now %d", sent, tokens)
+        self.window = server_window.learn(self.settings, tokens)
+        self.emit(Event(NOTICE, message=window_errors.SHRUNK % "{:,}".format(tokens)))
+        return True
+
     def fit(self, system, history, turn_start):
         """The history fitted to the window (chat.budget); None when even the message won't fit."""
         window = self.window
@@ -265,7 +295,16 @@ class _Turn:
         if self.window is None or not isinstance(prompt, int) or isinstance(prompt, bool):
             return
         fitted = self.fitted
-        self.calibration.observe(fitted.size, len(fitted.messages) + 1, prompt)
+        if window_errors.truncated(prompt, fitted.tokens):
+            # Ollama cut the prompt silently: no calibration from that count, and a
+            # window smaller than budgeted, remembered for the next request.
+            if "cut silently" not in self.conversation.told:
+                self.conversation.told.add("cut silently")
+                self.emit(Event(NOTICE, message=window_errors.cut_silently(prompt, fitted.tokens)))
+            self.window = server_window.learn(
+                self.settings, window_errors.window_after_cut(prompt, fitted.tokens))
+        else:
+            self.calibration.observe(fitted.size, len(fitted.messages) + 1, prompt)
         answer = usage.get("completion_tokens")
         used = prompt + (answer if isinstance(answer, int) else 0)
         self.emit(Event(CONTEXT, usage={"tokens": used, "window": self.window.tokens}))
@@ -306,6 +345,8 @@ class _Turn:
         except MarginaliaError as exc:
             if getattr(exc, "no_tools", False) and tools:
                 raise _ToolsRefused()
+            if getattr(exc, "too_long", None) is not None:
+                raise _TooLong(exc.too_long)
             error = str(exc)
             forward(accumulator.finish(), text_only=True)
         finally:
@@ -374,6 +415,10 @@ class _Turn:
 
 class _ToolsRefused(Exception):
     """The server refused the request because the model cannot call tools."""
+
+
+class _TooLong(Exception):
+    """The server refused the request as too long (its one argument: the Refusal)."""
 
 
 class _Forwarder:

@@ -31,7 +31,7 @@ from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
-from marginalia.chat import proxy
+from marginalia.chat import proxy, window_errors
 from marginalia.chat.endpoint import check_policy, endpoint_for, origin_of
 from marginalia.chat.exchange import CancelToken, Exchange
 from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
@@ -236,7 +236,9 @@ class ChatClient:
         except ValueError:
             raise EndpointError("The server answered with something that is not a chat stream.")
         if isinstance(data, dict) and data.get("error"):
-            raise status_error(200, {}, text, self.settings, self.endpoint)
+            error = status_error(200, {}, text, self.settings, self.endpoint)
+            error.too_long = window_errors.refusal(200, text)
+            raise error
         chunks = []
         for choice in (data.get("choices") or []) if isinstance(data, dict) else []:
             message = dict(choice.get("message") or {})
@@ -299,6 +301,7 @@ class ChatClient:
                     body = smaller
                     continue
                 error = status_error(status, headers, text, self.settings, self.endpoint)
+                error.too_long = window_errors.refusal(status, text)
             if error.retryable and attempt < self.retries:
                 delay = error.retry_after
                 if delay is None:

@@ -12,8 +12,15 @@ Each server kind says it somewhere else:
 * vLLM: ``/v1/models``, ``max_model_len``; OpenRouter: ``/models``, ``context_length``;
   Groq: ``context_window``.
 
+A server on an address of its own (another port, a container, a reverse proxy
+with a path prefix) is recognised by its cheap signatures instead, asked once
+per cache period: Ollama's ``/api/version`` (or ``/api/tags``), llama.cpp's
+``/props``, LM Studio's ``/api/v0/models``; vLLM's ``max_model_len`` comes with
+the model list every probe reads last.
+
 The user's "Context window" setting is used when nothing was found, and also
-when smaller; a window a server is running with is a hard limit either way.
+when smaller; a window a server is running with is a hard limit either way, and
+so is one a server named when it refused a request as too long (``learn``).
 Answers are cached per server and model; a probe that fails is never an
 error for the chat, it just finds nothing.
 """
@@ -27,8 +34,8 @@ from typing import Any, Dict, Optional, Tuple
 from marginalia.chat.budget import Window
 from marginalia.chat.endpoint import Endpoint
 from marginalia.chat.transport import ChatClient, CancelToken
-from marginalia.config import Settings, preset_endpoint
-from marginalia.errors import MarginaliaError
+from marginalia.config import PRESETS, Settings, preset_endpoint
+from marginalia.errors import EndpointError, MarginaliaError
 
 log = logging.getLogger("marginalia.chat.window")
 
@@ -36,6 +43,8 @@ OLLAMA_DEFAULT = 4096        # what Ollama loads a model with unless told otherw
 DEFAULT_LOCAL = 8192         # unknown local server: cautious, it may cut silently
 DEFAULT_REMOTE = 128000      # unknown cloud API: they refuse an overlong prompt, not cut it
 PROBE_TIMEOUT = 5.0
+SNIFF_TIMEOUT = 2.0          # each signature request of a server of unknown kind
+LEARNED_SECONDS = 3600.0     # a window named in a refusal: until the user may have reloaded
 CACHE_SECONDS = 600.0
 UNLOADED_SECONDS = 20.0      # an Ollama model not loaded yet: ask again soon
 
@@ -45,6 +54,8 @@ OLLAMA_HINT = ("Ollama runs %s with a %s-token context, though the model support
 
 _PORTS = {11434: "ollama", 1234: "lmstudio", 8080: "llamacpp", 8000: "vllm"}
 _cache: Dict[Tuple[str, str], Tuple[float, Optional[Window]]] = {}
+_kinds: Dict[str, Tuple[float, str]] = {}          # server root -> (expires, sniffed kind)
+_learned: Dict[Tuple[str, str], Tuple[float, int]] = {}
 _lock = threading.Lock()
 
 
@@ -70,6 +81,64 @@ def server_kind(settings: Settings, endpoint: Endpoint) -> str:
     if settings.provider in _PORTS.values() and preset and Endpoint(preset).port == endpoint.port:
         return settings.provider
     return _PORTS.get(endpoint.port, "") if endpoint.is_local else ""
+
+
+def server_root(endpoint: Endpoint) -> str:
+    """The address the server's own API hangs from: the endpoint without its /v1.
+
+    Behind a reverse proxy that is more than the host: ``http://gpu:9000/ollama/v1``
+    serves Ollama's ``/api/show`` at ``http://gpu:9000/ollama/api/show``.
+    """
+    path = endpoint.path
+    if path.endswith("/v1"):
+        path = path[:-len("/v1")]
+    return "%s://%s%s" % (endpoint.scheme, endpoint.netloc, path)
+
+
+# A cloud API is never asked for a local server's signatures.
+_CLOUD_HOSTS = frozenset(Endpoint(url).host for _id, _label, url in PRESETS
+                         if url and not Endpoint(url).is_local)
+
+# path, kind, and whether an answer there is that kind's (not another server's 200
+# with an error in it: LM Studio answers unknown paths so).
+_SIGNATURES = (
+    ("/api/version", "ollama", lambda d: isinstance(d, dict) and isinstance(d.get("version"),
+                                                                             str)),
+    ("/props", "llamacpp", lambda d: from_llamacpp(d) is not None),
+    ("/api/v0/models", "lmstudio", lambda d: isinstance(d, dict) and isinstance(
+        d.get("data"), list) and any(isinstance(i, dict) and "max_context_length" in i
+                                     for i in d["data"])),
+    ("/api/tags", "ollama", lambda d: isinstance(d, dict) and isinstance(d.get("models"), list)),
+)
+
+
+def sniff(settings: Settings, root: str, cancel: Optional[CancelToken] = None) -> str:
+    """The kind of the server at ``root`` from its signatures, "" when none answers.
+
+    Cached per root for the cache period. Short timeouts: this runs on the turn's
+    worker before the first request, and a server that does not answer at all is
+    not asked the rest.
+    """
+    with _lock:
+        entry = _kinds.get(root)
+    if entry is not None and entry[0] >= time.monotonic():
+        return entry[1]
+    client = ChatClient(settings.copy(read_timeout=SNIFF_TIMEOUT,
+                                      connect_timeout=SNIFF_TIMEOUT), retries=0)
+    kind = ""
+    for path, candidate, fits in _SIGNATURES:
+        try:
+            data = client.fetch_json(root + path, None, cancel)
+        except EndpointError as exc:
+            if exc.status is None:
+                break          # nothing answered at all: the other paths will not either
+            continue
+        if fits(data):
+            kind = candidate
+            break
+    with _lock:
+        _kinds[root] = (time.monotonic() + CACHE_SECONDS, kind)
+    return kind
 
 
 def _same_model(name: Any, model: str) -> bool:
@@ -172,8 +241,10 @@ def probe(settings: Settings, cancel: Optional[CancelToken] = None,
                                                               PROBE_TIMEOUT)),
                             retries=0)
         endpoint = client.endpoint
-        root = "%s://%s" % (endpoint.scheme, endpoint.netloc)
+        root = server_root(endpoint)
         kind = server_kind(settings, endpoint) if kind is None else kind
+        if not kind and endpoint.host not in _CLOUD_HOSTS:
+            kind = sniff(settings, root, cancel)
         if kind == "ollama":
             found, loaded = _ollama(client, root, model, cancel)
             _remember(settings, found, CACHE_SECONDS if loaded else UNLOADED_SECONDS)
@@ -223,8 +294,31 @@ def detected(settings: Settings, cancel: Optional[CancelToken] = None,
     return found if known else probe(settings, cancel, kind)
 
 
+def learn(settings: Settings, tokens: int) -> Window:
+    """Remember the window a server named when it refused a request as too long."""
+    with _lock:
+        _learned[_key(settings)] = (time.monotonic() + LEARNED_SECONDS, tokens)
+    return Window(tokens, "the server's refusal")
+
+
+def learned(settings: Settings) -> Optional[int]:
+    """A window remembered from a refusal for this server and model, if still fresh."""
+    with _lock:
+        entry = _learned.get(_key(settings))
+    return entry[1] if entry is not None and entry[0] >= time.monotonic() else None
+
+
 def effective(settings: Settings, found: Optional[Window]) -> Window:
-    """The window to budget to: the server's, the user's setting, or a cautious default."""
+    """The window to budget to, never above one the server named when it refused a request."""
+    chosen = _effective(settings, found)
+    refused = learned(settings)
+    if refused and refused < chosen.tokens:
+        return Window(refused, "the server's refusal")
+    return chosen
+
+
+def _effective(settings: Settings, found: Optional[Window]) -> Window:
+    """The server's window, the user's setting, or a cautious default."""
     user = _int(settings.context_window)
     if found is not None and found.model_max:      # what the server runs with: a hard limit
         return found if not user or user >= found.tokens else Window(user, "setting")
