@@ -364,3 +364,22 @@ def test_lenient_non_calls_are_released_early(text, shown_by):
     _, calls, pieces = run(list(text), TOOLS)
     assert calls == [] and "".join(pieces) == text
     assert "".join(pieces[:shown_by]) == text[:shown_by]
+
+
+def test_an_emoji_written_as_a_surrogate_pair_escape_arrives_whole():
+    # A lone surrogate in the arguments could not be encoded: every later request failed.
+    calls, _rest = parse('<tool_call>{"name": "replace_text", "arguments": {"search": "x", '
+                         '"replacement": "Great \\ud83d\\ude00"}}</tool_call>', ["replace_text"])
+    assert json.loads(calls[0]["arguments"])["replacement"] == "Great \U0001F600"
+
+
+@pytest.mark.parametrize("payload", [
+    json.dumps([{"id": i, "title": "Item number %d here" % i} for i in range(200)]),
+    json.dumps({"type": "object", "properties": {"p%d" % i: {"type": "string"}
+                                                for i in range(200)}}),
+])
+def test_long_json_for_the_user_shows_as_it_streams(payload):
+    # Held and read again with every piece, an 8 KB list took seconds and showed at the end.
+    flt = TextCallFilter(["replace_text"])
+    shown = "".join(flt.feed(payload[i:i + 3]) for i in range(0, len(payload) // 2, 3))
+    assert len(shown) > len(payload) // 4

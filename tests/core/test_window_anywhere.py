@@ -140,7 +140,7 @@ def test_a_llama_cpp_refusal_names_its_window_and_a_second_refusal_fails_plainly
 def test_a_prompt_cut_silently_is_told_once_per_chat_with_the_fix():
     # Ollama: counts only what it kept. Old code: nothing said, the count calibrated the
     # estimate downwards, so every later request was estimated (and sent) even larger.
-    script = [text_response("Fine.", usage=usage(prompt=900)) for _ in range(2)]
+    script = [text_response("Fine.", usage=usage(prompt=3950)) for _ in range(2)]
     with ScriptedServer(script) as srv:
         settings = Settings(provider="custom", endpoint=srv.url, model="m")
         conversation = Conversation([{"role": "user", "content": DOCUMENT},
@@ -150,7 +150,7 @@ def test_a_prompt_cut_silently_is_told_once_per_chat_with_the_fix():
             run_turn(ChatClient(settings), conversation, text, None, settings, events.append,
                      CancelToken(), window=window.Window(32768, "setting"))
     notices = [e.message for e in events if e.kind == NOTICE]
-    assert len(notices) == 1 and "900" in notices[0] and "num_ctx" in notices[0]
+    assert len(notices) == 1 and "3,950" in notices[0] and "num_ctx" in notices[0]
     assert "OLLAMA_CONTEXT_LENGTH" in notices[0]
     assert window.learned(settings) == 4096
 
@@ -193,3 +193,56 @@ def test_each_servers_wording_of_too_long_and_the_window_in_it():
                  b'{"choices": []}'):
         assert refusal(400, body) is None and refusal(200, body) is None
     assert window_errors.guess_window(4568) == 4096 and window_errors.guess_window(900) == 1024
+
+
+def test_a_small_prompt_count_from_a_prompt_cache_is_no_cut():
+    # Some servers count only what their prompt cache did not hold (or say 0): no
+    # notice, and the window stays the server's.
+    script = [text_response("Fine.", usage=usage(prompt=2100)),
+              text_response("Fine.", usage=usage(prompt=60)),
+              text_response("Fine.", usage=usage(prompt=0))]
+    with ScriptedServer(script) as srv:
+        settings = Settings(provider="custom", endpoint=srv.url, model="cached")
+        conversation = Conversation([{"role": "user", "content": DOCUMENT},
+                                     {"role": "assistant", "content": "Noted."}])
+        events = []
+        for text in ("Summarise it.", "And shorter?", "Shorter still?"):
+            run_turn(ChatClient(settings), conversation, text, None, settings, events.append,
+                     CancelToken(), window=window.Window(32768, "setting"))
+    assert [e for e in events if e.kind == NOTICE] == []
+    assert window.learned(settings) is None
+    assert window_errors.truncated(60, 2116, {"prompt_tokens_details": {"cached_tokens": 2050}}) \
+        is False
+
+
+def test_a_max_tokens_error_is_no_length_refusal_of_the_prompt():
+    vllm = json.dumps({"error": {"message": "'max_tokens' or 'max_completion_tokens' is too "
+                                 "large: 9000. This model's maximum context length is 8192 "
+                                 "tokens and your request has 120 input tokens (9000 > 8192 "
+                                 "- 120).", "type": "BadRequestError", "code": 400}}).encode()
+    assert window_errors.refusal(400, vllm) is None
+
+
+def test_a_second_refusal_leaves_a_history_the_next_request_can_use():
+    refused = {"status": 400, "headers": {"Content-Type": "application/json"},
+               "body": [json.dumps({"error": {"message": "the request exceeds the available "
+                                              "context size", "code": 400}})]}
+    with ScriptedServer([refused, refused]) as srv:
+        settings = Settings(provider="custom", endpoint=srv.url, model="tiny")
+        conversation = Conversation([{"role": "user", "content": DOCUMENT},
+                                     {"role": "assistant", "content": "Noted."}])
+        run_turn(ChatClient(settings), conversation, "Summarise it.", None, settings,
+                 lambda e: None, CancelToken(), window=window.Window(32768, "setting"))
+    roles = [m["role"] for m in conversation.messages]
+    assert roles[-1] == "assistant" and "user" not in roles[-1:]
+    assert all(a != b or a != "user" for a, b in zip(roles, roles[1:]))
+
+
+def test_only_local_or_plain_http_servers_are_asked_what_they_are():
+    from marginalia.chat.endpoint import Endpoint
+    # A cloud service behind the custom provider is never sent guesses with the key.
+    assert not window._may_sniff(Endpoint("https://api.together.xyz/v1"))
+    assert not window._may_sniff(Endpoint("https://api.openai.com/v1"))
+    assert window._may_sniff(Endpoint("http://10.0.0.5:9000/ollama/v1"))
+    assert window._may_sniff(Endpoint("https://localhost:8443/v1"))
+    assert window._may_sniff(Endpoint("http://gpu-box.example:8081/v1"))

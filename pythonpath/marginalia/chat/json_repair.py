@@ -97,7 +97,7 @@ class _Reader(object):
             pos = run.end()
             self.need(pos)
             if text[pos] == quote:
-                return "".join(parts), pos + 1
+                return _paired("".join(parts)), pos + 1
             # A backslash.
             self.need(pos + 1)
             escape = text[pos + 1]
@@ -179,6 +179,15 @@ class _Reader(object):
                 pos += 1
             elif text[pos] != "]":
                 raise ValueError("expected ',' or ']' at %d" % pos)
+
+
+def _paired(text: str) -> str:
+    """A string whose \\u escapes wrote a character outside the BMP as a surrogate pair
+    ("\\ud83d\\ude00") with the pair joined, as json does: a lone surrogate cannot be
+    encoded as UTF-8 (the next request would fail)."""
+    if not any("\ud800" <= c <= "\udfff" for c in text):
+        return text
+    return text.encode("utf-16", "surrogatepass").decode("utf-16", "replace")
 
 
 def read_value(text: str, pos: int = 0, final: bool = True) -> Tuple[Any, int]:

@@ -28,6 +28,7 @@ LEFTOVERS = ("<|im_start|>assistant", "<|im_start|>", "<|im_end|>", "<|endoftext
              "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<|end|>", "<|assistant|>",
              "<|start_header_id|>assistant<|end_header_id|>")
 NO, MAYBE, YES = "no", "maybe", "yes"
+_NOT_STRING = re.compile(r"\s*[^\s'\"]")
 
 
 def tool_name_in(name, names):
@@ -108,6 +109,11 @@ def _opening(text, pos, names):
     key = _unquote(first.group(1))
     if key not in _FIRST_KEYS:
         return NO
+    value = _unquote(first.group(2)) if first.group(2) else None
+    if key == "type" and first.group(2) and value != "function":
+        return NO                           # {"type": "object", ...}: a schema, GeoJSON
+    if key == "id" and not first.group(2) and _NOT_STRING.match(text, first.end()):
+        return NO                           # {"id": 0, ...}: a record; call ids are strings
     if key == "name" and first.group(2):
         name = _unquote(first.group(2))
         if not isinstance(name, str) or tool_name_in(name, names) not in names:
@@ -123,6 +129,16 @@ def _value_at(text, pos, names, final):
         if start == len(text):
             return MAYBE, None, pos
         if text[start] != "{":
+            return NO, None, pos
+        # Judged by its first item as soon as that is read: a long list of records
+        # for the user is shown at once, not held and read again with every piece.
+        try:
+            item, _end = json_repair.read_value(text, start, False)
+            if _block_call(item, names) is None:
+                return NO, None, pos
+        except json_repair.Incomplete:
+            pass
+        except ValueError:
             return NO, None, pos
     if _opening(text, start, names) == NO:
         return NO, None, pos

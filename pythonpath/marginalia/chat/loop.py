@@ -22,9 +22,8 @@ leaves behind is always valid to send again:
   tools get the room left; the server's prompt_tokens calibrate the estimate.
 * A call repeated with the same arguments and result is told so in its
   result; a third time ends the turn (chat.repeats).
-* A request refused as too long is fitted to the window the server names (or
-  the likely one) and sent again, once per turn (chat.window_errors). A server
-  that counted far fewer prompt tokens than were sent cut it silently: told once per chat.
+* A request refused as too long is fitted to the window the server names (or the likely
+  one) and sent again, once per turn; a silent cut is told once per chat (chat.window_errors).
 """
 
 import json
@@ -202,6 +201,7 @@ class _Turn:
                 continue
             except _TooLong as refused:
                 if not self.shrink(refused.args[0]):
+                    self.keep_partial("", INTERRUPTED)    # never two user messages in a row
                     finish = "error"
                     break
                 tools = self.fit_tools(self.registry.schemas()) if tools else tools
@@ -295,7 +295,7 @@ class _Turn:
         if self.window is None or not isinstance(prompt, int) or isinstance(prompt, bool):
             return
         fitted = self.fitted
-        if window_errors.truncated(prompt, fitted.tokens):
+        if window_errors.truncated(prompt, fitted.tokens, usage):
             # Ollama cut the prompt silently: no calibration from that count, and a
             # window smaller than budgeted, remembered for the next request.
             if "cut silently" not in self.conversation.told:

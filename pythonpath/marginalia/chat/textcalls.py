@@ -35,6 +35,7 @@ the moment it cannot: another key, an unknown tool, prose after a block.
 """
 
 import json
+import re
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
 from marginalia.chat import json_repair
@@ -48,6 +49,8 @@ LLAMA = "<|python_tag|>"
 MARKERS = (HERMES, MISTRAL, LLAMA)
 
 JSON_HOLD_LIMIT = 8192      # characters of a message held back while it may be JSON calls
+_JUDGED = 256               # held this long, an opening that is no call was told apart
+_SETTLES = re.compile(r"[\]}\n`]")
 
 
 def tool_names(schemas: Optional[Iterable[Mapping[str, Any]]]) -> List[str]:
@@ -270,8 +273,12 @@ class TextCallFilter:
     def _json_release(self, text):
         """The text to go on with once the message cannot be JSON calls, else "" (held)."""
         held = self._json + text
+        # Read again only when a piece may settle it (a value closed, a new line, a fence)
+        # once the start is judged: reading the whole held text with every piece made a
+        # long JSON answer cost seconds.
+        unsettled = len(self._json) > _JUDGED and not _SETTLES.search(text)
         if len(held) <= JSON_HOLD_LIMIT and (
-                not held.strip() or json_block_calls(held, self._names)[0] != NO):
+                not held.strip() or unsettled or json_block_calls(held, self._names)[0] != NO):
             self._json = held
             return ""
         self._opening = False

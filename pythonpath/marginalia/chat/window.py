@@ -112,6 +112,13 @@ _SIGNATURES = (
 )
 
 
+def _may_sniff(endpoint: Endpoint) -> bool:
+    """Whether to ask a server of unknown kind what it is: a local or LAN host, or plain
+    http. A cloud service (a custom one included) is never sent guesses, with the key."""
+    return endpoint.host not in _CLOUD_HOSTS and (
+        endpoint.is_local or endpoint.scheme == "http")
+
+
 def sniff(settings: Settings, root: str, cancel: Optional[CancelToken] = None) -> str:
     """The kind of the server at ``root`` from its signatures, "" when none answers.
 
@@ -243,7 +250,7 @@ def probe(settings: Settings, cancel: Optional[CancelToken] = None,
         endpoint = client.endpoint
         root = server_root(endpoint)
         kind = server_kind(settings, endpoint) if kind is None else kind
-        if not kind and endpoint.host not in _CLOUD_HOSTS:
+        if not kind and _may_sniff(endpoint):
             kind = sniff(settings, root, cancel)
         if kind == "ollama":
             found, loaded = _ollama(client, root, model, cancel)

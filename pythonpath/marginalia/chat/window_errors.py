@@ -87,12 +87,19 @@ def refusal(status: int, body: bytes) -> Optional[Refusal]:
     for error in _errors(data):
         kind = " ".join(str(error.get(key) or "") for key in ("type", "code"))
         message = error.get("message") if isinstance(error.get("message"), str) else ""
+        if _MAX_TOKENS.search(message):
+            continue        # the answer's room (the Max tokens setting), not the prompt
         if any(name in kind for name in _TYPES) or _TOO_LONG.search(message):
             return Refusal(_number(error.get("n_ctx")) or _window_in(message),
                            _number(error.get("n_prompt_tokens")))
-    if data is None and _TOO_LONG.search(text):      # a plain-text answer
+    if data is None and _TOO_LONG.search(text) and not _MAX_TOKENS.search(text):
         return Refusal(_window_in(text))
     return None
+
+
+# vLLM: "'max_tokens' or 'max_completion_tokens' is too large: 9000. This model's maximum
+# context length is 8192 tokens and your request has 120 input tokens".
+_MAX_TOKENS = re.compile(r"max_(?:completion_)?tokens", re.I)
 
 
 def _window_in(text: str) -> Optional[int]:
@@ -104,6 +111,7 @@ def _window_in(text: str) -> Optional[int]:
 
 
 _SIZES = (2048, 4096, 8192, 16384, 32768, 65536, 131072)
+SHRINK = 0.8            # a resend fitted to a window the estimate already "fit"
 
 
 def guess_window(sent_tokens: int) -> int:
@@ -118,25 +126,40 @@ def guess_window(sent_tokens: int) -> int:
 
 def window_after_cut(prompt_tokens: int, sent: int) -> int:
     """The likely window of a server that kept ``prompt_tokens`` of ``sent`` (it holds them)."""
-    holds = next((size for size in _SIZES if size >= prompt_tokens), prompt_tokens)
-    return max(holds, guess_window(sent))
+    return next((size for size in _SIZES if size >= prompt_tokens), prompt_tokens)
 
 
-# A server that counted under half of what was sent cut the prompt: our estimate
-# is calibrated to within far less than that. Small requests are not judged, as
-# a fixed template overhead weighs more there.
-TRUNCATED_RATIO = 0.5
+# A server that counted clearly less than what was sent, and about a round window's
+# worth, cut the prompt (Ollama keeps what fits in num_ctx). Small requests are not
+# judged, as a fixed template overhead weighs more there.
+TRUNCATED_RATIO = 0.8
 TRUNCATED_MIN = 1024
+FULL_RATIO = 0.75       # a cut prompt fills its window at least this far
 
 
-def truncated(prompt_tokens: int, estimate: int) -> bool:
-    """True when the server's prompt count shows it silently cut the request (Ollama)."""
-    return estimate >= TRUNCATED_MIN and prompt_tokens < estimate * TRUNCATED_RATIO
+def truncated(prompt_tokens: int, estimate: int, usage: Optional[dict] = None) -> bool:
+    """True when the server's prompt count shows it silently cut the request (Ollama).
+
+    Only a count that fills a round window nearly to the top is such a cut: Ollama
+    keeps what fits in num_ctx. A small count is no cut, since some servers count
+    only what the prompt cache did not hold (or report 0); cached tokens, when the
+    usage says them, count too.
+    """
+    details = (usage or {}).get("prompt_tokens_details")
+    cached = details.get("cached_tokens") if isinstance(details, dict) else None
+    counted = prompt_tokens + (cached if isinstance(cached, int) and cached > 0 else 0)
+    if estimate < TRUNCATED_MIN or counted >= estimate * TRUNCATED_RATIO:
+        return False
+    holds = next((size for size in _SIZES if size >= counted), None)
+    return holds is not None and counted >= holds * FULL_RATIO
 
 
 def window_after(refusal: Refusal, sent: int, budgeted: Optional[int]) -> int:
     """The window to fit the resend to: the one named, else a guess below what was refused."""
     if refusal.window:
+        if budgeted and refusal.window >= budgeted:
+            # Already fitted to that window and still refused: our estimate is low.
+            return int(budgeted * SHRINK)
         return refusal.window
     tokens = guess_window(refusal.prompt_tokens or sent)
     if budgeted and tokens >= budgeted:
