@@ -105,3 +105,34 @@ def test_unreachable_endpoint_is_one_sentence_and_exit_1(tmp_path):
     assert done.stderr.strip().startswith("The endpoint %s cannot be reached" % url)
     assert len(done.stderr.strip().splitlines()) == 1 and not done.stdout
     assert not os.path.exists(str(tmp_path / "r"))
+
+
+def test_right_structure_edits_pass_as_libreoffice_saves_them(tmp_path):
+    """Tables, lists, comments and bold as the office writes them are what the checkers read."""
+    table = ("| Fruit | Price |\n|---|---|\n| Apples | 3 euros |\n| Pears | 4 euros |\n"
+             "| Plums | 2 euros |")
+    script = [
+        tool_calls_response([("t1", "replace_paragraphs", {"start": 2, "end": 4,
+                                                           "markdown": table})]),
+        text_response("Done."),
+        tool_calls_response([("l1", "insert_paragraphs", {
+            "after_paragraph": 2, "markdown": "- Apples\n- Pears\n- Plums"})]),
+        text_response("Done."),
+        tool_calls_response([("b1", "format_text", {"search": "the deadline is Friday",
+                                                    "bold": True})]),
+        text_response("Done."),
+        tool_calls_response([("n1", "add_comment", {
+            "search": "Drinking coffee makes people live twenty years longer.",
+            "comment": "Which study says so?"})]),
+        text_response("Done."),
+        tool_calls_response([("p1", "replace_text", {"search": "recieve",
+                                                     "replacement": "receive"})]),
+        text_response("Proposed."),
+    ]
+    names = ["to_table", "insert_list", "bold_phrase", "comment_unsupported", "comments_mode"]
+    out = str(tmp_path / "report")
+    with ScriptedServer(script) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--only", *names)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    assert {t["name"]: t["reason"] for t in data["tasks"]} == {name: "" for name in names}
