@@ -107,3 +107,14 @@ def test_console_lines():
     assert report.console_line(OUTCOMES[0]).startswith("ok   fix_spelling")
     assert report.console_line(OUTCOMES[1]).endswith("  no table | was made")
     assert report.console_total(OUTCOMES).startswith("1 of 2 tasks passed (50.0%)")
+
+
+def test_a_failure_without_tool_calls_says_what_the_model_answered():
+    printed = report.Tally(answer='{{"name": "replace_text", "arguments": {"search": "x"}}}')
+    assert report.explained("x is still there", printed) == (
+        "x is still there (no tool called; it answered "
+        "\u201c{{\"name\": \"replace_text\", \"arguments\": {\"search\": \"x\"}}}\u201d)")
+    assert report.explained("r", report.Tally(rounds=1, answer="Done.")) == "r"
+    assert report.explained("r", report.Tally(answer="  ")) == "r"
+    long = report.explained("r", report.Tally(answer="word " * 40))
+    assert long.endswith("\u2026\u201d)") and len(long) < 100

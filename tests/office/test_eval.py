@@ -62,8 +62,9 @@ def test_eval_scores_scripted_answers_and_writes_the_report(tmp_path):
     assert tasks["fix_spelling"]["passed"] and tasks["fix_spelling"]["rounds"] == 2
     assert (tasks["fix_spelling"]["prompt_tokens"],
             tasks["fix_spelling"]["completion_tokens"]) == (3600, 25)
-    assert tasks["make_headings"]["reason"] == \
-        "\u201cIntroduction\u201d is not a Heading 1 (style \u201cText body\u201d)"
+    assert tasks["make_headings"]["reason"] == (
+        "\u201cIntroduction\u201d is not a Heading 1 (style \u201cText body\u201d) "
+        "(no tool called; it answered \u201cI made the headings.\u201d)")
     assert tasks["make_headings"]["rounds"] == 0
     assert tasks["tracked_spelling"]["passed"] and tasks["tracked_spelling"]["mode"] == "tracked"
     assert tasks["question_no_edit"]["passed"]

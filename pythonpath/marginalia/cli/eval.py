@@ -115,6 +115,8 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str) -> 
             reason = task.check(odf.read_odt(result), counted.answer)
         except Exception as exc:  # a checker's own fault must not hide the other tasks
             reason = "the checker failed (%s: %s)" % (type(exc).__name__, exc)
+    if reason is not None:
+        reason = report.explained(reason, counted)
     return report.Outcome(task.name, task.title, task.mode, reason is None, reason or "",
                           round(seconds, 1), counted.prompt_tokens, counted.completion_tokens,
                           counted.rounds)

@@ -52,6 +52,16 @@ def tally(turns: Iterable[List[Dict[str, Any]]]) -> Tally:
     return out
 
 
+def explained(reason: str, counted: Tally) -> str:
+    """A failure's reason, with what the model said when it called no tool at all: that is
+    where small models fail most (a call printed as text), and the reason alone hides it."""
+    if counted.rounds or not counted.answer.strip():
+        return reason
+    said = " ".join(counted.answer.split())
+    said = said if len(said) <= 60 else said[:59] + "\u2026"
+    return "%s (no tool called; it answered \u201c%s\u201d)" % (reason, said)
+
+
 def totals(outcomes: List[Outcome]) -> Dict[str, Any]:
     passed = [o for o in outcomes if o.passed]
     tokens = sum(o.prompt_tokens + o.completion_tokens for o in outcomes)
