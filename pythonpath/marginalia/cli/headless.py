@@ -214,7 +214,8 @@ def _write_transcript(office: Any, doc: Any, path: str) -> None:
                        % (path, exc.strerror or exc))
 
 
-def _store(doc: Any, path: str) -> None:
+def save(doc: Any, path: str) -> None:
+    """Save ``doc`` to ``path`` in the format its extension names."""
     import uno
     from marginalia.cli.office_process import props
     ext = os.path.splitext(path)[1].lower()
@@ -284,7 +285,7 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         if args.transcript:
             _write_transcript(office, doc, args.transcript)
         try:
-            _store(doc, args.output)
+            save(doc, args.output)
         except Exception:
             raise RunError("The result could not be saved to %s." % args.output)
     except OfficeError as exc:

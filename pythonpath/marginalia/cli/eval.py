@@ -1,0 +1,210 @@
+"""Measure how well a model does Marginalia's document tasks.
+
+    PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.eval --endpoint URL --model NAME \\
+        [--api-key-env VAR] [--only TASK ...] [--out DIR] [--oxt PATH]
+
+Every task (marginalia.eval.catalog) gets a fresh copy of its source
+document, opened in one private headless LibreOffice with the built .oxt;
+its messages run as chat turns through the headless runner's own functions
+(the sidebar's ChatSession, loop and tools), the result is saved as .odt and
+read back, and the task's checker says pass or why not. One office serves all
+tasks: starting one per task would cost more than a small model's answer.
+The scorecard goes to the terminal and, as Markdown and JSON, to --out.
+
+A weak model failing tasks is a result, not an error: exit code 0. An endpoint
+that cannot be reached, or an office that cannot start, is exit code 1.
+"""
+
+import argparse
+import io
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+import urllib.error
+import urllib.request
+from typing import Any, Dict, List, NoReturn, Optional
+
+from marginalia.cli import headless
+from marginalia.eval import catalog, odf, report
+from marginalia.eval.task import Task
+
+REACH_SECONDS = 15
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str) -> NoReturn:
+        raise headless.UsageError("Bad arguments: %s (see --help)." % message)
+
+
+def parse_args(argv: List[str]) -> argparse.Namespace:
+    p = _Parser(prog="python3 -m marginalia.cli.eval",
+                description="Run Marginalia's document tasks against a model and score them.")
+    p.add_argument("--endpoint", required=True, help="the server's base URL, e.g. "
+                                                     "http://127.0.0.1:11434/v1")
+    p.add_argument("--model", required=True)
+    p.add_argument("--api-key-env", metavar="VAR",
+                   help="name of the environment variable holding the API key")
+    p.add_argument("--only", nargs="+", action="extend", default=[], metavar="TASK",
+                   help="run only these tasks")
+    p.add_argument("--out", default="eval-report", help="folder for the report files")
+    p.add_argument("--oxt", default=headless.DEFAULT_OXT, help="the extension to install")
+    args = p.parse_args(argv)
+    known = catalog.by_name()
+    unknown = [name for name in args.only if name not in known]
+    if unknown:
+        raise headless.UsageError("No task named %s. The tasks: %s." % (
+            ", ".join(unknown), ", ".join(known)))
+    args.tasks = [known[name] for name in args.only] if args.only else catalog.all_tasks()
+    if args.api_key_env and args.api_key_env not in os.environ:
+        raise headless.UsageError("The environment variable %s is not set." % args.api_key_env)
+    args.api_key = os.environ.get(args.api_key_env or "MARGINALIA_API_KEY", "")
+    if not os.path.isfile(args.oxt):
+        raise headless.UsageError("The extension %s is missing; build it with "
+                                  "`python3 build.py`." % args.oxt)
+    return args
+
+
+def reachable(endpoint: str, api_key: str) -> Optional[str]:
+    """None when the server answers at all (any HTTP status), else the sentence to print.
+    Checked once up front so a wrong address is one line, not 28 failed tasks."""
+    request = urllib.request.Request(endpoint.rstrip("/") + "/models")
+    if api_key:
+        request.add_header("Authorization", "Bearer " + api_key)
+    try:
+        urllib.request.urlopen(request, timeout=REACH_SECONDS).close()
+    except urllib.error.HTTPError:
+        return None
+    except (urllib.error.URLError, OSError, ValueError) as exc:
+        why = getattr(exc, "reason", None) or exc
+        return "The endpoint %s cannot be reached (%s)." % (endpoint, why)
+    return None
+
+
+def _events(buffer: io.StringIO) -> List[Dict[str, Any]]:
+    return [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]
+
+
+def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str) -> report.Outcome:
+    """One task in the running office: source written, turns run, result saved and checked."""
+    source = os.path.join(folder, task.name + ".odt")
+    result = os.path.join(folder, task.name + "-result.odt")
+    odf.write_odt(source, task.source)
+    mode = dict(settings, apply_mode=task.mode, track_changes=task.mode == "tracked")
+    started = time.monotonic()
+    turns: List[List[Dict[str, Any]]] = []
+    doc = office.load(source, hidden=True)
+    try:
+        for message in task.messages:
+            buffer = io.StringIO()
+            error = headless.run_turn(office, doc, message, mode, buffer)
+            turns.append(_events(buffer))
+            if error:
+                break
+        headless.save(doc, result)
+    finally:
+        office.close(doc)
+    seconds = time.monotonic() - started
+    counted = report.tally(turns)
+    if counted.error:
+        reason: Optional[str] = "the turn failed: %s" % counted.error
+    else:
+        try:
+            reason = task.check(odf.read_odt(result), counted.answer)
+        except Exception as exc:  # a checker's own fault must not hide the other tasks
+            reason = "the checker failed (%s: %s)" % (type(exc).__name__, exc)
+    if reason is not None:
+        reason = report.explained(reason, counted)
+    return report.Outcome(task.name, task.title, task.mode, reason is None, reason or "",
+                          round(seconds, 1), counted.prompt_tokens, counted.completion_tokens,
+                          counted.rounds)
+
+
+def _office_failed(task: Task, exc: Exception) -> report.Outcome:
+    return report.Outcome(task.name, task.title, task.mode, False,
+                          "LibreOffice failed during the task (%s)" % (str(exc) or
+                                                                       type(exc).__name__))
+
+
+def run_all(args: argparse.Namespace, out: Any) -> List[report.Outcome]:
+    from marginalia.cli.office_process import Office
+    settings = {"model": args.model, "api_key": args.api_key, "endpoint": args.endpoint,
+                "keep_chats": False}
+    outcomes = []
+    folder = tempfile.mkdtemp(prefix="marginalia-eval-")
+    office = Office()
+    try:
+        office.start()
+        office.install_and_restart(args.oxt)
+        for task in args.tasks:
+            try:
+                outcome = run_task(office, task, settings, folder)
+            except Exception as exc:
+                outcome = _office_failed(task, exc)
+                if not office.answers():
+                    # The office died under the task: the next one gets a fresh office.
+                    office.terminate()
+                    office = Office()
+                    office.start()
+                    office.install_and_restart(args.oxt)
+            outcomes.append(outcome)
+            out.write(report.console_line(outcome) + "\n")
+            out.flush()
+    finally:
+        office.terminate()
+        shutil.rmtree(folder, ignore_errors=True)
+    return outcomes
+
+
+def write_report(folder: str, outcomes: List[report.Outcome], meta: Dict[str, Any]) -> List[str]:
+    os.makedirs(folder, exist_ok=True)
+    paths = [os.path.join(folder, "eval.md"), os.path.join(folder, "eval.json")]
+    with open(paths[0], "w", encoding="utf-8") as handle:
+        handle.write(report.as_markdown(outcomes, meta))
+    with open(paths[1], "w", encoding="utf-8") as handle:
+        handle.write(report.as_json(outcomes, meta) + "\n")
+    return paths
+
+
+def main(argv: Optional[List[str]] = None, out: Optional[Any] = None) -> int:
+    out = out or sys.stdout
+    try:
+        args = parse_args(sys.argv[1:] if argv is None else argv)
+    except headless.UsageError as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 2
+    problem = reachable(args.endpoint, args.api_key)
+    if problem:
+        sys.stderr.write(problem + "\n")
+        return 1
+    try:
+        from marginalia.cli.office_process import OfficeError
+    except ImportError:
+        sys.stderr.write("This Python cannot reach LibreOffice: run the eval with the Python "
+                         "that has LibreOffice's bridge (on Debian /usr/bin/python3).\n")
+        return 1
+    meta = {"model": args.model, "endpoint": args.endpoint,
+            "date": time.strftime("%Y-%m-%d %H:%M"), "tasks": [t.name for t in args.tasks]}
+    try:
+        outcomes = run_all(args, out)
+    except OfficeError as exc:
+        sys.stderr.write("%s\n" % exc)
+        return 1
+    except KeyboardInterrupt:
+        sys.stderr.write("Stopped; no report was written.\n")
+        return 130
+    out.write(report.console_total(outcomes) + "\n")
+    try:
+        paths = write_report(args.out, outcomes, meta)
+    except OSError as exc:
+        sys.stderr.write("The report could not be written to %s (%s).\n"
+                         % (args.out, exc.strerror or exc))
+        return 1
+    out.write("Report: %s\n" % ", ".join(paths))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

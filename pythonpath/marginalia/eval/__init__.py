@@ -1,0 +1,1 @@
+"""The task eval: source documents, tasks and their checkers, the scorecard (pure)."""

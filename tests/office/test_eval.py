@@ -1,0 +1,139 @@
+"""End to end: `python3 -m marginalia.cli.eval` in a real office against a scripted model.
+
+One eval run of four tasks (one office start): scripted right answers pass,
+a model that only talks fails with the checker's reason, tokens and rounds
+come from the runner's events, and the report files are written and parse.
+"""
+
+import json
+import os
+import subprocess
+import sys
+
+from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response, usage
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+
+def _eval(*args, timeout=300):
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
+                                         os.path.join(ROOT, "vendor")])
+    env.pop("MARGINALIA_API_KEY", None)
+    return subprocess.run([sys.executable, "-m", "marginalia.cli.eval"] + list(args),
+                          cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                          universal_newlines=True, timeout=timeout)
+
+
+def _script():
+    """The model's answers, in the order the tasks ask (one request per round)."""
+    return [
+        # fix_spelling: right, in two calls at once
+        tool_calls_response([
+            ("c1", "replace_text", {"search": "recieve", "replacement": "receive"}),
+            ("c2", "replace_text", {"search": "definately", "replacement": "definitely"})],
+            usage=usage(1700, 20)),
+        text_response("Fixed both.", usage=usage(1900, 5)),
+        # make_headings: a model that only says it did it
+        text_response("I made the headings.", usage=usage(1650, 6)),
+        # tracked_spelling: right, recorded as a tracked change
+        tool_calls_response([("c3", "replace_text", {"search": "recieve",
+                                                     "replacement": "receive"})]),
+        text_response("Done."),
+        # question_no_edit: answered, nothing touched
+        text_response("Ada Brandt founded it, in 1987.", usage=usage(1660, 9)),
+    ]
+
+
+def test_eval_scores_scripted_answers_and_writes_the_report(tmp_path):
+    out = str(tmp_path / "report")
+    with ScriptedServer(_script()) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "test-model", "--out", out, "--only",
+                     "fix_spelling", "make_headings", "tracked_spelling", "question_no_edit")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].startswith("ok   fix_spelling")
+    assert lines[1].startswith("FAIL make_headings")
+    assert "3 of 4 tasks passed (75.0%)" in done.stdout
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    tasks = {t["name"]: t for t in data["tasks"]}
+    assert [t["name"] for t in data["tasks"]] == ["fix_spelling", "make_headings",
+                                                  "tracked_spelling", "question_no_edit"]
+    assert tasks["fix_spelling"]["passed"] and tasks["fix_spelling"]["rounds"] == 2
+    assert (tasks["fix_spelling"]["prompt_tokens"],
+            tasks["fix_spelling"]["completion_tokens"]) == (3600, 25)
+    assert tasks["make_headings"]["reason"] == (
+        "\u201cIntroduction\u201d is not a Heading 1 (style \u201cText body\u201d) "
+        "(no tool called; it answered \u201cI made the headings.\u201d)")
+    assert tasks["make_headings"]["rounds"] == 0
+    assert tasks["tracked_spelling"]["passed"] and tasks["tracked_spelling"]["mode"] == "tracked"
+    assert tasks["question_no_edit"]["passed"]
+    assert data["totals"]["passed"] == 3 and data["meta"]["model"] == "test-model"
+    markdown = open(os.path.join(out, "eval.md"), encoding="utf-8").read()
+    assert "| make_headings | direct | FAIL |" in markdown
+    assert "**3 of 4 tasks passed (75.0%)**" in markdown
+
+
+def test_wrong_edits_fail_with_the_reason(tmp_path):
+    """Edits that land but are wrong: the kept-out passage refused, harm elsewhere caught."""
+    script = [
+        # keep_out: the model tries the kept-out paragraph (refused) and fixes one word
+        tool_calls_response([("k1", "replace_text", {"search": "recieve teh",
+                                                     "replacement": "receive the"}),
+                             ("k2", "replace_text", {"search": "comittee",
+                                                     "replacement": "committee"})]),
+        text_response("Done."),
+        # delete_paragraph: deletes the wrong one
+        tool_calls_response([("d1", "delete_paragraphs", {"start": 2, "end": 2})]),
+        text_response("Deleted."),
+    ]
+    out = str(tmp_path / "report")
+    with ScriptedServer(script) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--only",
+                     "keep_out", "delete_paragraph")
+    assert done.returncode == 0, done.stderr
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    reasons = {t["name"]: t["reason"] for t in data["tasks"]}
+    assert reasons["keep_out"] == "\u201cFebuary\u201d is still in the document"
+    assert reasons["delete_paragraph"] == ("the paragraph about the parking lot is still there")
+
+
+def test_unreachable_endpoint_is_one_sentence_and_exit_1(tmp_path):
+    with ScriptedServer([]) as srv:
+        url = srv.url
+    done = _eval("--endpoint", url, "--model", "m", "--out", str(tmp_path / "r"), timeout=60)
+    assert done.returncode == 1
+    assert done.stderr.strip().startswith("The endpoint %s cannot be reached" % url)
+    assert len(done.stderr.strip().splitlines()) == 1 and not done.stdout
+    assert not os.path.exists(str(tmp_path / "r"))
+
+
+def test_right_structure_edits_pass_as_libreoffice_saves_them(tmp_path):
+    """Tables, lists, comments and bold as the office writes them are what the checkers read."""
+    table = ("| Fruit | Price |\n|---|---|\n| Apples | 3 euros |\n| Pears | 4 euros |\n"
+             "| Plums | 2 euros |")
+    script = [
+        tool_calls_response([("t1", "replace_paragraphs", {"start": 2, "end": 4,
+                                                           "markdown": table})]),
+        text_response("Done."),
+        tool_calls_response([("l1", "insert_paragraphs", {
+            "after_paragraph": 2, "markdown": "- Apples\n- Pears\n- Plums"})]),
+        text_response("Done."),
+        tool_calls_response([("b1", "format_text", {"search": "the deadline is Friday",
+                                                    "bold": True})]),
+        text_response("Done."),
+        tool_calls_response([("n1", "add_comment", {
+            "search": "Drinking coffee makes people live twenty years longer.",
+            "comment": "Which study says so?"})]),
+        text_response("Done."),
+        tool_calls_response([("p1", "replace_text", {"search": "recieve",
+                                                     "replacement": "receive"})]),
+        text_response("Proposed."),
+    ]
+    names = ["to_table", "insert_list", "bold_phrase", "comment_unsupported", "comments_mode"]
+    out = str(tmp_path / "report")
+    with ScriptedServer(script) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--only", *names)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    assert {t["name"]: t["reason"] for t in data["tasks"]} == {name: "" for name in names}
