@@ -2,16 +2,11 @@
 
 import zipfile
 
+from marginalia.eval.odf import NS
+
 OTHER = "Reviewer One"        # the earlier tracked changes' and the comment's author
-_NS = {
-    "office": "urn:oasis:names:tc:opendocument:xmlns:office:1.0",
-    "style": "urn:oasis:names:tc:opendocument:xmlns:style:1.0",
-    "text": "urn:oasis:names:tc:opendocument:xmlns:text:1.0",
-    "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
-    "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
-    "dc": "http://purl.org/dc/elements/1.1/",
-    "loext": "urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0",
-}
+# The eval's namespaces (it writes and reads .odt the same way), and LibreOffice's own.
+_NS = dict(NS, loext="urn:org:documentfoundation:names:experimental:office:xmlns:loext:1.0")
 _INFO = ("<office:change-info><dc:creator>%s</dc:creator><dc:date>2024-01-02T10:00:00"
          "</dc:date></office:change-info>" % OTHER)
 
