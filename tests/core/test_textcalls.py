@@ -383,3 +383,30 @@ def test_long_json_for_the_user_shows_as_it_streams(payload):
     flt = TextCallFilter(["replace_text"])
     shown = "".join(flt.feed(payload[i:i + 3]) for i in range(0, len(payload) // 2, 3))
     assert len(shown) > len(payload) // 4
+
+
+@pytest.mark.parametrize("message", [
+    '<tools> {"name": "replace_text", "arguments": {"search": "colour", "replacement": '
+    '"color", "all": true}} </tools>',
+    '<tools>\n{"name": "replace_text", "arguments": {"search": "colour", "replacement": '
+    '"color"}}\n</tools>',
+    '<tools> {"name": "replace_text", "arguments": {"search": "colour", "replacement": '
+    '"color"}}',
+])
+def test_a_call_written_between_the_templates_tools_tags_runs(message):
+    # Qwen2.5's template lists the tools between <tools> tags, and the 1.5B model wrote its
+    # call between them: the eval's replace_everywhere, make_headings... ran no tool.
+    for step in (1, 3, 7):
+        flt = TextCallFilter(["replace_text"])
+        shown = "".join(flt.feed(message[i:i + step]) for i in range(0, len(message), step))
+        rest, calls = flt.finish()
+        assert shown + rest == "" and [c["name"] for c in calls] == ["replace_text"]
+
+
+@pytest.mark.parametrize("message", ["Use <tools> to list them.",
+                                     "<tools> are what I can use: replace_text and more."])
+def test_the_word_tools_in_tags_within_prose_stays_text(message):
+    flt = TextCallFilter(["replace_text"])
+    shown = "".join(flt.feed(message[i:i + 3]) for i in range(0, len(message), 3))
+    rest, calls = flt.finish()
+    assert shown + rest == message and calls == []

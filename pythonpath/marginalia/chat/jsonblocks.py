@@ -26,7 +26,10 @@ _FIRST_KEY = re.compile(r"\{\s*\{?\s*(%s|[A-Za-z_]\w*)\s*:\s*(%s)?" % (_STRING, 
 # Llama 3, Phi-3): not words of the answer, so a call may be surrounded by them.
 LEFTOVERS = ("<|im_start|>assistant", "<|im_start|>", "<|im_end|>", "<|endoftext|>",
              "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<|end|>", "<|assistant|>",
-             "<|start_header_id|>assistant<|end_header_id|>")
+             "<|start_header_id|>assistant<|end_header_id|>",
+             # Qwen2.5's template lists the tools between <tools> tags: a small model
+             # then writes its call between them (seen with Qwen2.5-Coder 1.5B).
+             "<tools>", "</tools>")
 NO, MAYBE, YES = "no", "maybe", "yes"
 _NOT_STRING = re.compile(r"\s*[^\s'\"]")
 
