@@ -126,10 +126,9 @@ def sniff(settings: Settings, root: str, cancel: Optional[CancelToken] = None) -
     worker before the first request, and a server that does not answer at all is
     not asked the rest.
     """
-    with _lock:
-        entry = _kinds.get(root)
-    if entry is not None and entry[0] >= time.monotonic():
-        return entry[1]
+    known, kind = _fresh(_kinds, root)
+    if known:
+        return kind
     client = ChatClient(settings.copy(read_timeout=SNIFF_TIMEOUT,
                                       connect_timeout=SNIFF_TIMEOUT), retries=0)
     kind = ""
@@ -143,8 +142,7 @@ def sniff(settings: Settings, root: str, cancel: Optional[CancelToken] = None) -
         if fits(data):
             kind = candidate
             break
-    with _lock:
-        _kinds[root] = (time.monotonic() + CACHE_SECONDS, kind)
+    _keep(_kinds, root, CACHE_SECONDS, kind)
     return kind
 
 
@@ -280,18 +278,28 @@ def _key(settings: Settings) -> Tuple[str, str]:
     return ((settings.endpoint or "").strip(), (settings.model or "").strip())
 
 
-def _remember(settings, found, seconds):
+def _keep(table: Dict, key: Any, seconds: float, value: Any) -> None:
+    """Keep ``value`` in one of the module's caches for ``seconds``."""
     with _lock:
-        _cache[_key(settings)] = (time.monotonic() + seconds, found)
+        table[key] = (time.monotonic() + seconds, value)
+
+
+def _fresh(table: Dict, key: Any) -> Tuple[bool, Any]:
+    """(known, value) of ``key`` in one of the module's caches while it is fresh."""
+    with _lock:
+        entry = table.get(key)
+    if entry is None or entry[0] < time.monotonic():
+        return False, None
+    return True, entry[1]
+
+
+def _remember(settings, found, seconds):
+    _keep(_cache, _key(settings), seconds, found)
 
 
 def cached(settings: Settings) -> Tuple[bool, Optional[Window]]:
     """(known, window) from the cache, without asking the server."""
-    with _lock:
-        entry = _cache.get(_key(settings))
-    if entry is None or entry[0] < time.monotonic():
-        return False, None
-    return True, entry[1]
+    return _fresh(_cache, _key(settings))
 
 
 def detected(settings: Settings, cancel: Optional[CancelToken] = None,
@@ -303,16 +311,13 @@ def detected(settings: Settings, cancel: Optional[CancelToken] = None,
 
 def learn(settings: Settings, tokens: int) -> Window:
     """Remember the window a server named when it refused a request as too long."""
-    with _lock:
-        _learned[_key(settings)] = (time.monotonic() + LEARNED_SECONDS, tokens)
+    _keep(_learned, _key(settings), LEARNED_SECONDS, tokens)
     return Window(tokens, "the server's refusal")
 
 
 def learned(settings: Settings) -> Optional[int]:
     """A window remembered from a refusal for this server and model, if still fresh."""
-    with _lock:
-        entry = _learned.get(_key(settings))
-    return entry[1] if entry is not None and entry[0] >= time.monotonic() else None
+    return _fresh(_learned, _key(settings))[1]
 
 
 def effective(settings: Settings, found: Optional[Window]) -> Window:
