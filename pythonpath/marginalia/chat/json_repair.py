@@ -38,16 +38,20 @@ class Incomplete(ValueError):
     """The text ended before the value did."""
 
 
+def skip_space(text: str, pos: int) -> int:
+    """The first position from ``pos`` that is not JSON whitespace."""
+    while pos < len(text) and text[pos] in _SPACE:
+        pos += 1
+    return pos
+
+
 class _Reader(object):
     def __init__(self, text, final):
         self.text = text
         self.final = final
 
     def space(self, pos):
-        text = self.text
-        while pos < len(text) and text[pos] in _SPACE:
-            pos += 1
-        return pos
+        return skip_space(self.text, pos)
 
     def need(self, pos):
         if pos >= len(self.text):

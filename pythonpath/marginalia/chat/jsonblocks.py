@@ -128,7 +128,7 @@ def _value_at(text, pos, names, final):
     """(verdict, calls, end) for the JSON value that starts at ``text[pos]``, "{" or "["."""
     start = pos
     if text[pos] == "[":                    # a list of calls
-        start = _skip_space(text, pos + 1)
+        start = json_repair.skip_space(text, pos + 1)
         if start == len(text):
             return MAYBE, None, pos
         if text[start] != "{":
@@ -155,23 +155,17 @@ def _value_at(text, pos, names, final):
     if not calls:
         return NO, None, pos
     # A stray closing brace after a call: small models miscount them.
-    after = _skip_space(text, end)
+    after = json_repair.skip_space(text, end)
     while text.startswith("}", after):
         end = after + 1
-        after = _skip_space(text, end)
+        after = json_repair.skip_space(text, end)
     return YES, calls, end
-
-
-def _skip_space(text, pos):
-    while pos < len(text) and text[pos] in " \t\r\n":
-        pos += 1
-    return pos
 
 
 def _skip_filler(text, pos):
     """Past whitespace and chat-template leftovers."""
     while True:
-        pos = _skip_space(text, pos)
+        pos = json_repair.skip_space(text, pos)
         for token in LEFTOVERS:
             if text.startswith(token, pos):
                 pos += len(token)
@@ -189,7 +183,7 @@ def _fenced_at(text, pos, names, final):
             None, pos
     if text[pos + len(FENCE):newline].strip().lower() not in FENCE_LANGS:
         return NO, None, pos         # ```python and the like: a code block to show
-    start = _skip_space(text, newline)
+    start = json_repair.skip_space(text, newline)
     if start == len(text):
         return MAYBE, None, pos
     if text[start] not in "{[":
@@ -197,7 +191,7 @@ def _fenced_at(text, pos, names, final):
     verdict, calls, end = _value_at(text, start, names, final)
     if verdict != YES:
         return verdict, None, pos
-    close = _skip_space(text, end)
+    close = json_repair.skip_space(text, end)
     if text.startswith(FENCE, close):
         return YES, calls, close + len(FENCE)
     if FENCE.startswith(text[close:]):
@@ -227,7 +221,7 @@ def json_block_calls(text: str, names: Iterable[str],
     while pos < len(text):
         if text[pos] in "{[":
             verdict, found, end = _value_at(text, pos, names, final)
-            after = _skip_space(text, end)
+            after = json_repair.skip_space(text, end)
             if verdict == YES and after < len(text) and text[after] not in "{[<" \
                     and "\n" not in text[end:after]:
                 verdict = NO             # more on the object's own line: prose

@@ -108,14 +108,13 @@ def card_step(doc: Any, ledger: Ledger, settling: List[cl.Change],
                 pass        # the comment is gone: Apply says so
     step.start_count = changes.change_count(doc)
     step.fingerprint = fingerprint(doc)
-    manager = doc.getUndoManager()
-    depth = len(manager.getAllUndoActionTitles())
+    depth = len(_titles(doc, undo=True))
     done = False
     try:
         yield step
         done = True
     finally:
-        titles = manager.getAllUndoActionTitles()
+        titles = _titles(doc, undo=True)
         if done and step.steps and titles and titles[0] == title and \
                 (len(titles) > depth or changes.change_count(doc) != step.start_count):
             step.end_count = changes.change_count(doc)
