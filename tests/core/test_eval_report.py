@@ -91,8 +91,8 @@ def test_markdown_is_a_table_with_an_escaped_reason():
     assert "**1 of 2 tasks passed (50.0%)**" in text
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(rows) == 3
-    assert rows[2] == "| to_table | direct | FAIL | 5.0 | 900 | 60 | 1 | no table \\| was made |"
-    assert all(len(re.split(r"(?<!\\)\|", row)) == 10 for row in rows)  # 8 cells
+    assert rows[2] == "| to_table | direct | FAIL | 5.0 | 900 | 60 | 1 |  | no table \\| was made |"
+    assert all(len(re.split(r"(?<!\\)\|", row)) == 11 for row in rows)  # 9 cells
 
 
 def test_json_round_trips():
@@ -100,7 +100,7 @@ def test_json_round_trips():
     assert data["meta"] == META and data["totals"]["passed"] == 1
     assert data["tasks"][1]["reason"] == "no table | was made"
     assert set(data["tasks"][0]) == {"name", "title", "mode", "passed", "reason", "seconds",
-                                     "prompt_tokens", "completion_tokens", "rounds"}
+                                     "prompt_tokens", "completion_tokens", "rounds", "calls"}
 
 
 def test_console_lines():
@@ -118,3 +118,16 @@ def test_a_failure_without_tool_calls_says_what_the_model_answered():
     assert report.explained("r", report.Tally(answer="  ")) == "r"
     long = report.explained("r", report.Tally(answer="word " * 40))
     assert long.endswith("\u2026\u201d)") and len(long) < 100
+
+
+def test_tally_lists_the_calls_in_order_with_the_failed_ones_marked():
+    turns = [[{"type": "tool_call", "name": "read_document"},
+              {"type": "tool_result", "name": "read_document", "ok": True},
+              {"type": "tool_call", "name": "replace_text"},
+              {"type": "tool_result", "name": "replace_text", "ok": False}],
+             [{"type": "tool_result", "name": "replace_text", "ok": True}]]
+    counted = report.tally(turns)
+    assert counted.calls == ["read_document", "replace_text (failed)", "replace_text"]
+    outcome = Outcome("t", "T", "direct", False, "r", calls=counted.calls)
+    assert "| read_document, replace_text (failed), replace_text | r |" in report.as_markdown(
+        [outcome], {})

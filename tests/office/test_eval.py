@@ -60,6 +60,10 @@ def test_eval_scores_scripted_answers_and_writes_the_report(tmp_path):
     assert [t["name"] for t in data["tasks"]] == ["fix_spelling", "make_headings",
                                                   "tracked_spelling", "question_no_edit"]
     assert tasks["fix_spelling"]["passed"] and tasks["fix_spelling"]["rounds"] == 2
+    assert tasks["fix_spelling"]["calls"][-1] == "replace_text"
+    kept = [json.loads(line) for line in open(os.path.join(out, "transcripts",
+                                                           "make_headings.jsonl"))]
+    assert [e["text"] for e in kept if e["type"] == "text"] == ["I made the headings."]
     assert (tasks["fix_spelling"]["prompt_tokens"],
             tasks["fix_spelling"]["completion_tokens"]) == (3600, 25)
     assert tasks["make_headings"]["reason"] == (

@@ -9,7 +9,8 @@ its messages run as chat turns through the headless runner's own functions
 (the sidebar's ChatSession, loop and tools), the result is saved as .odt and
 read back, and the task's checker says pass or why not. One office serves all
 tasks: starting one per task would cost more than a small model's answer.
-The scorecard goes to the terminal and, as Markdown and JSON, to --out.
+The scorecard goes to the terminal and, as Markdown and JSON, to --out; each
+task's events (what the model said and called) to --out/transcripts/.
 
 A weak model failing tasks is a result, not an error: exit code 0. An endpoint
 that cannot be reached, or an office that cannot start, is exit code 1.
@@ -87,8 +88,11 @@ def _events(buffer: io.StringIO) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]
 
 
-def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str) -> report.Outcome:
-    """One task in the running office: source written, turns run, result saved and checked."""
+def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
+             transcripts: Optional[str] = None) -> report.Outcome:
+    """One task in the running office: source written, turns run, result saved and checked.
+    With ``transcripts`` (a folder) the turns' events are kept there as <task>.jsonl: the
+    scorecard says what failed, the transcript shows what the model did."""
     source = os.path.join(folder, task.name + ".odt")
     result = os.path.join(folder, task.name + "-result.odt")
     odf.write_odt(source, task.source)
@@ -107,6 +111,8 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str) -> 
     finally:
         office.close(doc)
     seconds = time.monotonic() - started
+    if transcripts:
+        _keep_transcript(transcripts, task.name, turns)
     counted = report.tally(turns)
     if counted.error:
         reason: Optional[str] = "the turn failed: %s" % counted.error
@@ -119,7 +125,15 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str) -> 
         reason = report.explained(reason, counted)
     return report.Outcome(task.name, task.title, task.mode, reason is None, reason or "",
                           round(seconds, 1), counted.prompt_tokens, counted.completion_tokens,
-                          counted.rounds)
+                          counted.rounds, counted.calls)
+
+
+def _keep_transcript(folder: str, name: str, turns: List[List[Dict[str, Any]]]) -> None:
+    os.makedirs(folder, exist_ok=True)
+    with open(os.path.join(folder, name + ".jsonl"), "w", encoding="utf-8") as handle:
+        for number, events in enumerate(turns, 1):
+            for event in events:
+                handle.write(json.dumps(dict(event, turn=number), ensure_ascii=False) + "\n")
 
 
 def _office_failed(task: Task, exc: Exception) -> report.Outcome:
@@ -140,7 +154,8 @@ def run_all(args: argparse.Namespace, out: Any) -> List[report.Outcome]:
         office.install_and_restart(args.oxt)
         for task in args.tasks:
             try:
-                outcome = run_task(office, task, settings, folder)
+                outcome = run_task(office, task, settings, folder,
+                                   os.path.join(args.out, "transcripts"))
             except Exception as exc:
                 outcome = _office_failed(task, exc)
                 if not office.answers():

@@ -1,7 +1,7 @@
 """The scorecard: one task's outcome from the runner's events, and the report (pure)."""
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any, Dict, Iterable, List, Optional
 
 
@@ -17,6 +17,7 @@ class Outcome:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     rounds: int = 0                  # tool calls the model made
+    calls: List[str] = field(default_factory=list)   # the calls in order, "name" or "name (failed)"
 
 
 @dataclass
@@ -26,6 +27,7 @@ class Tally:
     rounds: int = 0
     answer: str = ""
     error: Optional[str] = None
+    calls: List[str] = field(default_factory=list)
 
 
 def tally(turns: Iterable[List[Dict[str, Any]]]) -> Tally:
@@ -42,6 +44,9 @@ def tally(turns: Iterable[List[Dict[str, Any]]]) -> Tally:
                 last_usage = event
             elif kind == "tool_call":
                 out.rounds += 1
+            elif kind == "tool_result":
+                name = str(event.get("name") or "?")
+                out.calls.append(name if event.get("ok") else name + " (failed)")
             elif kind == "text":
                 texts.append(event.get("text") or "")
             elif kind == "error" and out.error is None:
@@ -92,12 +97,13 @@ def as_markdown(outcomes: List[Outcome], meta: Dict[str, Any]) -> str:
                  t["completion_tokens"],
                  ", %d tokens per passed task" % t["tokens_per_pass"]
                  if t["tokens_per_pass"] is not None else ""), "",
-             "| Task | Mode | Result | Seconds | Prompt | Completion | Rounds | Why it failed |",
-             "|---|---|---|---:|---:|---:|---:|---|"]
+             "| Task | Mode | Result | Seconds | Prompt | Completion | Rounds | Calls "
+             "| Why it failed |",
+             "|---|---|---|---:|---:|---:|---:|---|---|"]
     for o in outcomes:
-        lines.append("| %s | %s | %s | %.1f | %d | %d | %d | %s |" % (
+        lines.append("| %s | %s | %s | %.1f | %d | %d | %d | %s | %s |" % (
             _cell(o.name), o.mode, "pass" if o.passed else "FAIL", o.seconds, o.prompt_tokens,
-            o.completion_tokens, o.rounds, _cell(o.reason)))
+            o.completion_tokens, o.rounds, _cell(", ".join(o.calls)), _cell(o.reason)))
     return "\n".join(lines) + "\n"
 
 
