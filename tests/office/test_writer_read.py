@@ -124,6 +124,22 @@ def test_context_names_the_cursor_paragraph(office, doc):
     assert "The cursor is in paragraph 7:\n7: 2. Second step" in context
 
 
+def test_a_short_document_goes_whole_into_the_context(office, doc):
+    select(doc, "South held")
+    whole = office.job("writer.context", document=doc, inline=4000)["context"]
+    lines = whole.split("\n")
+    start = lines.index(next(line for line in lines if line.startswith("The whole document")))
+    # Numbered exactly as read_document numbers it, the selection marked the same way.
+    read = one(office, doc, "read_document", start=1, end=-1)["content"].split("\n")
+    assert lines[start + 1:] == read and len(read) >= 10
+    assert "\u27e6South held\u27e7" in whole
+    assert "Outline (paragraph: heading):" not in whole   # the headings are in the text
+    # Longer than the limit: the short description, as without one.
+    short = office.job("writer.context", document=doc, inline=200)["context"]
+    assert "The whole document" not in short and "  3: ## Highlights" in short
+    assert short == office.job("writer.context", document=doc)["context"]
+
+
 def test_reading_changes_nothing(office, doc):
     doc.setModified(False)
     turn(office, doc, ("get_document_info",), ("read_document", {"start": 1, "end": -1}),

@@ -33,6 +33,7 @@ OVERHEAD = 6             # tokens a chat template adds around each message
 MARGIN = 0.06            # of the window, kept free for the estimate's error
 NOTE_ROOM = 160          # bytes a shortened result's note takes
 MIN_READ = 600           # the smallest read limit worth offering a tool, in characters
+INLINE_MAX = 6000        # characters of a short document the system message shows whole
 
 PLACEHOLDER = '{"note": "arguments removed to fit the context window"}'
 TOO_LONG = ("Your message is too long for this model's context window (about %s tokens, "
@@ -303,6 +304,14 @@ class Window:
     source: str = ""                 # "ollama /api/ps", "setting", "default"...
     model_max: Optional[int] = None  # the model's own maximum, when the server runs it smaller
     hint: Optional[str] = None       # told once when the request needed more (Ollama)
+
+
+def inline_chars(window: Optional[Window]) -> int:
+    """How long a document may be to go whole into the system message: an eighth of the
+    window at most (the turn's reads and answers need the rest), never over INLINE_MAX."""
+    if window is None:
+        return INLINE_MAX
+    return max(0, min(INLINE_MAX, int(window.tokens / 8 / RATIO)))
 
 
 _told = set()

@@ -24,7 +24,7 @@ U+FFFF (emoji, CJK extension ideographs, mathematical letters) do not shift offs
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, Optional, Tuple
+from typing import Dict, Iterable, List, Optional, Tuple
 
 SEL_OPEN = "\u27e6"
 SEL_CLOSE = "\u27e7"
@@ -116,6 +116,21 @@ def render_para(para: Para) -> str:
     head = "%d: " % para.number
     pad = " " * len(head)
     return head + ("\n" + pad).join(lines)
+
+
+def fitting(records: Iterable[Para], limit: int) -> Optional[List[Para]]:
+    """All of ``records`` when their numbered form fits in ``limit`` characters, else None.
+
+    ``records`` may be lazy: a long document is read only as far as the limit.
+    """
+    out: List[Para] = []
+    size = 0
+    for para in records:
+        size += len(render_para(para)) + 1
+        if size > limit:
+            return None
+        out.append(para)
+    return out
 
 
 def render(paras: List[Para], budget: int, total: Optional[int] = None,

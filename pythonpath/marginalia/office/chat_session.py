@@ -356,7 +356,7 @@ class ChatSession:
         A turn that failed outside the loop gets one ERROR sentence and a DONE
         "error"; one stopped there gets a DONE "cancelled" (the panel says Stopped).
         """
-        from marginalia.chat import loop, window
+        from marginalia.chat import budget, loop, window
         from marginalia.chat.transport import ChatClient
         from marginalia.writer.toolbox import WriterToolbox
         ends = []
@@ -382,7 +382,9 @@ class ChatSession:
             fits = window.window_for(settings, cancel)
             if action is None:
                 loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                              settings, emit, cancel, context=toolbox.context(), window=fits)
+                              settings, emit, cancel,
+                              context=toolbox.context(inline=budget.inline_chars(fits)),
+                              window=fits)
             else:
                 # The action's message carries its text; no tools: the answer is the output.
                 result = loop.run_turn(ChatClient(settings), self.conversation, action.message,

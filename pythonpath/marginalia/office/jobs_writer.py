@@ -83,7 +83,7 @@ def _user_types(ctx, document, line):
 def _context(ctx, document, payload):
     box = toolbox_for(ctx, document, payload)
     started = time.perf_counter()
-    text = box.context()
+    text = box.context(inline=int(payload.get("inline") or 0))
     return {"context": text, "seconds": time.perf_counter() - started}
 
 

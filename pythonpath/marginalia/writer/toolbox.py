@@ -345,16 +345,20 @@ class WriterToolbox:
             raise Cancelled("The document was closed.")
 
     # -- per-turn context ---------------------------------------------------------
-    def context(self) -> str:
-        """A short description of the document for the model's system message."""
-        return self._with_map(True, self._context)
+    def context(self, inline: int = 0) -> str:
+        """A short description of the document for the model's system message; with
+        ``inline`` (characters) a document that short is shown whole."""
+        return self._with_map(True, lambda: self._context(inline))
 
-    def _context(self):
+    def _context(self, inline):
         self._check_open()
         bmap = read.body_map(self.doc)
-        heads = bmap.headings()
         sel = read.selection(self.doc, bmap)
         stats = read.statistics(self.doc)
+        # A short document is shown whole: a small model edits what it sees (asked to
+        # read first, it often stops after reading), and any model saves a round.
+        whole = docview.fitting((bmap.record(n) for n in range(1, len(bmap) + 1)),
+                                inline) if inline > 0 else None
         lines = ["Document: %s" % read.title(self.doc),
                  "Size: %d paragraphs, %s words, %s pages." % (
                      len(bmap), stats["words"], stats["pages"])]
@@ -367,12 +371,14 @@ class WriterToolbox:
         kept = keepout.note(self.doc) if keepout.marks(self.doc) else ""
         if kept:
             lines.append(kept)
-        outline = docview.outline(heads, limit=30)
+        outline = docview.outline(bmap.headings(), limit=30) if whole is None else []
         if outline:
             lines.append("Outline (paragraph: heading):")
             lines.extend("  " + line for line in outline)
         if sel.start is None:
             lines.append("The cursor is not in the main text.")
+        elif sel.empty and whole is not None:
+            lines.append("Nothing is selected. The cursor is in paragraph %d." % sel.start)
         elif sel.empty:
             para = bmap.record(sel.start)
             lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
@@ -380,6 +386,12 @@ class WriterToolbox:
         else:
             lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
                 sel.start, sel.end, docview.short(sel.text, 1500)))
-        lines.append("Use read_document and search_document to see more; paragraph numbers "
-                     "refer to read_document's numbering.")
+        if whole is None:
+            lines.append("Use read_document and search_document to see more; paragraph "
+                         "numbers refer to read_document's numbering.")
+            return "\n".join(lines)
+        read.mark(whole, sel)
+        lines.append("The whole document as this turn began, numbered as read_document "
+                     "numbers it (your own inserts and deletes move the numbers after them):")
+        lines.extend(docview.render_para(para) for para in whole)
         return "\n".join(lines)
