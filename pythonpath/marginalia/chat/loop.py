@@ -24,6 +24,8 @@ leaves behind is always valid to send again:
   result; a third time ends the turn (chat.repeats).
 * A request refused as too long is fitted to the window the server names (or the likely
   one) and sent again, once per turn; a silent cut is told once per chat (chat.window_errors).
+* An answer that wrote a call to an offered tool as text is told once per turn that
+  nothing changed, and asked again; both leave the history when the turn ends (chat.misfire).
 """
 
 import json
@@ -31,12 +33,13 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import budget, window as server_window, window_errors
+from marginalia.chat import budget, misfire, textcalls, window as server_window, window_errors
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
 from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY, STATUS, TEXT,
                                TOOL_CALL, TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
+from marginalia.chat.prompt import system_prompt  # noqa: F401 (re-exported)
 from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
 from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
 from marginalia.chat.sse import SSEDecoder
@@ -48,30 +51,6 @@ if TYPE_CHECKING:   # the loop takes any client with open_stream (the tests' fak
     from marginalia.chat.transport import CancelToken, ChatClient
 
 log = logging.getLogger("marginalia.chat.loop")
-
-SYSTEM_PROMPT = (
-    "You are Marginalia, a writing partner working inside LibreOffice Writer. You help the "
-    "user draft, revise, shorten, check and discuss the document they have open.\n"
-    "- Use the document tools to read the part of the text you need before you comment on "
-    "it or change it, and to make the edits the user asks for. Do not paste the document "
-    "back into the chat.\n"
-    "- Change only what was asked, keep the author's voice and formatting, and say in a "
-    "sentence or two what you changed.\n"
-    "- When the user wants advice or an answer rather than an edit, reply in the chat and "
-    "leave the document alone.\n"
-    "- Paragraph numbers move: your own inserts and deletes shift the paragraphs after "
-    "them (each result says how), and the user may edit while you work. When you edit by "
-    "paragraph number, pass expect with the first words of that paragraph as you read it, "
-    "so an edit never lands on the wrong paragraph; if it is refused, read again.\n"
-    "- If a tool reports an error, fix the call or explain the problem; do not pretend it "
-    "worked.\n"
-    "- Answer in the language of the user's message. Keep chat replies short.")
-
-NO_TOOLS_PROMPT = (
-    "You are Marginalia, a writing partner working inside LibreOffice Writer. Help the user "
-    "draft, revise and discuss their document. You cannot edit the document in this session: "
-    "give suggestions the user can apply. Answer in the language of the user's message and "
-    "keep replies short.")
 
 CANCELLED_RESULT = "Cancelled by the user."
 NO_EDITS = ("Edits are unavailable with this model: it cannot call tools, so it answers in "
@@ -88,21 +67,6 @@ WRITING = "Writing\u2026"
 THINKING = "Thinking\u2026"
 RUNNING = "Running %s\u2026"      # the tool's name
 
-
-
-def system_prompt(settings: Settings, context: Optional[str] = None,
-                  has_tools: bool = True, base: Optional[str] = None) -> str:
-    """The system message text: the base prompt, the user's instructions, the document context.
-
-    ``base`` replaces the chat's own prompt (a quick action says what it needs itself).
-    """
-    parts = [base or (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT)]
-    extra = (settings.extra_instructions or "").strip()
-    if extra:
-        parts.append("Instructions from the user, to follow in every answer:\n" + extra)
-    if context and context.strip():
-        parts.append("The document right now:\n" + context.strip())
-    return "\n\n".join(parts)
 
 
 @dataclass
@@ -163,6 +127,7 @@ class _Turn:
         self.watch = RepeatWatch()
         self.base_prompt = None    # the system prompt's first part, when not the chat's
         self.resent_shorter = False  # a refusal for length was answered by a resend already
+        self.nudged = None         # where the answer that wrote a call as text sits, once told
 
     def emit(self, event):
         self.on_event(event)
@@ -217,6 +182,8 @@ class _Turn:
             self.conversation.append(stream.assistant_message())
             finish = stream.finish_reason
             if not stream.tool_calls:
+                if tools and result.rounds < max_rounds and self.nudge(stream.content, tools):
+                    continue
                 break
             if not self.run_tools(stream.tool_calls):
                 finish = self.stopped()
@@ -230,6 +197,7 @@ class _Turn:
                           "stopped; send a message to let it continue." % max_rounds)
                 finish = "max_rounds"
                 break
+        misfire.forget(self.conversation.messages, self.nudged)
         result.text = "\n\n".join(t for t in self.texts if t)
         result.reasoning = "\n\n".join(r for r in self.reasonings if r)
         self.status = None
@@ -368,6 +336,14 @@ class _Turn:
         if self.result.cancelled:
             outcome.tool_calls = []
         return outcome
+
+    def nudge(self, content, tools):
+        """After an answer that wrote a call as text: tell the model once (chat.misfire)."""
+        if self.nudged is None:
+            self.nudged = misfire.tell(self.conversation.messages, content,
+                                       textcalls.tool_names(tools))
+            return self.nudged is not None
+        return False
 
     def keep_partial(self, content, marker):
         """Keep a stopped or broken answer's text in history, marked, with no tool calls."""
