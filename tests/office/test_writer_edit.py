@@ -171,6 +171,15 @@ def test_replace_text_no_match_is_an_error_and_no_change(office, doc):
     assert texts(doc) == before
 
 
+def test_replace_text_with_markdown_bold_is_refused_and_names_format_text(office, doc):
+    before = texts(doc)
+    result = one(office, doc, "replace_text", search="every region",
+                 replacement="**every region**", all=True)
+    assert not result["ok"] and "format_text" in result["content"]
+    assert 'search="every region" and bold=true' in result["content"]
+    assert texts(doc) == before
+
+
 def test_replace_selection_plain_keeps_formatting(office, doc):
     select(doc, "grew in every")
     result = ok(one(office, doc, "replace_selection", markdown="climbed across each"))

@@ -191,8 +191,9 @@ SPECS: List[ToolSpec] = [
         "Returns how many were replaced.",
         schema({"search": described(STR, "Exact text to replace (or a regular expression if "
                                          "regex)."),
-                "replacement": described(STR, "New text (plain; with regex, $1 inserts a "
-                                              "group)."),
+                "replacement": described(STR, "New text, plain: no markdown (format_text "
+                                              "makes words bold or italic). With regex, $1 "
+                                              "inserts a group."),
                 "all": described(BOOL, "Replace every occurrence (default false: only the "
                                        "first)."),
                 "match_case": described(BOOL, "Match case exactly (default true)."),

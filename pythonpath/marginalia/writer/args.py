@@ -50,6 +50,31 @@ def as_bool(value: Any, name: str) -> Optional[bool]:
     raise ToolError("%s must be true or false." % name)
 
 
+# Markdown emphasis around words: "**bold**", "__bold__", "*italic*", "_italic_".
+_EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
+
+
+def plain_replacement(search: str, replacement: str) -> str:
+    """``replacement`` unless it marks words with markdown emphasis the search does not
+    have: replace_text writes plain text, so the asterisks would land in the document.
+    Small models do this to make words bold; the refusal names the call that does it."""
+    found = _EMPHASIS.search(replacement)
+    if found is None or _EMPHASIS.search(search):
+        return replacement
+    marks, words = found.group(1), found.group(2)
+    style = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
+    raise ToolError("replace_text writes plain text: the %s would be typed into the "
+                    "document, so nothing was changed. To format words, call format_text "
+                    "with search=%s and %s; to rewrite a paragraph with formatting, use "
+                    "replace_paragraphs with markdown." % (
+                        "asterisks" if marks[0] == "*" else "underscores",
+                        _quoted(words), style))
+
+
+def _quoted(text: str) -> str:
+    return '"%s"' % text.replace('"', '\\"')
+
+
 def block_range(start: Any, end: Any, count: int) -> Tuple[int, int]:
     """Validated 1-based inclusive (start, end); end -1 means the last paragraph."""
     start = as_int(start, "start")

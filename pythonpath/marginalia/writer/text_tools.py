@@ -17,7 +17,7 @@ from marginalia.document import docview, rediff
 from marginalia.errors import ToolError
 from marginalia.writer import edit
 from marginalia.writer import finder, read, rewrite
-from marginalia.writer.args import as_bool, as_text, parse_color
+from marginalia.writer.args import as_bool, as_text, parse_color, plain_replacement
 from marginalia.writer.bodymap import Offsets
 from marginalia.writer.binding import binds
 from marginalia.writer.plan import Plan, find_first
@@ -257,6 +257,8 @@ def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
+    if not regex:
+        replacement = plain_replacement(search, replacement)
     match_case = as_bool(match_case, "match_case")
     every = as_bool(all, "all")
     fast = None if regex or not every else _replace_every(doc, search, replacement,
