@@ -246,3 +246,34 @@ def test_only_local_or_plain_http_servers_are_asked_what_they_are():
     assert window._may_sniff(Endpoint("http://10.0.0.5:9000/ollama/v1"))
     assert window._may_sniff(Endpoint("https://localhost:8443/v1"))
     assert window._may_sniff(Endpoint("http://gpu-box.example:8081/v1"))
+
+
+def test_a_length_refusal_inside_a_200_stream_is_resent_fitted_like_a_400():
+    # Gateways (OpenRouter, LiteLLM) answer 200 and put the error in the stream's first
+    # event. Old code: shown as "The model server reported an error: ...", no resend.
+    def in_stream(tokens):
+        return {"error": {"message": "This model's maximum context length is 3000 tokens. "
+                          "However, your messages resulted in %d tokens." % tokens,
+                          "code": "context_length_exceeded"}}
+
+    class StreamRefuser(SmallServer):
+        def _respond_to(self, request):
+            answer = super()._respond_to(request)
+            if answer.get("status") == 400:
+                body = json.loads(answer["body"][0])
+                return {"status": 200, "headers": {"Content-Type": "text/event-stream"},
+                        "body": ["data: %s\n\n" % json.dumps(body), "data: [DONE]\n\n"]}
+            return answer
+
+    with StreamRefuser([text_response("A short summary.")], refusal=in_stream) as srv:
+        settings = Settings(provider="custom", endpoint=srv.url, model="m")
+        events = []
+        conversation = Conversation([{"role": "user", "content": DOCUMENT},
+                                     {"role": "assistant", "content": "Noted."}])
+        result = run_turn(ChatClient(settings), conversation, "Summarise it.", None, settings,
+                          events.append, CancelToken(), window=window.Window(32768, "setting"))
+        sizes = [count(r.json) for r in srv.chat_requests]
+    assert result.error is None and result.text == "A short summary."
+    assert len(srv.refused) == 1 and sizes[-1] <= WINDOW, sizes
+    assert [e.message for e in events if e.kind == NOTICE] == [window_errors.SHRUNK % "3,000"]
+    assert not [e for e in events if e.kind == ERROR]

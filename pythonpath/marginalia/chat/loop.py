@@ -322,6 +322,8 @@ class _Turn:
             if close is not None:
                 close()
         outcome = accumulator.result()
+        if outcome.too_long is not None and error is None and not self.result.cancelled:
+            raise _TooLong(outcome.too_long)     # refused inside a 200 stream: as a 400
         self.texts.append(outcome.content)
         self.reasonings.append(outcome.reasoning)
         if outcome.usage:

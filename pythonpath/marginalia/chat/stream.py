@@ -26,7 +26,8 @@ from typing import Any, Callable, Dict, List, Mapping, Optional, Sequence
 
 import deltamerge
 
-from marginalia.chat import thinking
+from marginalia.chat import thinking, window_errors
+from marginalia.chat.window_errors import Refusal
 from marginalia.chat.server_errors import STREAM_CUT, clean_message
 from marginalia.chat.sse import SSEEvent
 from marginalia.chat.textcalls import TextCallFilter, tool_names
@@ -81,6 +82,7 @@ class StreamResult:
     done: bool = False
     reasoning_content: Optional[str] = None
     reasoning_details: Optional[List[Any]] = None
+    too_long: Optional[Refusal] = None     # refused for length before anything streamed
 
     def assistant_message(self) -> Dict[str, Any]:
         """The assistant message to append to history, in OpenAI format.
@@ -132,6 +134,7 @@ class StreamAccumulator:
         self._finish_reason = None
         self._usage = None
         self._error = None
+        self._too_long = None
         self._done = False
         self._finished = False
 
@@ -143,7 +146,7 @@ class StreamAccumulator:
             return []
         data = event.data
         if event.event == "error":
-            return self._fail(_error_sentence(data))
+            return [] if self._refused(data) else self._fail(_error_sentence(data))
         if data[:1] != "{":
             stripped = data.strip()
             if stripped == "[DONE]":
@@ -171,7 +174,7 @@ class StreamAccumulator:
             return []
         if chunk.get("error") is not None:
             # OpenAI, OpenRouter, Anthropic compat, llama.cpp: error payload mid-stream.
-            return self._fail(_error_sentence(chunk["error"]))
+            return [] if self._refused(chunk) else self._fail(_error_sentence(chunk["error"]))
         events = []
         reason = None
         # Empty choices: usage chunks, Azure prompt-filter chunks. Perplexity's
@@ -243,6 +246,7 @@ class StreamAccumulator:
             content="".join(self._content), reasoning="".join(self._reasoning),
             tool_calls=self._tool_calls(snap) if self._error is None else [],
             finish_reason=self._finish_reason, usage=self._usage, error=self._error,
+            too_long=self._too_long,
             done=self._done, reasoning_content=snap.get("reasoning_content") or None,
             reasoning_details=details)
 
@@ -262,6 +266,20 @@ class StreamAccumulator:
         return calls
 
     # -- internals -------------------------------------------------------
+
+    def _refused(self, payload):
+        """A length refusal sent as the stream's first event (a 200 with the error inside):
+        kept, with no ERROR event, so the loop can fit the request and send it again.
+        True when it was one."""
+        if self._content or self._reasoning or self._calls:
+            return False
+        text = payload if isinstance(payload, str) else json.dumps(payload)
+        refused = window_errors.refusal(200, text.encode("utf-8"))
+        if refused is None:
+            return False
+        self._too_long = refused
+        self._error = _error_sentence(payload)
+        return True
 
     def _fail(self, message):
         """Record a mid-stream error; text held back so far is released first."""
