@@ -277,3 +277,36 @@ def test_a_length_refusal_inside_a_200_stream_is_resent_fitted_like_a_400():
     assert len(srv.refused) == 1 and sizes[-1] <= WINDOW, sizes
     assert [e.message for e in events if e.kind == NOTICE] == [window_errors.SHRUNK % "3,000"]
     assert not [e for e in events if e.kind == ERROR]
+
+
+def test_an_honest_first_count_below_the_cautious_estimate_is_no_cut():
+    # A first request of ~1,700 real tokens estimated at ~2,300 (English prose counts
+    # ~0.75 of the cautious estimate). Old code: "cut to 2,048", the window set to 2,048,
+    # and the next turn refused as too small for the instructions and tools.
+    prose = ("The committee met on Tuesday to discuss the budget for next year. " * 110)
+    script = [text_response("Fine.", usage=usage(prompt=1700)),
+              text_response("Fine.", usage=usage(prompt=1750))]
+    with ScriptedServer(script) as srv:
+        settings = Settings(provider="custom", endpoint=srv.url, model="honest")
+        conversation = Conversation()
+        events = []
+        results = [run_turn(ChatClient(settings), conversation, text, None, settings,
+                            events.append, CancelToken(), context=prose,
+                            window=window.Window(8192, "default"))
+                   for text in ("Summarise it.", "Shorter?")]
+    assert [r.error for r in results] == [None, None]
+    assert [e for e in events if e.kind == NOTICE] == []
+    assert window.learned(settings) is None
+    estimate = 2300
+    assert window_errors.truncated(1700, estimate, calibrated=False) is False
+    assert window_errors.truncated(1700, estimate, calibrated=True) is True
+    assert window_errors.truncated(1400, estimate, calibrated=False) is False   # no round fill
+    assert window_errors.truncated(3900, 6500, calibrated=False) is True        # Ollama's cut
+
+
+def test_a_server_that_says_its_window_is_never_suspected_of_cutting():
+    assert window_errors.may_cut("default") and window_errors.may_cut("setting")
+    assert window_errors.may_cut("ollama /api/ps") and window_errors.may_cut("ollama default")
+    assert not window_errors.may_cut("llamacpp server")
+    assert not window_errors.may_cut("lmstudio server")
+    assert not window_errors.may_cut("the server's refusal")

@@ -263,7 +263,8 @@ class _Turn:
         if self.window is None or not isinstance(prompt, int) or isinstance(prompt, bool):
             return
         fitted = self.fitted
-        if window_errors.truncated(prompt, fitted.tokens, usage):
+        if window_errors.may_cut(self.window.source) and window_errors.truncated(
+                prompt, fitted.tokens, usage, calibrated=self.calibration.observed > 0):
             # Ollama cut the prompt silently: no calibration from that count, and a
             # window smaller than budgeted, remembered for the next request.
             if "cut silently" not in self.conversation.told:

@@ -133,22 +133,35 @@ def window_after_cut(prompt_tokens: int, sent: int) -> int:
 # worth, cut the prompt (Ollama keeps what fits in num_ctx). Small requests are not
 # judged, as a fixed template overhead weighs more there.
 TRUNCATED_RATIO = 0.8
+# Before the server's first count the estimate is cautious (0.32 tokens per byte; English
+# prose is ~0.23 with Qwen's tokenizer), so an honest count can be 0.7 of it: only a far
+# smaller one is a cut. At 0.8, a first request of ~1,700 tokens read as "cut to 2,048".
+UNCALIBRATED_RATIO = 0.65
 TRUNCATED_MIN = 1024
 FULL_RATIO = 0.75       # a cut prompt fills its window at least this far
 
 
-def truncated(prompt_tokens: int, estimate: int, usage: Optional[dict] = None) -> bool:
+def may_cut(source: str) -> bool:
+    """False when the window was read from a server that refuses an overlong prompt instead
+    of cutting it (llama.cpp, LM Studio, vLLM: "<kind> server"), or learned from a refusal."""
+    return not (source.endswith(" server") or source == "the server's refusal")
+
+
+def truncated(prompt_tokens: int, estimate: int, usage: Optional[dict] = None,
+              calibrated: bool = True) -> bool:
     """True when the server's prompt count shows it silently cut the request (Ollama).
 
     Only a count that fills a round window nearly to the top is such a cut: Ollama
     keeps what fits in num_ctx. A small count is no cut, since some servers count
     only what the prompt cache did not hold (or report 0); cached tokens, when the
-    usage says them, count too.
+    usage says them, count too. ``calibrated``: the estimate has learned from this
+    server's counts already.
     """
     details = (usage or {}).get("prompt_tokens_details")
     cached = details.get("cached_tokens") if isinstance(details, dict) else None
     counted = prompt_tokens + (cached if isinstance(cached, int) and cached > 0 else 0)
-    if estimate < TRUNCATED_MIN or counted >= estimate * TRUNCATED_RATIO:
+    ratio = TRUNCATED_RATIO if calibrated else UNCALIBRATED_RATIO
+    if estimate < TRUNCATED_MIN or counted >= estimate * ratio:
         return False
     holds = next((size for size in _SIZES if size >= counted), None)
     return holds is not None and counted >= holds * FULL_RATIO
