@@ -50,6 +50,9 @@ def test_eval_scores_scripted_answers_and_writes_the_report(tmp_path):
     with ScriptedServer(_script()) as srv:
         done = _eval("--endpoint", srv.url, "--model", "test-model", "--out", out, "--only",
                      "fix_spelling", "make_headings", "tracked_spelling", "question_no_edit")
+        sent = [r.json.get("temperature") for r in srv.chat_requests]
+    # Pinned to 0 unless asked otherwise: two scorecards of one model compare.
+    assert sent and set(sent) == {0.0}
     assert done.returncode == 0, done.stderr
     lines = done.stdout.splitlines()
     assert lines[0].startswith("ok   fix_spelling")
@@ -73,6 +76,7 @@ def test_eval_scores_scripted_answers_and_writes_the_report(tmp_path):
     assert tasks["tracked_spelling"]["passed"] and tasks["tracked_spelling"]["mode"] == "tracked"
     assert tasks["question_no_edit"]["passed"]
     assert data["totals"]["passed"] == 3 and data["meta"]["model"] == "test-model"
+    assert data["meta"]["temperature"] == 0.0
     markdown = open(os.path.join(out, "eval.md"), encoding="utf-8").read()
     assert "| make_headings | direct | FAIL |" in markdown
     assert "**3 of 4 tasks passed (75.0%)**" in markdown

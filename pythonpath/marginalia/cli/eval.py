@@ -21,6 +21,7 @@ import io
 import json
 import os
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -51,6 +52,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--only", nargs="+", action="extend", default=[], metavar="TASK",
                    help="run only these tasks")
     p.add_argument("--out", default="eval-report", help="folder for the report files")
+    p.add_argument("--temperature", type=float, default=0.0,
+                   help="sampling temperature sent with every request (default 0: a model "
+                        "answers the same way each run, so two scorecards compare)")
     p.add_argument("--oxt", default=headless.DEFAULT_OXT, help="the extension to install")
     args = p.parse_args(argv)
     known = catalog.by_name()
@@ -145,7 +149,7 @@ def _office_failed(task: Task, exc: Exception) -> report.Outcome:
 def run_all(args: argparse.Namespace, out: Any) -> List[report.Outcome]:
     from marginalia.cli.office_process import Office
     settings = {"model": args.model, "api_key": args.api_key, "endpoint": args.endpoint,
-                "keep_chats": False}
+                "keep_chats": False, "temperature": args.temperature}
     outcomes = []
     folder = tempfile.mkdtemp(prefix="marginalia-eval-")
     office = Office()
@@ -183,6 +187,10 @@ def write_report(folder: str, outcomes: List[report.Outcome], meta: Dict[str, An
     return paths
 
 
+def _interrupt(_signum: int, _frame: Any) -> None:
+    raise KeyboardInterrupt()
+
+
 def main(argv: Optional[List[str]] = None, out: Optional[Any] = None) -> int:
     out = out or sys.stdout
     try:
@@ -200,8 +208,10 @@ def main(argv: Optional[List[str]] = None, out: Optional[Any] = None) -> int:
         sys.stderr.write("This Python cannot reach LibreOffice: run the eval with the Python "
                          "that has LibreOffice's bridge (on Debian /usr/bin/python3).\n")
         return 1
-    meta = {"model": args.model, "endpoint": args.endpoint,
+    meta = {"model": args.model, "endpoint": args.endpoint, "temperature": args.temperature,
             "date": time.strftime("%Y-%m-%d %H:%M"), "tasks": [t.name for t in args.tasks]}
+    # A stopped run (kill, a CI timeout) ends like Ctrl+C: its office is closed, not orphaned.
+    signal.signal(signal.SIGTERM, _interrupt)
     try:
         outcomes = run_all(args, out)
     except OfficeError as exc:
