@@ -106,6 +106,22 @@ def test_wrong_edits_fail_with_the_reason(tmp_path):
     assert reasons["delete_paragraph"] == ("the paragraph about the parking lot is still there")
 
 
+def test_a_task_over_its_time_is_stopped_and_the_next_one_runs(tmp_path):
+    stalled = text_response("Let me think", pieces=1)
+    stalled["body"] = stalled["body"][:1] + [{"sleep": 60}] + stalled["body"][1:]
+    script = [stalled, text_response("Ada Brandt founded it, in 1987.")]
+    out = str(tmp_path / "report")
+    with ScriptedServer(script) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--task-seconds", "4",
+                     "--only", "fix_spelling", "question_no_edit", timeout=120)
+    assert done.returncode == 0, done.stderr
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    first, second = data["tasks"]
+    assert first["reason"].startswith("the turn took too long: The turn was stopped after 4 s.")
+    assert first["seconds"] < 30
+    assert second["passed"], second["reason"]
+
+
 def test_unreachable_endpoint_is_one_sentence_and_exit_1(tmp_path):
     with ScriptedServer([]) as srv:
         url = srv.url

@@ -1,7 +1,8 @@
 """Measure how well a model does Marginalia's document tasks.
 
     PYTHONPATH=pythonpath:vendor python3 -m marginalia.cli.eval --endpoint URL --model NAME \\
-        [--api-key-env VAR] [--only TASK ...] [--out DIR] [--oxt PATH]
+        [--api-key-env VAR] [--only TASK ...] [--out DIR] [--oxt PATH] \\
+        [--task-seconds S] [--temperature T]
 
 Every task (marginalia.eval.catalog) gets a fresh copy of its source
 document, opened in one private headless LibreOffice with the built .oxt;
@@ -52,6 +53,8 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--only", nargs="+", action="extend", default=[], metavar="TASK",
                    help="run only these tasks")
     p.add_argument("--out", default="eval-report", help="folder for the report files")
+    p.add_argument("--task-seconds", type=float, default=600.0, metavar="S",
+                   help="stop a task's turn still running after S seconds (default 600)")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="sampling temperature sent with every request (default 0: a model "
                         "answers the same way each run, so two scorecards compare)")
@@ -93,7 +96,7 @@ def _events(buffer: io.StringIO) -> List[Dict[str, Any]]:
 
 
 def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
-             transcripts: Optional[str] = None) -> report.Outcome:
+             transcripts: Optional[str] = None, limit: float = 600.0) -> report.Outcome:
     """One task in the running office: source written, turns run, result saved and checked.
     With ``transcripts`` (a folder) the turns' events are kept there as <task>.jsonl: the
     scorecard says what failed, the transcript shows what the model did."""
@@ -103,13 +106,16 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
     mode = dict(settings, apply_mode=task.mode, track_changes=task.mode == "tracked")
     started = time.monotonic()
     turns: List[List[Dict[str, Any]]] = []
+    stopped = None       # the sentence of a turn stopped at the task's time limit
     doc = office.load(source, hidden=True)
     try:
         for message in task.messages:
             buffer = io.StringIO()
-            error = headless.run_turn(office, doc, message, mode, buffer)
+            left = max(1, int(round(limit - (time.monotonic() - started))))
+            error = headless.run_turn(office, doc, message, mode, buffer, left)
             turns.append(_events(buffer))
             if error:
+                stopped = error if error == headless.TIMED_OUT % left else None
                 break
         headless.save(doc, result)
     finally:
@@ -118,8 +124,10 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
     if transcripts:
         _keep_transcript(transcripts, task.name, turns)
     counted = report.tally(turns)
-    if counted.error:
-        reason: Optional[str] = "the turn failed: %s" % counted.error
+    if stopped:
+        reason: Optional[str] = "the turn took too long: %s" % stopped
+    elif counted.error:
+        reason = "the turn failed: %s" % counted.error
     else:
         try:
             reason = task.check(odf.read_odt(result), counted.answer)
@@ -159,7 +167,7 @@ def run_all(args: argparse.Namespace, out: Any) -> List[report.Outcome]:
         for task in args.tasks:
             try:
                 outcome = run_task(office, task, settings, folder,
-                                   os.path.join(args.out, "transcripts"))
+                                   os.path.join(args.out, "transcripts"), args.task_seconds)
             except Exception as exc:
                 outcome = _office_failed(task, exc)
                 if not office.answers():

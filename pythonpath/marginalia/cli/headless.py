@@ -153,12 +153,14 @@ def _emit(line: Dict[str, Any], out: TextIO) -> None:
 
 
 def run_turn(office: Any, doc: Any, message: str, settings: Dict[str, Any],
-             out: TextIO) -> Optional[str]:
-    """One chat turn; returns the error sentence it ended with, or None."""
+             out: TextIO, seconds: Optional[float] = None) -> Optional[str]:
+    """One chat turn; returns the error sentence it ended with, or None. With ``seconds``
+    a turn still running then is stopped (as Stop does) and ends with TIMED_OUT."""
     started = office.job("chat.start", doc, message=message, settings=settings)
     if not started.get("started"):
         raise RunError("The chat turn could not start.")
-    return _follow(office, doc, out)
+    deadline = None if seconds is None else time.monotonic() + seconds
+    return _follow(office, doc, out, deadline, seconds)
 
 
 def run_prompt(office: Any, doc: Any, args: argparse.Namespace, settings: Dict[str, Any],
@@ -171,10 +173,18 @@ def run_prompt(office: Any, doc: Any, args: argparse.Namespace, settings: Dict[s
     return _follow(office, doc, out)
 
 
-def _follow(office: Any, doc: Any, out: TextIO) -> Optional[str]:
+TIMED_OUT = "The turn was stopped after %g s."
+
+
+def _follow(office: Any, doc: Any, out: TextIO, deadline: Optional[float] = None,
+            seconds: Optional[float] = None) -> Optional[str]:
     """Print the running turn's entries until it ends; its error sentence, or None."""
     error = None
     while True:
+        if deadline is not None and time.monotonic() > deadline:
+            deadline = None
+            error = TIMED_OUT % seconds
+            office.job("chat.stop", doc)      # the turn ends as stopped; its entries follow
         try:
             polled = office.job("chat.poll", doc)
         except KeyboardInterrupt:
