@@ -139,3 +139,16 @@ def test_module_is_python38_syntax():
     path = os.path.join(os.path.dirname(docview.__file__), "docview.py")
     with open(path, encoding="utf-8") as handle:
         ast.parse(handle.read(), feature_version=(3, 8))
+
+
+def test_unmarked_takes_off_what_the_numbered_view_adds():
+    from marginalia.document.docview import unmarked
+    assert unmarked("1: # Annual report") == "Annual report"
+    assert unmarked("3: ## Highlights") == "Highlights"
+    assert unmarked("7: 2. Second step") == "Second step"
+    assert unmarked("5:   - South held") == "South held"
+    assert unmarked("Sales \u27e6grew\u27e7 fast") == "Sales grew fast"
+    assert unmarked("\\# not a heading") == "# not a heading"
+    # Text that only looks like it keeps its words.
+    for text in ("2024 report", "1.5 litres", "Plain text", "#hashtag", "-5 degrees"):
+        assert unmarked(text) == text

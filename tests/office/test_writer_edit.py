@@ -180,6 +180,23 @@ def test_replace_text_with_markdown_bold_is_refused_and_names_format_text(office
     assert texts(doc) == before
 
 
+def test_a_search_copied_with_the_views_markers_finds_the_text(office, doc):
+    # Small models copy read_document's lines whole. Old code: "No match for “# Annual
+    # report”", nothing changed, and the model gave up.
+    ok(one(office, doc, "replace_text", search="1: # Annual report",
+           replacement="# Annual review"))
+    assert texts(doc)[0] == "Annual review"
+    assert doc.getText().createEnumeration().nextElement().getPropertyValue(
+        "ParaStyleName") == "Heading 1"
+    ok(one(office, doc, "format_text", search="7: 2. Second step", bold=True))
+    assert find(doc, "Second step").getPropertyValue("CharWeight") == 150.0
+    ok(one(office, doc, "add_comment", search="  - South \u27e6held\u27e7", comment="Why?"))
+    # Text that really begins so is searched as it is; a marker that finds nothing either
+    # way is still no match.
+    missing = one(office, doc, "replace_text", search="# Not there", replacement="x")
+    assert not missing["ok"] and "No match for \u201c# Not there\u201d" in missing["content"]
+
+
 def test_replace_selection_plain_keeps_formatting(office, doc):
     select(doc, "grew in every")
     result = ok(one(office, doc, "replace_selection", markdown="climbed across each"))

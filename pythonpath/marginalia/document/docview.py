@@ -37,6 +37,15 @@ LEGEND = ("Each line starts with the paragraph number and a colon. '#' marks hea
           % (SEL_OPEN, SEL_CLOSE, LINE_BREAK))
 
 _NEEDS_ESCAPE = re.compile(r"^(#{1,6}\s|[-*+]\s|\d{1,9}[.)]\s|\||\\)")
+# What render_para puts before a block's text: its number, then a heading or item
+# marker (indented for nesting) or the escape of text that looks like one.
+_MARKERS = re.compile(r"^(?:\d{1,6}:[ \t]+)?[ \t]*(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+|\\)?")
+
+
+def unmarked(text: str) -> str:
+    """``text`` without the view's own additions a model may copy into a search: the
+    paragraph number, a heading or item marker, the selection brackets."""
+    return _MARKERS.sub("", text, count=1).replace(SEL_OPEN, "").replace(SEL_CLOSE, "")
 
 
 @dataclass

@@ -14,6 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
+from marginalia.document import docview
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION, ToolSpec
 from marginalia.errors import ToolError
 from marginalia.writer import finder, keepout, read, tracked
@@ -86,6 +87,29 @@ def _int(value: Any) -> Optional[int]:
         return int(value)
     except (TypeError, ValueError):
         return None
+
+
+def without_markers(doc: Any, arguments: Dict[str, Any]) -> Dict[str, Any]:
+    """A search tool's arguments with what the numbered view adds ("3: ", "# ", "- ",
+    "2. ", the selection brackets) taken off ``search`` when the search finds nothing as
+    given and does without them; a replacement loses its own such prefix too (the text
+    replaced keeps its style: replace_text cannot make a heading). Else as they are.
+
+    Models copy read_document's lines, and small ones copy them whole."""
+    search = arguments.get("search")
+    if not isinstance(search, str) or _flag(arguments.get("regex")) is True:
+        return arguments
+    bare = docview.unmarked(search)
+    if bare == search or not bare.strip() or find_first(doc, arguments, True) is not None:
+        return arguments
+    changed = dict(arguments, search=bare)
+    if find_first(doc, changed, True) is None:
+        return arguments
+    replacement = arguments.get("replacement")
+    if isinstance(replacement, str):
+        changed["replacement"] = docview.unmarked(replacement)
+    log.info("a search's view markers were taken off")
+    return changed
 
 
 def find_first(doc: Any, arguments: Dict[str, Any], forgiving: bool) -> Any:

@@ -251,6 +251,8 @@ class WriterToolbox:
         if self._moved and self._walker is not None:
             # Someone else may have changed it: the walk is checked before it is used.
             self._walker.suspect = True
+        if action is None and spec.target == tool_specs.FOUND:
+            kwargs = plan.without_markers(self.doc, kwargs)
         call = self._plan(spec, kwargs, find=action is None, target=target)
         if self.mode == cl.COMMENTS and spec.proposes:
             return self._edit(lambda: proposals.propose(self.doc, self.ledger, self.turn_log,
