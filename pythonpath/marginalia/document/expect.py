@@ -51,14 +51,22 @@ def mismatch(start: int, holds: str, found: List[int], expect: str,
     said = "Paragraph %d does not begin with \u201c%s\u201d; it now reads \u201c%s\u201d." % (
         start, _cut(expect, 60), _cut(holds, 100))
     if not found:
-        where_now = "That text is no longer in the document."
-    else:
-        numbers = ", ".join(str(n) for n in found)
-        verb = "contains" if containing and len(found) == 1 else \
-            "contain" if containing else "begins with" if len(found) == 1 else "begin with"
-        where_now = "Paragraph%s %s %s it now." % ("" if len(found) == 1 else "s", numbers, verb)
+        # The words are nowhere: a stale read, or (small models do this) not words the
+        # model read at all. The way on is spelled out; it still has to choose it.
+        return ("%s That text is no longer in the document. Nothing was changed. If "
+                "paragraph %d as it reads now is the one you mean, call again with expect="
+                "\"%s\"; otherwise read the document again (read_document) for the right "
+                "number." % (said, start, _first_words(holds)))
+    numbers = ", ".join(str(n) for n in found)
+    verb = "contains" if containing and len(found) == 1 else \
+        "contain" if containing else "begins with" if len(found) == 1 else "begin with"
+    where_now = "Paragraph%s %s %s it now." % ("" if len(found) == 1 else "s", numbers, verb)
     return "%s %s Nothing was changed; check the numbers (read_document) and try again." % (
         said, where_now)
+
+
+def _first_words(text: str, count: int = 5) -> str:
+    return " ".join(text.split()[:count]).replace('"', "'")
 
 
 def moved(first_old: Optional[int], first_new: Optional[int]) -> str:

@@ -99,7 +99,8 @@ MARKDOWN = described(STR, "Markdown: '# ' headings, paragraphs separated by blan
                           "becomes real Writer structure (styles, list numbering, tables).")
 PARA_START = described(INT, "First paragraph number (1-based, as shown by read_document).")
 PARA_END = described(INT, "Last paragraph number, inclusive; -1 means the last paragraph.")
-EXPECT = described(STR, "The first few words of paragraph start as you read them. If that "
+EXPECT = described(STR, "The first few words of paragraph start, copied as you read them "
+                        "(not the new text, not a style name). If that "
                         "paragraph no longer begins so (numbers moved), nothing is changed "
                         "and the result says where the text is now. Give it whenever you can.")
 AFTER_PARA = described(INT, "Insert after this paragraph number; 0 inserts at the start of "
