@@ -53,8 +53,8 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     p.add_argument("--only", nargs="+", action="extend", default=[], metavar="TASK",
                    help="run only these tasks")
     p.add_argument("--out", default="eval-report", help="folder for the report files")
-    p.add_argument("--task-seconds", type=float, default=600.0, metavar="S",
-                   help="stop a task's turn still running after S seconds (default 600)")
+    p.add_argument("--task-seconds", type=float, default=300.0, metavar="S",
+                   help="stop a task's turns still running after S seconds (default 300)")
     p.add_argument("--temperature", type=float, default=0.0,
                    help="sampling temperature sent with every request (default 0: a model "
                         "answers the same way each run, so two scorecards compare)")
@@ -96,7 +96,7 @@ def _events(buffer: io.StringIO) -> List[Dict[str, Any]]:
 
 
 def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
-             transcripts: Optional[str] = None, limit: float = 600.0) -> report.Outcome:
+             transcripts: Optional[str] = None, limit: float = 300.0) -> report.Outcome:
     """One task in the running office: source written, turns run, result saved and checked.
     With ``transcripts`` (a folder) the turns' events are kept there as <task>.jsonl: the
     scorecard says what failed, the transcript shows what the model did."""
