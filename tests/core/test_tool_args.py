@@ -32,3 +32,15 @@ def test_markdown_emphasis_in_a_plain_replacement_is_refused_with_the_call_that_
 ])
 def test_other_asterisks_and_underscores_are_text(search, replacement):
     assert plain_replacement(search, replacement) == replacement
+
+
+def test_html_tags_and_a_replacement_that_changes_nothing_are_refused():
+    with pytest.raises(ToolError) as refused:
+        plain_replacement("The Long Road", "<i>The Long Road</i>")
+    assert 'search="The Long Road" and italic=true' in str(refused.value)
+    assert "HTML tags" in str(refused.value)
+    with pytest.raises(ToolError) as same:
+        plain_replacement("Visit", "Visit")
+    assert "same text as the search" in str(same.value)
+    assert plain_replacement("a < b", "a <= b") == "a <= b"
+    assert plain_replacement("<b>x</b>", "<b>y</b>") == "<b>y</b>"     # the document's own tags

@@ -238,6 +238,9 @@ def test_set_paragraph_style(office, doc):
     bad = one(office, doc, "set_paragraph_style", start=2, end=2, style="Fancy")
     assert not bad["ok"] and "no paragraph style 'Fancy'" in bad["content"]
     assert "Heading 1" in bad["content"]
+    looks = one(office, doc, "set_paragraph_style", start=2, end=2, style="Bold")
+    assert not looks["ok"] and "call format_text" in looks["content"]
+    assert "bold=true" in looks["content"] and blocks(doc)[1]["style"] == "Heading 3"
 
 
 def test_format_text_attributes(office, doc):

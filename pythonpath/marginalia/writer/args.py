@@ -54,21 +54,38 @@ def as_bool(value: Any, name: str) -> Optional[bool]:
 _EMPHASIS = re.compile(r"(?<![\w*])(\*{1,3}|_{1,3})(?=\S)(.+?)(?<=\S)\1(?![\w*])")
 
 
+# The same in HTML: "<b>bold</b>", "<i>italic</i>", "<em>", "<strong>", "<u>".
+_TAGS = re.compile(r"<(b|strong|i|em|u)>(.+?)</\1>", re.I)
+_TAG_LOOKS = {"b": "bold=true", "strong": "bold=true", "i": "italic=true", "em": "italic=true",
+              "u": "underline=true"}
+
+
 def plain_replacement(search: str, replacement: str) -> str:
-    """``replacement`` unless it marks words with markdown emphasis the search does not
-    have: replace_text writes plain text, so the asterisks would land in the document.
-    Small models do this to make words bold; the refusal names the call that does it."""
+    """``replacement`` unless it marks words with markdown emphasis or HTML tags the search
+    does not have (replace_text writes plain text, so the marks would land in the document),
+    or is the search itself (nothing would change). Small models do both when asked to
+    format words; the refusal names the call that does it."""
+    if replacement == search:
+        raise ToolError("The replacement is the same text as the search, so nothing would "
+                        "change. To fix words give the corrected text as replacement; to "
+                        "format them, call format_text.")
     found = _EMPHASIS.search(replacement)
-    if found is None or _EMPHASIS.search(search):
-        return replacement
-    marks, words = found.group(1), found.group(2)
-    style = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
-    raise ToolError("replace_text writes plain text: the %s would be typed into the "
-                    "document, so nothing was changed. To format words, call format_text "
-                    "with search=%s and %s; to rewrite a paragraph with formatting, use "
-                    "replace_paragraphs with markdown." % (
-                        "asterisks" if marks[0] == "*" else "underscores",
-                        _quoted(words), style))
+    if found is not None and not _EMPHASIS.search(search):
+        marks, words = found.group(1), found.group(2)
+        looks = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
+        raise ToolError(_FORMAT_INSTEAD % ("asterisks" if marks[0] == "*" else "underscores",
+                                           _quoted(words), looks))
+    tagged = _TAGS.search(replacement)
+    if tagged is not None and not _TAGS.search(search):
+        raise ToolError(_FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
+                                           _TAG_LOOKS[tagged.group(1).lower()]))
+    return replacement
+
+
+_FORMAT_INSTEAD = ("replace_text writes plain text: the %s would be typed into the document, "
+                   "so nothing was changed. To format words, call format_text with search=%s "
+                   "and %s; to rewrite a paragraph with formatting, use replace_paragraphs "
+                   "with markdown.")
 
 
 def _quoted(text: str) -> str:

@@ -376,6 +376,10 @@ def set_paragraph_style(doc: Any, start: int, end: int, style: str,
                       {"paragraphs": [start, end]})
 
 
+_CHARACTER_LOOKS = {"bold": "bold", "italic": "italic", "underline": "underline",
+                    "underlined": "underline", "strikethrough": "strikethrough"}
+
+
 def _style_name(doc, wanted):
     family = doc.getStyleFamilies().getByName("ParagraphStyles")
     if family.hasByName(wanted):
@@ -386,6 +390,12 @@ def _style_name(doc, wanted):
         display = family.getByName(name).getPropertyValue("DisplayName")
         if lowered in (name.lower(), display.lower()):
             return name
+    if lowered.rstrip("s") in _CHARACTER_LOOKS:
+        # Small models ask for style "bold": the refusal names the tool that does it.
+        raise ToolError("%r is character formatting, not a paragraph style; nothing was "
+                        "changed. To make words %s, call format_text with search=\"the "
+                        "words\" and %s=true." % (wanted, lowered, _CHARACTER_LOOKS[
+                            lowered.rstrip("s")]))
     common = [n for n in names if n.startswith("Heading ") and len(n) <= 9] + \
         [n for n in ("Standard", "Text body", "Title", "Subtitle", "Quotations") if n in names]
     raise ToolError("The document has no paragraph style %r. Some of its styles: %s."
