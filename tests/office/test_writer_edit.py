@@ -177,6 +177,8 @@ def test_replace_text_with_markdown_bold_is_refused_and_names_format_text(office
                  replacement="**every region**", all=True)
     assert not result["ok"] and "format_text" in result["content"]
     assert 'search="every region" and bold=true' in result["content"]
+    same = one(office, doc, "replace_text", search="grew", replacement="grew")
+    assert not same["ok"] and "same text as the search" in same["content"]
     assert texts(doc) == before
 
 
