@@ -2,6 +2,7 @@
 tests/gui/test_panel_scrolling.py checks the real window draws them."""
 
 from marginalia.ui.follow import SLACK, Follow, Scroll, at_end
+from marginalia.ui.offer import Offer
 
 # A pane 500 px high over 2000 px of text; its end is at value 1500.
 END = Scroll(1500, 2000, 500)
@@ -61,3 +62,33 @@ def test_without_a_readable_scroll_bar_the_cursor_decides():
     assert follow.offered
     assert follow.arriving(None, cursor_at_end=True)
     assert follow.offered          # until used or the end is scrolled to
+
+
+def test_an_offer_and_its_sentence_end_together_when_the_time_is_up():
+    offer = Offer()
+    token = object()
+    offer.start("undo", "New chat started.", token)
+    assert offer.status_shown("New chat started.") is None      # its own sentence keeps it
+    assert offer.expire(token)
+    assert offer.button is None and offer.status is None
+    assert not offer.expire(token)                               # only once
+
+
+def test_another_status_takes_the_offer_back_and_a_late_timer_then_does_nothing():
+    offer = Offer()
+    token = object()
+    offer.start("undo", "New chat started.", token)
+    assert offer.status_shown("Connecting\u2026") == "undo"
+    assert offer.take() is None
+    assert not offer.expire(token)
+
+
+def test_a_timer_of_an_earlier_offer_leaves_a_newer_one():
+    offer = Offer()
+    first, second = object(), object()
+    offer.start("undo", "New chat started.", first)
+    offer.take()
+    offer.start("undo", "New chat started.", second)
+    assert not offer.expire(first)
+    assert offer.button == "undo"
+    assert offer.take() is second

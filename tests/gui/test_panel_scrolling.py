@@ -1,6 +1,6 @@
 """Scrolling and transient states in a real window (issue 24, item 5): the user's scroll wins
-while an answer streams, "new reply below" stays until used or the end is reached, and a
-reopened chat opens at its end.
+while an answer streams, "new reply below" stays until used or the end is reached, a
+reopened chat opens at its end, and New chat's Undo ends with the sentence offering it.
 
 The view is watched through the conversation's scroll bar (PanelDriver.view): reading the
 pane's text selects all of it, which would move the very view under test.
@@ -12,6 +12,7 @@ from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, wait_for
 
 from marginalia.office.panel_view import JUMP_LABEL
+from marginalia.ui import transcript as tr
 
 LONG = "\n".join("Line %d of a long answer." % i for i in range(80))
 
@@ -105,3 +106,24 @@ def test_a_reopened_chat_opens_at_its_end(gui_office, gui_doc, chat_server):
     wait_for(panel.at_end, timeout=5, what="the reopened chat at its end (view %r)"
              % (panel.view(),))
     assert not _jump_shown(panel)
+
+
+def test_new_chats_undo_and_its_sentence_end_together(gui_office, gui_doc, chat_server):
+    panel = PanelDriver(gui_office, gui_doc)
+    chat_server.add(sse.text_response("A short answer."))
+    _ask(panel, "Hello", "A short answer.")
+    panel.press("New chat")
+    wait_for(lambda: "Undo" in panel.names(), what="New chat's Undo")
+    started = time.time()
+    seen = []
+    while time.time() - started < 15:
+        names, status = panel.names(), panel.status()
+        seen.append(("Undo" in names, status == tr.NEW_CHAT))
+        if not seen[-1][0] and not seen[-1][1]:
+            break
+        time.sleep(0.1)
+    # Every look saw both or neither: the button never outlived its sentence, nor the reverse.
+    assert all(undo == sentence for undo, sentence in seen), seen
+    assert seen[0] == (True, True) and seen[-1] == (False, False)
+    assert time.time() - started > 5            # it was offered for its few seconds
+    assert panel.status() == tr.READY

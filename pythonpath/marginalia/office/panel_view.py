@@ -16,6 +16,7 @@ from marginalia.office.setup_card import EXTENSION_ID
 from marginalia.ui import bidi, panel_layout, theme
 from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
+from marginalia.ui.offer import Offer
 from marginalia.ui.transcript import READY
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
@@ -80,6 +81,7 @@ class PanelView(PaneText):
         self._input_lines = panel_layout.MIN_LINES
         self.follow = Follow()            # whether the conversation follows its end
         self._jump_shown = False
+        self.offer = Offer()              # New chat's Undo and the sentence offering it
         self._undo_shown = False
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
@@ -236,6 +238,32 @@ class PanelView(PaneText):
         if details is not None:
             # The numbers (tokens, context) are the tooltip; the line stays plain words.
             model.HelpText = details
+        ended = self.offer.status_shown(text)
+        if ended is not None:
+            self.show(ended, False)
+
+    # -- a transient offer (ui.offer) ------------------------------------------
+    def show_offer(self, button: str, status: str, value) -> None:
+        """Show ``button`` and the status sentence offering it, until one of them ends."""
+        self.take_offer()
+        self.offer.start(button, status, value)
+        self.set_status(status, "")
+        self.show(button, True)
+
+    def take_offer(self):
+        """The offer is used or withdrawn: its button goes; returns what it held."""
+        button = self.offer.button
+        value = self.offer.take()
+        if button is not None:
+            self.show(button, False)
+        return value
+
+    def expire_offer(self, value, status: str) -> None:
+        """The offer holding ``value`` timed out: its button and its sentence go together."""
+        button = self.offer.button
+        if self.offer.expire(value):
+            self.show(button, False)
+            self.set_status(status)
 
     def set_scope(self, text: str) -> None:
         model = self.controls["scope"].getModel()
