@@ -17,6 +17,7 @@ from typing import Callable, Optional
 import unohelper
 from com.sun.star.accessibility import XAccessibleEventListener
 
+from marginalia.office.control_events import detach, guarded
 from marginalia.ui.follow import Scroll
 
 log = logging.getLogger("marginalia.panel")
@@ -74,10 +75,7 @@ class PaneScroll(unohelper.Base, XAccessibleEventListener):
     # XAccessibleEventListener
     def notifyEvent(self, event):
         if event.EventId == VALUE_CHANGED and not self._moving:
-            try:
-                self._on_scrolled()
-            except Exception:
-                log.exception("following the conversation's scroll failed")
+            guarded(self._on_scrolled, "following the conversation's scroll")
 
     def disposing(self, event):
         self._bar = None
@@ -85,7 +83,4 @@ class PaneScroll(unohelper.Base, XAccessibleEventListener):
     def dispose(self) -> None:
         bar, self._bar = self._bar, None
         if bar is not None:
-            try:
-                bar.removeAccessibleEventListener(self)
-            except Exception:
-                pass  # the pane is already gone: nothing left to detach
+            detach(bar.removeAccessibleEventListener, self)
