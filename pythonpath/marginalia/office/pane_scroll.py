@@ -11,6 +11,7 @@ Where no bar is found, ``read`` gives None and the cursor decides (ui.follow).
 Main thread.
 """
 
+import contextlib
 import logging
 from typing import Callable, Optional
 
@@ -33,7 +34,7 @@ class PaneScroll(unohelper.Base, XAccessibleEventListener):
         self._control = control
         self._bar = None
         self._on_scrolled = on_scrolled
-        self._moving = False        # our own moves are not the user's
+        self._ours = 0              # inside ours(): the view moves for the panel, not the user
 
     def _find(self):
         if self._bar is None:
@@ -59,22 +60,30 @@ class PaneScroll(unohelper.Base, XAccessibleEventListener):
             self._bar = None        # looked for again next time (the peer may be new)
             return None
 
+    @contextlib.contextmanager
+    def ours(self):
+        """The view moves inside are the panel's own (an append scrolls to its cursor):
+        not heard as the user's scroll, and not run through Python per event."""
+        self._ours += 1
+        try:
+            yield
+        finally:
+            self._ours -= 1
+
     def move(self, value: Optional[int] = None) -> None:
         """Put the view's top at ``value``, or show the end (the bar keeps it in range)."""
         bar = self._bar
         if bar is None:
             return
-        self._moving = True
-        try:
-            bar.setCurrentValue(bar.getMaximumValue() if value is None else value)
-        except Exception:
-            log.exception("could not scroll the conversation")
-        finally:
-            self._moving = False
+        with self.ours():
+            try:
+                bar.setCurrentValue(bar.getMaximumValue() if value is None else value)
+            except Exception:
+                log.exception("could not scroll the conversation")
 
     # XAccessibleEventListener
     def notifyEvent(self, event):
-        if event.EventId == VALUE_CHANGED and not self._moving:
+        if event.EventId == VALUE_CHANGED and not self._ours:
             guarded(self._on_scrolled, "following the conversation's scroll")
 
     def disposing(self, event):

@@ -65,21 +65,22 @@ class PaneText:
         following = (self.follow.arriving(scroll, at_cursor) if pane == "transcript"
                      else at_cursor)
         was_empty = end == 0
-        peer.insertText(selection(start, end), text)
-        end = start + utf16_len(text)
-        self._lengths[pane] = end
-        if end > TRIM_AT:
-            removed = self._trim(peer)
-            end = self._lengths[pane] = end - removed
-            before = selection(max(0, before.Min - removed), max(0, before.Max - removed))
-        if at_cursor:
-            peer.setSelection(selection(end, end))
-        else:
-            peer.setSelection(selection(min(before.Min, end), min(before.Max, end)))
-        if scroll is not None:
-            # The insert and the selection scrolled to the cursor: the view goes
-            # back where the user had it, or to the new end.
-            self.scroll.move(None if following else scroll.value)
+        with self.scroll.ours():
+            peer.insertText(selection(start, end), text)
+            end = start + utf16_len(text)
+            self._lengths[pane] = end
+            if end > TRIM_AT:
+                removed = self._trim(peer)
+                end = self._lengths[pane] = end - removed
+                before = selection(max(0, before.Min - removed), max(0, before.Max - removed))
+            if at_cursor:
+                peer.setSelection(selection(end, end))
+            else:
+                peer.setSelection(selection(min(before.Min, end), min(before.Max, end)))
+            if scroll is not None:
+                # The insert and the selection scrolled to the cursor: the view goes
+                # back where the user had it, or to the new end.
+                self.scroll.move(None if following else scroll.value)
         if self.mirrored and ("\n" in text or retract):
             self._mirror(pane)            # a line is complete (the last one waits for its end)
         if pane == "transcript":
