@@ -72,14 +72,14 @@ class PaneScroll(unohelper.Base, XAccessibleEventListener):
 
     def move(self, value: Optional[int] = None) -> None:
         """Put the view's top at ``value``, or show the end (the bar keeps it in range)."""
-        bar = self._bar
-        if bar is None:
-            return
         with self.ours():
             try:
-                bar.setCurrentValue(bar.getMaximumValue() if value is None else value)
+                bar = self._find()      # a rebuilt panel moves its view before any append
+                if bar is not None:
+                    bar.setCurrentValue(bar.getMaximumValue() if value is None else value)
             except Exception:
                 log.exception("could not scroll the conversation")
+                self._bar = None
 
     # XAccessibleEventListener
     def notifyEvent(self, event):
