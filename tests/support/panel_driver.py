@@ -155,11 +155,21 @@ class PanelDriver(object):
         """The Send/Stop button, whichever it says now."""
         return self.control_now(("Send", "Stop"))
 
+    def _panel_children(self, panel=None):
+        """The accessible contexts of the panel window's children now. A control hidden
+        while we look (Undo's few seconds ending) shortens the list between the count and
+        the call: it is passed over."""
+        if panel is None:
+            panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
+        for i in range(panel.getAccessibleChildCount()):
+            try:
+                yield panel.getAccessibleChild(i).getAccessibleContext()
+            except Exception:   # IndexOutOfBoundsException
+                continue
+
     def control_now(self, names):
         """Look among the panel window's children now (names change: Send/Stop)."""
-        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
-        for i in range(panel.getAccessibleChildCount()):
-            ctx = panel.getAccessibleChild(i).getAccessibleContext()
+        for ctx in self._panel_children():
             if ctx.getAccessibleName() in names:
                 return ctx
         raise AssertionError("none of %r in the panel %r" % (names, self.names()))
@@ -175,14 +185,12 @@ class PanelDriver(object):
 
     def names(self):
         """The accessible names of the panel's controls right now."""
-        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
         names = []
-        for i in range(panel.getAccessibleChildCount()):
+        for ctx in self._panel_children():
             try:
-                names.append(panel.getAccessibleChild(i).getAccessibleContext()
-                             .getAccessibleName())
+                names.append(ctx.getAccessibleName())
             except Exception:
-                pass    # a control hidden or shown while we looked
+                pass    # a control disposed while we looked
         return names
 
     # -- reading ---------------------------------------------------------------
@@ -201,9 +209,7 @@ class PanelDriver(object):
         message box's hint are labels too, above it)."""
         button = self.button()
         row = button.getLocationOnScreen().Y + button.getSize().Height // 2
-        parent = button.getAccessibleParent().getAccessibleContext()
-        for i in range(parent.getAccessibleChildCount()):
-            ctx = parent.getAccessibleChild(i).getAccessibleContext()
+        for ctx in self._panel_children(button.getAccessibleParent().getAccessibleContext()):
             if ctx.getAccessibleRole() != LABEL:
                 continue
             top = ctx.getLocationOnScreen().Y
