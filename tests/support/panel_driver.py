@@ -15,6 +15,7 @@ from tests.support.office import ARTIFACTS
 DECK = "MarginaliaDeck"
 LABEL = 30        # com.sun.star.accessibility.AccessibleRole.LABEL
 TEXT = 60         # com.sun.star.accessibility.AccessibleRole.TEXT
+SCROLL_BAR = 50   # com.sun.star.accessibility.AccessibleRole.SCROLL_BAR
 # A multi-line edit's role: SCROLL_PANE (51) on LibreOffice 7.4; on 24.x-25.x a read-only one
 # is STATIC (86) and an editable one TEXT (60).
 MULTI_LINE_ROLES = (51, 86, 60)
@@ -154,11 +155,21 @@ class PanelDriver(object):
         """The Send/Stop button, whichever it says now."""
         return self.control_now(("Send", "Stop"))
 
+    def _panel_children(self, panel=None):
+        """The accessible contexts of the panel window's children now. A control hidden
+        while we look (Undo's few seconds ending) shortens the list between the count and
+        the call: it is passed over."""
+        if panel is None:
+            panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
+        for i in range(panel.getAccessibleChildCount()):
+            try:
+                yield panel.getAccessibleChild(i).getAccessibleContext()
+            except Exception:   # IndexOutOfBoundsException
+                continue
+
     def control_now(self, names):
         """Look among the panel window's children now (names change: Send/Stop)."""
-        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
-        for i in range(panel.getAccessibleChildCount()):
-            ctx = panel.getAccessibleChild(i).getAccessibleContext()
+        for ctx in self._panel_children():
             if ctx.getAccessibleName() in names:
                 return ctx
         raise AssertionError("none of %r in the panel %r" % (names, self.names()))
@@ -174,14 +185,12 @@ class PanelDriver(object):
 
     def names(self):
         """The accessible names of the panel's controls right now."""
-        panel = self._pane("Conversation").getAccessibleParent().getAccessibleContext()
         names = []
-        for i in range(panel.getAccessibleChildCount()):
+        for ctx in self._panel_children():
             try:
-                names.append(panel.getAccessibleChild(i).getAccessibleContext()
-                             .getAccessibleName())
+                names.append(ctx.getAccessibleName())
             except Exception:
-                pass    # a control hidden or shown while we looked
+                pass    # a control disposed while we looked
         return names
 
     # -- reading ---------------------------------------------------------------
@@ -200,9 +209,7 @@ class PanelDriver(object):
         message box's hint are labels too, above it)."""
         button = self.button()
         row = button.getLocationOnScreen().Y + button.getSize().Height // 2
-        parent = button.getAccessibleParent().getAccessibleContext()
-        for i in range(parent.getAccessibleChildCount()):
-            ctx = parent.getAccessibleChild(i).getAccessibleContext()
+        for ctx in self._panel_children(button.getAccessibleParent().getAccessibleContext()):
             if ctx.getAccessibleRole() != LABEL:
                 continue
             top = ctx.getLocationOnScreen().Y
@@ -232,7 +239,37 @@ class PanelDriver(object):
             wait_for(lambda: (self.thinking_toggle() or "").endswith("\u25be"),
                      what="the thinking pane to open")
 
+    def scroll_bar(self, name="Conversation"):
+        """A pane's vertical scroll bar (its accessible value is the view's top, in pixels)."""
+        pane = self._pane(name)
+        for i in range(pane.getAccessibleChildCount()):
+            child = pane.getAccessibleChild(i).getAccessibleContext()
+            if child.getAccessibleRole() == SCROLL_BAR:
+                return child
+        raise AssertionError("the pane %r has no scroll bar" % name)
+
+    def view(self, name="Conversation"):
+        """(the view's top, the text's height, the view's height) of a pane, in pixels.
+
+        Reading a pane's text (read()) selects all of it and moves the view: tests of
+        scrolling watch this instead."""
+        bar = self.scroll_bar(name)
+        return bar.getCurrentValue(), bar.getMaximumValue(), bar.getSize().Height
+
+    def at_end(self, name="Conversation", slack=4):
+        top, height, shown = self.view(name)
+        return top + shown >= height - slack
+
     # -- acting ----------------------------------------------------------------
+    def wheel(self, notches, name="Conversation"):
+        """Turn the mouse wheel over a pane: up for notches > 0, down below 0."""
+        ctx = self.control(name)
+        where, size = ctx.getLocationOnScreen(), ctx.getSize()
+        self._xdotool("mousemove", str(where.X + size.Width // 2),
+                      str(where.Y + size.Height // 2))
+        button = "4" if notches > 0 else "5"
+        self._xdotool("click", "--repeat", str(abs(notches)), "--delay", "30", button)
+
     def press(self, name):
         if name in ("Send", "Stop"):
             ctx = self.control_now((name,))

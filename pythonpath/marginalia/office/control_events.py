@@ -24,6 +24,14 @@ def guarded(fn: Callable[..., None], what: str, *args: Any) -> None:
         log.exception("%s failed", what)
 
 
+def detach(remove: Callable[[Any], None], listener: Any) -> None:
+    """Take a listener off something that may already be gone (its window closed)."""
+    try:
+        remove(listener)
+    except Exception:
+        pass  # already disposed: nothing left to detach
+
+
 class Call(unohelper.Base, XActionListener, XItemListener, XTextListener, XChangesListener):
     """Runs ``fn()`` for any of the events above; ``what`` names it in the log."""
 

@@ -70,7 +70,6 @@ class ChatPanel(PanelStates):
         self._disposed = False
         self.queued = None                # a message Enter queued while a turn ran
         self._thought_at = None           # when this turn's thinking began (monotonic)
-        self._undo = None                 # what Undo brings back after New chat
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking,
@@ -284,7 +283,7 @@ class ChatPanel(PanelStates):
         self.view.set_busy(self.session.busy)
         self.actions.refresh()
         self.view.jump_to_end()
-        self._offer_undo(None)
+        self.view.take_offer()
         self._refresh_changes()
         # The loop's own first state; the user entry says it again when it arrives.
         self.view.set_status(CONNECTING)
@@ -332,11 +331,14 @@ class ChatPanel(PanelStates):
         self._directions_from([])
         self.view.show_toggle(False)
         self.view.set_busy(self.session.busy)
-        self.view.set_status(transcript.NEW_CHAT if had_chat else self._idle_status(), "")
+        self.view.take_offer()
         self.actions.refresh()
         self._refresh_changes()
         self.view.focus_input()
-        self._offer_undo(undo if had_chat else None)
+        if had_chat:
+            self._offer_undo(undo)
+        else:
+            self.view.set_status(self._idle_status(), "")
 
     @guarded
     def on_toggle_thinking(self) -> None:

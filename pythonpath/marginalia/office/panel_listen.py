@@ -27,9 +27,10 @@ class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, X
     """Forwards toolkit events to plain callables; an error is logged, never raised."""
 
     def __init__(self, on_action=None, on_key=None, on_resize=None, on_text=None,
-                 on_click=None):
+                 on_click=None, on_key_up=None):
         self._on_action = on_action
         self._on_key = on_key
+        self._on_key_up = on_key_up
         self._on_resize = on_resize
         self._on_text = on_text
         self._on_click = on_click
@@ -43,7 +44,8 @@ class Listener(unohelper.Base, XActionListener, XKeyListener, XWindowListener, X
             _call(self._on_key, event)
 
     def keyReleased(self, event):
-        pass
+        if self._on_key_up:
+            _call(self._on_key_up)
 
     def textChanged(self, event):
         if self._on_text:

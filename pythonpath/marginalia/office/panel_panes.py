@@ -5,7 +5,8 @@ costs, the view following the end, trimming a long chat, the screen-reader
 lists mirroring the panes, alignment by direction, and copying without the
 view's soft breaks. PanelView mixes it in; all methods run on the VCL main
 thread and need the view's ``ctx``, ``controls``, ``_lengths``, ``_items``,
-``mirrored``, ``assistive``, ``following``, ``relayout`` and ``set_status``.
+``mirrored``, ``assistive``, ``follow`` (ui.follow), ``scroll`` (office.pane_scroll),
+``_jump_shown``, ``relayout`` and ``set_status``.
 """
 
 import uno
@@ -49,9 +50,9 @@ class PaneText:
         """Replace ``retract`` at the end of a pane with ``text``: one insert, whose cost
         follows the text changed, not the pane's length.
 
-        The view follows the end while the cursor sits there; a user who put
-        the cursor or a selection elsewhere (to read or copy) keeps it, and
-        the "new reply below" button appears.
+        A cursor or selection the user put before the changed text stays. The
+        conversation's view follows the end only while it shows the end
+        (ui.follow): scrolled up, it stays where the user put it.
         """
         if not text and not retract:
             return
@@ -59,36 +60,60 @@ class PaneText:
         end = self._lengths[pane]
         start = max(0, end - utf16_len(retract)) if retract else end
         before = peer.getSelection()
-        following = min(before.Min, before.Max) >= start
+        at_cursor = min(before.Min, before.Max) >= start
+        scroll = self.scroll.read() if pane == "transcript" else None
+        following = (self.follow.arriving(scroll, at_cursor) if pane == "transcript"
+                     else at_cursor)
         was_empty = end == 0
-        peer.insertText(selection(start, end), text)
-        end = start + utf16_len(text)
-        self._lengths[pane] = end
-        if end > TRIM_AT:
-            removed = self._trim(peer)
-            end = self._lengths[pane] = end - removed
-            before = selection(max(0, before.Min - removed), max(0, before.Max - removed))
-        if following:
-            peer.setSelection(selection(end, end))
-        else:
-            peer.setSelection(selection(min(before.Min, end), min(before.Max, end)))
+        with self.scroll.ours():
+            peer.insertText(selection(start, end), text)
+            end = start + utf16_len(text)
+            self._lengths[pane] = end
+            if end > TRIM_AT:
+                removed = self._trim(peer)
+                end = self._lengths[pane] = end - removed
+                before = selection(max(0, before.Min - removed), max(0, before.Max - removed))
+            if at_cursor:
+                peer.setSelection(selection(end, end))
+            else:
+                peer.setSelection(selection(min(before.Min, end), min(before.Max, end)))
+            if scroll is not None:
+                # The insert and the selection scrolled to the cursor: the view goes
+                # back where the user had it, or to the new end.
+                self.scroll.move(None if following else scroll.value)
         if self.mirrored and ("\n" in text or retract):
             self._mirror(pane)            # a line is complete (the last one waits for its end)
         if pane == "transcript":
-            self._follow(following)
+            self._show_jump()
         elif was_empty and end:
             self.relayout()               # the thinking pane appears with its first words
 
-    def _follow(self, following: bool) -> None:
-        if following != self.following:
-            self.following = following
-            self.controls["jump"].setVisible(not following)
+    def _show_jump(self) -> None:
+        shown = self.follow.offered
+        if shown != self._jump_shown:
+            self._jump_shown = shown
+            self.controls["jump"].setVisible(shown)
+
+    def scrolled(self) -> None:
+        """The user moved the conversation's view (wheel, scroll bar)."""
+        scroll = self.scroll.read()
+        if scroll is not None:
+            self.follow.scrolled(scroll)
+            self._show_jump()
 
     def jump_to_end(self) -> None:
         """Show the conversation's end and follow it again (Send does this too)."""
         end = self._lengths["transcript"]
         self._text_peer("transcript").setSelection(selection(end, end))
-        self._follow(True)
+        self.follow.jumped()
+        self.scroll.move()
+        self._show_jump()
+
+    def keep_end(self) -> None:
+        """After the pane changed size: a view that followed the end still shows it
+        (VCL keeps the view's top, so a pane that shrank hid the end)."""
+        if self.follow.following:
+            self.scroll.move()
 
     def _trim(self, peer) -> int:
         """Replace the oldest blocks with TRIMMED_NOTE; returns the net UTF-16 units removed."""

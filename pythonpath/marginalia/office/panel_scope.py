@@ -11,6 +11,7 @@ import unohelper
 from com.sun.star.view import XSelectionChangeListener
 
 from marginalia.office import mainthread
+from marginalia.office.control_events import detach
 from marginalia.ui.transcript import scope_line
 
 log = logging.getLogger("marginalia.panel")
@@ -55,10 +56,7 @@ class ScopeWatch(unohelper.Base, XSelectionChangeListener):
     def dispose(self):
         controller, self._controller = self._controller, None
         if controller is not None:
-            try:
-                controller.removeSelectionChangeListener(self)
-            except Exception:
-                pass  # the window is already gone: nothing left to detach
+            detach(controller.removeSelectionChangeListener, self)
 
 
 def _selected_text(controller) -> str:

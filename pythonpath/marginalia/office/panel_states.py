@@ -33,8 +33,8 @@ def guarded(method: Callable) -> Callable:
 
 
 class PanelStates:
-    """Needs the ChatPanel's ctx, session, view, renderer, queued, _thought_at, _undo,
-    _shown_setting, _disposed and send_text."""
+    """Needs the ChatPanel's ctx, session, view, renderer, queued, _thought_at,
+    _shown_setting, _disposed, _idle_status and send_text."""
 
     def _began(self, what: str) -> None:
         """Thinking opens while it streams, and folds to "Thought for N s" as the answer starts."""
@@ -74,21 +74,18 @@ class PanelStates:
             self.view.keep_input(last)
 
     def _offer_undo(self, undo) -> None:
-        """Show Undo for UNDO_SECONDS after New chat; anything sent takes the offer back."""
-        self._undo = undo
-        self.view.show("undo", undo is not None)
-        if undo is None:
-            return
+        """Offer Undo after New chat for UNDO_SECONDS, with the status sentence that says
+        so (ui.offer): both end together, and any other status takes the offer back."""
+        self.view.show_offer("undo", transcript.NEW_CHAT, undo)
         threads.later(UNDO_SECONDS, mainthread.post, self.ctx, lambda: self._undo_expired(undo))
 
     @guarded
     def _undo_expired(self, undo) -> None:
-        if not self._disposed and self._undo is undo:
-            self._offer_undo(None)
+        if not self._disposed:
+            self.view.expire_offer(undo, self._idle_status())
 
     def undo_new_chat(self) -> None:
-        undo, self._undo = self._undo, None
-        self.view.show("undo", False)
+        undo = self.view.take_offer()
         if undo is not None and self.session.undo_new_chat(undo):
             self.replay()
             self.view.set_status(transcript.CHAT_BACK)

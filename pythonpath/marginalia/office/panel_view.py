@@ -9,11 +9,14 @@ from the window's theme (ui.theme). All methods run on the VCL main thread.
 from marginalia.document.docview import utf16_len
 from marginalia.office import assistive, button_width, control_names
 from marginalia.office.assistive import MIRRORS
+from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
 from marginalia.office.setup_card import EXTENSION_ID
 from marginalia.ui import bidi, panel_layout, theme
+from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
+from marginalia.ui.offer import Offer
 from marginalia.ui.transcript import READY
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
@@ -76,7 +79,9 @@ class PanelView(PaneText):
         self._lengths = {"transcript": 0, "thinking": 0}
         self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
         self._input_lines = panel_layout.MIN_LINES
-        self.following = True             # the conversation shows its end
+        self.follow = Follow()            # whether the conversation follows its end
+        self._jump_shown = False
+        self.offer = Offer()              # New chat's Undo and the sentence offering it
         self._undo_shown = False
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
@@ -113,9 +118,11 @@ class PanelView(PaneText):
             control_names.name_peer(control, kind, label)
             self.controls[name] = control
         self._on_send, self._on_stop_key, self._on_recall = on_send, on_stop_key, on_recall
+        self.scroll = PaneScroll(self.controls["transcript"], self.scrolled)
         self._keys = {
             "input": Listener(on_key=self._input_key),
-            "transcript": Listener(on_key=self._pane_key),
+            # A key that moved the view (Ctrl+End) may have reached the end.
+            "transcript": Listener(on_key=self._pane_key, on_key_up=self.scrolled),
             "thinking": Listener(on_key=self._pane_key),
         }
         for name, listener in self._keys.items():
@@ -194,6 +201,7 @@ class PanelView(PaneText):
             for placed in (name, MIRRORS.get(name)) if self.mirrored else (name,):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
+        self.keep_end()
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
         if self.toggle_visible:
@@ -230,6 +238,32 @@ class PanelView(PaneText):
         if details is not None:
             # The numbers (tokens, context) are the tooltip; the line stays plain words.
             model.HelpText = details
+        ended = self.offer.status_shown(text)
+        if ended is not None:
+            self.show(ended, False)
+
+    # -- a transient offer (ui.offer) ------------------------------------------
+    def show_offer(self, button: str, status: str, value) -> None:
+        """Show ``button`` and the status sentence offering it, until one of them ends."""
+        self.take_offer()
+        self.offer.start(button, status, value)
+        self.set_status(status, "")
+        self.show(button, True)
+
+    def take_offer(self):
+        """The offer is used or withdrawn: its button goes; returns what it held."""
+        button = self.offer.button
+        value = self.offer.take()
+        if button is not None:
+            self.show(button, False)
+        return value
+
+    def expire_offer(self, value, status: str) -> None:
+        """The offer holding ``value`` timed out: its button and its sentence go together."""
+        button = self.offer.button
+        if self.offer.expire(value):
+            self.show(button, False)
+            self.set_status(status)
 
     def set_scope(self, text: str) -> None:
         model = self.controls["scope"].getModel()
@@ -314,6 +348,7 @@ class PanelView(PaneText):
             self._on_stop_key()
 
     def dispose(self) -> None:
+        self.scroll.dispose()
         try:
             self._toolkit.removeKeyHandler(self._handler)
         except Exception:
