@@ -42,7 +42,8 @@ def test_forget_takes_out_only_the_answer_and_the_nudge_it_added():
                 {"role": "assistant", "content": 'replace_text(search="a")'}]
     at = misfire.tell(messages, messages[-1]["content"], NAMES)
     assert at == 1 and messages[2]["role"] == "user"
-    assert messages[2]["content"].startswith("Your last message wrote a call to replace_text")
+    assert messages[2]["content"].startswith("Nothing changed: you wrote the call to "
+                                             "replace_text")
     messages.append({"role": "assistant", "content": "Done."})
     misfire.forget(messages, at)
     assert messages == [{"role": "user", "content": "Fix it"},

@@ -15,9 +15,9 @@ import logging
 import re
 from typing import Any, Dict, Iterable, List, Optional
 
-NUDGE = ("Your last message wrote a call to %s as text, so the document did not change. "
-         "To make the change, call the tool itself (a function call, not text in your "
-         "reply); if no change is needed, answer in one sentence.")
+NUDGE = ("Nothing changed: you wrote the call to %s as text instead of calling the tool. "
+         "Call it now as a tool call, without explaining it. If no change is needed, say so "
+         "in one sentence.")
 
 _OPENING = NUDGE.split("%s")[0]
 # The ways a call is written as text (%s: the tool's name): a JSON "name" field, Python

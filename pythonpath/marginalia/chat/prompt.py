@@ -31,8 +31,8 @@ SYSTEM_PROMPT = (
     "them (each result says how), and the user may edit while you work. When you edit by "
     "paragraph number, pass expect with the first words of that paragraph as you read it, "
     "so an edit never lands on the wrong paragraph; if it is refused, read again.\n"
-    "- If a tool reports an error, fix the call or explain the problem; do not pretend it "
-    "worked.\n"
+    "- A tool that reports an error changed nothing: call again with the fix it names, or "
+    "explain the problem; never say a change was made when it was refused.\n"
     "- Answer in the language of the user's message. Keep chat replies short.")
 
 NO_TOOLS_PROMPT = (
