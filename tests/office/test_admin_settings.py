@@ -13,12 +13,9 @@ import time
 import pytest
 import uno
 
-from marginalia.cli import admin_config
-from tests.support.shared_install import SharedLayer
+from tests.support.shared_install import OXT, with_admin_settings
 from tests.support.sse_server import ScriptedServer, text_response
 
-ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-XCS = os.path.join(ROOT, "extension", "registry", "Marginalia.xcs")
 ADMIN_MODEL = "admin-model-7b"
 
 
@@ -31,24 +28,16 @@ def admin_server():
 
 
 @pytest.fixture(scope="module")
-def layer(admin_server, tmp_path_factory):
-    with open(XCS, encoding="utf-8") as fh:
-        fields = admin_config.schema_fields(fh.read())
-    xcu = admin_config.admin_xcu(fields, {"endpoint": admin_server.url, "model": ADMIN_MODEL,
-                                          "max_rounds": "9"}, ["endpoint", "model"])
-    admin_oxt = str(tmp_path_factory.mktemp("admin") / "marginalia-admin.oxt")
-    with open(admin_oxt, "wb") as fh:
-        fh.write(admin_config.admin_extension(xcu))
-    shared = SharedLayer()
-    shared.add(os.environ.get("MARGINALIA_OXT") or os.path.join(ROOT, "dist", "marginalia.oxt"),
-               admin_oxt)
+def layer(admin_server):
+    shared = with_admin_settings({"endpoint": admin_server.url, "model": ADMIN_MODEL,
+                                  "max_rounds": "9"}, ["endpoint", "model"])
     yield shared
     shared.remove()
 
 
 @pytest.fixture(scope="module")
 def user_office(layer):
-    harness = layer.office(os.path.join(ROOT, "dist", "marginalia.oxt"))
+    harness = layer.office(OXT)
     yield harness
     harness.stop()
 
@@ -132,7 +121,7 @@ def test_a_turn_goes_to_the_admins_server_and_model_whatever_it_asks(user_office
 
 def test_a_second_user_gets_the_same_install_and_keeps_their_own_data(layer, admin_server,
                                                                       user_office):
-    second = layer.office(os.path.join(ROOT, "dist", "marginalia.oxt"))
+    second = layer.office(OXT)
     try:
         assert second.profile_dir != user_office.profile_dir
         assert _deployed(second, "shared") == ["org.marginalia.admin", "org.marginalia.writer"]

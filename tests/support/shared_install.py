@@ -15,8 +15,13 @@ import tempfile
 
 import uno
 
+from marginalia.cli import admin_config
 from marginalia.cli.office_process import Office, find_soffice, office_env
-from tests.support.office import ARTIFACTS, OfficeHarness
+from tests.support.office import ARTIFACTS, OfficeHarness, Xvfb
+
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+OXT = os.path.join(ROOT, "dist", "marginalia.oxt")
 
 
 class SharedLayer(object):
@@ -44,17 +49,42 @@ class SharedLayer(object):
     def remove(self):
         shutil.rmtree(self.folder, ignore_errors=True)
 
-    def office(self, oxt):
+    def office(self, oxt, gui=False):
         """A harness on a fresh profile that installs nothing itself: what it has of
-        Marginalia comes from this layer."""
-        harness = OfficeHarness(oxt)
+        Marginalia comes from this layer. ``gui``: in an Xvfb window, as gui_office."""
+        harness = OfficeHarness(oxt, gui=gui)
         os.makedirs(ARTIFACTS, exist_ok=True)
         harness.output_path = os.path.join(ARTIFACTS, "soffice-shared-%d.log" % os.getpid())
-        harness.office = Office(extra_args=self.args(), output_path=harness.output_path)
+        env = dict(os.environ)
         try:
+            if gui:
+                harness.xvfb = Xvfb().start()
+                harness.plugin = "gen"
+                env.update(DISPLAY=harness.xvfb.display, SAL_USE_VCLPLUGIN="gen")
+                env.pop("DBUS_SESSION_BUS_ADDRESS", None)   # as OfficeHarness.start
+            harness.office = Office(headless=not gui, env=env, extra_args=self.args(),
+                                    output_path=harness.output_path)
             harness.office.start()
             harness.job("ping")
         except Exception:
             harness.stop()
             raise
         return harness
+
+
+def with_admin_settings(values, locked):
+    """A shared layer holding Marginalia and the configuration extension that
+    ``build.py admin-config`` makes of ``values`` with ``locked`` finalized."""
+    with open(os.path.join(ROOT, "extension", "registry", "Marginalia.xcs"),
+              encoding="utf-8") as fh:
+        fields = admin_config.schema_fields(fh.read())
+    shared = SharedLayer()
+    admin_oxt = os.path.join(shared.folder, "marginalia-admin.oxt")
+    with open(admin_oxt, "wb") as fh:
+        fh.write(admin_config.admin_extension(admin_config.admin_xcu(fields, values, locked)))
+    try:
+        shared.add(os.environ.get("MARGINALIA_OXT") or OXT, admin_oxt)
+    except Exception:
+        shared.remove()
+        raise
+    return shared

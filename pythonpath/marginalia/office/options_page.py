@@ -96,8 +96,9 @@ def fill(window, settings: config.Settings) -> None:
 
 
 def lock(window, locked) -> None:
-    """Grey the controls of values an administrator locked; say so on the page and to a
-    screen reader (VCL gives a control's help text as its accessible description)."""
+    """Grey the controls of values an administrator locked; say so in their tooltips and
+    in a line on the page, which a screen reader reads as text (on 7.4 a tooltip is not
+    a control's accessible description: the page's descriptions are all empty)."""
     for name in admin_locks.locked_controls(locked):
         model = window.getControl(name).getModel()
         model.Enabled = False

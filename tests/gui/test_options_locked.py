@@ -1,0 +1,82 @@
+"""The Options page in a real window when an administrator locked endpoint and model.
+
+Marginalia and the administrator's configuration extension are installed for every
+user (tests/support/shared_install.py); the page is made and driven as in
+test_panel_options.py.
+"""
+
+import pytest
+
+from tests.gui.test_panel_options import _open_page, on_main
+from tests.support.panel_driver import accessible_tree, has_state
+from tests.support.shared_install import OXT, with_admin_settings
+
+ENDPOINT = "https://llm.admin.example.invalid/v1"
+NOTE = "Set by your administrator: Provider, Endpoint URL, Model."
+
+
+@pytest.fixture(scope="module")
+def locked_office():
+    layer = with_admin_settings({"endpoint": ENDPOINT, "model": "admin-model"},
+                                ["endpoint", "model"])
+    try:
+        harness = layer.office(OXT, gui=True)
+        try:
+            yield harness
+        finally:
+            harness.stop()
+    finally:
+        layer.remove()
+
+
+TEXT, LABEL = 60, 30      # com.sun.star.accessibility.AccessibleRole
+
+
+def _accessible(window, role, name):
+    """The page's accessible node of this role and name."""
+    for node, _parent in accessible_tree(window.getAccessibleContext(), depth=3):
+        if node.getAccessibleRole() == role and node.getAccessibleName() == name:
+            return node
+    raise AssertionError("no %d named %r on the page" % (role, name))
+
+
+def test_locked_fields_are_greyed_said_and_not_saved(locked_office):
+    doc = locked_office.new_writer()
+    try:
+        window, handler = _open_page(locked_office, doc)
+        try:
+            for name in ("ProviderList", "EndpointField", "ModelCombo"):
+                assert window.getControl(name).getModel().Enabled is False, name
+            for name in ("TemperatureField", "ApiKeyField", "ApplyModeList"):
+                assert window.getControl(name).getModel().Enabled is True, name
+            assert window.getControl("EndpointField").getText() == ENDPOINT
+            assert window.getControl("ModelCombo").getText() == "admin-model"
+            problem = window.getControl("FieldProblem").getModel()
+            assert problem.Label == NOTE
+            assert window.getControl("EndpointField").getModel().HelpText == \
+                "Set by your administrator. Endpoint URL"
+            # What a screen reader finds: the field not enabled, and the note as text on
+            # the page. (On 7.4 a control's tooltip is not its accessible description:
+            # every description on the page is empty, locked or not.)
+            assert not has_state(_accessible(window, TEXT, "Endpoint URL:"), "ENABLED")
+            assert has_state(_accessible(window, TEXT, "Temperature:"), "ENABLED")
+            assert _accessible(window, LABEL, NOTE).getAccessibleName() == NOTE
+
+            # A field typed wrong takes the line while it is wrong; the note comes back.
+            on_main(locked_office, lambda: window.getControl("TemperatureField").setText("9"))
+            assert problem.Label.startswith("Temperature must be")
+            on_main(locked_office, lambda: window.getControl("TemperatureField").setText("0.5"))
+            assert problem.Label == NOTE
+
+            # Even a value put into a greyed field is not saved; the free one is.
+            def ok():
+                window.getControl("ModelCombo").setText("user-model")
+                assert handler.callHandlerMethod(window, "ok", "external_event")
+            on_main(locked_office, ok)
+            loaded = locked_office.job("settings.load")
+            assert (loaded["endpoint"], loaded["model"]) == (ENDPOINT, "admin-model")
+            assert loaded["temperature"] == 0.5
+        finally:
+            on_main(locked_office, window.dispose)
+    finally:
+        locked_office.close(doc)
