@@ -11,8 +11,8 @@ import os
 import time
 
 import pytest
-import uno
 
+from tests.office.test_settings import _config
 from tests.support.shared_install import OXT, with_admin_settings
 from tests.support.sse_server import ScriptedServer, text_response
 
@@ -43,18 +43,9 @@ def user_office(layer):
 
 
 def _deployed(office, repository):
-    from marginalia.cli.office_process import _CommandEnv
     em = office.ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
     return sorted(e.getIdentifier().Value for e in em.getDeployedExtensions(
-        repository, em.createAbortChannel(), _CommandEnv()))
-
-
-def _update_access(office, path):
-    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
-    arg = uno.createUnoStruct("com.sun.star.beans.PropertyValue")
-    arg.Name, arg.Value = "nodepath", path
-    return provider.createInstanceWithArguments(
-        "com.sun.star.configuration.ConfigurationUpdateAccess", (arg,))
+        repository, em.createAbortChannel(), None))
 
 
 def test_marginalia_and_the_admin_settings_come_from_the_shared_layer(user_office):
@@ -78,7 +69,7 @@ def test_locked_values_are_the_admins_and_the_users_save_does_not_take(user_offi
     assert loaded["max_rounds"] == 4          # an unlocked value is still the user's
 
     # Around Marginalia too: LibreOffice itself refuses a write to a finalized value.
-    node = _update_access(user_office, "/org.marginalia.Settings/Connection")
+    node = _config(user_office, "/org.marginalia.Settings/Connection", update=True)
     assert node.getPropertySetInfo().getPropertyByName("model").Attributes & 16   # READONLY
     with pytest.raises(Exception) as refused:
         node.replaceByName("model", "user-model")
