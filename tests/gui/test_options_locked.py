@@ -8,7 +8,7 @@ test_panel_options.py.
 import pytest
 
 from tests.gui.test_panel_options import _open_page, on_main
-from tests.support.panel_driver import accessible_tree, has_state
+from tests.support.panel_driver import PanelDriver, accessible_tree, has_state, model_answered
 from tests.support.shared_install import OXT, with_admin_settings
 
 ENDPOINT = "https://llm.admin.example.invalid/v1"
@@ -78,5 +78,16 @@ def test_locked_fields_are_greyed_said_and_not_saved(locked_office):
             assert loaded["temperature"] == 0.5
         finally:
             on_main(locked_office, window.dispose)
+    finally:
+        locked_office.close(doc)
+
+
+def test_no_first_run_card_when_the_server_and_model_are_the_administrators(locked_office):
+    assert not model_answered(locked_office)       # a fresh profile: no model answered yet
+    doc = locked_office.new_writer()
+    try:
+        panel = PanelDriver(locked_office, doc)
+        assert panel.card_labels() is None
+        assert panel.status() == "Ready"
     finally:
         locked_office.close(doc)
