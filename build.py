@@ -2,7 +2,12 @@
 """Build, install and test Marginalia.
 
     python3 build.py            build dist/marginalia.oxt
-    python3 build.py install    build and add it to your LibreOffice (replaces an older one)
+    python3 build.py install [--shared]
+                                build and add it to your LibreOffice (replaces an older one);
+                                --shared, as root: for every user of the machine
+    python3 build.py admin-config --endpoint URL --model NAME [--lock FIELD ...] [--out PATH]
+                                an administrator's settings as a configuration extension
+                                (docs/ADMIN.md)
     python3 build.py test [-- pytest args]
                                 prepare what the tests need (.venv with pytest over the
                                 Python that has LibreOffice's uno) and run the whole suite
@@ -253,9 +258,27 @@ def uno_python() -> str:
     return found
 
 
-def install():
+def install_shared(oxt):
+    """``unopkg add --shared``: every user of the machine gets it (docs/ADMIN.md)."""
+    if getattr(os, "geteuid", lambda: 0)() != 0:
+        fail("`install --shared` writes into LibreOffice's own folder: run it as root")
+    unopkg = shutil.which("unopkg") or os.path.join(_office_program_dir() or "", "unopkg")
+    # --suppress-license: the licence (MIT) is accepted here, once, for every user
+    # (description.xml says accept-by="admin"); with accept-by="user" each user's first
+    # start would stop on it.
+    code = subprocess.call([unopkg, "add", "--shared", "--suppress-license", oxt])
+    if code:
+        fail("unopkg could not add %s for every user (exit code %d); close every "
+             "LibreOffice on this machine and try again" % (oxt, code))
+    say("installed %s for every user; each user's chats and prompts stay in their own "
+        "profile" % os.path.relpath(oxt, ROOT))
+
+
+def install(shared=False):
     ensure_packages(INSTALL_NEEDS, "`build.py install`")
     oxt = build()
+    if shared:
+        return install_shared(oxt)
     python = uno_python()
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
     code = subprocess.call([python, "-m", "marginalia.cli.install", oxt], env=env)
@@ -389,7 +412,14 @@ def main(argv):
     if command == "build":
         build()
     elif command == "install":
-        install()
+        install(shared=rest == ["--shared"])
+    elif command == "admin-config":
+        sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
+        from marginalia.cli import admin_config
+        os.makedirs(DIST, exist_ok=True)
+        sys.exit(admin_config.main(rest, os.path.join(ROOT, "extension", "registry",
+                                                       "Marginalia.xcs"),
+                                   os.path.join(DIST, "marginalia-admin.oxt")))
     elif command == "test":
         sys.exit(test(rest))
     elif command == "check-corpus":
@@ -407,7 +437,8 @@ def main(argv):
             rest = rest[1:]
         sys.exit(test_in_debian(suite, rest))
     else:
-        fail("unknown command %r (build, install, test, check-corpus or test-in-debian)" % command)
+        fail("unknown command %r (build, install, admin-config, test, check-corpus or "
+             "test-in-debian)" % command)
 
 
 if __name__ == "__main__":

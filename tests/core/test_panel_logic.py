@@ -263,6 +263,10 @@ def test_first_run_card_shows_until_a_model_is_set_and_has_answered():
     assert first_run.needs_card("", True) and first_run.needs_card("  ", False)
     assert first_run.needs_card("llama3.2", False)
     assert not first_run.needs_card("llama3.2", True)
+    # An administrator's locked server and model: nothing for the user to set up.
+    assert not first_run.needs_card("corp-7b", False, {"endpoint", "model"})
+    assert first_run.needs_card("corp-7b", False, {"model"})
+    assert first_run.needs_card("", False, {"endpoint", "model"})
     assert first_run.status_hint(config.Settings()) == first_run.NEEDS_MODEL
     assert first_run.status_hint(config.Settings(model="m")) is None
     assert first_run.answered_in([("event", Event("text", text="Hi"))])

@@ -139,10 +139,16 @@ class ChangeCard:
 
     def _show_mode(self) -> None:
         from marginalia.office import settings_store
+        from marginalia.ui import admin_locks
         mode = cl.apply_mode(settings_store.load(self.panel.ctx, with_key=False))
         pos = [m for m, _label in wording.MODE_LABELS].index(mode)
         if self.controls["mode"].getSelectedItemPos() != pos:
             self._select(self.controls["mode"], pos)
+        box = self.controls["mode"].getModel()
+        # A mode an administrator locked: the switch could only pretend to change it.
+        if box.Enabled and "apply_mode" in admin_locks.held(settings_store.locked(self.panel.ctx)):
+            box.Enabled = False
+            box.HelpText = admin_locks.help_text(box.HelpText)
 
     def _select(self, box, pos: int) -> None:
         """Select an entry in code. The list box tells its item listener of that too

@@ -337,7 +337,11 @@ class ChatSession:
     def _settings(self):
         """The user's settings with the override on top (main thread)."""
         from marginalia.office import settings_store
+        from marginalia.ui import admin_locks
         override = dict(self.settings_override or {})
+        # What an administrator locked holds for the runners' overrides too.
+        for name in admin_locks.held(settings_store.locked(self.ctx)):
+            override.pop(name, None)
         if "endpoint" in override and "api_key" not in override:
             # The stored key belongs to the stored endpoint's server: an override
             # pointing elsewhere gets that server's own key, or none.

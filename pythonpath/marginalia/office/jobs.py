@@ -47,7 +47,13 @@ def _settings_save(ctx, document, payload):
     return True
 
 
+def _settings_locked(ctx, document, payload):
+    from marginalia.office import settings_store
+    return sorted(settings_store.locked(ctx))
+
+
 _COMMANDS = {
+    "settings.locked": _settings_locked,
     "ping": _ping,
     "settings.load": _settings_load,
     "settings.save": _settings_save,

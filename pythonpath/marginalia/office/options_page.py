@@ -19,7 +19,7 @@ from typing import Dict, Union
 from marginalia import config
 from marginalia.office import server_look, settings_store
 from marginalia.office.control_events import Call
-from marginalia.ui import check_report, options_form
+from marginalia.ui import admin_locks, check_report, options_form
 
 log = logging.getLogger("marginalia.options")
 WHAT = "options page action"   # how a failing control action is named in the log
@@ -44,6 +44,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         return False
     if event_object == "initialize":
         fill(window, settings_store.load(ctx))
+        lock(window, settings_store.locked(ctx))
         _attach(ctx, window)
         _fetch_models(ctx, window, read_form(window), quiet=True)
         return True
@@ -56,6 +57,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         return True
     if event_object == "back":
         fill(window, settings_store.load(ctx))
+        _validate(window)
         return True
     return False
 
@@ -91,6 +93,19 @@ def fill(window, settings: config.Settings) -> None:
         window.getControl(control).getModel().State = 1 if form[name] else 0
     for line in ("TestResult", "FieldProblem", "ModelNote", "ContextNote"):
         _say(window, "", line)
+
+
+def lock(window, locked) -> None:
+    """Grey the controls of values an administrator locked; say so in their tooltips and
+    in a line on the page, which a screen reader reads as text (on 7.4 a tooltip is not
+    a control's accessible description: the page's descriptions are all empty)."""
+    for name in admin_locks.locked_controls(locked):
+        model = window.getControl(name).getModel()
+        model.Enabled = False
+        model.HelpText = admin_locks.help_text(model.HelpText)
+    # The field-problem line shows it whenever no field is typed wrong (_validate).
+    window.getControl("FieldProblem").getModel().Tag = admin_locks.page_note(locked)
+    _validate(window)
 
 
 def read_form(window) -> Dict[str, Union[str, bool]]:
@@ -144,7 +159,7 @@ def _validate(window):
         except ValueError as exc:
             _say(window, options_form.field_problem(str(exc)), "FieldProblem")
             return
-    _say(window, "", "FieldProblem")
+    _say(window, window.getControl("FieldProblem").getModel().Tag, "FieldProblem")
 
 
 def _provider_chosen(ctx, window):

@@ -125,7 +125,8 @@ class ChatPanel(PanelStates):
         from marginalia.office import settings_store, setup_card
         try:
             model = settings_store.load(self.ctx, with_key=False).model
-            if not first_run.needs_card(model, setup_card.model_answered(self.ctx)):
+            if not first_run.needs_card(model, setup_card.model_answered(self.ctx),
+                                        settings_store.locked(self.ctx)):
                 return
             self.card = setup_card.SetupCard(self.ctx, self.frame, self.view.container,
                                              self._card_changed)

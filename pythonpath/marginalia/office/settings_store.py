@@ -18,6 +18,7 @@ import uno
 from marginalia import config
 from marginalia.chat.endpoint import default_port
 from marginalia.errors import ConfigError
+from marginalia.ui import admin_locks
 
 log = logging.getLogger("marginalia.settings")
 
@@ -32,6 +33,8 @@ GROUPS = {
 # Registry types, so a Python int written into a double property does not fail.
 FLOATS = ("temperature", "connect_timeout", "read_timeout")
 INTS = ("max_tokens", "max_rounds", "context_window")
+
+READONLY = 16            # com.sun.star.beans.PropertyAttribute.READONLY
 
 KEY_USER = "marginalia"
 KEY_SCHEME = "marginalia-key://"
@@ -112,11 +115,36 @@ def _use_office_proxy(ctx) -> None:
         log.exception("could not read LibreOffice's proxy settings")
 
 
+def locked(ctx) -> frozenset:
+    """The settings an administrator's layer finalized (oor:finalized="true").
+
+    Verified on LibreOffice 7.4: a finalized value shows PropertyAttribute.READONLY
+    on an *update* access (a read-only access marks every value so), and
+    replaceByName on it raises IllegalArgumentException ("modification of
+    finalized item"), so the user's layer can never hold a value of its own.
+    """
+    out = set()
+    for group, names in GROUPS.items():
+        info = _config(ctx, "%s/%s" % (ROOT, group), update=True).getPropertySetInfo()
+        out.update(name for name in names
+                   if info.getPropertyByName(name).Attributes & READONLY)
+    return frozenset(out)
+
+
 def save(ctx, settings: config.Settings) -> None:
-    """Write the registry values, then store (or remove) the key for the endpoint."""
+    """Write the registry values, then store (or remove) the key for the endpoint.
+
+    Values an administrator locked, and those tied to them (ui.admin_locks),
+    are left as they are: writing one would fail the whole save.
+    """
+    held = admin_locks.held(locked(ctx))
+    if held:
+        log.info("left as the administrator set them: %s", ", ".join(sorted(held)))
     for group, names in GROUPS.items():
         node = _config(ctx, "%s/%s" % (ROOT, group), update=True)
         for name in names:
+            if name in held:
+                continue
             value = getattr(settings, name)
             if value is not None and name in FLOATS:
                 value = float(value)
@@ -124,7 +152,11 @@ def save(ctx, settings: config.Settings) -> None:
                 value = int(value)
             node.replaceByName(name, value)
         node.commitChanges()
-    save_key(ctx, settings.endpoint, settings.api_key)
+    # The key belongs to the server in use: the administrator's, when it is locked.
+    endpoint = settings.endpoint
+    if "endpoint" in held:
+        endpoint = _config(ctx, ROOT + "/Connection").getByName("endpoint")
+    save_key(ctx, endpoint, settings.api_key)
 
 
 def watch(ctx, group: str, listener):

@@ -32,8 +32,11 @@ MODELS = "models"
 FAILED = "failed"
 
 
-def needs_card(model: Optional[str], answered: bool) -> bool:
-    """Show the card while no model is set, or until one has answered once."""
+def needs_card(model: Optional[str], answered: bool, locked=()) -> bool:
+    """Show the card while no model is set, or until one has answered once; never when an
+    administrator locked the server and a model: the user has nothing to set up."""
+    if (model or "").strip() and {"endpoint", "model"} <= set(locked):
+        return False
     return not (model or "").strip() or not answered
 
 

@@ -1,0 +1,66 @@
+"""Settings an administrator locked, and what the Options page shows for them (pure).
+
+An administrator's configuration layer can set a Marginalia value with
+``oor:finalized="true"``; LibreOffice then refuses every write to it from the
+user's layer (office.settings_store finds which values are locked). This module
+decides the rest: which stored values a lock also holds, which page controls
+go grey, and the words the page shows and speaks for them.
+"""
+
+from typing import FrozenSet, Iterable, List, Tuple
+
+NOTE = "Set by your administrator"
+
+# A value saved beside a locked one would undo the lock's meaning: the provider
+# chooses the endpoint (a preset), and track_changes on still means "tracked"
+# whatever apply_mode says (document.change_log.apply_mode).
+LINKED = {"endpoint": ("provider",), "provider": ("endpoint",),
+          "apply_mode": ("track_changes",), "track_changes": ("apply_mode",)}
+
+# Page control -> (the settings it shows, its label on the page), in the page's order.
+# The API key is not a registry value (the password container holds it): never locked.
+CONTROLS: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
+    ("ProviderList", ("provider", "endpoint"), "Provider"),
+    ("EndpointField", ("endpoint",), "Endpoint URL"),
+    ("AllowHttpCheck", ("allow_http",), "Allow unencrypted http"),
+    ("ModelCombo", ("model",), "Model"),
+    ("ContextField", ("context_window",), "Context window"),
+    ("TemperatureField", ("temperature",), "Temperature"),
+    ("MaxTokensField", ("max_tokens",), "Max tokens"),
+    ("ReasoningList", ("reasoning_effort",), "Reasoning effort"),
+    ("RoundsField", ("max_rounds",), "Most tool steps per answer"),
+    ("ExtraField", ("extra_instructions",), "Extra instructions"),
+    ("ApplyModeList", ("apply_mode", "track_changes"), "AI edits"),
+    ("ShowThinkingCheck", ("show_thinking",), "Show the model's thinking"),
+    ("KeepChatsCheck", ("keep_chats",), "Keep chats"),
+)
+
+
+def held(locked: Iterable[str]) -> FrozenSet[str]:
+    """The stored values a save must leave alone: the locked ones and those linked to them."""
+    out = set(locked)
+    for name in list(out):
+        out.update(LINKED.get(name, ()))
+    return frozenset(out)
+
+
+def locked_controls(locked: Iterable[str]) -> List[str]:
+    """The page controls to disable, in the page's order."""
+    names = set(locked)
+    return [control for control, fields, _label in CONTROLS if names.intersection(fields)]
+
+
+def help_text(original: str) -> str:
+    """A locked control's tooltip (and so its accessible description): the note first."""
+    original = (original or "").strip()
+    return "%s. %s" % (NOTE, original) if original else NOTE
+
+
+def page_note(locked: Iterable[str]) -> str:
+    """The page's visible line naming what is locked, or "" when nothing is."""
+    names = set(locked)
+    labels = [label for _control, fields, label in CONTROLS if names.intersection(fields)]
+    if not labels:
+        return ""
+    return "%s: %s." % (NOTE, ", ".join(labels))
+

@@ -1,0 +1,52 @@
+"""What the Options page shows for values an administrator locked (ui/admin_locks.py)."""
+
+import os
+from xml.etree import ElementTree
+
+from marginalia import config
+from marginalia.cli import admin_config
+from marginalia.ui import admin_locks
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+DLG = "{http://openoffice.org/2000/dialog}"
+
+
+def test_nothing_locked_leaves_the_page_as_it_is():
+    assert admin_locks.locked_controls([]) == []
+    assert admin_locks.page_note([]) == ""
+    assert admin_locks.held([]) == frozenset()
+
+
+def test_a_locked_endpoint_and_model_grey_their_controls_and_the_provider_list():
+    locked = {"endpoint", "model"}
+    assert admin_locks.locked_controls(locked) == ["ProviderList", "EndpointField", "ModelCombo"]
+    assert admin_locks.page_note(locked) == \
+        "Set by your administrator: Provider, Endpoint URL, Model."
+    # A provider is a preset endpoint: saving another would move the endpoint.
+    assert admin_locks.held(locked) == {"endpoint", "provider", "model"}
+
+
+def test_a_locked_mode_also_holds_the_older_tick_box():
+    assert admin_locks.held({"apply_mode"}) == {"apply_mode", "track_changes"}
+    assert admin_locks.held({"track_changes"}) == {"apply_mode", "track_changes"}
+    assert admin_locks.locked_controls({"track_changes"}) == ["ApplyModeList"]
+
+
+def test_the_help_text_says_who_set_it_first_and_keeps_what_the_field_is():
+    assert admin_locks.help_text("Endpoint URL") == "Set by your administrator. Endpoint URL"
+    assert admin_locks.help_text("") == "Set by your administrator"
+    assert admin_locks.help_text(None) == "Set by your administrator"
+
+
+def test_every_locked_control_is_on_the_page_and_every_page_setting_can_be_locked():
+    root = ElementTree.parse(os.path.join(ROOT, "dialogs", "OptionsPage.xdl")).getroot()
+    ids = set(c.get(DLG + "id") for c in root.find(DLG + "bulletinboard"))
+    for control, _fields, _label in admin_locks.CONTROLS:
+        assert control in ids, control
+    shown = set(f for _c, fields, _l in admin_locks.CONTROLS for f in fields)
+    with open(os.path.join(ROOT, "extension", "registry", "Marginalia.xcs")) as fh:
+        stored = set(f.name for f in admin_config.schema_fields(fh.read()))
+    assert shown <= stored
+    # Not on the page, so nothing to grey: the timeouts. The key is not a registry value.
+    assert stored - shown == {"connect_timeout", "read_timeout"}
+    assert "api_key" not in stored and "api_key" in dict(config.Settings.FIELDS)
