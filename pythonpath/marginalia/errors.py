@@ -38,6 +38,10 @@ class ConfigError(MarginaliaError):
     """The settings are incomplete or invalid (bad URL, http to a remote host...)."""
 
 
+class PolicyError(ConfigError):
+    """The administrator's policy refuses it (ui.policy); nothing was sent."""
+
+
 class ToolError(MarginaliaError):
     """A tool refused its arguments or could not act; goes back to the model."""
 

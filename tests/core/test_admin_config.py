@@ -111,3 +111,31 @@ def test_the_shipped_template_is_valid_data_for_every_setting():
         assert group == field.group, name
         if value is not None:
             admin_config.check_value(field, value)
+
+
+def test_the_policy_options_are_written_and_always_locked(tmp_path):
+    out = str(tmp_path / "admin.xcu")
+    assert admin_config.main(
+        ["--endpoint", "https://llm.corp/v1", "--model", "m",
+         "--allow-endpoint", "https://llm.corp/v1", "--allow-endpoint", "gpu01:8000",
+         "--local-only", "--selection-only", "--chat-days", "0", "--no-test-connection",
+         "--key-file", "/etc/marginalia/key"], XCS, out) == 0
+    with open(out, encoding="utf-8") as fh:
+        text = fh.read()
+    props = _props(text)
+    assert props["allowed_endpoints"] == ("https://llm.corp/v1 gpu01:8000", True, "Policy")
+    assert 'oor:separator=" "' in text          # a string-list: one item per URL or host
+    assert props["local_only"] == ("true", True, "Policy")
+    assert props["selection_only"] == ("true", True, "Policy")
+    assert props["chat_days"] == ("0", True, "Policy")
+    assert props["allow_test_connection"] == ("false", True, "Policy")
+    assert props["api_key_file"] == ("/etc/marginalia/key", True, "Policy")
+    assert "api_key_env" not in props            # not given: the schema's default, unlocked
+    assert props["endpoint"][1] is False         # only --lock locks a setting
+
+
+def test_a_policy_list_given_by_set_is_split_on_commas_and_spaces():
+    field = [f for f in _fields() if f.name == "allowed_endpoints"][0]
+    assert field.type == "oor:string-list"
+    assert admin_config.check_value(field, " a.org, https://b.org/v1  c ") == \
+        "a.org https://b.org/v1 c"

@@ -23,8 +23,10 @@ from xml.etree import ElementTree
 from xml.sax.saxutils import escape, quoteattr
 
 OOR = "{http://openoffice.org/2001/registry}"
-# The groups of the schema that hold the user's choices (not learnt state or the prompts).
-GROUPS = ("Connection", "Chat")
+# The groups of the schema an administrator sets: the user's choices and the policy
+# (not learnt state or the prompts).
+GROUPS = ("Connection", "Chat", "Policy")
+LIST = "oor:string-list"
 IDENTIFIER = "org.marginalia.admin"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)
 
@@ -58,6 +60,9 @@ def schema_fields(xcs_text: str) -> List[Field]:
 def check_value(field: Field, text: str) -> str:
     """The value as the registry writes it; raises AdminConfigError for a wrong one."""
     text = text.strip() if field.type != "xs:string" else text
+    if field.type == LIST:
+        # Written with oor:separator=" ": the items are URLs and hosts, never with spaces.
+        return " ".join(item for item in text.replace(",", " ").split() if item)
     if field.type == "xs:boolean":
         if text.lower() not in ("true", "false"):
             raise AdminConfigError("%s is true or false, not %r" % (field.name, text))
@@ -96,8 +101,9 @@ def admin_xcu(fields: List[Field], values: Dict[str, str], lock: Iterable[str]) 
                 continue
             value = values.get(field.name, field.default)
             final = ' oor:finalized="true"' if field.name in locked else ""
-            body = "" if value is None else "<value>%s</value>" % escape(
-                check_value(field, value))
+            separator = ' oor:separator=" "' if field.type == LIST else ""
+            body = "" if value is None else "<value%s>%s</value>" % (
+                separator, escape(check_value(field, value)))
             props.append('    <prop oor:name=%s%s>%s</prop>'
                          % (quoteattr(field.name), final, body))
         if props:
@@ -145,10 +151,43 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                         help="any other setting (repeatable)")
     parser.add_argument("--lock", action="append", nargs="+", default=[], metavar="FIELD",
                         help="settings users cannot change")
+    policy = parser.add_argument_group("policy (always locked: see docs/ADMIN.md)")
+    policy.add_argument("--allow-endpoint", action="append", default=[], metavar="URL_OR_HOST",
+                        help="a model server users may use (repeatable); no other is allowed")
+    policy.add_argument("--local-only", action="store_true",
+                        help="only servers on the computer or the local network")
+    policy.add_argument("--selection-only", action="store_true",
+                        help="the model sees only the user's selection")
+    policy.add_argument("--chat-days", type=int, metavar="N",
+                        help="keep chats N days; 0: never keep them")
+    policy.add_argument("--no-test-connection", action="store_true",
+                        help="turn off Test connection")
+    policy.add_argument("--key-env", metavar="NAME",
+                        help="the API key comes from this environment variable")
+    policy.add_argument("--key-file", metavar="PATH",
+                        help="the API key comes from this file")
     parser.add_argument("--version", default="1",
                         help="the extension's version: raise it to replace an older one")
     parser.add_argument("--out", help="the .oxt (default dist/marginalia-admin.oxt) or an .xcu")
     return parser.parse_args(argv)
+
+
+def policy_values(args: argparse.Namespace) -> Dict[str, str]:
+    """The policy options given, as Policy settings; a policy users could change would be
+    none, so main() locks every one given."""
+    out = {}
+    if args.allow_endpoint:
+        out["allowed_endpoints"] = " ".join(args.allow_endpoint)
+    for flag, name, value in ((args.local_only, "local_only", "true"),
+                              (args.selection_only, "selection_only", "true"),
+                              (args.no_test_connection, "allow_test_connection", "false")):
+        if flag:
+            out[name] = value
+    for given, name in ((args.chat_days, "chat_days"), (args.key_env, "api_key_env"),
+                        (args.key_file, "api_key_file")):
+        if given is not None:
+            out[name] = str(given)
+    return out
 
 
 def main(argv: List[str], xcs_path: str, default_out: str) -> int:
@@ -160,10 +199,12 @@ def main(argv: List[str], xcs_path: str, default_out: str) -> int:
             sys.stderr.write("--set takes FIELD=VALUE, not %r\n" % item)
             return 2
         values[name.strip()] = value
+    rules = policy_values(args)
+    values.update(rules)
     with open(xcs_path, encoding="utf-8") as fh:
         fields = schema_fields(fh.read())
     try:
-        xcu = admin_xcu(fields, values, [n for group in args.lock for n in group])
+        xcu = admin_xcu(fields, values, [n for group in args.lock for n in group] + list(rules))
     except AdminConfigError as exc:
         sys.stderr.write("admin-config: %s\n" % exc)
         return 2

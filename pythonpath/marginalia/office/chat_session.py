@@ -155,7 +155,7 @@ class ChatSession:
         self._generation = 0
         self._closed = False
         self.restored = False
-        self.kept = chat_store.DocChats(ctx, doc, self._keeping)
+        self.kept = chat_store.DocChats(ctx, doc, self._keeping, self._expired)
         try:
             doc.addCloseListener(_CloseWatch(self))
         except Exception:
@@ -258,11 +258,18 @@ class ChatSession:
 
     # -- kept chats (main thread) ------------------------------------------------
     def _keeping(self) -> bool:
-        override = self.settings_override or {}
-        if "keep_chats" in override:
-            return bool(override["keep_chats"])
         from marginalia.office import settings_store
-        return bool(settings_store.load(self.ctx, with_key=False).keep_chats)
+        from marginalia.ui import policy
+        override = self.settings_override or {}
+        user_keeps = (override["keep_chats"] if "keep_chats" in override
+                      else settings_store.load(self.ctx, with_key=False).keep_chats)
+        # Chat history off by the administrator holds for the runners' override too.
+        return policy.keeps_chats(settings_store.load_policy(self.ctx), user_keeps)
+
+    def _expired(self, updated: float) -> bool:
+        from marginalia.office import settings_store
+        from marginalia.ui import policy
+        return policy.expired(settings_store.load_policy(self.ctx), updated)
 
     def restore(self) -> None:
         """Show the document's last kept chat, once, when the session is made."""
@@ -342,14 +349,20 @@ class ChatSession:
         # What an administrator locked holds for the runners' overrides too.
         for name in admin_locks.held(settings_store.locked(self.ctx)):
             override.pop(name, None)
-        if "endpoint" in override and "api_key" not in override:
+        if ("endpoint" in override and "api_key" not in override
+                and not settings_store.load_policy(self.ctx).key_from_admin):
             # The stored key belongs to the stored endpoint's server: an override
             # pointing elsewhere gets that server's own key, or none.
             settings = settings_store.load(self.ctx, with_key=False)
             override["api_key"] = settings_store.load_key(self.ctx, override["endpoint"])
         else:
             settings = settings_store.load(self.ctx)
-        return settings.copy(**override) if override else settings
+        settings = settings.copy(**override) if override else settings
+        # The administrator's policy, checked before any request of the turn.
+        refused = settings_store.refusal(self.ctx, settings)
+        if refused is not None:
+            raise refused
+        return settings
 
     def _run(self, text: str, cancel, generation: int, action=None) -> None:
         """The worker: one turn, ended by exactly one DONE, pushed last.
@@ -362,6 +375,7 @@ class ChatSession:
         """
         from marginalia.chat import budget, loop, window
         from marginalia.chat.transport import ChatClient
+        from marginalia.office import settings_store
         from marginalia.writer.toolbox import WriterToolbox
         ends = []
 
@@ -376,10 +390,11 @@ class ChatSession:
             # On the main thread: the password container may prompt for the
             # master password, and pyuno fails creating it from two threads at once.
             settings = mainthread.run_sync(self.ctx, self._settings)
+            rules = mainthread.run_sync(self.ctx, lambda: settings_store.load_policy(self.ctx))
             if action is not None and action.track_changes:
                 settings = settings.copy(track_changes=True)
             runner = lambda fn: mainthread.run_sync(self.ctx, fn)  # noqa: E731
-            toolbox = WriterToolbox(self.ctx, self.doc, settings, runner)
+            toolbox = WriterToolbox(self.ctx, self.doc, settings, runner, rules)
             # The toolbox titles the turn's undo step after the request.
             toolbox.begin_turn(action.title if action is not None else text)
             # Asked of the server (cached); a probe that fails falls back quietly.

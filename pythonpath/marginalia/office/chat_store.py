@@ -82,10 +82,14 @@ class _SaveAsWatch(unohelper.Base, XDocumentEventListener):
 class DocChats:
     """One document's kept chats: the id, the shelf, the chat being written."""
 
-    def __init__(self, ctx, doc, enabled: Callable[[], bool]):
+    def __init__(self, ctx, doc, enabled: Callable[[], bool],
+                 expired: Callable[[float], bool] = lambda _updated: False):
         self.ctx = ctx
         self.doc = doc
         self.enabled = enabled
+        # The administrator's kept days (ui.policy.expired): older chats are removed
+        # whenever the document's chats are read.
+        self.expired = expired
         self.chats_dir = None          # set on first use, or by the headless runner
         self.chat = history.KeptChat()  # the chat the panel shows (its id, its dates)
         self._lock = threading.Lock()
@@ -112,7 +116,11 @@ class DocChats:
                 return None
             ident = history.new_id()
             set_doc_id(self.doc, ident)
-        return history.Shelf(self.folder(), ident)
+        shelf = history.Shelf(self.folder(), ident)
+        for summary in shelf.summaries():
+            if self.expired(summary.updated):
+                shelf.delete(summary.chat_id)
+        return shelf
 
     # -- reading -------------------------------------------------------------------
     def take_notes(self, shelf: Optional[history.Shelf]) -> List[str]:

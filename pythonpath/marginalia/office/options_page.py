@@ -19,7 +19,7 @@ from typing import Dict, Union
 from marginalia import config
 from marginalia.office import server_look, settings_store
 from marginalia.office.control_events import Call
-from marginalia.ui import admin_locks, check_report, options_form
+from marginalia.ui import admin_locks, check_report, options_form, policy
 
 log = logging.getLogger("marginalia.options")
 WHAT = "options page action"   # how a failing control action is named in the log
@@ -44,7 +44,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         return False
     if event_object == "initialize":
         fill(window, settings_store.load(ctx))
-        lock(window, settings_store.locked(ctx))
+        lock(window, settings_store.locked(ctx), settings_store.load_policy(ctx))
         _attach(ctx, window)
         _fetch_models(ctx, window, read_form(window), quiet=True)
         return True
@@ -95,16 +95,19 @@ def fill(window, settings: config.Settings) -> None:
         _say(window, "", line)
 
 
-def lock(window, locked) -> None:
-    """Grey the controls of values an administrator locked; say so in their tooltips and
-    in a line on the page, which a screen reader reads as text (on 7.4 a tooltip is not
-    a control's accessible description: the page's descriptions are all empty)."""
-    for name in admin_locks.locked_controls(locked):
+def lock(window, locked, rules) -> None:
+    """Grey the controls of values an administrator locked or the policy rules out; say
+    so in their tooltips and in a line on the page, which a screen reader reads as text
+    (on 7.4 a tooltip is not a control's accessible description: the page's descriptions
+    are all empty)."""
+    for name, why in policy.greyed(locked, rules):
         model = window.getControl(name).getModel()
         model.Enabled = False
-        model.HelpText = admin_locks.help_text(model.HelpText)
+        model.HelpText = admin_locks.help_text(model.HelpText, why)
+    if rules.key_from_admin:
+        window.getControl("ApiKeyField").setText("")   # never shown, never saved
     # The field-problem line shows it whenever no field is typed wrong (_validate).
-    window.getControl("FieldProblem").getModel().Tag = admin_locks.page_note(locked)
+    window.getControl("FieldProblem").getModel().Tag = policy.page_note(locked, rules)
     _validate(window)
 
 

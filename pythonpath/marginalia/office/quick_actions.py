@@ -12,9 +12,9 @@ import logging
 from typing import Any, List, Optional
 
 from marginalia import events as ev
-from marginalia.office import chat_session, prompt_store
+from marginalia.office import chat_session, prompt_store, settings_store
 from marginalia.ui import prompts as pl
-from marginalia.ui import quick_menu
+from marginalia.ui import policy, quick_menu
 from marginalia.ui.transcript import STILL_ANSWERING
 from marginalia.writer import action_output
 
@@ -66,6 +66,8 @@ def start(ctx: Any, doc: Any, prompt: pl.Prompt, argument: str = "", rng: Any = 
             return action_output.NO_SELECTION % prompt.name
         if prompt.mode != pl.BELOW:
             target = action_output.capture(doc, whole=True)
+    if target.whole and settings_store.load_policy(ctx).selection_only:
+        return policy.SELECT_FIRST
     session = chat_session.session_for(ctx, doc)
     if session.busy:
         return STILL_ANSWERING

@@ -9,7 +9,7 @@ local hosts comes from ui.first_run.probe_settings).
 """
 
 import logging
-from typing import Any, Callable, List, Union
+from typing import Any, Callable, List, Optional, Union
 
 from marginalia import config, threads
 from marginalia.errors import MarginaliaError, user_sentence
@@ -50,7 +50,7 @@ def list_models_later(ctx, settings: config.Settings, show: Callable[[Result], N
     def models():
         from marginalia.chat.transport import ChatClient
         return ChatClient(probe_settings(settings), retries=0).list_models()
-    later(ctx, models, show, latest)
+    later(ctx, models, show, latest, _refusal(ctx, settings))
 
 
 def check_later(ctx, settings: config.Settings, show: Callable[[Any], None],
@@ -59,7 +59,7 @@ def check_later(ctx, settings: config.Settings, show: Callable[[Any], None],
     def test():
         from marginalia.chat.check import check
         return check(probe_settings(settings))
-    later(ctx, test, show, latest)
+    later(ctx, test, show, latest, _refusal(ctx, settings, testing=True))
 
 
 def window_later(ctx, settings: config.Settings, show: Callable[[Any], None],
@@ -68,19 +68,29 @@ def window_later(ctx, settings: config.Settings, show: Callable[[Any], None],
     def probe():
         from marginalia.chat import window
         return window.probe(probe_settings(settings))
-    later(ctx, probe, show, latest)
+    later(ctx, probe, show, latest, _refusal(ctx, settings))
 
 
-def later(ctx, work: Callable[[], Any], show: Callable[[Any], None], latest: Latest) -> None:
+def _refusal(ctx, settings, testing=False):
+    from marginalia.office import settings_store
+    return settings_store.refusal(ctx, settings, testing)
+
+
+def later(ctx, work: Callable[[], Any], show: Callable[[Any], None], latest: Latest,
+          refused: Optional[Exception] = None) -> None:
     """Run ``work`` on a worker; ``show(its result or exception)`` on the main thread, unless
-    a newer look (or ``latest.forget()``) came since."""
+    a newer look (or ``latest.forget()``) came since. ``refused`` (the administrator's
+    policy) is shown instead, and ``work`` never runs: nothing is sent."""
     ticket = latest.ticket()
 
     def run():
-        try:
-            result = work()
-        except Exception as exc:  # shown as a sentence by show()
-            result = exc
+        if refused is not None:
+            result = refused
+        else:
+            try:
+                result = work()
+            except Exception as exc:  # shown as a sentence by show()
+                result = exc
         mainthread.post(ctx, lambda: _show_safely(show, result, latest, ticket))
     threads.start(run, name="marginalia-look")
 

@@ -11,14 +11,15 @@ password may show LibreOffice's master password prompt.
 """
 
 import logging
+import os
 from urllib.parse import urlsplit
 
 import uno
 
 from marginalia import config
 from marginalia.chat.endpoint import default_port
-from marginalia.errors import ConfigError
-from marginalia.ui import admin_locks
+from marginalia.errors import ConfigError, PolicyError
+from marginalia.ui import admin_locks, policy as admin_policy
 
 log = logging.getLogger("marginalia.settings")
 
@@ -94,7 +95,53 @@ def load(ctx, with_key: bool = True) -> config.Settings:
     _use_office_proxy(ctx)
     if not with_key:
         return settings
-    return settings.copy(api_key=load_key(ctx, settings.endpoint))
+    rules = load_policy(ctx)
+    if not rules.key_from_admin:
+        return settings.copy(api_key=load_key(ctx, settings.endpoint))
+    try:
+        return settings.copy(api_key=admin_key(rules))
+    except PolicyError:
+        # Said where it matters, before a request (refusal); a page only shows no key.
+        log.warning("the administrator's API key could not be read")
+        return settings
+
+
+def refusal(ctx, settings: config.Settings, testing: bool = False):
+    """The PolicyError refusing a request to ``settings.endpoint`` (a Test connection with
+    ``testing``), or None when the administrator's policy allows it."""
+    rules = load_policy(ctx)
+    sentence = (admin_policy.test_refusal if testing else admin_policy.endpoint_refusal)(
+        rules, settings.endpoint)
+    if sentence:
+        log.info("refused by the administrator's policy")
+        return PolicyError(sentence)
+    if rules.key_from_admin:
+        try:
+            admin_key(rules)
+        except PolicyError as exc:
+            return exc
+    return None
+
+
+def load_policy(ctx) -> admin_policy.Policy:
+    """The administrator's policy (the schema's defaults restrict nothing)."""
+    node = _config(ctx, ROOT + "/Policy")
+    values = dict((name, node.getByName(name)) for name in admin_policy.Policy._fields)
+    values["allowed_endpoints"] = tuple(
+        e.strip() for e in (values["allowed_endpoints"] or ()) if e.strip())
+    values["chat_days"] = int(values["chat_days"])
+    return admin_policy.Policy(**values)
+
+
+def admin_key(rules: admin_policy.Policy) -> str:
+    """The key from the administrator's environment variable or file."""
+    def read(path):
+        with open(os.path.expanduser(path), encoding="utf-8") as fh:
+            return fh.read()
+    try:
+        return admin_policy.admin_key(rules, os.environ, read)
+    except ValueError as exc:
+        raise PolicyError(str(exc))
 
 
 def _use_office_proxy(ctx) -> None:
@@ -153,6 +200,8 @@ def save(ctx, settings: config.Settings) -> None:
             node.replaceByName(name, value)
         node.commitChanges()
     # The key belongs to the server in use: the administrator's, when it is locked.
+    if load_policy(ctx).key_from_admin:
+        return      # the administrator's key is never stored in the user's profile
     endpoint = settings.endpoint
     if "endpoint" in held:
         endpoint = _config(ctx, ROOT + "/Connection").getByName("endpoint")

@@ -50,10 +50,10 @@ def locked_controls(locked: Iterable[str]) -> List[str]:
     return [control for control, fields, _label in CONTROLS if names.intersection(fields)]
 
 
-def help_text(original: str) -> str:
+def help_text(original: str, note: str = NOTE) -> str:
     """A locked control's tooltip (and so its accessible description): the note first."""
     original = (original or "").strip()
-    return "%s. %s" % (NOTE, original) if original else NOTE
+    return "%s. %s" % (note, original) if original else note
 
 
 def page_note(locked: Iterable[str]) -> str:

@@ -31,6 +31,7 @@ from marginalia.writer import (binding, guard, keepout, ledger, mark_keeper, pla
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import Turn
 from marginalia.chat.tools import ToolRegistry
+from marginalia.ui import policy
 
 log = logging.getLogger("marginalia.writer")
 
@@ -79,10 +80,12 @@ class WriterToolbox:
     """The tools, turn frame and per-turn context of one Writer document."""
 
     def __init__(self, ctx: Any, doc: Any, settings: Any,
-                 runner: Callable[[Callable[[], Any]], Any]):
+                 runner: Callable[[Callable[[], Any]], Any], rules: Any = None):
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
+        # The administrator's policy (ui.policy): selection only leaves the selection's tools.
+        self.rules = rules if rules is not None else policy.Policy()
         self._runner = runner
         self.slice = SLICE
         # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
@@ -101,6 +104,8 @@ class WriterToolbox:
         self._whole_shown = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for spec in tool_specs.SPECS:
+            if policy.tool_refusal(self.rules, spec.name):
+                continue
             self.registry.register(spec.name, spec.description, spec.parameters,
                                    self._bind(spec), edits=spec.edits, sized=spec.sized)
 
@@ -176,6 +181,10 @@ class WriterToolbox:
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
+        refused = policy.tool_refusal(self.rules, tool.name)
+        if refused:
+            # Not offered to the model (see __init__): refused here too, whatever calls it.
+            raise ToolError(refused)
         spec = tool_specs.spec(tool.name)
         if spec is None:        # run_edit's quick-action output: no declaration, no map
             return self._runner(lambda: self._run(tool, kwargs))
@@ -372,6 +381,9 @@ class WriterToolbox:
         self._check_open()
         bmap = read.body_map(self.doc)
         sel = read.selection(self.doc, bmap)
+        if self.rules.selection_only:
+            self._whole_shown = False
+            return selection_context(sel)
         stats = read.statistics(self.doc)
         # A short document is shown whole: a small model edits what it sees (asked to
         # read first, it often stops after reading), and any model saves a round.
@@ -414,3 +426,12 @@ class WriterToolbox:
                      "numbers it (your own inserts and deletes move the numbers after them):")
         lines.extend(docview.render_para(para) for para in whole)
         return "\n".join(lines)
+
+
+def selection_context(sel) -> str:
+    """The context under a selection-only policy: the selected text and nothing else of
+    the document (not its title, size, outline or the cursor's paragraph)."""
+    if sel.start is None or sel.empty:
+        return policy.SELECTION_NOTE + " Nothing is selected."
+    return "%s\nSelected: \u201c%s\u201d" % (policy.SELECTION_NOTE,
+                                             docview.short(sel.text, 1500))

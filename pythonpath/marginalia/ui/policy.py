@@ -1,0 +1,182 @@
+"""The administrator's policy and what it allows (pure).
+
+The values come from the registry group ``/org.marginalia.Settings/Policy``
+(office.settings_store.load_policy), set and finalized by the administrator's
+configuration extension (``build.py admin-config``). Every decision is made
+here, the office side only applies it, and every refusal is one sentence that
+names the policy, so a user knows it is not a fault to report.
+"""
+
+import ipaddress
+import time
+from typing import Callable, Iterable, List, Mapping, NamedTuple, Optional, Tuple
+from urllib.parse import urlsplit
+
+from marginalia.ui import admin_locks
+
+# chat_days: kept as the user chooses (the Keep chats setting), without a limit.
+USER_CHOOSES = -1
+
+# The tools a selection-only policy leaves: they read and replace the selection and
+# nothing else. A read tool (read_document, search_document, get_document_info) would
+# show the rest of the document; an edit tool that finds its text or addresses
+# paragraphs by number would tell the model about it through its results.
+SELECTION_TOOLS = ("get_selection", "replace_selection")
+
+# Single-label names (an intranet host) and these suffixes never resolve on the
+# public internet (RFC 6761, RFC 8375, ICANN's .internal).
+LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
+
+TEST_OFF = "Your administrator has turned off Test connection."
+SELECTION_NOTE = ("Your administrator allows the assistant to see only the selected text: "
+                  "no other part of the document can be read.")
+
+SELECT_FIRST = ("Your administrator allows the assistant to see only the selected text: "
+                "select the text first.")
+
+
+class Policy(NamedTuple):
+    allowed_endpoints: Tuple[str, ...] = ()
+    local_only: bool = False
+    selection_only: bool = False
+    chat_days: int = USER_CHOOSES
+    allow_test_connection: bool = True
+    api_key_env: str = ""
+    api_key_file: str = ""
+
+    @property
+    def key_from_admin(self) -> bool:
+        """The administrator provides the key: the user never types one."""
+        return bool(self.api_key_env or self.api_key_file)
+
+
+def _host_port(endpoint: str) -> Tuple[str, Optional[int], str]:
+    parts = urlsplit((endpoint or "").strip())
+    try:
+        port = parts.port
+    except ValueError:
+        port = None
+    return (parts.hostname or "").lower().rstrip("."), port, (parts.scheme or "").lower()
+
+
+def _matches(entry: str, endpoint: str) -> bool:
+    """``entry`` (a URL prefix or a host, host:port) allows ``endpoint``."""
+    entry = entry.strip()
+    if not entry:
+        return False
+    if "://" in entry:
+        want_host, want_port, want_scheme = _host_port(entry)
+        host, port, scheme = _host_port(endpoint)
+        if (want_scheme, want_host, want_port) != (scheme, host, port):
+            return False
+        # The path must continue at a boundary: /v1 allows /v1/ and /v1, not /v10.
+        prefix = urlsplit(entry).path.rstrip("/")
+        path = urlsplit(endpoint.strip()).path
+        return path == prefix or path.startswith(prefix + "/") or not prefix
+    host, port, _scheme = _host_port(endpoint)
+    want_host, _sep, want_port = entry.lower().rstrip("/").partition(":")
+    if want_host.rstrip(".") != host:
+        return False
+    return not want_port or (want_port.isdigit() and port == int(want_port))
+
+
+def is_local(host: str) -> bool:
+    """A host on this computer or a private network (not resolved: no I/O here)."""
+    host = (host or "").lower().strip("[]").rstrip(".")
+    if not host:
+        return False
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return (host == "localhost" or "." not in host
+                or any(host.endswith(suffix) for suffix in LOCAL_SUFFIXES))
+    return address.is_loopback or address.is_private or address.is_link_local
+
+
+def endpoint_refusal(policy: Policy, endpoint: str) -> str:
+    """The sentence refusing ``endpoint`` before any request, or "" when it is allowed."""
+    host, _port, _scheme = _host_port(endpoint)
+    shown = (endpoint or "").strip() or "(no server)"
+    if policy.allowed_endpoints and not any(_matches(entry, endpoint)
+                                            for entry in policy.allowed_endpoints):
+        return ("Your administrator allows only these model servers: %s; nothing was sent "
+                "to %s." % (", ".join(policy.allowed_endpoints), shown))
+    if policy.local_only and not is_local(host):
+        return ("Your administrator allows only model servers on this computer or the local "
+                "network; nothing was sent to %s." % shown)
+    return ""
+
+
+def test_refusal(policy: Policy, endpoint: str) -> str:
+    """Test connection's refusal, or "" when it may run."""
+    if not policy.allow_test_connection:
+        return TEST_OFF
+    return endpoint_refusal(policy, endpoint)
+
+
+def tool_refusal(policy: Policy, name: str) -> str:
+    """The tool result refusing ``name`` under the policy, or "" when it may run."""
+    if policy.selection_only and name not in SELECTION_TOOLS:
+        return ("%s is not available: your administrator allows you to see and change only "
+                "the text the user selected (get_selection, replace_selection)." % name)
+    return ""
+
+
+def keeps_chats(policy: Policy, user_keeps: bool) -> bool:
+    """Whether the chats are kept at all: never when the administrator turned it off."""
+    return policy.chat_days != 0 and bool(user_keeps)
+
+
+def expired(policy: Policy, saved: float, now: Optional[float] = None) -> bool:
+    """A chat saved at ``saved`` (seconds since the epoch) is past the kept days."""
+    if policy.chat_days < 0:
+        return False
+    now = time.time() if now is None else now
+    return now - saved > policy.chat_days * 86400
+
+
+def admin_key(policy: Policy, environ: Mapping[str, str],
+              read: Callable[[str], str]) -> str:
+    """The key the administrator provides; raises ValueError with the user's sentence when
+    it is missing. ``read(path)`` reads a file (injected: this module does no I/O)."""
+    if policy.api_key_env:
+        key = (environ.get(policy.api_key_env) or "").strip()
+        if key:
+            return key
+        if not policy.api_key_file:
+            raise ValueError("Your administrator provides the API key in the environment "
+                             "variable %s, which is not set; ask your administrator."
+                             % policy.api_key_env)
+    try:
+        key = read(policy.api_key_file).strip()
+    except OSError:
+        key = ""
+    if not key:
+        raise ValueError("Your administrator provides the API key in the file %s, which "
+                         "could not be read; ask your administrator." % policy.api_key_file)
+    return key
+
+
+def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
+    """The Options page controls to grey, each with the note saying why: the locked
+    values' (ui.admin_locks) first, then those the policy rules out."""
+    out = [(name, admin_locks.NOTE) for name in admin_locks.locked_controls(locked)]
+    return out + _policy_controls(policy)
+
+
+def page_note(locked: Iterable[str], policy: Policy) -> str:
+    """The page's visible line: what is locked, then what the policy rules out."""
+    lines = [admin_locks.page_note(locked)] + [why + "." for _n, why in
+                                               _policy_controls(policy)]
+    return " ".join(line for line in lines if line)
+
+
+def _policy_controls(policy: Policy) -> List[Tuple[str, str]]:
+    out = []
+    if policy.key_from_admin:
+        out.append(("ApiKeyField", "The API key is provided by your administrator"))
+    if policy.chat_days == 0:
+        out.append(("KeepChatsCheck", "Your administrator turned off keeping chats"))
+    if not policy.allow_test_connection:
+        out.append(("TestButton", TEST_OFF.rstrip(".")))
+    return out

@@ -1,0 +1,128 @@
+"""The administrator's policy decisions (ui.policy), pure."""
+
+import pytest
+
+from marginalia.ui import policy
+from marginalia.ui.policy import Policy
+
+ALLOWED = Policy(allowed_endpoints=("https://llm.example.org/v1", "gpu01:8000",
+                                    "ollama.corp"))
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://llm.example.org/v1", "https://llm.example.org/v1/", "https://LLM.example.org/v1",
+    "http://gpu01:8000/v1", "https://ollama.corp/api", "http://ollama.corp:11434/v1"])
+def test_an_allowed_prefix_or_host_lets_the_endpoint_through(endpoint):
+    assert policy.endpoint_refusal(ALLOWED, endpoint) == ""
+
+
+@pytest.mark.parametrize("endpoint", [
+    "https://llm.example.org/v10",               # not at a path boundary
+    "https://llm.example.org.evil.test/v1",      # the allowed name as a prefix of another
+    "http://llm.example.org/v1",                 # another scheme
+    "https://llm.example.org:8443/v1",           # another port
+    "https://api.openai.com/v1", "http://gpu01:9000/v1", "http://gpu01/v1", ""])
+def test_any_other_endpoint_is_refused_with_a_sentence_naming_the_policy(endpoint):
+    sentence = policy.endpoint_refusal(ALLOWED, endpoint)
+    assert sentence.startswith("Your administrator allows only these model servers: "
+                               "https://llm.example.org/v1, gpu01:8000, ollama.corp;")
+    assert sentence.count(".") >= 1 and "\n" not in sentence
+
+
+def test_no_list_allows_any_server():
+    assert policy.endpoint_refusal(Policy(), "https://api.openai.com/v1") == ""
+
+
+@pytest.mark.parametrize("host,local", [
+    ("localhost", True), ("127.0.0.1", True), ("::1", True), ("10.2.3.4", True),
+    ("192.168.1.20", True), ("172.16.0.9", True), ("fd00::1", True), ("169.254.1.1", True),
+    ("gpu01", True), ("llm.internal", True), ("box.local", True), ("nas.home.arpa", True),
+    ("api.openai.com", False), ("8.8.8.8", False), ("172.32.0.1", False),
+    ("2001:4860::8888", False), ("", False)])
+def test_local_hosts_are_this_computer_and_private_networks(host, local):
+    assert policy.is_local(host) is local
+
+
+def test_local_only_refuses_a_cloud_provider_and_allows_a_private_server():
+    rules = Policy(local_only=True)
+    assert policy.endpoint_refusal(rules, "http://10.0.0.5:8000/v1") == ""
+    assert policy.endpoint_refusal(rules, "https://api.openai.com/v1") == (
+        "Your administrator allows only model servers on this computer or the local network; "
+        "nothing was sent to https://api.openai.com/v1.")
+
+
+def test_both_rules_must_allow_the_server():
+    rules = Policy(allowed_endpoints=("api.openai.com",), local_only=True)
+    assert policy.endpoint_refusal(rules, "https://api.openai.com/v1").startswith(
+        "Your administrator allows only model servers on this computer")
+
+
+def test_test_connection_off_is_refused_before_the_endpoint_is_looked_at():
+    assert policy.test_refusal(Policy(allow_test_connection=False), "http://localhost/v1") \
+        == policy.TEST_OFF
+    assert policy.test_refusal(ALLOWED, "https://elsewhere.test/v1").startswith(
+        "Your administrator allows only")
+    assert policy.test_refusal(Policy(), "https://elsewhere.test/v1") == ""
+
+
+def test_selection_only_leaves_only_the_selections_tools():
+    rules = Policy(selection_only=True)
+    for name in ("read_document", "search_document", "get_document_info", "replace_text",
+                 "insert_paragraphs", "delete_paragraphs"):
+        assert policy.tool_refusal(rules, name).startswith(name + " is not available: your "
+                                                           "administrator")
+    assert policy.tool_refusal(rules, "get_selection") == ""
+    assert policy.tool_refusal(rules, "replace_selection") == ""
+    assert policy.tool_refusal(Policy(), "read_document") == ""
+
+
+def test_every_tool_a_selection_only_policy_leaves_exists():
+    from marginalia.document import tool_specs
+    assert set(policy.SELECTION_TOOLS) <= set(s.name for s in tool_specs.SPECS)
+
+
+def test_chat_history_off_or_kept_for_some_days():
+    day = 86400.0
+    assert policy.keeps_chats(Policy(), True) and not policy.keeps_chats(Policy(), False)
+    assert not policy.keeps_chats(Policy(chat_days=0), True)
+    assert policy.keeps_chats(Policy(chat_days=3), True)
+    assert not policy.expired(Policy(), 0.0, now=1000 * day)
+    assert policy.expired(Policy(chat_days=3), 0.0, now=3 * day + 1)
+    assert not policy.expired(Policy(chat_days=3), 0.0, now=3 * day - 1)
+    assert policy.expired(Policy(chat_days=0), 10.0, now=11.0)
+
+
+def _reader(files):
+    def read(path):
+        if path not in files:
+            raise OSError(path)
+        return files[path]
+    return read
+
+
+def test_the_key_comes_from_the_variable_then_the_file():
+    rules = Policy(api_key_env="CORP_KEY", api_key_file="/etc/key")
+    assert rules.key_from_admin and not Policy().key_from_admin
+    assert policy.admin_key(rules, {"CORP_KEY": " k1 \n"}, _reader({})) == "k1"
+    assert policy.admin_key(rules, {}, _reader({"/etc/key": "k2\n"})) == "k2"
+
+
+def test_a_missing_key_is_one_sentence_naming_where_the_administrator_put_it():
+    with pytest.raises(ValueError) as missing:
+        policy.admin_key(Policy(api_key_env="CORP_KEY"), {}, _reader({}))
+    assert "environment variable CORP_KEY" in str(missing.value)
+    with pytest.raises(ValueError) as unreadable:
+        policy.admin_key(Policy(api_key_file="/etc/key"), {}, _reader({"/etc/key": "  "}))
+    assert "the file /etc/key" in str(unreadable.value)
+
+
+def test_the_options_page_greys_what_the_policy_rules_out_and_says_why():
+    rules = Policy(api_key_file="/k", chat_days=0, allow_test_connection=False)
+    greyed = dict(policy.greyed(["model"], rules))
+    assert greyed["ModelCombo"] == "Set by your administrator"
+    assert set(greyed) == {"ModelCombo", "ApiKeyField", "KeepChatsCheck", "TestButton"}
+    assert policy.page_note(["model"], rules) == (
+        "Set by your administrator: Model. The API key is provided by your administrator. "
+        "Your administrator turned off keeping chats. Your administrator has turned off "
+        "Test connection.")
+    assert policy.greyed([], Policy()) == [] and policy.page_note([], Policy()) == ""
