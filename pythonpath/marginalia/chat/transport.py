@@ -88,6 +88,9 @@ class ChatStream:
                 self.close()
                 raise
         if kind == "data":
+            if log.isEnabledFor(logging.DEBUG):
+                # The answer's text: the debug log only (marginalia.debuglog).
+                log.debug("stream: %s", value.decode("utf-8", "replace"))
             return value
         self.close()
         if kind == "end":
@@ -265,6 +268,10 @@ class ChatClient:
         while True:
             cancel.check()
             payload = None if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+            if payload is not None and log.isEnabledFor(logging.DEBUG):
+                # The prompt and the document text in it: the debug log only.
+                log.debug("%s %s body: %s", method, url.split("?")[0],
+                          payload.decode("utf-8"))
             route = proxy.route(url, self.proxies)
             exchange = Exchange(url, method, self._headers(url, method), payload,
                                 self.settings.connect_timeout,

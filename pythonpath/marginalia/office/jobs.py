@@ -52,7 +52,39 @@ def _settings_locked(ctx, document, payload):
     return sorted(settings_store.locked(ctx))
 
 
+def _settings_test(ctx, document, payload):
+    """Test connection as the panel and the Options page run it, with ``payload`` over
+    the saved settings: {"sentence"} when it failed or was refused, else {"reached"}."""
+    import threading
+    from marginalia.office import mainthread, server_look, settings_store
+    done, out = threading.Event(), []
+
+    def show(result):
+        out.append(result)
+        done.set()
+
+    def start():
+        settings = settings_store.load(ctx).copy(**payload)
+        server_look.check_later(ctx, settings, show, server_look.Latest())
+    mainthread.run_sync(ctx, start)
+    if not done.wait(120):
+        raise TimeoutError("Test connection gave no answer")
+    if isinstance(out[0], Exception):
+        return {"sentence": server_look.sentence(out[0])}
+    return {"reached": bool(out[0].reached)}
+
+
+def _log(ctx, document, payload):
+    """The log file's path; with on=true, the debug log turned on as ``/debuglog`` does."""
+    from marginalia.office import logfile
+    if payload.get("on"):
+        logfile.debug_on()
+    return {"path": logfile.log_path(ctx)}
+
+
 _COMMANDS = {
+    "settings.test": _settings_test,
+    "log": _log,
     "settings.locked": _settings_locked,
     "ping": _ping,
     "settings.load": _settings_load,

@@ -1,6 +1,7 @@
 """The extension's log file, in the user profile.
 
-It never holds the API key: see config.Settings.__repr__.
+It never holds the API key (see config.Settings.__repr__), nor document text,
+prompts or answers unless the user turned on the debug log (marginalia.debuglog).
 """
 
 import logging
@@ -8,6 +9,8 @@ import logging.handlers
 import os
 
 import uno
+
+from marginalia import debuglog
 
 _configured = [False]
 
@@ -35,7 +38,16 @@ def setup(ctx) -> None:
     except Exception:
         # No writable profile: log to stderr rather than fail the extension.
         handler = logging.StreamHandler()
-    handler.setFormatter(logging.Formatter(
+    handler.setFormatter(debuglog.SafeFormatter(
         "%(asctime)s %(levelname)s %(name)s [%(threadName)s] %(message)s"))
     logger.addHandler(handler)
     logger.propagate = False
+
+
+def debug_on() -> None:
+    """Turn on the debug log until LibreOffice closes: document text, prompts and answers
+    go into the log from now on."""
+    debuglog.turn_on()
+    logger = logging.getLogger("marginalia")
+    logger.setLevel(logging.DEBUG)
+    logger.info("debug log on until LibreOffice closes")

@@ -17,6 +17,7 @@ from typing import Dict, Union
 
 
 from marginalia import config
+from marginalia import debuglog
 from marginalia.office import server_look, settings_store
 from marginalia.office.control_events import Call
 from marginalia.ui import admin_locks, check_report, options_form, policy
@@ -107,7 +108,8 @@ def lock(window, locked, rules) -> None:
     if rules.key_from_admin:
         window.getControl("ApiKeyField").setText("")   # never shown, never saved
     # The field-problem line shows it whenever no field is typed wrong (_validate).
-    window.getControl("FieldProblem").getModel().Tag = policy.page_note(locked, rules)
+    window.getControl("FieldProblem").getModel().Tag = policy.page_note(
+        locked, rules, debuglog.is_on())
     _validate(window)
 
 

@@ -21,7 +21,8 @@ import uno
 
 from marginalia.chat import history
 from marginalia.chat.loop import CONNECTING
-from marginalia.events import DONE, ERROR, Event
+from marginalia import debuglog
+from marginalia.events import DONE, ERROR, NOTICE, Event
 from marginalia.office import mainthread
 from marginalia.ui import bidi, first_run, panel_layout, transcript
 from marginalia.office.panel_states import PanelStates, guarded
@@ -261,6 +262,12 @@ class ChatPanel(PanelStates):
         if text == transcript.TEST_COMMAND:
             self.view.clear_input()
             self._test_connection()
+            return
+        if text == transcript.DEBUG_LOG_COMMAND:
+            from marginalia.office import logfile
+            self.view.clear_input()
+            logfile.debug_on()
+            self._show(self.renderer.event(Event(NOTICE, message=debuglog.NOTE)))
             return
         if self.session.busy:
             # Enter while a turn runs: the message waits and goes when the answer ends.

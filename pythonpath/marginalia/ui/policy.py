@@ -12,6 +12,7 @@ import time
 from typing import Callable, Iterable, List, Mapping, NamedTuple, Optional, Tuple
 from urllib.parse import urlsplit
 
+from marginalia import debuglog
 from marginalia.ui import admin_locks
 
 # chat_days: kept as the user chooses (the Keep chats setting), without a limit.
@@ -164,10 +165,13 @@ def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
     return out + _policy_controls(policy)
 
 
-def page_note(locked: Iterable[str], policy: Policy) -> str:
-    """The page's visible line: what is locked, then what the policy rules out."""
+def page_note(locked: Iterable[str], policy: Policy, debug_log: bool = False) -> str:
+    """The page's visible line: what is locked, what the policy rules out, and whether the
+    debug log is on (marginalia.debuglog: the page says so while it is)."""
     lines = [admin_locks.page_note(locked)] + [why + "." for _n, why in
                                                _policy_controls(policy)]
+    if debug_log:
+        lines.append(debuglog.NOTE)
     return " ".join(line for line in lines if line)
 
 

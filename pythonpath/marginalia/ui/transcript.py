@@ -43,6 +43,8 @@ ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
 METER = " \u00b7 context %s / %s"   # after the status: the last request's size / the window
 TEST_COMMAND = "/test"
+# Turns on the debug log until LibreOffice closes (marginalia.debuglog).
+DEBUG_LOG_COMMAND = "/debuglog"
 TESTING = "Testing the connection and whether the model can edit\u2026"
 TEST_TITLE = "Test connection:"
 THINKING_HEADER_LIMIT = 60

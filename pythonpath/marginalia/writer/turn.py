@@ -280,4 +280,5 @@ class Turn:
             except Exception as exc:
                 errors.append(exc)
         for exc in errors:
-            log.warning("ending the turn: %s", exc)
+            # A UNO message may quote the document: the type says enough (debuglog).
+            log.warning("ending the turn: %s", type(exc).__name__)

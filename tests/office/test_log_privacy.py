@@ -1,0 +1,66 @@
+"""The log holds no document text, prompt or answer after a real turn, unless the user
+turned on the debug log (marginalia.debuglog), in an office of its own: the debug log
+lasts until that LibreOffice closes."""
+
+import os
+import time
+
+import pytest
+
+from tests.support.office import OfficeHarness
+from tests.support.shared_install import OXT
+from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
+from tests.support.writer import build
+
+SENTENCE = "The saffron ledger was sealed in the vault on Tuesday."
+PROMPT = "Summarise the cinnamon clause for me"
+
+
+@pytest.fixture(scope="module")
+def own_office():
+    harness = OfficeHarness(os.environ.get("MARGINALIA_OXT") or OXT).start()
+    yield harness
+    harness.stop()
+
+
+def _turn(office, answer):
+    """A turn that reads the document (the sentence goes to the model in a tool result)
+    and answers ``answer``; the log file's text after it."""
+    doc = build(office, [("Standard", SENTENCE)])
+    script = [tool_calls_response([("c1", "read_document", {"start": 1, "end": -1}),
+                                   ("c2", "replace_text", {"search": "nowhere to be found",
+                                                           "replacement": "x"})]),
+              text_response(answer)]
+    try:
+        with ScriptedServer(script) as srv:
+            assert office.job("chat.start", doc, message=PROMPT, settings={
+                "endpoint": srv.url, "model": "test-model"}) == {"started": True}
+            entries = []
+            deadline = time.time() + 60
+            while not any(e["type"] == "done" for e in entries) and time.time() < deadline:
+                entries.extend(office.job("chat.poll", doc)["entries"])
+                time.sleep(0.05)
+            assert "".join(e.get("text", "") for e in entries if e["type"] == "text") == answer
+            # The document's sentence reached the model: there was something to leak.
+            assert any(SENTENCE in str(r.json) for r in srv.chat_requests)
+    finally:
+        office.close(doc)
+    with open(office.job("log")["path"], encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_the_log_has_no_document_text_until_the_debug_log_is_on(own_office):
+    quiet_answer = "Cobalt herons nest beneath the old viaduct."
+    logged = _turn(own_office, quiet_answer)
+    assert "/v1/chat/completions -> 200" in logged       # the turn was logged...
+    for text in (SENTENCE, "saffron", PROMPT, "cinnamon", quiet_answer, "herons",
+                 "nowhere to be found"):
+        assert text not in logged                          # ...but none of its words
+
+    own_office.job("log", on=True)
+    debug_answer = "Violet kites circle the granite harbour."
+    logged = _turn(own_office, debug_answer)
+    assert "debug log on until LibreOffice closes" in logged
+    after = logged.split("debug log on until LibreOffice closes", 1)[1]
+    assert SENTENCE in after and PROMPT in after and "Violet kites" in after
+    assert quiet_answer not in logged                      # the earlier turn stays out
