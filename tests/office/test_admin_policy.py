@@ -115,7 +115,9 @@ def test_the_model_sees_only_the_selection_and_no_tool_reads_beyond_it(user_offi
         assert SELECTED in system and policy.SELECTION_NOTE in system
         for request in sent:
             body = json.dumps(request.json, ensure_ascii=False)
-            assert "Northwind" not in body.replace('"query": "Northwind"', "")
+            # (The model's own search for "Northwind" is in the history; what it would
+            # have found is not.)
+            assert "Northwind Traders" not in body and "confidential" not in body
             assert "opening paragraph" not in body and "weather" not in body
         results = [m["content"] for m in sent[1].json["messages"] if m["role"] == "tool"]
         assert len(results) == 4
