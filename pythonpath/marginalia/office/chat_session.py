@@ -281,6 +281,8 @@ class ChatSession:
                 chat = self.kept.restore()
                 if chat is not None and not self.log:
                     self._replace(chat.messages, chat.log)
+            else:
+                self.kept.shelf()     # removes what the administrator's days rule out
         except Exception:
             log.exception("could not restore the document's chat")
 
