@@ -9,14 +9,13 @@ names. Each test drives the extension as the panel does (the chat session, serve
 import json
 import os
 import tempfile
-import time
 
 import pytest
 
 from marginalia.ui import policy
 from tests.support.shared_install import OXT, with_admin_settings
 from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
-from tests.support.writer import build, select
+from tests.support.writer import build, chat_turn, one, select
 
 KEY = "corp-key-from-the-admins-file"
 SELECTED = "The quarterly figures rose sharply in spring."
@@ -47,18 +46,6 @@ def user_office(admin_server):
     layer.remove()
 
 
-def _turn(office, doc, message, settings=None, timeout=60):
-    assert office.job("chat.start", doc, message=message, settings=settings) == {
-        "started": True}
-    entries = []
-    deadline = time.time() + timeout
-    while not any(e["type"] == "done" for e in entries) and time.time() < deadline:
-        entries.extend(office.job("chat.poll", doc)["entries"])
-        time.sleep(0.05)
-    assert any(e["type"] == "done" for e in entries), entries
-    return entries
-
-
 def test_the_key_comes_from_the_administrators_file_and_is_never_stored(user_office):
     assert user_office.job("settings.load")["api_key"] is True
     # A key the user types is not kept: the administrator's is the only one.
@@ -75,7 +62,7 @@ def test_another_server_is_refused_before_any_request(user_office, admin_server)
     doc = user_office.new_writer()
     try:
         with other:
-            entries = _turn(user_office, doc, "hello", {"endpoint": other.url})
+            entries = chat_turn(user_office, doc, "hello", {"endpoint": other.url})
             assert other.requests == []
         errors = [e["message"] for e in entries if e["type"] == "error"]
         assert errors == [policy.endpoint_refusal(
@@ -105,7 +92,7 @@ def test_the_model_sees_only_the_selection_and_no_tool_reads_beyond_it(user_offi
     try:
         select(doc, "The quarterly", "spring.")
         before = len(admin_server.chat_requests)
-        entries = _turn(user_office, doc, "What does it say?")
+        entries = chat_turn(user_office, doc, "What does it say?")
         sent = admin_server.chat_requests[before:]
         assert len(sent) == 2 and not any(e["type"] == "error" for e in entries), entries
         assert sent[0].headers["authorization"] == "Bearer " + KEY
@@ -132,12 +119,26 @@ def test_no_chat_is_kept_when_the_administrator_turned_history_off(user_office,
     admin_server.add(text_response("Nothing of this is kept."))
     doc = user_office.new_writer()
     try:
-        _turn(user_office, doc, "remember me")
+        chat_turn(user_office, doc, "remember me")
         listed = user_office.job("chat.history", doc)
         assert listed["chats"] == []
         folder = listed["folder"]
         kept = [f for _d, _s, files in os.walk(folder) for f in files] \
             if os.path.isdir(folder) else []
         assert kept == []
+    finally:
+        user_office.close(doc)
+
+
+def test_the_runners_tools_and_context_hold_to_the_selection_too(user_office):
+    doc = build(user_office, [("Standard", SELECTED), ("Standard", OUTSIDE)])
+    try:
+        select(doc, "The quarterly", "spring.")
+        context = user_office.job("writer.context", doc, inline=100000)["context"]
+        assert SELECTED in context and "Northwind" not in context
+        read = one(user_office, doc, "read_document", start=1, end=-1)
+        assert not read["ok"] and "no tool named 'read_document'" in read["content"]
+        assert "Northwind" not in read["content"]
+        assert one(user_office, doc, "get_selection")["ok"]
     finally:
         user_office.close(doc)

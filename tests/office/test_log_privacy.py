@@ -3,14 +3,13 @@ turned on the debug log (marginalia.debuglog), in an office of its own: the debu
 lasts until that LibreOffice closes."""
 
 import os
-import time
 
 import pytest
 
 from tests.support.office import OfficeHarness
 from tests.support.shared_install import OXT
 from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
-from tests.support.writer import build
+from tests.support.writer import build, chat_turn
 
 SENTENCE = "The saffron ledger was sealed in the vault on Tuesday."
 PROMPT = "Summarise the cinnamon clause for me"
@@ -33,13 +32,8 @@ def _turn(office, answer):
               text_response(answer)]
     try:
         with ScriptedServer(script) as srv:
-            assert office.job("chat.start", doc, message=PROMPT, settings={
-                "endpoint": srv.url, "model": "test-model"}) == {"started": True}
-            entries = []
-            deadline = time.time() + 60
-            while not any(e["type"] == "done" for e in entries) and time.time() < deadline:
-                entries.extend(office.job("chat.poll", doc)["entries"])
-                time.sleep(0.05)
+            entries = chat_turn(office, doc, PROMPT, {"endpoint": srv.url,
+                                                      "model": "test-model"})
             assert "".join(e.get("text", "") for e in entries if e["type"] == "text") == answer
             # The document's sentence reached the model: there was something to leak.
             assert any(SENTENCE in str(r.json) for r in srv.chat_requests)

@@ -9,6 +9,7 @@ import json
 import os
 import shutil
 import tempfile
+import time
 
 import uno
 from com.sun.star.beans import PropertyValue
@@ -152,6 +153,20 @@ def turn(office, doc, *calls, **options):
         except ValueError:
             r["data"] = r["content"]
     return results
+
+
+def chat_turn(office, doc, message, settings=None, timeout=60):
+    """A chat turn as the panel starts it (chat.start), polled until it is done; its
+    entries."""
+    assert office.job("chat.start", doc, message=message, settings=settings) == {
+        "started": True}
+    entries = []
+    deadline = time.time() + timeout
+    while not any(e["type"] == "done" for e in entries) and time.time() < deadline:
+        entries.extend(office.job("chat.poll", doc)["entries"])
+        time.sleep(0.05)
+    assert any(e["type"] == "done" for e in entries), entries[-5:]
+    return entries
 
 
 def one(office, doc, name, **arguments):

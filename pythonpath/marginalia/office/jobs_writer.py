@@ -20,8 +20,11 @@ def toolbox_for(ctx: Any, document: Any, payload: Dict[str, Any]) -> WriterToolb
         raise ValueError("this command needs a Document")
     from marginalia.document import change_log as cl
     mode = payload.get("apply") or (cl.TRACKED if payload.get("track_changes") else cl.DIRECT)
+    from marginalia.office import settings_store
     settings = Settings(**cl.mode_fields(mode))
-    return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn))
+    # The administrator's policy holds for the runners' turns as for the panel's.
+    return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn),
+                         run_sync(ctx, lambda: settings_store.load_policy(ctx)))
 
 
 def _call_tools(ctx, document, payload):

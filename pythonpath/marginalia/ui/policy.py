@@ -115,12 +115,10 @@ def test_refusal(policy: Policy, endpoint: str) -> str:
     return endpoint_refusal(policy, endpoint)
 
 
-def tool_refusal(policy: Policy, name: str) -> str:
-    """The tool result refusing ``name`` under the policy, or "" when it may run."""
-    if policy.selection_only and name not in SELECTION_TOOLS:
-        return ("%s is not available: your administrator allows you to see and change only "
-                "the text the user selected (get_selection, replace_selection)." % name)
-    return ""
+def offers(policy: Policy, name: str) -> bool:
+    """Whether the model is offered tool ``name``: a tool not offered cannot be called
+    (the registry answers that there is no such tool)."""
+    return not policy.selection_only or name in SELECTION_TOOLS
 
 
 def keeps_chats(policy: Policy, user_keeps: bool) -> bool:

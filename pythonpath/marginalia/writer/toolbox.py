@@ -104,7 +104,7 @@ class WriterToolbox:
         self._whole_shown = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for spec in tool_specs.SPECS:
-            if policy.tool_refusal(self.rules, spec.name):
+            if not policy.offers(self.rules, spec.name):
                 continue
             self.registry.register(spec.name, spec.description, spec.parameters,
                                    self._bind(spec), edits=spec.edits, sized=spec.sized)
@@ -181,10 +181,6 @@ class WriterToolbox:
 
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
-        refused = policy.tool_refusal(self.rules, tool.name)
-        if refused:
-            # Not offered to the model (see __init__): refused here too, whatever calls it.
-            raise ToolError(refused)
         spec = tool_specs.spec(tool.name)
         if spec is None:        # run_edit's quick-action output: no declaration, no map
             return self._runner(lambda: self._run(tool, kwargs))
