@@ -254,6 +254,13 @@ class ChatPanel(PanelStates):
         if not text:
             self.view.clear_input()
             return
+        # Needs no model: it works before the first-run card is done.
+        if text == transcript.DEBUG_LOG_COMMAND:
+            from marginalia.office import logfile
+            self.view.clear_input()
+            logfile.debug_on()
+            self._show(self.renderer.event(Event(NOTICE, message=debuglog.NOTE)))
+            return
         if self.card is not None and not self.card.ensure_model():
             # Nothing to send it to yet: the message stays, the status says what to do.
             self.view.keep_input(typed[:-1] if from_enter and typed.endswith("\n") else typed)
@@ -262,12 +269,6 @@ class ChatPanel(PanelStates):
         if text == transcript.TEST_COMMAND:
             self.view.clear_input()
             self._test_connection()
-            return
-        if text == transcript.DEBUG_LOG_COMMAND:
-            from marginalia.office import logfile
-            self.view.clear_input()
-            logfile.debug_on()
-            self._show(self.renderer.event(Event(NOTICE, message=debuglog.NOTE)))
             return
         if self.session.busy:
             # Enter while a turn runs: the message waits and goes when the answer ends.

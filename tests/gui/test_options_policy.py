@@ -1,0 +1,86 @@
+"""The administrator's policy on the Options page and the panel, in a real window: the key
+from the administrator's environment variable, no chat history, no Test connection; and
+the debug log said while it is on.
+
+Marginalia and the administrator's settings are installed for every user
+(tests/support/shared_install.py); the page is made as in test_panel_options.py.
+"""
+
+import os
+
+import pytest
+
+from marginalia import debuglog
+from marginalia.ui import policy
+from tests.gui.test_panel_options import _open_page, on_main
+from tests.support.panel_driver import PanelDriver
+from tests.support.shared_install import OXT, with_admin_settings
+
+VARIABLE = "MARGINALIA_TEST_CORP_KEY"
+RULES = {"api_key_env": VARIABLE, "chat_days": "0", "allow_test_connection": "false"}
+
+
+@pytest.fixture(scope="module")
+def policy_office():
+    layer = with_admin_settings(dict(RULES), list(RULES))
+    os.environ[VARIABLE] = "corp-key-from-the-environment"   # the office's environment
+    try:
+        harness = layer.office(OXT, gui=True)
+        try:
+            yield harness
+        finally:
+            harness.stop()
+    finally:
+        os.environ.pop(VARIABLE, None)
+        layer.remove()
+
+
+def _note(window):
+    return window.getControl("FieldProblem").getModel().Label
+
+
+def test_the_page_greys_what_the_policy_rules_out_and_says_why(policy_office):
+    rules = policy.Policy(api_key_env=VARIABLE, chat_days=0, allow_test_connection=False)
+    doc = policy_office.new_writer()
+    try:
+        window, handler = _open_page(policy_office, doc)
+        try:
+            for name in ("ApiKeyField", "KeepChatsCheck", "TestButton"):
+                assert window.getControl(name).getModel().Enabled is False, name
+            assert window.getControl("ModelCombo").getModel().Enabled is True
+            # The administrator's key is in use but never shown.
+            assert policy_office.job("settings.load")["api_key"] is True
+            assert window.getControl("ApiKeyField").getText() == ""
+            assert _note(window) == policy.page_note([], rules)
+            assert window.getControl("TestButton").getModel().HelpText.startswith(
+                "Your administrator has turned off Test connection")
+
+            def ok():
+                window.getControl("ApiKeyField").setText("typed-by-the-user")
+                assert handler.callHandlerMethod(window, "ok", "external_event")
+            on_main(policy_office, ok)
+            # Storing a key would have turned on the profile's persistent password store.
+            container = policy_office.create("com.sun.star.task.PasswordContainer")
+            assert not container.isPersistentStoringAllowed()
+        finally:
+            on_main(policy_office, window.dispose)
+    finally:
+        policy_office.close(doc)
+
+
+def test_the_panel_turns_the_debug_log_on_and_the_page_says_it_is(policy_office):
+    doc = policy_office.new_writer()
+    try:
+        panel = PanelDriver(policy_office, doc)
+        panel.type("/debuglog")
+        panel.key("Return")
+        panel.wait_transcript(debuglog.NOTE)
+        with open(policy_office.job("log")["path"], encoding="utf-8") as fh:
+            assert "debug log on until LibreOffice closes" in fh.read()
+        window, _handler = _open_page(policy_office, doc)
+        try:
+            assert _note(window).endswith(debuglog.NOTE)
+        finally:
+            on_main(policy_office, window.dispose)
+    finally:
+        policy_office.close(doc)
