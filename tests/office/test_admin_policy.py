@@ -35,7 +35,8 @@ def user_office(admin_server):
     key_file = os.path.join(folder, "key")
     with open(key_file, "w") as fh:
         fh.write(KEY + "\n")
-    rules = {"allowed_endpoints": admin_server.url, "local_only": "true",
+    # Two entries: the registry's string list must come back as two items.
+    rules = {"allowed_endpoints": admin_server.url + " gpu01:8000", "local_only": "true",
              "selection_only": "true", "chat_days": "0", "allow_test_connection": "false",
              "api_key_file": key_file}
     layer = with_admin_settings(dict(rules, endpoint=admin_server.url, model="corp-model"),
@@ -66,7 +67,7 @@ def test_another_server_is_refused_before_any_request(user_office, admin_server)
             assert other.requests == []
         errors = [e["message"] for e in entries if e["type"] == "error"]
         assert errors == [policy.endpoint_refusal(
-            policy.Policy(allowed_endpoints=(admin_server.url,)), other.url)]
+            policy.Policy(allowed_endpoints=(admin_server.url, "gpu01:8000")), other.url)]
         assert errors[0].startswith("Your administrator allows only these model servers: "
                                     + admin_server.url)
     finally:

@@ -9,6 +9,7 @@ is made here too, keeping office.panel's part to a few lines. Main thread.
 import logging
 from typing import Any, Optional
 
+from marginalia import debuglog
 from marginalia.ui import slash
 
 log = logging.getLogger("marginalia.quick")
@@ -78,7 +79,10 @@ def _shown_by(doc: Any, sentence: str) -> Optional[Any]:
     """The document's panel, or None (the sentence logged instead)."""
     panel = _panel_for(doc)
     if panel is None:
-        log.info("not shown (no panel): %s", sentence)
+        # The sentence may hold a server's message quoting the request (a vLLM validation
+        # error echoes its input): its size only, unless the debug log is on.
+        log.info("not shown (no panel): a sentence of %s", debuglog.size(sentence))
+        log.debug("not shown: %s", sentence)
     return panel
 
 
