@@ -9,7 +9,7 @@ import pytest
 
 from tests.gui.test_panel_options import _open_page, on_main
 from tests.support.panel_driver import PanelDriver, accessible_tree, has_state, model_answered
-from tests.support.shared_install import OXT, with_admin_settings
+from tests.support.shared_install import admin_office
 from tests.support.sse_server import ScriptedServer, text_response
 
 NOTE = "Set by your administrator: Provider, Endpoint URL, Model, AI edits."
@@ -24,17 +24,10 @@ def admin_server():
 
 @pytest.fixture(scope="module")
 def locked_office(admin_server):
-    layer = with_admin_settings({"endpoint": admin_server.url, "model": "admin-model",
-                                 "apply_mode": "tracked", "track_changes": "true"},
-                                ["endpoint", "model", "apply_mode"])
-    try:
-        harness = layer.office(OXT, gui=True)
-        try:
-            yield harness
-        finally:
-            harness.stop()
-    finally:
-        layer.remove()
+    with admin_office({"endpoint": admin_server.url, "model": "admin-model",
+                       "apply_mode": "tracked", "track_changes": "true"},
+                      ["endpoint", "model", "apply_mode"], gui=True) as harness:
+        yield harness
 
 
 TEXT, LABEL = 60, 30      # com.sun.star.accessibility.AccessibleRole

@@ -14,7 +14,7 @@ from marginalia import debuglog
 from marginalia.ui import policy
 from tests.gui.test_panel_options import _open_page, on_main
 from tests.support.panel_driver import PanelDriver
-from tests.support.shared_install import OXT, with_admin_settings
+from tests.support.shared_install import admin_office
 
 VARIABLE = "MARGINALIA_TEST_CORP_KEY"
 RULES = {"api_key_env": VARIABLE, "chat_days": "0", "allow_test_connection": "false"}
@@ -22,17 +22,12 @@ RULES = {"api_key_env": VARIABLE, "chat_days": "0", "allow_test_connection": "fa
 
 @pytest.fixture(scope="module")
 def policy_office():
-    layer = with_admin_settings(dict(RULES), list(RULES))
     os.environ[VARIABLE] = "corp-key-from-the-environment"   # the office's environment
     try:
-        harness = layer.office(OXT, gui=True)
-        try:
+        with admin_office(dict(RULES), list(RULES), gui=True) as harness:
             yield harness
-        finally:
-            harness.stop()
     finally:
         os.environ.pop(VARIABLE, None)
-        layer.remove()
 
 
 def _note(window):

@@ -8,6 +8,7 @@ layer a machine-wide install makes, read by every profile started with the
 same argument, and the machine's own LibreOffice untouched.
 """
 
+import contextlib
 import os
 import shutil
 import subprocess
@@ -88,3 +89,18 @@ def with_admin_settings(values, locked):
         shared.remove()
         raise
     return shared
+
+
+@contextlib.contextmanager
+def admin_office(values, locked, gui=False):
+    """An office on a fresh profile over the shared layer ``with_admin_settings`` makes;
+    the office stopped and the layer removed after."""
+    layer = with_admin_settings(values, locked)
+    try:
+        harness = layer.office(OXT, gui=gui)
+        try:
+            yield harness
+        finally:
+            harness.stop()
+    finally:
+        layer.remove()
