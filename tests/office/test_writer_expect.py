@@ -56,36 +56,6 @@ def test_expect_checks_lists_headings_tables_and_style_changes(office, doc):
     assert doc.getTextTables().getCount() == 0
 
 
-def test_a_stray_expect_goes_as_none_only_while_the_whole_view_holds(office, doc):
-    # The 1.5B model gives expect="Heading 2" (the style) or the text it means to write.
-    # Shown the whole document and nothing changed since, its numbers are those it saw.
-    done = turn(office, doc, ("set_paragraph_style", {"start": 2, "end": 2,
-                                                      "style": "Heading 2",
-                                                      "expect": "Heading 2"}), inline=4000)
-    assert done[0]["ok"], done[0]["content"]
-    assert blocks(doc)[1]["style"] == "Heading 2"
-    # Without the whole document shown: refused, with the way on.
-    shown_part = one(office, doc, "set_paragraph_style", start=10, end=10, style="Title",
-                     expect="Title")
-    assert not shown_part["ok"] and 'call again with expect="The end of the report."' in \
-        shown_part["content"]
-    # After its own edit, or the user's typing, the view is no longer the document.
-    own, stray = turn(office, doc, ("insert_paragraphs", {"markdown": "New.",
-                                                          "after_paragraph": 0}),
-                      ("delete_paragraphs", {"start": 3, "end": 3, "expect": "Gone text"}),
-                      inline=4000)
-    assert own["ok"] and not stray["ok"] and "no longer in the document" in stray["content"]
-    typed = turn(office, doc, {"user_types": "Typed. "},
-                 ("delete_paragraphs", {"start": 3, "end": 3, "expect": "Gone text"}),
-                 inline=4000)
-    assert not typed[0]["ok"]
-    # A real expect found elsewhere is refused as ever.
-    moved = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2,
-                                                     "expect": "The end of the report"}),
-                 inline=4000)
-    assert not moved[0]["ok"] and "begins with it now" in moved[0]["content"]
-
-
 def test_tracked_deletions_keep_their_numbers_for_the_next_edit(office, doc):
     results = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2}),
                    ("set_paragraph_style", {"start": 3, "end": 3, "style": "Heading 1",

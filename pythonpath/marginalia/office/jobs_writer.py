@@ -39,8 +39,6 @@ def _call_tools(ctx, document, payload):
     results = []
     started_turn = time.perf_counter()
     box.begin_turn(payload.get("title", "test"))
-    if payload.get("inline"):
-        box.context(inline=int(payload["inline"]))   # as a chat turn shows the document
     try:
         for call in payload.get("calls", []):
             if "user_types" in call:

@@ -16,7 +16,7 @@ tracking removes it outright. Main thread only.
 
 from typing import Any, Callable, List, Optional, Tuple
 
-from marginalia.document import docview, expect as words
+from marginalia.document import expect as words
 from marginalia.errors import ToolError
 from marginalia.writer import changes, read
 from marginalia.writer.args import as_text
@@ -51,19 +51,6 @@ def check_expect(doc: Any, loc: Locator, start: int, expect: Any) -> None:
     found, containing = words.where(
         expect, ((n, bmap.para_text(n)) for n in range(1, len(bmap) + 1)))
     raise ToolError(words.mismatch(start, text, found, expect, containing))
-
-
-def stray_expect(doc: Any, expect: Any) -> bool:
-    """True when ``expect`` is in no paragraph at all, its view markers aside: not the
-    words of a paragraph the model read but something else (a style name, the text it
-    meant to write; small models fill it so and then cannot recover from the refusal)."""
-    if not isinstance(expect, str):
-        return False
-    want = words.fold(docview.unmarked(expect))
-    if not want:
-        return False
-    bmap = read.body_map(doc)
-    return not any(want in words.fold(bmap.para_text(n)) for n in range(1, len(bmap) + 1))
 
 
 class Follow:

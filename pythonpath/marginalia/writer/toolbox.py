@@ -101,7 +101,6 @@ class WriterToolbox:
         # toolbox's own last edit), and whether someone else changed it since.
         self._known = guard.Known()
         self._moved = False
-        self._whole_shown = False
         self.registry = ToolRegistry(invoke=self._invoke)
         for spec in tool_specs.SPECS:
             if not policy.offers(self.rules, spec.name):
@@ -135,7 +134,6 @@ class WriterToolbox:
     def _begin(self, title):
         self._turn.begin(title)
         self._moved = False
-        self._whole_shown = False     # set by context() when it shows the whole document
         self.turn_log = None
         self._walker = ledger.Walker(self.doc)
         try:
@@ -224,11 +222,6 @@ class WriterToolbox:
         """One tool call on the main thread."""
         try:
             self._check_open()
-            if (tool.edits or self._whole_shown) and self._known.changed(self.doc):
-                # Someone else edited: the whole view the turn began with is stale for good
-                # (asked before a read only while it matters: the check may read the text).
-                self._moved = True
-                self._whole_shown = False
             if not tool.edits:
                 try:
                     out = tool.fn(**kwargs)
@@ -237,6 +230,8 @@ class WriterToolbox:
                     # The model has seen the document as it is now.
                     self._known.seen(self.doc, self._later)
                     self._moved = False
+            if self._known.changed(self.doc):
+                self._moved = True
             if self.doc.isReadonly():
                 raise ToolError("The document is read-only; nothing was changed.")
             if spec is None:            # a quick action's output (run_edit)
@@ -258,12 +253,6 @@ class WriterToolbox:
         """
         if self._moved and spec.numbered and kwargs.get("expect") is None:
             raise ToolError(STALE)
-        if spec.numbered and self._fresh_view() and guard.stray_expect(self.doc,
-                                                                      kwargs.get("expect")):
-            # Its numbers are those of the whole document it was shown, unchanged since:
-            # an expect found nowhere tells of no moved number, so it goes as without one.
-            log.info("%s: an expect found nowhere in the document was left out", spec.name)
-            kwargs = dict((k, v) for k, v in kwargs.items() if k != "expect")
         if self._moved and self._walker is not None:
             # Someone else may have changed it: the walk is checked before it is used.
             self._walker.suspect = True
@@ -274,7 +263,6 @@ class WriterToolbox:
             return self._edit(lambda: proposals.propose(self.doc, self.ledger, self.turn_log,
                                                         call), spec.words.action)
         self._turn.before_edit()
-        self._whole_shown = False      # its own edit moves what the whole view showed
         fn = binding.function(spec.name) if action is None else None
         record = ledger.CallRecord(self.doc, self._walker, call)
 
@@ -355,10 +343,6 @@ class WriterToolbox:
                 if not self._turn.take_back_edit():
                     raise ToolError(PARTLY % action)
 
-    def _fresh_view(self):
-        """The turn's context showed the whole document and nobody has changed it since."""
-        return self._whole_shown and not self._moved
-
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a
         # bare RuntimeException (7.4: "at unotxdoc.cxx"); either way it is gone.
@@ -412,7 +396,6 @@ class WriterToolbox:
         else:
             lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
                 sel.start, sel.end, docview.short(sel.text, 1500)))
-        self._whole_shown = whole is not None
         if whole is None:
             lines.append("Use read_document and search_document to see more; paragraph "
                          "numbers refer to read_document's numbering.")
