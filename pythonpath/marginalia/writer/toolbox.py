@@ -362,7 +362,6 @@ class WriterToolbox:
         bmap = read.body_map(self.doc)
         sel = read.selection(self.doc, bmap)
         if self.rules.selection_only:
-            self._whole_shown = False
             return selection_context(sel)
         stats = read.statistics(self.doc)
         # A short document is shown whole: a small model edits what it sees (asked to
