@@ -91,11 +91,12 @@ def load(ctx, with_key: bool = True) -> config.Settings:
                 values[name] = int(value)
             else:
                 values[name] = value
-    settings = config.Settings(**values)
+    rules = load_policy(ctx)
+    # Every client built from these settings checks a redirect's address by the policy.
+    settings = config.Settings(endpoint_check=endpoint_check(rules), **values)
     _use_office_proxy(ctx)
     if not with_key:
         return settings
-    rules = load_policy(ctx)
     if not rules.key_from_admin:
         return settings.copy(api_key=load_key(ctx, settings.endpoint))
     try:
@@ -121,6 +122,13 @@ def refusal(ctx, settings: config.Settings, testing: bool = False):
         except PolicyError as exc:
             return exc
     return None
+
+
+def endpoint_check(rules: admin_policy.Policy):
+    """The policy as ChatClient's check of an address: its sentence, or None."""
+    def check(url):
+        return admin_policy.endpoint_refusal(rules, url) or None
+    return check
 
 
 def load_policy(ctx) -> admin_policy.Policy:
