@@ -15,7 +15,7 @@ BODY = {"model": "test-model", "messages": [{"role": "user", "content": "secret 
 
 def _client(first, rules, via_settings):
     def check(url):
-        return policy.endpoint_refusal(rules, url) or None
+        return policy.address_refusal(rules, url) or None
     settings = Settings(endpoint=first.url, model="test-model", connect_timeout=2.0,
                         read_timeout=5.0)
     if via_settings:

@@ -127,7 +127,7 @@ def refusal(ctx, settings: config.Settings, testing: bool = False):
 def endpoint_check(rules: admin_policy.Policy):
     """The policy as ChatClient's check of an address: its sentence, or None."""
     def check(url):
-        return admin_policy.endpoint_refusal(rules, url) or None
+        return admin_policy.address_refusal(rules, url) or None
     return check
 
 
