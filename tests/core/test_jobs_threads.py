@@ -32,7 +32,8 @@ def stand_ins(monkeypatch):
         "mainthread": types.SimpleNamespace(run_sync=run_sync),
         "settings_store": types.SimpleNamespace(locked=record("locked", {"model"})),
         "logfile": types.SimpleNamespace(debug_on=record("debug_on", None),
-                                         log_path=record("log_path", "/p/marginalia.log")),
+                                         log_path=record("log_path", "/p/marginalia.log"),
+                                         debug_path=lambda path: "/p/debug.log"),
     }
     package = sys.modules["marginalia.office"]
     for name, module in modules.items():
@@ -47,5 +48,5 @@ def test_the_locked_settings_are_read_on_the_main_thread(stand_ins):
 
 
 def test_the_log_command_runs_on_the_main_thread(stand_ins):
-    assert jobs.execute(None, "log", None, {"on": True}) == {"path": "/p/marginalia.log"}
+    assert jobs.execute(None, "log", None, {"on": True})["path"] == "/p/marginalia.log"
     assert stand_ins["calls"] == [("debug_on", True), ("log_path", True)]

@@ -76,14 +76,15 @@ def _settings_test(ctx, document, payload):
 
 
 def _log(ctx, document, payload):
-    """The log file's path; with on=true, the debug log turned on as ``/debuglog`` does."""
+    """The log files' paths; with on=true, the debug log turned on as ``/debuglog`` does."""
     from marginalia.office import logfile, mainthread
 
     def run():
         # log_path asks the office for the profile (a UNO call): on the main thread.
         if payload.get("on"):
             logfile.debug_on()
-        return {"path": logfile.log_path(ctx)}
+        path = logfile.log_path(ctx)
+        return {"path": path, "debug_path": logfile.debug_path(path)}
     return mainthread.run_sync(ctx, run)
 
 
