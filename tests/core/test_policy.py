@@ -168,3 +168,23 @@ def test_the_options_page_greys_what_the_policy_rules_out_and_says_why():
         "Your administrator turned off keeping chats. Your administrator has turned off "
         "Test connection.")
     assert policy.greyed([], Policy()) == [] and policy.page_note([], Policy()) == ""
+
+
+@pytest.mark.parametrize("rules,endpoint,locked,applies", [
+    (Policy(api_key_env="K"), "https://api.openai.com/v1", False, False),
+    (Policy(api_key_env="K"), "https://llm.corp/v1", True, True),
+    (Policy(api_key_file="/k", allowed_endpoints=("https://llm.corp/v1",)),
+     "https://llm.corp/v1", False, True),
+    (Policy(api_key_file="/k", allowed_endpoints=("https://llm.corp/v1",)),
+     "https://evil.test/v1", False, False),
+    (Policy(api_key_env="K", local_only=True), "http://10.0.0.5/v1", False, False),
+    (Policy(allowed_endpoints=("https://llm.corp/v1",)), "https://llm.corp/v1", True, False)])
+def test_the_administrators_key_goes_only_to_the_administrators_server(
+        rules, endpoint, locked, applies):
+    assert policy.admin_key_applies(rules, endpoint, locked) is applies
+    sentence = policy.key_refusal(rules, endpoint, locked)
+    if applies or not rules.key_from_admin:
+        assert sentence == ""
+    else:
+        assert sentence == ("The API key from your administrator is only for your "
+                            "administrator's model server; nothing was sent to %s." % endpoint)

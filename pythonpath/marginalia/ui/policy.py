@@ -167,6 +167,27 @@ def expired(policy: Policy, saved: float, now: Optional[float] = None) -> bool:
     return now - saved > policy.chat_days * 86400
 
 
+def admin_key_applies(policy: Policy, endpoint: str, endpoint_locked: bool) -> bool:
+    """Whether the administrator's key goes to ``endpoint``: only to the administrator's
+    server, the locked endpoint or one on a non-empty allowed list. A key the user never
+    sees must not travel to any server the user types."""
+    if not policy.key_from_admin:
+        return False
+    if endpoint_locked:
+        return True
+    return bool(policy.allowed_endpoints) and _parts(endpoint) is not None and not \
+        endpoint_refusal(Policy(allowed_endpoints=policy.allowed_endpoints), endpoint)
+
+
+def key_refusal(policy: Policy, endpoint: str, endpoint_locked: bool) -> str:
+    """The sentence when the administrator provides the key and ``endpoint`` is not the
+    administrator's server (the user cannot give a key of their own), else ""."""
+    if not policy.key_from_admin or admin_key_applies(policy, endpoint, endpoint_locked):
+        return ""
+    return ("The API key from your administrator is only for your administrator's model "
+            "server; nothing was sent to %s." % ((endpoint or "").strip() or "(no server)"))
+
+
 def admin_key(policy: Policy, environ: Mapping[str, str],
               read: Callable[[str], str]) -> str:
     """The key the administrator provides; raises ValueError with the user's sentence when
