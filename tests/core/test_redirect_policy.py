@@ -39,13 +39,13 @@ def test_a_redirect_to_a_server_not_allowed_sends_nothing_there(status, via_sett
 
 
 def test_a_get_redirect_is_checked_too():
+    # The model list (and the window probe, Test connection) follow redirects as well.
     with ScriptedServer(models=["leaked"]) as other:
-        with ScriptedServer([]) as first:
+        moved = {"status": 307, "headers": {"Location": other.url + "/models"}, "body": []}
+        with ScriptedServer([], routes={"/v1/models": moved}) as first:
             rules = policy.Policy(allowed_endpoints=(first.url,))
-            client = _client(first, rules, False)
             with pytest.raises(PolicyError):
-                client._redirect(302, "GET", first.url + "/models",
-                                 other.url + "/models", None, 1)
+                _client(first, rules, True).list_models()
         assert other.requests == []
 
 

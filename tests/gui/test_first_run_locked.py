@@ -11,7 +11,6 @@ from tests.support.sse_server import ScriptedServer, text_response
 from tests.support.writer import chat_turn
 
 USER_KEY = "sk-user-key-for-the-corp-server"
-CARD_TITLE_ROLES = ("Provider:", "Model:", "Test")
 
 
 @pytest.fixture(scope="module")
