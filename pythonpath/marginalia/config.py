@@ -4,8 +4,8 @@ The UNO glue (office.settings_store) reads these from the typed registry schema 
 key from the password container; everything else receives a Settings.
 """
 
-from dataclasses import dataclass, fields, replace
-from typing import Any, ClassVar, Optional, Tuple
+from dataclasses import dataclass, field, fields, replace
+from typing import Any, Callable, ClassVar, Optional, Tuple
 
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
 
@@ -62,6 +62,10 @@ class Settings:
     allow_http: bool = False
     connect_timeout: float = 15.0
     read_timeout: float = 120.0
+    # The administrator's policy as a check of any address a request goes to (a redirect
+    # too): the refusal sentence, or None. Not a registry value: settings_store.load sets it.
+    endpoint_check: Optional[Callable[[str], Optional[str]]] = field(
+        default=None, compare=False, repr=False)
 
     # (name, default) of every field, in order: the registry glue walks it.
     FIELDS: ClassVar[Tuple[Tuple[str, Any], ...]] = ()
@@ -81,4 +85,5 @@ class Settings:
         return "Settings(%s)" % ", ".join(shown)
 
 
-Settings.FIELDS = tuple((f.name, f.default) for f in fields(Settings))
+Settings.FIELDS = tuple((f.name, f.default) for f in fields(Settings)
+                        if f.name != "endpoint_check")

@@ -6,7 +6,8 @@ report and what an administrator collects: by default it says what happened (siz
 ids, types, statuses), not what was written. Two rules keep it so:
 
 - what carries text is logged at DEBUG only (the request body, the streamed bytes),
-  and the marginalia logger is at INFO until the debug log is on;
+  the marginalia logger is at INFO until the debug log is on, and DEBUG records go
+  only to a debug file of their own (office.logfile) that the next start deletes;
 - an exception's message may quote the document (a UNO error about a text range, a
   ToolError naming the searched words), so tracebacks keep their frames and the
   exception's type, and leave the message out.
@@ -17,8 +18,8 @@ import traceback
 
 _on = [False]
 
-NOTE = ("Debug log on until LibreOffice closes: marginalia.log now holds document text, "
-        "prompts and answers.")
+NOTE = ("Debug log on until LibreOffice closes: marginalia-debug.log now holds document "
+        "text, prompts and answers.")
 
 
 def turn_on() -> None:
@@ -38,8 +39,11 @@ def size(text) -> str:
 class SafeFormatter(logging.Formatter):
     """A formatter that leaves exception messages out unless the debug log is on."""
 
+    # False for a file that must never hold them (logfile's kept log).
+    follows_debug = True
+
     def formatException(self, ei) -> str:
-        if is_on():
+        if self.follows_debug and is_on():
             return super().formatException(ei)
         etype, value, tb = ei
         frames = "".join(traceback.format_tb(tb))

@@ -139,3 +139,16 @@ def test_a_policy_list_given_by_set_is_split_on_commas_and_spaces():
     assert field.type == "oor:string-list"
     assert admin_config.check_value(field, " a.org, https://b.org/v1  c ") == \
         "a.org https://b.org/v1 c"
+
+
+@pytest.mark.parametrize("key", [["--key-env", "CORP_KEY"], ["--key-file", "/etc/k"],
+                                 ["--set", "api_key_env=CORP_KEY"]])
+def test_the_administrators_key_needs_the_administrators_server(tmp_path, key, capsys):
+    out = str(tmp_path / "admin.xcu")
+    base = ["--endpoint", "https://llm.corp/v1", "--model", "m", "--out", out]
+    assert admin_config.main(base + key, XCS, "unused") == 2
+    assert "--lock endpoint or --allow-endpoint" in capsys.readouterr().err
+    assert not os.path.exists(out)
+    assert admin_config.main(base + key + ["--lock", "endpoint"], XCS, "unused") == 0
+    assert admin_config.main(base + key + ["--allow-endpoint", "https://llm.corp/v1"],
+                             XCS, "unused") == 0

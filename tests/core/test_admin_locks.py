@@ -51,3 +51,16 @@ def test_every_locked_control_is_on_the_page_and_every_page_setting_can_be_locke
     # what it rules out). The key is not a registry value.
     assert stored - shown == {"connect_timeout", "read_timeout"} | set(policy.Policy._fields)
     assert "api_key" not in stored and "api_key" in dict(config.Settings.FIELDS)
+
+
+def test_a_key_is_stored_only_for_the_server_in_effect():
+    # Free endpoint: the key goes with the settings' own server.
+    assert admin_locks.key_endpoint("https://a/v1", set(), "https://a/v1") == "https://a/v1"
+    # Locked: the settings name the locked server, its key is stored for it...
+    held = admin_locks.held({"endpoint"})
+    assert admin_locks.key_endpoint("https://corp/v1", held, "https://corp/v1") == \
+        "https://corp/v1"
+    # ...but a preset chosen beside the lock (the first-run card's list) brings another
+    # server's key, which must not overwrite the one stored for the locked server.
+    assert admin_locks.key_endpoint("https://api.openai.com/v1", held,
+                                    "https://corp/v1") is None

@@ -2,8 +2,12 @@
 
 import io
 import logging
+import os
+
+import pytest
 
 from marginalia import debuglog
+from marginalia.office import logfile
 from marginalia.ui import policy
 
 SECRET = "The lighthouse keeper counted eleven herons at dawn."
@@ -51,12 +55,58 @@ def test_with_the_debug_log_on_the_message_is_kept(monkeypatch):
     assert debuglog.is_on()
 
 
-def test_text_logged_at_debug_stays_out_at_the_default_level():
-    logger, stream = _logged(logging.INFO)
-    logger.debug("body: %s", SECRET)
-    logger.info("POST /v1/chat/completions -> 200 (%s)", debuglog.size(SECRET))
-    assert SECRET not in stream.getvalue()
-    assert "52 characters" in stream.getvalue()
+@pytest.fixture
+def real_logger(monkeypatch, tmp_path):
+    """The real ``marginalia`` logger set up by logfile.start in ``tmp_path``, put back
+    as it was afterwards."""
+    logger = logging.getLogger("marginalia")
+    saved = (logger.level, list(logger.handlers), logger.propagate)
+    monkeypatch.setattr(debuglog, "_on", [False])
+    monkeypatch.setattr(logfile, "_debug_path", [""])
+    logger.handlers[:] = []
+    yield logger, str(tmp_path / "marginalia" / "marginalia.log")
+    for handler in logger.handlers:
+        handler.close()
+    logger.level, logger.handlers[:], logger.propagate = saved[0], saved[1], saved[2]
+
+
+def _read(path):
+    with open(path, encoding="utf-8") as fh:
+        return fh.read()
+
+
+def test_text_logged_at_debug_stays_out_of_the_log_logfile_sets_up(real_logger):
+    logger, path = real_logger
+    logfile.start(path)
+    assert logger.getEffectiveLevel() == logging.INFO
+    log = logging.getLogger("marginalia.chat.transport")
+    log.debug("body: %s", SECRET)
+    log.info("POST /v1/chat/completions -> 200 (%s)", debuglog.size(SECRET))
+    assert SECRET not in _read(path)
+    assert "52 characters" in _read(path)
+
+
+def test_the_debug_log_has_a_file_of_its_own_that_the_next_start_deletes(real_logger):
+    logger, path = real_logger
+    logfile.start(path)
+    logfile.debug_on()
+    log = logging.getLogger("marginalia.chat.transport")
+    log.debug("body: %s", SECRET)
+    try:
+        raise RuntimeError(SECRET)
+    except RuntimeError:
+        log.exception("tool raised")
+    debug = logfile.debug_path(path)
+    assert _read(debug).count(SECRET) == 2
+    assert SECRET not in _read(path)            # nor rotated into .1/.2 later
+    assert "debug log on until LibreOffice closes" in _read(path)
+    # The next LibreOffice: the debug file is gone, the kept log is not.
+    for handler in logger.handlers:
+        handler.close()
+    logger.handlers[:] = []
+    debuglog._on[0] = False
+    logfile.start(path)
+    assert not os.path.exists(debug) and os.path.exists(path)
 
 
 def test_the_options_page_says_while_the_debug_log_is_on():

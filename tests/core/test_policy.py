@@ -21,7 +21,7 @@ def test_an_allowed_prefix_or_host_lets_the_endpoint_through(endpoint):
     "https://llm.example.org.evil.test/v1",      # the allowed name as a prefix of another
     "http://llm.example.org/v1",                 # another scheme
     "https://llm.example.org:8443/v1",           # another port
-    "https://api.openai.com/v1", "http://gpu01:9000/v1", "http://gpu01/v1", ""])
+    "https://api.openai.com/v1", "http://gpu01:9000/v1", "http://gpu01/v1"])
 def test_any_other_endpoint_is_refused_with_a_sentence_naming_the_policy(endpoint):
     sentence = policy.endpoint_refusal(ALLOWED, endpoint)
     assert sentence.startswith("Your administrator allows only these model servers: "
@@ -41,6 +41,50 @@ def test_no_list_allows_any_server():
     ("2001:4860::8888", False), ("", False)])
 def test_local_hosts_are_this_computer_and_private_networks(host, local):
     assert policy.is_local(host) is local
+
+
+@pytest.mark.parametrize("host", ["134744072", "0x08080808", "8.8", "[::ffff:8.8.8.8]",
+                                  "::ffff:8.8.8.8", "2002:808:808::1"])
+def test_a_public_address_written_as_one_number_or_inside_ipv6_is_not_local(host):
+    # getaddrinfo reads these as 8.8.8.8 (8.0.0.8): no dot is no sign of a local name.
+    assert policy.is_local(host) is False
+    rules = Policy(local_only=True)
+    url = "http://%s:11434/v1" % (host if host.startswith("[") or ":" not in host
+                                  else "[%s]" % host)
+    assert policy.endpoint_refusal(rules, url).startswith("Your administrator allows only")
+
+
+@pytest.mark.parametrize("host", ["gpu01", "localhost", "2130706433", "0x7f000001",
+                                  "[::ffff:192.168.1.2]", "fe80::1%eth0", "llm.lan"])
+def test_local_names_and_local_addresses_in_any_form_still_pass(host):
+    assert policy.is_local(host) is True
+
+
+@pytest.mark.parametrize("endpoint", ["http://[::1/v1", "http://h:99999/v1",
+                                      "ftp://h/v1", ""])
+def test_an_address_the_transport_cannot_read_is_left_to_its_own_sentence(endpoint):
+    # No ValueError (the chat's unexpected-error sentence, a page waiting for ever): ""
+    # here, and the transport's ConfigError says what is wrong with it.
+    rules = Policy(allowed_endpoints=("https://llm.example.org/v1",), local_only=True)
+    assert policy.endpoint_refusal(rules, endpoint) == ""
+    assert policy.endpoint_refusal(Policy(), endpoint) == ""
+    assert policy.address_refusal(rules, endpoint).startswith("Your administrator allows")
+    assert policy.address_refusal(Policy(), endpoint) == ""
+
+
+@pytest.mark.parametrize("entry,endpoint", [
+    ("https://h/v1", "https://h:443/v1"), ("https://h:443/v1", "https://h/v1"),
+    ("http://localhost:11434/v1", "localhost:11434"),
+    ("http://localhost:11434/v1", "localhost:11434/v1/chat/completions"),
+    ("https://api.example.org/v1", "api.example.org/v1")])
+def test_addresses_are_compared_as_the_transport_reads_them(entry, endpoint):
+    assert policy.endpoint_refusal(Policy(allowed_endpoints=(entry,)), endpoint) == ""
+
+
+def test_a_scheme_less_address_gets_the_scheme_the_transport_gives_it():
+    # "api.example.org" is sent over https: an http entry does not allow it.
+    rules = Policy(allowed_endpoints=("http://api.example.org/v1",))
+    assert policy.endpoint_refusal(rules, "api.example.org/v1") != ""
 
 
 def test_local_only_refuses_a_cloud_provider_and_allows_a_private_server():
@@ -124,3 +168,23 @@ def test_the_options_page_greys_what_the_policy_rules_out_and_says_why():
         "Your administrator turned off keeping chats. Your administrator has turned off "
         "Test connection.")
     assert policy.greyed([], Policy()) == [] and policy.page_note([], Policy()) == ""
+
+
+@pytest.mark.parametrize("rules,endpoint,locked,applies", [
+    (Policy(api_key_env="K"), "https://api.openai.com/v1", False, False),
+    (Policy(api_key_env="K"), "https://llm.corp/v1", True, True),
+    (Policy(api_key_file="/k", allowed_endpoints=("https://llm.corp/v1",)),
+     "https://llm.corp/v1", False, True),
+    (Policy(api_key_file="/k", allowed_endpoints=("https://llm.corp/v1",)),
+     "https://evil.test/v1", False, False),
+    (Policy(api_key_env="K", local_only=True), "http://10.0.0.5/v1", False, False),
+    (Policy(allowed_endpoints=("https://llm.corp/v1",)), "https://llm.corp/v1", True, False)])
+def test_the_administrators_key_goes_only_to_the_administrators_server(
+        rules, endpoint, locked, applies):
+    assert policy.admin_key_applies(rules, endpoint, locked) is applies
+    sentence = policy.key_refusal(rules, endpoint, locked)
+    if applies or not rules.key_from_admin:
+        assert sentence == ""
+    else:
+        assert sentence == ("The API key from your administrator is only for your "
+                            "administrator's model server; nothing was sent to %s." % endpoint)

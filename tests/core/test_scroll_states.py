@@ -61,7 +61,16 @@ def test_without_a_readable_scroll_bar_the_cursor_decides():
     assert not follow.arriving(None, cursor_at_end=False)
     assert follow.offered
     assert follow.arriving(None, cursor_at_end=True)
-    assert follow.offered          # until used or the end is scrolled to
+    assert not follow.offered      # following again: nothing is below to offer
+
+
+def test_the_offer_goes_when_the_view_shows_the_end_again_without_a_scroll():
+    follow = Follow()
+    assert not follow.arriving(Scroll(0, 1000, 200), cursor_at_end=False)
+    assert follow.offered
+    # The panel grew: the same top now shows the end, and the next text is followed.
+    assert follow.arriving(Scroll(0, 1000, 1000), cursor_at_end=False)
+    assert not follow.offered
 
 
 def test_an_offer_and_its_sentence_end_together_when_the_time_is_up():

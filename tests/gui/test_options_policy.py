@@ -13,21 +13,54 @@ import pytest
 from marginalia import debuglog
 from marginalia.ui import policy
 from tests.gui.test_panel_options import _open_page, on_main
-from tests.support.panel_driver import PanelDriver
+from tests.support.panel_driver import PanelDriver, wait_for
 from tests.support.shared_install import admin_office
+from tests.support.sse_server import ScriptedServer
 
 VARIABLE = "MARGINALIA_TEST_CORP_KEY"
+CORP_KEY = "corp-key-from-the-environment"
 RULES = {"api_key_env": VARIABLE, "chat_days": "0", "allow_test_connection": "false"}
 
 
 @pytest.fixture(scope="module")
-def policy_office():
-    os.environ[VARIABLE] = "corp-key-from-the-environment"   # the office's environment
+def corp_server():
+    # Answers only with the administrator's key: the page's model list must carry it.
+    with ScriptedServer([], models=("corp-model",), api_key=CORP_KEY) as srv:
+        yield srv
+
+
+@pytest.fixture(scope="module")
+def policy_office(corp_server):
+    os.environ[VARIABLE] = CORP_KEY   # the office's environment
+    # The administrator's key goes only to the administrator's server: an allowed list.
+    rules = dict(RULES, allowed_endpoints=corp_server.url)
     try:
-        with admin_office(dict(RULES), list(RULES), gui=True) as harness:
+        with admin_office(dict(rules, endpoint=corp_server.url), list(rules),
+                          gui=True) as harness:
             yield harness
     finally:
         os.environ.pop(VARIABLE, None)
+
+
+def test_the_page_lists_models_with_the_administrators_key_and_never_shows_it(
+        policy_office, corp_server):
+    doc = policy_office.new_writer()
+    try:
+        window, handler = _open_page(policy_office, doc)
+        try:
+            # The page asks for the models as it opens: with the administrator's key.
+            wait_for(lambda: any(r.path.endswith("/models") for r in corp_server.requests),
+                     what="the page's model list request")
+            asked = [r for r in corp_server.requests if r.path.endswith("/models")]
+            assert asked[-1].headers.get("authorization") == "Bearer " + CORP_KEY
+            # Reset brings the saved values back, never the administrator's key.
+            on_main(policy_office,
+                    lambda: handler.callHandlerMethod(window, "back", "external_event"))
+            assert window.getControl("ApiKeyField").getText() == ""
+        finally:
+            on_main(policy_office, window.dispose)
+    finally:
+        policy_office.close(doc)
 
 
 def _note(window):
@@ -35,7 +68,8 @@ def _note(window):
 
 
 def test_the_page_greys_what_the_policy_rules_out_and_says_why(policy_office):
-    rules = policy.Policy(api_key_env=VARIABLE, chat_days=0, allow_test_connection=False)
+    rules = policy.Policy(api_key_env=VARIABLE, chat_days=0, allow_test_connection=False,
+                          allowed_endpoints=("x",))
     doc = policy_office.new_writer()
     try:
         window, handler = _open_page(policy_office, doc)

@@ -39,22 +39,33 @@ def _turn(office, answer):
             assert any(SENTENCE in str(r.json) for r in srv.chat_requests)
     finally:
         office.close(doc)
-    with open(office.job("log")["path"], encoding="utf-8") as fh:
-        return fh.read()
+    paths = office.job("log")
+    with open(paths["path"], encoding="utf-8") as fh:
+        kept = fh.read()
+    debug = ""
+    if os.path.exists(paths["debug_path"]):
+        with open(paths["debug_path"], encoding="utf-8") as fh:
+            debug = fh.read()
+    return kept, debug
 
 
 def test_the_log_has_no_document_text_until_the_debug_log_is_on(own_office):
     quiet_answer = "Cobalt herons nest beneath the old viaduct."
-    logged = _turn(own_office, quiet_answer)
+    logged, debug = _turn(own_office, quiet_answer)
     assert "/v1/chat/completions -> 200" in logged       # the turn was logged...
     for text in (SENTENCE, "saffron", PROMPT, "cinnamon", quiet_answer, "herons",
                  "nowhere to be found"):
         assert text not in logged                          # ...but none of its words
+    assert debug == ""
 
     own_office.job("log", on=True)
     debug_answer = "Violet kites circle the granite harbour."
-    logged = _turn(own_office, debug_answer)
+    logged, debug = _turn(own_office, debug_answer)
     assert "debug log on until LibreOffice closes" in logged
-    after = logged.split("debug log on until LibreOffice closes", 1)[1]
+    # The text goes to the debug file only, which the next start deletes (core tier:
+    # test_debuglog): the kept log, which rotates, never holds it.
+    after = debug.split("debug log on until LibreOffice closes", 1)[1]
     assert SENTENCE in after and PROMPT in after and "Violet kites" in after
-    assert quiet_answer not in logged                      # the earlier turn stays out
+    for text in (SENTENCE, PROMPT, "Violet kites"):
+        assert text not in logged
+    assert quiet_answer not in debug                       # the earlier turn stays out

@@ -27,7 +27,7 @@ import json
 import logging
 import os
 import ssl
-from typing import Any, Dict, Iterator, List, Optional, Sequence, Set, Tuple
+from typing import Any, Callable, Dict, Iterator, List, Optional, Sequence, Set, Tuple
 from urllib.parse import urljoin, urlsplit
 
 from marginalia import __version__
@@ -40,7 +40,7 @@ from marginalia.chat.server_errors import (broken_stream_error, looks_like_html,
 from marginalia.chat.tls import TlsSetup, shared_tls
 from marginalia.chat.toolschema import refuses_keywords, remember_refusal, strip_tools
 from marginalia.config import Settings
-from marginalia.errors import Cancelled, ConfigError, EndpointError
+from marginalia.errors import Cancelled, ConfigError, EndpointError, PolicyError
 
 log = logging.getLogger("marginalia.http")
 
@@ -123,8 +123,12 @@ class ChatClient:
     def __init__(self, settings: Settings, retries: Optional[int] = None,
                  backoff: Optional[Sequence[float]] = None,
                  max_wait: Optional[float] = None, tls: Optional[TlsSetup] = None,
-                 proxies: Optional[proxy.Proxies] = None) -> None:
+                 proxies: Optional[proxy.Proxies] = None,
+                 allow: Optional[Callable[[str], Optional[str]]] = None) -> None:
         self.settings = settings
+        # The administrator's policy for any address a request is sent to: the settings'
+        # own check unless the caller gives one (a redirect must pass it too).
+        self._allow = allow if allow is not None else settings.endpoint_check
         # LibreOffice's manual proxy settings, else the environment (chat.proxy).
         self.proxies = proxies if proxies is not None else proxy.current(os.environ)
         self.endpoint = endpoint_for(settings)   # ConfigError for a bad address or policy
@@ -360,6 +364,12 @@ class ChatClient:
             raise EndpointError("The server at %s redirected to an address that is not a web "
                                 "address." % self.endpoint.host)
         check_policy(parts.scheme, parts.hostname, self.settings.allow_http)
+        # The body would go to the new address: the administrator's allowed servers and
+        # local-only rule hold there as for the address the turn was checked against.
+        refused = self._allow(target) if self._allow is not None else None
+        if refused:
+            log.info("redirect refused by the administrator's policy")
+            raise PolicyError(refused)
         if status in (307, 308) or method == "GET":
             # _headers() leaves Authorization out when target is another origin.
             if origin_of(target) != self.endpoint.origin:

@@ -190,6 +190,18 @@ def policy_values(args: argparse.Namespace) -> Dict[str, str]:
     return out
 
 
+def key_problem(values: Dict[str, str], locks: Iterable[str]) -> str:
+    """Why the administrator's key may not be given, or "": Marginalia gives that key only
+    to the administrator's server (ui.policy.admin_key_applies), so one must be named, by
+    the locked endpoint or an allowed-endpoints list."""
+    if not (values.get("api_key_env") or values.get("api_key_file") or "").strip():
+        return ""
+    if "endpoint" in locks or (values.get("allowed_endpoints") or "").strip():
+        return ""
+    return ("--key-env and --key-file need --lock endpoint or --allow-endpoint: the "
+            "administrator's key is only for the administrator's server")
+
+
 def main(argv: List[str], xcs_path: str, default_out: str) -> int:
     args = parse_args(argv)
     values = {"endpoint": args.endpoint, "model": args.model}
@@ -201,10 +213,15 @@ def main(argv: List[str], xcs_path: str, default_out: str) -> int:
         values[name.strip()] = value
     rules = policy_values(args)
     values.update(rules)
+    locks = [n for group in args.lock for n in group] + list(rules)
+    problem = key_problem(values, locks)
+    if problem:
+        sys.stderr.write("admin-config: %s\n" % problem)
+        return 2
     with open(xcs_path, encoding="utf-8") as fh:
         fields = schema_fields(fh.read())
     try:
-        xcu = admin_xcu(fields, values, [n for group in args.lock for n in group] + list(rules))
+        xcu = admin_xcu(fields, values, locks)
     except AdminConfigError as exc:
         sys.stderr.write("admin-config: %s\n" % exc)
         return 2

@@ -48,8 +48,9 @@ def _settings_save(ctx, document, payload):
 
 
 def _settings_locked(ctx, document, payload):
-    from marginalia.office import settings_store
-    return sorted(settings_store.locked(ctx))
+    from marginalia.office import mainthread, settings_store
+    # The registry read is a UNO call: on the main thread, as every command's here.
+    return mainthread.run_sync(ctx, lambda: sorted(settings_store.locked(ctx)))
 
 
 def _settings_test(ctx, document, payload):
@@ -75,11 +76,16 @@ def _settings_test(ctx, document, payload):
 
 
 def _log(ctx, document, payload):
-    """The log file's path; with on=true, the debug log turned on as ``/debuglog`` does."""
-    from marginalia.office import logfile
-    if payload.get("on"):
-        logfile.debug_on()
-    return {"path": logfile.log_path(ctx)}
+    """The log files' paths; with on=true, the debug log turned on as ``/debuglog`` does."""
+    from marginalia.office import logfile, mainthread
+
+    def run():
+        # log_path asks the office for the profile (a UNO call): on the main thread.
+        if payload.get("on"):
+            logfile.debug_on()
+        path = logfile.log_path(ctx)
+        return {"path": path, "debug_path": logfile.debug_path(path)}
+    return mainthread.run_sync(ctx, run)
 
 
 _COMMANDS = {

@@ -44,7 +44,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
-        fill(window, settings_store.load(ctx))
+        fill(window, _shown(ctx))
         lock(window, settings_store.locked(ctx), settings_store.load_policy(ctx))
         _attach(ctx, window)
         _fetch_models(ctx, window, read_form(window), quiet=True)
@@ -57,13 +57,20 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
             log.info("options page: %s", problem)
         return True
     if event_object == "back":
-        fill(window, settings_store.load(ctx))
+        fill(window, _shown(ctx))
         _validate(window)
         return True
     return False
 
 
 # -- page <-> values ---------------------------------------------------------
+def _shown(ctx) -> config.Settings:
+    """The saved settings as the page shows them: the administrator's key never fills the
+    (greyed) key field, whether the page opens or Reset brings the saved values back."""
+    return settings_store.load(
+        ctx, with_key=not settings_store.load_policy(ctx).key_from_admin)
+
+
 def fill(window, settings: config.Settings) -> None:
     """Show a Settings on the page."""
     form = options_form.settings_to_form(settings)
@@ -182,13 +189,20 @@ def _provider_chosen(ctx, window):
     if not endpoint:  # "custom": keep what the user typed
         return
     window.getControl("EndpointField").setText(endpoint)
-    window.getControl("ApiKeyField").setText(settings_store.load_key(ctx, endpoint))
+    if not settings_store.load_policy(ctx).key_from_admin:   # that field stays empty
+        window.getControl("ApiKeyField").setText(settings_store.load_key(ctx, endpoint))
 
 
 # -- network, on a worker ----------------------------------------------------
 def _client_settings(ctx, form):
     base = settings_store.load(ctx, with_key=False)
     settings, _problems = options_form.form_to_settings(base, form)
+    rules = settings_store.load_policy(ctx)
+    if rules.key_from_admin:
+        # The field is greyed and empty: the administrator's key, where it is meant for
+        # the server on the page (settings_store.key_for), is what a request carries.
+        settings = settings.copy(api_key=settings_store.key_for(ctx, settings.endpoint,
+                                                                rules))
     return settings
 
 

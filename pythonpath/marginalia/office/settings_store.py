@@ -91,19 +91,29 @@ def load(ctx, with_key: bool = True) -> config.Settings:
                 values[name] = int(value)
             else:
                 values[name] = value
-    settings = config.Settings(**values)
+    rules = load_policy(ctx)
+    # Every client built from these settings checks a redirect's address by the policy.
+    settings = config.Settings(endpoint_check=endpoint_check(rules), **values)
     _use_office_proxy(ctx)
     if not with_key:
         return settings
-    rules = load_policy(ctx)
     if not rules.key_from_admin:
         return settings.copy(api_key=load_key(ctx, settings.endpoint))
+    return settings.copy(api_key=key_for(ctx, settings.endpoint, rules))
+
+
+def key_for(ctx, endpoint: str, rules=None) -> str:
+    """The administrator's key when it is for ``endpoint`` (ui.policy.admin_key_applies),
+    else "": it never goes to a server the user chose."""
+    rules = rules if rules is not None else load_policy(ctx)
+    if not admin_policy.admin_key_applies(rules, endpoint, "endpoint" in locked(ctx)):
+        return ""
     try:
-        return settings.copy(api_key=admin_key(rules))
+        return admin_key(rules)
     except PolicyError:
         # Said where it matters, before a request (refusal); a page only shows no key.
         log.warning("the administrator's API key could not be read")
-        return settings
+        return ""
 
 
 def refusal(ctx, settings: config.Settings, testing: bool = False):
@@ -116,11 +126,22 @@ def refusal(ctx, settings: config.Settings, testing: bool = False):
         log.info("refused by the administrator's policy")
         return PolicyError(sentence)
     if rules.key_from_admin:
+        sentence = admin_policy.key_refusal(rules, settings.endpoint,
+                                            "endpoint" in locked(ctx))
+        if sentence:
+            return PolicyError(sentence)
         try:
             admin_key(rules)
         except PolicyError as exc:
             return exc
     return None
+
+
+def endpoint_check(rules: admin_policy.Policy):
+    """The policy as ChatClient's check of an address: its sentence, or None."""
+    def check(url):
+        return admin_policy.address_refusal(rules, url) or None
+    return check
 
 
 def load_policy(ctx) -> admin_policy.Policy:
@@ -202,9 +223,13 @@ def save(ctx, settings: config.Settings) -> None:
     # The key belongs to the server in use: the administrator's, when it is locked.
     if load_policy(ctx).key_from_admin:
         return      # the administrator's key is never stored in the user's profile
-    endpoint = settings.endpoint
+    in_effect = settings.endpoint
     if "endpoint" in held:
-        endpoint = _config(ctx, ROOT + "/Connection").getByName("endpoint")
+        in_effect = _config(ctx, ROOT + "/Connection").getByName("endpoint")
+    endpoint = admin_locks.key_endpoint(settings.endpoint, held, in_effect)
+    if endpoint is None:
+        log.info("key not stored: it is for a server other than the locked one")
+        return
     save_key(ctx, endpoint, settings.api_key)
 
 

@@ -15,7 +15,7 @@ import uno
 from marginalia import config
 from marginalia.office import control_names, mainthread, server_look, settings_store
 from marginalia.office.control_events import Call
-from marginalia.ui import first_run, theme
+from marginalia.ui import admin_locks, first_run, policy, theme
 
 log = logging.getLogger("marginalia.card")
 WHAT = "first-run card action"   # how a failing control action is named in the log
@@ -143,6 +143,7 @@ class SetupCard:
         provider.addItems(tuple(label for _pid, label, _e in config.PRESETS), 0)
         self._select_provider()
         self.controls["model"].setText(self.settings.model)
+        self._grey_locked()
         self._listeners = [
             ("provider", "addItemListener", Call(self._provider_chosen, WHAT)),
             ("model", "addItemListener", Call(self._model_chosen, WHAT)),
@@ -175,6 +176,21 @@ class SetupCard:
         self.controls["text"].getModel().Label = self.text()
         if self._width:
             self._on_change()   # the sentence may need more or fewer lines
+
+    def _grey_locked(self) -> None:
+        """Grey what the administrator decided (as the Options page and the mode switch
+        do): a locked provider or model, and Test when Test connection is turned off."""
+        held = admin_locks.held(settings_store.locked(self.ctx))
+        greyed = [(name, admin_locks.NOTE) for name, field in (("provider", "provider"),
+                                                                ("model", "model"))
+                  if field in held]
+        if not settings_store.load_policy(self.ctx).allow_test_connection:
+            greyed.append(("test", policy.TEST_OFF.rstrip(".")))
+        for name, why in greyed:
+            model = self.controls[name].getModel()
+            if model.Enabled:
+                model.Enabled = False
+                model.HelpText = admin_locks.help_text(model.HelpText, why)
 
     # -- settings ------------------------------------------------------------
     def _select_provider(self) -> None:
@@ -222,6 +238,9 @@ class SetupCard:
         pid, _label, endpoint = config.PRESETS[pos]
         if pid == self.settings.provider:
             return
+        if "provider" in admin_locks.held(settings_store.locked(self.ctx)):
+            self._select_provider()     # greyed; a choice made in code changes nothing
+            return
         changes = {"provider": pid}
         if endpoint:   # "custom" keeps the address; Open settings… is where to type one
             changes["endpoint"] = endpoint
@@ -238,6 +257,8 @@ class SetupCard:
             self._show_text()
 
     def _test(self) -> None:
+        if not settings_store.load_policy(self.ctx).allow_test_connection:
+            return      # greyed (_grey_locked): the administrator turned Test off
         typed = self.controls["model"].getText().strip()
         if typed != self.settings.model:
             self._save(model=typed)

@@ -7,7 +7,7 @@ decides the rest: which stored values a lock also holds, which page controls
 go grey, and the words the page shows and speaks for them.
 """
 
-from typing import FrozenSet, Iterable, List, Tuple
+from typing import FrozenSet, Iterable, List, Optional, Tuple
 
 NOTE = "Set by your administrator"
 
@@ -64,3 +64,13 @@ def page_note(locked: Iterable[str]) -> str:
         return ""
     return "%s: %s." % (NOTE, ", ".join(labels))
 
+
+
+def key_endpoint(endpoint: str, held: Iterable[str], in_effect: str) -> Optional[str]:
+    """The server a saved key is stored for: the endpoint in effect (``in_effect``, the
+    administrator's when it is locked). None when the settings name another server (a
+    preset chosen beside a locked endpoint): their key is that server's, and stored for
+    the locked one it would overwrite the user's key there."""
+    if "endpoint" not in held:
+        return endpoint
+    return in_effect if (endpoint or "").strip() == (in_effect or "").strip() else None

@@ -4,8 +4,9 @@ reads the pane's scroll bar and draws what this decides).
 The user's scroll wins. The view follows the end only while it shows the end:
 a wheel, the scroll bar or a key that moved it up leaves it where the user put
 it while the answer streams, and "new reply below" is offered once text
-arrives out of sight. The offer stays until it is used (the button, Send) or
-the user scrolls back to the end, which also resumes following. Where the
+arrives out of sight. The offer stays until it is used (the button, Send), the
+user scrolls back to the end, or text arrives while the view shows the end
+again (the panel grew); each resumes following. Where the
 pane's scroll bar cannot be read, the cursor decides as before: text arriving
 after the cursor is followed.
 """
@@ -43,8 +44,9 @@ class Follow:
         read; then ``cursor_at_end``, the cursor at or after the changed text, decides).
         """
         self.following = at_end(scroll) if scroll is not None else cursor_at_end
-        if not self.following:
-            self.offered = True
+        # The view shows the end again (the panel grew, the text above was shortened):
+        # nothing is below any more, so the offer goes as it does on a scroll to the end.
+        self.offered = not self.following
         return self.following
 
     def scrolled(self, scroll: Scroll) -> None:

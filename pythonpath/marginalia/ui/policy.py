@@ -8,11 +8,14 @@ names the policy, so a user knows it is not a fault to report.
 """
 
 import ipaddress
+import socket
 import time
 from typing import Callable, Iterable, List, Mapping, NamedTuple, Optional, Tuple
 from urllib.parse import urlsplit
 
 from marginalia import debuglog
+from marginalia.chat.endpoint import Endpoint
+from marginalia.errors import ConfigError
 from marginalia.ui import admin_locks
 
 # chat_days: kept as the user chooses (the Keep chats setting), without a limit.
@@ -51,30 +54,35 @@ class Policy(NamedTuple):
         return bool(self.api_key_env or self.api_key_file)
 
 
-def _host_port(endpoint: str) -> Tuple[str, Optional[int], str]:
-    parts = urlsplit((endpoint or "").strip())
+def _parts(text: str, sent: bool = True) -> Optional[Tuple[str, str, int, str]]:
+    """(scheme, host, port, path) as the transport reads ``text`` (chat.endpoint.Endpoint:
+    a scheme-less "localhost:11434" gets the scheme it would, a missing port the scheme's,
+    and, for an address ``sent`` to, a bare host the /v1 it is sent to), or None when it
+    is no address the transport would send to."""
     try:
-        port = parts.port
-    except ValueError:
-        port = None
-    return (parts.hostname or "").lower().rstrip("."), port, (parts.scheme or "").lower()
+        endpoint = Endpoint(text)
+    except ConfigError:
+        return None
+    text = (text or "").strip()
+    path = urlsplit(text if "://" in text else "//" + text).path
+    if sent and not path.rstrip("/"):
+        path = endpoint.path
+    return endpoint.scheme, endpoint.host.rstrip("."), endpoint.port, path
 
 
-def _matches(entry: str, endpoint: str) -> bool:
-    """``entry`` (a URL prefix or a host, host:port) allows ``endpoint``."""
+def _matches(entry: str, parts: Tuple[str, str, int, str]) -> bool:
+    """``entry`` (a URL prefix or a host, host:port) allows the address ``parts``."""
     entry = entry.strip()
     if not entry:
         return False
+    scheme, host, port, path = parts
     if "://" in entry:
-        want_host, want_port, want_scheme = _host_port(entry)
-        host, port, scheme = _host_port(endpoint)
-        if (want_scheme, want_host, want_port) != (scheme, host, port):
+        want = _parts(entry, sent=False)
+        if want is None or want[:3] != (scheme, host, port):
             return False
         # The path must continue at a boundary: /v1 allows /v1/ and /v1, not /v10.
-        prefix = urlsplit(entry).path.rstrip("/")
-        path = urlsplit(endpoint.strip()).path
+        prefix = want[3].rstrip("/")
         return path == prefix or path.startswith(prefix + "/") or not prefix
-    host, port, _scheme = _host_port(endpoint)
     want_host, _sep, want_port = entry.lower().rstrip("/").partition(":")
     if want_host.rstrip(".") != host:
         return False
@@ -86,26 +94,51 @@ def is_local(host: str) -> bool:
     host = (host or "").lower().strip("[]").rstrip(".")
     if not host:
         return False
-    try:
-        address = ipaddress.ip_address(host)
-    except ValueError:
-        return (host == "localhost" or "." not in host
-                or any(host.endswith(suffix) for suffix in LOCAL_SUFFIXES))
+    address = None
+    if ":" not in host:
+        # getaddrinfo reads "134744072", "0x08080808" or "8.8" as IPv4 (8.8.8.8, 8.0.0.8):
+        # judge the address they name, before the no-dot rule could call them local.
+        try:
+            address = ipaddress.ip_address(socket.inet_aton(host))
+        except (OSError, ValueError):
+            address = None
+    if address is None:
+        try:
+            address = ipaddress.ip_address(host.split("%", 1)[0])   # an IPv6 zone id
+        except ValueError:
+            return (host == "localhost" or "." not in host
+                    or any(host.endswith(suffix) for suffix in LOCAL_SUFFIXES))
+    if address.version == 6:
+        # ::ffff:8.8.8.8 and 2002:0808:0808:: are 8.8.8.8; older Pythons count the
+        # mapped form as private, so judge the IPv4 address inside.
+        address = address.ipv4_mapped or address.sixtofour or address
     return address.is_loopback or address.is_private or address.is_link_local
 
 
 def endpoint_refusal(policy: Policy, endpoint: str) -> str:
-    """The sentence refusing ``endpoint`` before any request, or "" when it is allowed."""
-    host, _port, _scheme = _host_port(endpoint)
-    shown = (endpoint or "").strip() or "(no server)"
-    if policy.allowed_endpoints and not any(_matches(entry, endpoint)
+    """The sentence refusing ``endpoint`` before any request, or "" when it is allowed.
+    An address the transport cannot read is "" too: its ConfigError says what is wrong."""
+    parts = _parts(endpoint)
+    if parts is None:
+        return ""
+    shown = (endpoint or "").strip()
+    if policy.allowed_endpoints and not any(_matches(entry, parts)
                                             for entry in policy.allowed_endpoints):
         return ("Your administrator allows only these model servers: %s; nothing was sent "
                 "to %s." % (", ".join(policy.allowed_endpoints), shown))
-    if policy.local_only and not is_local(host):
+    if policy.local_only and not is_local(parts[1]):
         return ("Your administrator allows only model servers on this computer or the local "
                 "network; nothing was sent to %s." % shown)
     return ""
+
+
+def address_refusal(policy: Policy, url: str) -> str:
+    """endpoint_refusal for an address a server sent us to (a redirect): one the policy
+    cannot read is refused whenever the policy limits the servers at all."""
+    if _parts(url) is None and (policy.allowed_endpoints or policy.local_only):
+        return ("Your administrator allows only some model servers; nothing was sent "
+                "to %s." % (url or "").strip()[:120])
+    return endpoint_refusal(policy, url)
 
 
 def test_refusal(policy: Policy, endpoint: str) -> str:
@@ -132,6 +165,27 @@ def expired(policy: Policy, saved: float, now: Optional[float] = None) -> bool:
         return False
     now = time.time() if now is None else now
     return now - saved > policy.chat_days * 86400
+
+
+def admin_key_applies(policy: Policy, endpoint: str, endpoint_locked: bool) -> bool:
+    """Whether the administrator's key goes to ``endpoint``: only to the administrator's
+    server, the locked endpoint or one on a non-empty allowed list. A key the user never
+    sees must not travel to any server the user types."""
+    if not policy.key_from_admin:
+        return False
+    if endpoint_locked:
+        return True
+    return bool(policy.allowed_endpoints) and _parts(endpoint) is not None and not \
+        endpoint_refusal(Policy(allowed_endpoints=policy.allowed_endpoints), endpoint)
+
+
+def key_refusal(policy: Policy, endpoint: str, endpoint_locked: bool) -> str:
+    """The sentence when the administrator provides the key and ``endpoint`` is not the
+    administrator's server (the user cannot give a key of their own), else ""."""
+    if not policy.key_from_admin or admin_key_applies(policy, endpoint, endpoint_locked):
+        return ""
+    return ("The API key from your administrator is only for your administrator's model "
+            "server; nothing was sent to %s." % ((endpoint or "").strip() or "(no server)"))
 
 
 def admin_key(policy: Policy, environ: Mapping[str, str],
