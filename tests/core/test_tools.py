@@ -29,8 +29,8 @@ def test_a_missing_argument_is_the_models_error_and_the_tool_never_runs():
         ran.append((markdown, after_paragraph))
 
     result = registry_with(("insert", insert)).call("insert", '{"markdown": "x"}')
-    assert result == ToolResult(False, "Error: bad arguments for insert: missing a required "
-                                "argument: 'after_paragraph'.", "insert failed: bad arguments")
+    assert result == ToolResult(False, "Error: bad arguments for insert: it needs "
+                                "after_paragraph.", "insert failed: bad arguments")
     assert ran == []
 
 
@@ -38,8 +38,9 @@ def test_an_unknown_argument_is_named_back_to_the_model():
     result = registry_with(("word_count", word_count)).call(
         "word_count", {"text": "a b", "colour": "red"})
     assert not result.ok
-    assert result.content == ("Error: bad arguments for word_count: got an unexpected keyword "
-                              "argument 'colour'.")
+    # In words the model can act on, not Python's ("got an unexpected keyword argument").
+    assert result.content == ("Error: bad arguments for word_count: it has no argument "
+                              "\u201ccolour\u201d (its arguments: text, minimum).")
     assert result.summary == "word_count failed: bad arguments"
 
 
@@ -80,7 +81,7 @@ def test_a_partial_exposes_the_signature_left_to_the_model():
     registry = registry_with(("read", functools.partial(tool, "doc1")))
     assert registry.call("read", {"text": "hi"}) == ToolResult(True, "doc1:hi", "Read doc1")
     refused = registry.call("read", {"doc": "other", "text": "hi"})
-    assert "unexpected keyword argument 'doc'" in refused.content
+    assert "it has no argument \u201cdoc\u201d (its arguments: text)" in refused.content
 
 
 def test_refusals_cancellation_and_unknown_tools():

@@ -94,6 +94,11 @@ def test_insert_errors_change_nothing(office, doc):
                                  after_paragraph=11)["content"]
     missing = one(office, doc, "insert_paragraphs", markdown="x")
     assert not missing["ok"] and "bad arguments" in missing["content"]
+    assert "it needs after_paragraph" in missing["content"]
+    extra = one(office, doc, "replace_text", search="grew", replacement="rose", bold=True)
+    assert not extra["ok"] and "it has no argument \u201cbold\u201d (its arguments: search, " \
+        "replacement, all, match_case, regex)" in extra["content"]
+    assert texts(doc) == before
 
 
 def test_replace_paragraphs(office, doc):

@@ -86,15 +86,27 @@ def parse_arguments(arguments: Union[None, str, Mapping[str, Any]]) -> Dict[str,
 
 
 def argument_problem(tool: Tool, kwargs: Mapping[str, Any]) -> Optional[str]:
-    """Why ``kwargs`` do not fit the tool's signature (missing, unexpected...), or None."""
+    """Why ``kwargs`` do not fit the tool's signature, in words for the model (not
+    Python's: "got an unexpected keyword argument" is no sentence to act on), or None."""
     try:
         signature = inspect.signature(tool.fn)
     except (TypeError, ValueError):
         return None      # a callable without a readable signature: nothing to check
+    params = signature.parameters
+    named = [n for n, p in params.items()
+             if p.kind in (p.POSITIONAL_OR_KEYWORD, p.KEYWORD_ONLY) and n != "budget"]
+    if not any(p.kind == p.VAR_KEYWORD for p in params.values()):
+        unknown = [key for key in kwargs if key not in params or key == "budget"]
+        if unknown:
+            return "it has no argument %s (its arguments: %s)" % (
+                ", ".join("\u201c%s\u201d" % key for key in unknown), ", ".join(named) or "none")
+    missing = [n for n in named if params[n].default is params[n].empty and n not in kwargs]
+    if missing:
+        return "it needs %s" % ", ".join(missing)
     try:
         signature.bind(**kwargs)
-    except TypeError as exc:
-        return str(exc)
+    except TypeError:
+        return "they do not fit it (its arguments: %s)" % ", ".join(named)
     return None
 
 
