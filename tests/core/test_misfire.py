@@ -86,3 +86,18 @@ def test_an_answer_without_a_call_is_not_nudged():
     assert result.rounds == 1 and len(client.bodies) == 1
     assert len(conversation) == 2
     assert isinstance(conversation, Conversation)
+
+
+def test_a_call_to_a_tool_that_does_not_exist_is_told_the_tools():
+    said = '```json\n{"name": "search_text", "arguments": {"query": "invoice"}}\n```'
+    assert misfire.misfired(said, NAMES) is None
+    assert misfire.unknown_call(said, NAMES) == "search_text"
+    messages = [{"role": "user", "content": "What is the invoice number?"},
+                {"role": "assistant", "content": said}]
+    at = misfire.tell(messages, said, NAMES)
+    assert at == 1 and "there is no tool named search_text" in messages[2]["content"]
+    assert "replace_text, insert_paragraphs, read_document" in messages[2]["content"]
+    misfire.forget(messages, at)
+    assert len(messages) == 1
+    # Plain JSON data a user asked for is no call.
+    assert misfire.unknown_call('{"name": "Ada", "age": 40}', NAMES) is None

@@ -19,7 +19,13 @@ NUDGE = ("Nothing changed: you wrote the call to %s as text instead of calling t
          "Call it now as a tool call, without explaining it. If no change is needed, say so "
          "in one sentence.")
 
-_OPENING = NUDGE.split("%s")[0]
+# A call-shaped answer naming a tool that does not exist ("search_text" for search_document).
+NUDGE_UNKNOWN = ("Nothing changed: there is no tool named %s. Call one of the tools you were "
+                 "given (%s) as a tool call, or answer in one sentence.")
+
+_OPENING = "Nothing changed: "
+_NAMED = re.compile(r"""["']name["']\s*:\s*["'](?:functions\.)?([A-Za-z_][\w.-]{0,63})["']""")
+_ARGUMENTS = re.compile(r"""["'](?:arguments|parameters)["']\s*:""")
 # The ways a call is written as text (%s: the tool's name): a JSON "name" field, Python
 # style with keywords or a dict, the name and its arguments object ("Replace_text, {...").
 _CALLS = (r"""["']?name["']?\s*[:=]\s*["'](?:functions\.)?%s["']""",
@@ -47,12 +53,30 @@ def misfired(text: str, names: Iterable[str]) -> Optional[str]:
 def tell(messages: List[Dict[str, Any]], content: str, names: Iterable[str]) -> Optional[int]:
     """When ``content`` (the last message, the model's answer) misfired a call, append the
     nudge and return where the answer sits; else None."""
+    names = list(names)
     name = misfired(content, names)
-    if name is None:
-        return None
-    log.info("the model wrote a call to %s as text; asked it to call the tool", name)
-    messages.append({"role": "user", "content": NUDGE % name})
+    if name is not None:
+        log.info("the model wrote a call to %s as text; asked it to call the tool", name)
+        told = NUDGE % name
+    else:
+        unknown = unknown_call(content, names)
+        if unknown is None:
+            return None
+        log.info("the model wrote a call to a tool that does not exist; told it the tools")
+        told = NUDGE_UNKNOWN % (unknown, ", ".join(names))
+    messages.append({"role": "user", "content": told})
     return len(messages) - 2
+
+
+def unknown_call(text: str, names: Iterable[str]) -> Optional[str]:
+    """The name a call-shaped answer ({"name": ..., "arguments": ...}) gives a tool that is
+    not offered, or None."""
+    if not text or not _ARGUMENTS.search(text):
+        return None
+    found = _NAMED.search(text)
+    if found is None or found.group(1) in set(names):
+        return None
+    return found.group(1)
 
 
 def forget(messages: List[Dict[str, Any]], at: Optional[int]) -> None:
