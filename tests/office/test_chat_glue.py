@@ -14,6 +14,7 @@ from marginalia import config
 from marginalia.office import chat_session
 from marginalia.office import mainthread
 from marginalia.office import settings_store
+from marginalia.ui import policy as admin_policy
 from marginalia.errors import Cancelled, ConfigError
 from marginalia.chat.transport import CancelToken
 
@@ -67,6 +68,10 @@ class _Doc(object):
 
 @pytest.fixture
 def main(monkeypatch):
+    # These sessions have no component context: the administrator's layer reads as
+    # nothing locked and no policy, as on a machine without one.
+    monkeypatch.setattr(settings_store, "locked", lambda _ctx: frozenset())
+    monkeypatch.setattr(settings_store, "load_policy", lambda _ctx: admin_policy.Policy())
     fake = _MainThread()
     monkeypatch.setattr(mainthread, "post", fake.post)
     monkeypatch.setattr(mainthread, "run_sync", fake.run_sync)
