@@ -7,8 +7,10 @@ is not executed (only a message that is nothing but calls is, see textcalls),
 but it shows what the model meant, so the loop tells it once that nothing
 changed and lets it call the tool properly (chat.loop, NUDGE).
 
-Only a named offered tool counts: an answer that merely talks about editing
-is an answer, and a question must never be pushed into an edit.
+Only a call counts: one naming an offered tool, or a call-shaped object
+({"name": ..., "arguments": ...}) naming a tool that does not exist (told the
+tools there are). An answer that merely talks about editing is an answer, and
+a question must never be pushed into an edit.
 """
 
 import logging
