@@ -287,7 +287,13 @@ def test_interrupt_ends_the_office(fox_odt, tmp_path):
         assert before, "the runner's office should be running"
         started = time.time()
         proc.send_signal(signal.SIGINT)
-        _out, err = proc.communicate(timeout=60)
+        try:
+            _out, err = proc.communicate(timeout=60)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            _out, err = proc.communicate()
+            raise AssertionError("the runner did not end within 60 s of Ctrl+C; it said:\n%s"
+                                 % err[-3000:])
     assert proc.returncode == 130
     assert "Stopped" in err and "Traceback" not in err
     assert time.time() - started < 30

@@ -179,21 +179,28 @@ TIMED_OUT = "The turn was stopped after %g s."
 def _follow(office: Any, doc: Any, out: TextIO, deadline: Optional[float] = None,
             seconds: Optional[float] = None) -> Optional[str]:
     """Print the running turn's entries until it ends; its error sentence, or None."""
+    try:
+        return _entries(office, doc, out, deadline, seconds)
+    except KeyboardInterrupt:
+        # Stop the turn inside the office first so it quits promptly, wherever Ctrl+C
+        # landed: most often in the sleep between two polls, where it once went
+        # unnoticed and closing the document waited for the running turn.
+        try:
+            office.job("chat.stop", doc)
+        except Exception:  # the office is ended next anyway
+            pass
+        raise
+
+
+def _entries(office: Any, doc: Any, out: TextIO, deadline: Optional[float],
+             seconds: Optional[float]) -> Optional[str]:
     error = None
     while True:
         if deadline is not None and time.monotonic() > deadline:
             deadline = None
             error = TIMED_OUT % seconds
             office.job("chat.stop", doc)      # the turn ends as stopped; its entries follow
-        try:
-            polled = office.job("chat.poll", doc)
-        except KeyboardInterrupt:
-            # Stop the turn inside the office first so it quits promptly.
-            try:
-                office.job("chat.stop", doc)
-            except Exception:  # the office is ended next anyway
-                pass
-            raise
+        polled = office.job("chat.poll", doc)
         for entry in polled["entries"]:
             line = output_line(entry)
             if line is None:
