@@ -31,6 +31,7 @@ import threading
 import time
 from typing import Any, Dict, Optional, Tuple
 
+from marginalia.chat import window_errors
 from marginalia.chat.budget import Window
 from marginalia.chat.endpoint import Endpoint
 from marginalia.chat.transport import ChatClient, CancelToken
@@ -263,7 +264,7 @@ def probe(settings: Settings, cancel: Optional[CancelToken] = None,
             tokens = from_llamacpp(client.fetch_json(root + "/props", None, cancel))
         if tokens is None:
             tokens = from_models_list(client.fetch_json(endpoint.models_url, None, cancel), model)
-        found = Window(tokens, kind + " server") if tokens else None
+        found = Window(tokens, kind + window_errors.FROM_SERVER) if tokens else None
     except MarginaliaError as exc:
         log.info("no context window from the server: %s", exc)
         found = None
@@ -312,7 +313,7 @@ def detected(settings: Settings, cancel: Optional[CancelToken] = None,
 def learn(settings: Settings, tokens: int) -> Window:
     """Remember the window a server named when it refused a request as too long."""
     _keep(_learned, _key(settings), LEARNED_SECONDS, tokens)
-    return Window(tokens, "the server's refusal")
+    return Window(tokens, window_errors.FROM_REFUSAL)
 
 
 def learned(settings: Settings) -> Optional[int]:
@@ -325,7 +326,7 @@ def effective(settings: Settings, found: Optional[Window]) -> Window:
     chosen = _effective(settings, found)
     refused = learned(settings)
     if refused and refused < chosen.tokens:
-        return Window(refused, "the server's refusal")
+        return Window(refused, window_errors.FROM_REFUSAL)
     return chosen
 
 

@@ -141,10 +141,15 @@ TRUNCATED_MIN = 1024
 FULL_RATIO = 0.75       # a cut prompt fills its window at least this far
 
 
+# Where a Window's size came from (budget.Window.source), as chat.window names it.
+FROM_REFUSAL = "the server's refusal"
+FROM_SERVER = " server"          # after the server's kind: "llamacpp server"
+
+
 def may_cut(source: str) -> bool:
     """False when the window was read from a server that refuses an overlong prompt instead
     of cutting it (llama.cpp, LM Studio, vLLM: "<kind> server"), or learned from a refusal."""
-    return not (source.endswith(" server") or source == "the server's refusal")
+    return not (source.endswith(FROM_SERVER) or source == FROM_REFUSAL)
 
 
 def truncated(prompt_tokens: int, estimate: int, usage: Optional[dict] = None,
