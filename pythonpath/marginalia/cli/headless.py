@@ -28,7 +28,7 @@ import tempfile
 import time
 from typing import Any, Dict, List, NoReturn, Optional, TextIO, Tuple
 
-from marginalia.cli import doclock
+from marginalia.cli import doclock, interrupt
 from marginalia.cli.profile_lock import default_profile
 
 # pythonpath/marginalia/cli/headless.py -> the checkout, where build.py puts dist/.
@@ -262,7 +262,8 @@ def _document_to_open(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
     return args.document, None
 
 
-def run(args: argparse.Namespace, out: TextIO) -> None:
+def run(args: argparse.Namespace, out: TextIO,
+        watch: Optional[interrupt.Watch] = None) -> None:
     try:
         from marginalia.cli.office_process import Office, OfficeError
     except ImportError:
@@ -278,6 +279,8 @@ def run(args: argparse.Namespace, out: TextIO) -> None:
         settings["endpoint"] = args.endpoint
     path, copy_folder = _document_to_open(args)
     office = Office()
+    if watch is not None:
+        watch.office, watch.document = office, path
     doc = None
     try:
         office.start()
@@ -352,14 +355,18 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
         sys.stderr.write("%s\n" % exc)
         return 2
     signal.signal(signal.SIGTERM, _sigterm)
+    watch = interrupt.Watch()
+    watch.install()
     try:
-        run(args, out)
+        run(args, out, watch)
     except RunError as exc:
         sys.stderr.write("%s\n" % exc)
         return 1
     except KeyboardInterrupt as exc:
-        sys.stderr.write("Stopped; the document was not saved.\n")
+        sys.stderr.write(interrupt.STOPPED)
         return 143 if isinstance(exc, _Terminated) else 130
+    finally:
+        watch.finished()
     return 0
 
 
