@@ -196,6 +196,12 @@ class ViewJob(_Info, XJob):
             context_menu.register(self.ctx, controller)
         except Exception:
             log.exception("could not add the context menu to a new view")
+        try:
+            from marginalia.office import mcp_host
+            # The first view starts the MCP server when the user turned it on.
+            mcp_host.at_view(self.ctx)
+        except Exception:
+            log.exception("could not start the MCP server")
         return None
 
 

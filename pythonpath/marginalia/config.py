@@ -9,7 +9,7 @@ from typing import Any, Callable, ClassVar, Optional, Tuple
 
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
 # The MCP server's port when the user has not chosen one (marginalia.mcp serves it).
-DEFAULT_MCP_PORT = 8766
+DEFAULT_MCP_PORT = 8765
 
 # (id, label, endpoint): the Options page's provider choice fills the endpoint.
 PRESETS = (
