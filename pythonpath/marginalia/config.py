@@ -7,9 +7,11 @@ key from the password container; everything else receives a Settings.
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, ClassVar, Optional, Tuple
 
+from marginalia.mcp import DEFAULT_PORT
+
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
 # The MCP server's port when the user has not chosen one (marginalia.mcp serves it).
-DEFAULT_MCP_PORT = 8765
+DEFAULT_MCP_PORT = DEFAULT_PORT
 
 # (id, label, endpoint): the Options page's provider choice fills the endpoint.
 PRESETS = (

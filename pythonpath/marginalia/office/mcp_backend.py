@@ -95,6 +95,8 @@ class OfficeBackend(Backend):
         return self._tools
 
     def call_tool(self, client: Client, name: str, arguments: Dict[str, Any]):
+        if mcp_turns.is_stopped(client.label, client.session_id):
+            raise McpRefusal(mcp_turns.STOPPED)
         if name == LIST_DOCUMENTS:
             return text_result(self._list())
         if tool_specs.spec(name) is None:

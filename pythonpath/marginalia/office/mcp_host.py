@@ -28,6 +28,9 @@ log = logging.getLogger("marginalia.mcp")
 
 _lock = threading.Lock()
 _server = [None]
+# Whether the running server was started by the setting (apply_settings may stop or move
+# it) or by the mcp.start job command (tests: it serves until mcp.stop).
+_by_setting = [False]
 _watching = [None]
 # The sentence of the last start that failed (a port in use), or "".
 last_problem = [""]
@@ -46,7 +49,7 @@ def state() -> Dict[str, Any]:
             "active": mcp_turns.active(), "stopped": mcp_turns.stopped()}
 
 
-def start(ctx, port: int) -> int:
+def start(ctx, port: int, by_setting: bool = False) -> int:
     """Serve on ``port`` (0: a free one); the bound port. Main thread (the token's store).
 
     Already serving on that port (or 0 asked of a running server): the running one."""
@@ -70,6 +73,7 @@ def start(ctx, port: int) -> int:
     last_problem[0] = ""
     with _lock:
         _server[0] = server
+        _by_setting[0] = by_setting
     log.info("MCP server for outside agents on port %d", bound)
     return bound
 
@@ -100,6 +104,8 @@ def apply_settings(ctx) -> None:
         from marginalia.office import settings_store
         settings = settings_store.load(ctx, with_key=False)
         server = _server[0]
+        if server is not None and not _by_setting[0]:
+            return          # a test's server (mcp.start) serves until mcp.stop
         if not settings.mcp_enabled:
             if server is not None:
                 threads.start(_stop_quietly, name="marginalia-mcp-stop")
@@ -110,7 +116,7 @@ def apply_settings(ctx) -> None:
             # A new port: the old server goes first (its stop waits for agents' turns).
             threads.start(_restart, ctx, settings.mcp_port, name="marginalia-mcp-restart")
             return
-        start(ctx, settings.mcp_port)
+        start(ctx, settings.mcp_port, by_setting=True)
     except Exception:
         log.exception("could not apply the MCP settings")
 
