@@ -84,6 +84,15 @@ def test_an_agent_reads_and_its_turn_is_one_undo_step_of_tracked_suggestions(off
     assert authors == {CLAUDE}, redlines(doc)
     # Recording is the user's again: the turn switched it on and back off.
     assert doc.getPropertyValue("RecordChanges") is False
+    # The turn's change records reach the document's chat log, which the change card reads.
+    deadline = time.time() + 5
+    changes = []
+    while len(changes) < 2 and time.time() < deadline:
+        changes = [e["change"] for e in office.job("chat.state", doc)["log"]
+                   if e["type"] == "change"]
+        time.sleep(0.1)
+    assert [(c["tool"], c["state"]) for c in changes] == [("replace_text", "pending")] * 2
+    assert len(set(c["turn"] for c in changes)) == 1
 
 
 def test_each_agent_turn_is_its_own_step_and_another_agent_ends_a_turn(office, server, docs):
