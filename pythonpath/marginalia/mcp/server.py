@@ -279,8 +279,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, outcome: Outcome, headers: Optional[dict] = None) -> None:
         if outcome.status >= 400:
-            log.warning("mcp: refused %s from %s with %d: %s", self.command,
-                        self.client_address[0], outcome.status, _message(outcome.body))
+            # Who was kept out is worth a warning; a client probing what is spoken is not.
+            level = logging.WARNING if outcome.status in (401, 403, 413) else logging.INFO
+            log.log(level, "mcp: refused %s from %s with %d: %s", self.command,
+                    self.client_address[0], outcome.status, _message(outcome.body))
         data = b"" if outcome.body is None else json.dumps(
             outcome.body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
         self.send_response(outcome.status)
