@@ -3,7 +3,8 @@
 Starts a private headless LibreOffice with the built .oxt, fills two documents
 (writer.generate), starts the MCP server (mcp.start) and runs, for DURATION
 seconds, two clients at RATE/2 calls a second each, each on its own document:
-mostly reads (read_document of a few paragraphs, search_document) and every
+mostly reads (read_document of a few paragraphs; 1 in 4 a search_document of a word
+in 6 paragraphs) and every
 EDIT_EVERY-th call an edit (add_comment; the outside agents' default mode makes
 edits suggestions). Each client is one MCP session; its calls are sent on
 schedule from a pool of threads (keep-alive connections), so a slow answer does
@@ -39,7 +40,7 @@ for _sub in ("pythonpath", ""):
 import build  # noqa: E402
 from tests.support.office import OfficeHarness  # noqa: E402
 
-EDIT_EVERY = 10
+EDIT_EVERY = 20
 PROBE_EVERY = 0.05
 VERSION = "2025-11-25"
 
@@ -109,8 +110,8 @@ def _calls(doc_id, paragraphs, n):
     if n % EDIT_EVERY == EDIT_EVERY - 1:
         return "add_comment", {"document": doc_id, "search": "marker word",
                                "comment": "bench note %d" % n}
-    if n % 2:
-        return "search_document", {"document": doc_id, "query": "growth"}
+    if n % 4 == 1:
+        return "search_document", {"document": doc_id, "query": "zephyr"}
     start = 1 + (n * 7) % max(1, paragraphs - 6)
     return "read_document", {"document": doc_id, "start": start, "end": start + 4}
 
@@ -121,6 +122,7 @@ def load(clients, seconds, rate):
     pool = ThreadPoolExecutor(max_workers=16 * len(clients))
     lock = threading.Lock()
     latencies, failures = [], []
+    by_tool = {}
     sent = [0]
 
     def one(client, name, arguments):
@@ -133,6 +135,7 @@ def load(clients, seconds, rate):
             return
         with lock:
             latencies.append(time.perf_counter() - started)
+            by_tool.setdefault(name, []).append(time.perf_counter() - started)
     started = time.perf_counter()
     futures = []
     n = 0
@@ -151,6 +154,10 @@ def load(clients, seconds, rate):
     for future in futures:
         future.result()
     pool.shutdown()
+    for name, seconds in sorted(by_tool.items()):
+        print("  %s: %d calls, median %s, max %s" % (name, len(seconds),
+                                                   _ms(statistics.median(seconds)),
+                                                   _ms(max(seconds))))
     return sent[0], len(latencies), failures, latencies
 
 
@@ -189,7 +196,8 @@ def main():
         docs = []
         for _i in range(2):
             doc = harness.new_writer()
-            harness.job("writer.generate", document=doc, chapters=4, sections=3, paragraphs=4)
+            harness.job("writer.generate", document=doc, chapters=4, sections=3, paragraphs=4,
+                        rare=6)
             info = harness.job("writer.call_tools", document=doc, title="info",
                                calls=[{"name": "get_document_info"}])[0]
             docs.append((doc, str(doc.RuntimeUID), json.loads(info["content"])["paragraphs"]))
@@ -202,6 +210,7 @@ def main():
         harness.job("mcp.settle")
         print("no load, read_document of 5 paragraphs: tools/call %s, job service %s: "
               "ratio %.2f" % (_ms(quiet_mcp), _ms(quiet_job), quiet_mcp / quiet_job))
+        harness.job("mcp.longest")
         stop, delays = threading.Event(), []
         prober = threading.Thread(target=probe, args=(harness, stop, delays), daemon=True)
         prober.start()
@@ -220,6 +229,8 @@ def main():
             print("tools/call latency under load: median %s, p95 %s, max %s" % (
                 _ms(statistics.median(latencies)),
                 _ms(latencies[int(len(latencies) * 0.95) - 1]), _ms(latencies[-1])))
+        print("longest single main-thread call (mainthread.run_sync): %s"
+              % _ms(harness.job("mcp.longest")))
         if delays:
             print("main thread: %d probes every %d ms, longest wait %s, median %s" % (
                 len(delays), PROBE_EVERY * 1000, _ms(max(delays)),

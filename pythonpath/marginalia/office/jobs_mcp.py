@@ -6,7 +6,8 @@ the port and the token, which only a test may ever see; ``mcp.stop``;
 a settings change does; ``mcp.stop_agent`` / ``mcp.resume_agent`` are the panel's
 Stop and its undoing; ``mcp.new_token``; ``mcp.settle`` closes the open agent
 turns at once; ``mcp.probe`` times the main thread's
-answer to a posted call (bench/bench_mcp_load.py).
+answer to a posted call and ``mcp.longest`` gives the longest main-thread call since
+the last ask (bench/bench_mcp_load.py).
 """
 
 import time
@@ -57,6 +58,7 @@ COMMANDS = {
     "mcp.new_token": lambda ctx, payload: bool(
         mainthread.run_sync(ctx, lambda: mcp_host.new_token(ctx))),
     "mcp.probe": _probe,
+    "mcp.longest": lambda ctx, payload: mainthread.longest_stretch(),
     # Close the agents' open turns now instead of after the idle window (tests).
     "mcp.settle": lambda ctx, payload: mcp_turns.close_all(),
 }

@@ -79,6 +79,9 @@ class OfficeBackend(Backend):
     def __init__(self, ctx) -> None:
         self.ctx = ctx
         self._tools = self._declare()
+        # id -> model of the documents seen open: a call naming one skips the look-up (a
+        # main-thread round trip); the toolbox finds out itself when it was closed since.
+        self._seen = {}
 
     def _declare(self):
         tools = [{"name": LIST_DOCUMENTS,
@@ -106,19 +109,27 @@ class OfficeBackend(Backend):
         try:
             result = mcp_turns.call(self.ctx, client.label, client.session_id, key, doc,
                                     name, arguments, lambda agent: self._toolbox(doc, agent))
-        except (mcp_turns.Stopped, mcp_turns.DocumentClosed) as exc:
+        except mcp_turns.DocumentClosed as exc:
+            self._seen.pop(key, None)
+            raise McpRefusal(str(exc))
+        except mcp_turns.Stopped as exc:
             raise McpRefusal(str(exc))
         return text_result(result.content, is_error=not result.ok)
 
     def _list(self) -> str:
         import json
         docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        self._seen = dict((key, doc) for key, _title, doc in docs)
         return json.dumps({"documents": [{"id": key, "title": title}
                                          for key, title, _doc in docs]}, ensure_ascii=False)
 
     def _document(self, wanted: Optional[str]):
         """(id, model) of the document a call names, or the only one open."""
+        known = self._seen.get(str(wanted)) if wanted not in (None, "") else None
+        if known is not None:
+            return str(wanted), known
         docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        self._seen = dict((key, doc) for key, _title, doc in docs)
         if wanted in (None, ""):
             if not docs:
                 raise McpRefusal(NO_DOCUMENT)
