@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.support.mcp_client import agent, sleep
+from tests.support.sse_server import ScriptedServer, text_response
 from tests.support.writer import build, redlines, select, texts
 
 # office.mcp_turns.IDLE, with room for a busy machine.
@@ -116,6 +117,29 @@ def test_each_agent_turn_is_its_own_step_and_another_agent_ends_a_turn(office, s
     assert sorted(set(a for _t, a in redlines(doc))) == [CLAUDE, "Codex via Marginalia"]
     # Suggestions, not edits: each replacement is a deletion and an insertion to review.
     assert len(redlines(doc)) >= 3
+
+
+def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office, server, docs):
+    doc = docs("Papa before the panel")
+    uid = doc.RuntimeUID
+
+    async def steps(a):
+        assert not (await a.call("replace_text", document=uid, search="before",
+                                 replacement="ahead of"))[0]
+        assert [s["agent"] for s in office.job("mcp.state")["active"]] == ["Claude"]
+        with ScriptedServer([text_response("Hello.")]) as srv:
+            started = time.time()
+            assert office.job("chat.start", doc, message="hi", settings={
+                "endpoint": srv.url, "model": "test-model"}) == {"started": True}
+            # Well before the idle window ends it: the panel's turn closed the agent's.
+            while office.job("mcp.state")["active"] and time.time() - started < IDLE - 0.5:
+                await sleep(0.05)
+            ended = office.job("mcp.state")["active"]
+            while office.job("chat.poll", doc)["busy"]:
+                await sleep(0.05)
+        return ended
+    assert agent(*server, "Claude", steps) == []
+    assert _titles(doc) == [CLAUDE]
 
 
 def test_a_kept_out_passage_is_refused_and_left_as_it_is(office, server, docs):
@@ -225,12 +249,23 @@ def _free_port():
         return probe.getsockname()[1]
 
 
-def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(office):
+def _state_until(office, running, seconds=10):
+    deadline = time.time() + seconds
+    state = office.job("mcp.state")
+    while state["running"] is not running and time.time() < deadline:
+        time.sleep(0.1)
+        state = office.job("mcp.state")
+    return state
+
+
+def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(office, docs):
     office.job("mcp.stop")
+    docs("Oscar opens a view")      # the first view starts watching the setting (ViewJob)
     port = _free_port()
     try:
+        # Saving the setting is enough: the office's settings listener starts the server.
         office.job("settings.save", mcp_enabled=True, mcp_port=port)
-        state = office.job("mcp.apply")
+        state = _state_until(office, True)
         assert state["running"] and state["port"] == port, state
         token = office.job("mcp.start", port=0)["token"]     # the running one: same port
         assert office.job("mcp.state")["port"] == port
@@ -240,9 +275,14 @@ def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(o
         assert isinstance(agent("http://127.0.0.1:%d/mcp" % port, token, "Claude", steps),
                           list)
         office.job("settings.save", mcp_enabled=False)
-        assert office.job("mcp.apply")["running"] is False
+        assert _state_until(office, False)["running"] is False
         # The token outlives the server: the agents' configs stay valid.
         assert office.job("mcp.start", port=0)["token"] == token
+        office.job("mcp.stop")
+        # mcp.apply does what the listener does (the Options page's OK, the runners).
+        office.job("settings.save", mcp_enabled=True, mcp_port=port)
+        assert office.job("mcp.apply")["port"] == port
     finally:
         office.job("settings.save", mcp_enabled=False, mcp_port=8765)
+        office.job("mcp.apply")
         office.job("mcp.stop")

@@ -76,8 +76,10 @@ class OfficeBackend(Backend):
                     "first, read before you edit, and give the document id when several "
                     "documents are open.")
 
-    def __init__(self, ctx) -> None:
+    def __init__(self, ctx, rules=None) -> None:
         self.ctx = ctx
+        # The administrator's policy (ui.policy): selection only leaves the selection's tools.
+        self.rules = rules
         self._tools = self._declare()
         # id -> model of the documents seen open: a call naming one skips the look-up (a
         # main-thread round trip); the toolbox finds out itself when it was closed since.
@@ -88,7 +90,10 @@ class OfficeBackend(Backend):
                   "description": ("The Writer documents open in LibreOffice: their ids (the "
                                   "document argument of the other tools) and titles."),
                   "inputSchema": {"type": "object", "properties": {}}}]
+        from marginalia.ui import policy
         for spec in tool_specs.SPECS:
+            if self.rules is not None and not policy.offers(self.rules, spec.name):
+                continue
             tools.append({"name": spec.name, "description": spec.description,
                           "inputSchema": _with_document(spec.parameters)})
         return tools
@@ -102,7 +107,7 @@ class OfficeBackend(Backend):
             raise McpRefusal(mcp_turns.STOPPED)
         if name == LIST_DOCUMENTS:
             return text_result(self._list())
-        if tool_specs.spec(name) is None:
+        if name not in set(t["name"] for t in self._tools):
             raise UnknownName("There is no tool named %s." % name)
         arguments = dict(arguments or {})
         key, doc = self._document(arguments.pop("document", None))

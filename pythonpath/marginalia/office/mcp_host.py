@@ -63,7 +63,8 @@ def start(ctx, port: int, by_setting: bool = False) -> int:
         stop()
     token = mcp_token.ensure_token(ctx)
     mcp_turns.watch_panel()
-    server = McpServer(OfficeBackend(ctx), token, port)
+    from marginalia.office import settings_store
+    server = McpServer(OfficeBackend(ctx, settings_store.load_policy(ctx)), token, port)
     try:
         bound = server.start()
     except Exception as exc:
