@@ -60,7 +60,11 @@ def start(ctx, port: int, by_setting: bool = False) -> int:
         if server is not None and server.running and port in (0, server.port):
             return server.port
     if server is not None:
-        stop()
+        # Another port: the old listeners close (main-thread safe); the agents' open turns
+        # belong to the documents, not to a server, and go on under the new one.
+        with _lock:
+            _server[0] = None
+        server.stop()
     token = mcp_token.ensure_token(ctx)
     mcp_turns.watch_panel()
     from marginalia.office import settings_store
