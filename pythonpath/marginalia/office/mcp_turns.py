@@ -59,8 +59,9 @@ class DocumentClosed(Exception):
 class _AgentTurn:
     """One agent's open turn on one document."""
 
-    def __init__(self, agent, session, key, doc, title, toolbox):
+    def __init__(self, agent, session, key, doc, title, toolbox, author):
         self.agent = agent
+        self.author = author
         self.session = session
         self.key = key
         self.doc = doc
@@ -72,7 +73,7 @@ class _AgentTurn:
 
     def state(self) -> Dict[str, Any]:
         return {"agent": self.agent, "session": self.session, "document": self.key,
-                "title": self.title, "author": self.toolbox._turn.author_name,
+                "title": self.title, "author": self.author,
                 "since": self.since}
 
 
@@ -199,7 +200,8 @@ def _begin(agent, session, key, doc, make_toolbox):
     except Exception:
         raise DocumentClosed(CLOSED)
     toolbox.begin_turn(agent)
-    turn = _AgentTurn(agent, session, key, doc, title, toolbox)
+    from marginalia.writer.turn import agent_author
+    turn = _AgentTurn(agent, session, key, doc, title, toolbox, agent_author(agent))
     with _lock:
         _open[key] = turn
     threads.start(_watch, turn, name="marginalia-mcp-turn")
