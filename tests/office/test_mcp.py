@@ -15,7 +15,7 @@ import pytest
 
 from tests.support.mcp_client import agent, sleep
 from tests.support.sse_server import ScriptedServer, text_response
-from tests.support.writer import build, redlines, select, texts
+from tests.support.writer import annotations, build, redlines, select, texts
 
 # office.mcp_turns.IDLE, with room for a busy machine.
 IDLE = 3.0
@@ -140,6 +140,24 @@ def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office,
         return ended
     assert agent(*server, "Claude", steps) == []
     assert _titles(doc) == [CLAUDE]
+
+
+def test_the_outside_agents_apply_mode_setting_holds_for_their_turns(office, server, docs):
+    doc = docs("Quebec keeps its words")
+    uid = doc.RuntimeUID
+    office.job("settings.save", mcp_apply_mode="comments")
+    try:
+        async def steps(a):
+            return await a.call("replace_text", document=uid, search="keeps",
+                                replacement="changes")
+        error, text = agent(*server, "Claude", steps)
+        office.job("mcp.settle")
+    finally:
+        office.job("settings.save", mcp_apply_mode="tracked")
+    assert not error, text
+    # Comment only: the text stays, a comment proposes the change; no tracked change.
+    assert texts(doc) == ["Quebec keeps its words"] and redlines(doc) == []
+    assert [c for _a, c, _t in annotations(doc) if "changes" in c], annotations(doc)
 
 
 def test_a_kept_out_passage_is_refused_and_left_as_it_is(office, server, docs):
