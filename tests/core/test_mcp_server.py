@@ -302,3 +302,43 @@ def test_connections_past_the_limit_are_closed_at_once():
 def test_deeply_nested_json_is_a_parse_error(agent):
     status, _, body = agent.request("POST", b"[" * 100000 + b"]" * 100000, agent.headers())
     assert status == 400 and body["error"]["code"] == -32700
+
+
+class SlowBackend(FakeBackend):
+    """echo waits until the test lets it go: a tool call in flight."""
+
+    def __init__(self):
+        super().__init__()
+        import threading
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def call_tool(self, client, name, arguments):
+        self.entered.set()
+        self.release.wait(10)
+        return super().call_tool(client, name, arguments)
+
+
+def test_stop_does_not_wait_for_a_call_in_flight():
+    import threading
+    backend = SlowBackend()
+    srv = McpServer(backend, TOKEN, port=0)
+    client = Http(srv.start())
+    client.initialize()
+    outcome = []
+
+    def call_it():
+        try:
+            outcome.append(client.post(rpc("tools/call", {"name": "echo"}))[0])
+        except (OSError, http.client.HTTPException) as exc:
+            outcome.append(type(exc).__name__)
+    caller = threading.Thread(target=call_it, daemon=True)
+    caller.start()
+    assert backend.entered.wait(10)
+    began = time.monotonic()
+    srv.stop()
+    stopped_in = time.monotonic() - began
+    backend.release.set()
+    caller.join(10)
+    assert stopped_in < 1.5
+    assert outcome and outcome[0] != 200         # the connection was closed under the call

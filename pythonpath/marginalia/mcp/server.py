@@ -206,6 +206,9 @@ class _Listener(HTTPServer):
     def _serve_connection(self, request, client_address) -> None:
         try:
             self.finish_request(request, client_address)
+        except OSError as exc:
+            # The client went away mid-answer, or stop() closed the connection: nothing to fix.
+            log.debug("mcp: a connection from %s ended: %s", client_address[0], exc)
         except Exception:
             log.exception("mcp: a connection failed")
         finally:
