@@ -318,6 +318,9 @@ class _Handler(BaseHTTPRequestHandler):
         if data:
             self.wfile.write(data)
 
+    def version_string(self) -> str:
+        return self.server_version           # no Python version in the Server header
+
     def log_message(self, format: str, *args: Any) -> None:
         # The request line holds no secret, but stderr is not the log: keep it at debug level.
         log.debug("mcp: " + format, *args)
