@@ -136,7 +136,8 @@ def main():
         "params": {"protocolVersion": "2025-11-25", "clientInfo": {"name": "bench"}}}).encode())
     body = call_body(1)
     check = protocol.handle_post(body, opened.session_id, "2025-11-25")
-    if check.status != 200 or check.body["result"]["content"][0]["text"] != "Replaced 1 occurrence.":
+    answer = check.body.get("result", {}).get("content", [{}])[0].get("text")
+    if check.status != 200 or answer != "Replaced 1 occurrence.":
         print("bench mcp: the dispatch did not answer correctly: %r" % check)
         return 2
     t_json, t_dispatch = best_of([(json_floor, body),

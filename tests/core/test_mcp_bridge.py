@@ -51,6 +51,7 @@ def test_the_bridge_carries_a_session_end_to_end(server):
     assert "echo" in [tool["name"] for tool in answers[1]["result"]["tools"]]
     assert answers[2]["result"]["content"][0]["text"] == "bridge-agent says through stdio"
     assert server.protocol.backend.calls == [("bridge-agent", "echo", {"text": "through stdio"})]
+    assert server.protocol.backend.ended == ["bridge-agent"]    # stdin's end ends the session
 
 
 def test_the_token_can_come_from_a_file(server, tmp_path):

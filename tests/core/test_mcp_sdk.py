@@ -1,4 +1,4 @@
-"""The official MCP Python SDK (PyPI `mcp`) as the client, over streamable HTTP, against our server.
+"""The official MCP Python SDK (PyPI `mcp`) as the client, over streamable HTTP, against ours.
 
 The SDK lives in the test environment only (build.py installs it into .venv); the extension
 stays standard library. Without it these tests fail and say how to install it: a client we

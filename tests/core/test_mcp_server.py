@@ -92,7 +92,8 @@ def test_a_new_token_replaces_the_old(server):
 
 
 @pytest.mark.parametrize("origin", ["http://evil.example", "https://evil.example:8765", "null",
-                                    "http://127.0.0.1.evil.example", "http://localhost@evil.example",
+                                    "http://127.0.0.1.evil.example",
+                                    "http://localhost@evil.example",
                                     "file://", "http://localhost/path"])
 def test_an_origin_of_another_site_is_403(server, agent, origin):
     status, headers, body = agent.post(rpc("tools/call", {"name": "echo", "arguments": {}}),
@@ -255,3 +256,89 @@ def test_a_port_in_use_is_a_plain_sentence(server):
     with pytest.raises(ServerStartError) as caught:
         other.start()
     assert "port %d" % server.port in str(caught.value) and "Options" in str(caught.value)
+
+
+class UnwritableBackend(FakeBackend):
+    def call_tool(self, client, name, arguments):
+        return {"content": [{"type": "text", "text": object()}]}
+
+
+def test_a_result_json_cannot_hold_is_a_plain_error_not_a_dropped_connection(caplog):
+    srv = McpServer(UnwritableBackend(), TOKEN, port=0)
+    srv.start()
+    try:
+        client = Http(srv.port)
+        client.initialize()
+        with caplog.at_level(logging.ERROR, logger="marginalia.mcp"):
+            status, _, body = client.post(rpc("tools/call", {"name": "echo"}, 9))
+    finally:
+        srv.stop()
+    assert status == 200 and body["id"] == 9 and body["error"]["message"] == UNEXPECTED
+    assert "object" not in body["error"]["message"] and "could not be written" in caplog.text
+
+
+def test_connections_past_the_limit_are_closed_at_once():
+    srv = McpServer(FakeBackend(), TOKEN, port=0, max_connections=2)
+    port = srv.start()
+    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(2)]
+    try:
+        deadline = time.monotonic() + 5
+        while len(srv._connections) < 2 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        extra = socket.create_connection(("127.0.0.1", port), timeout=5)
+        assert extra.recv(1) == b""              # closed by the server, no thread taken
+        extra.close()
+        idle[0].close()
+        deadline = time.monotonic() + 5
+        while len(srv._connections) > 1 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert Http(port).post(rpc("initialize", initialize_params()))[0] == 200
+    finally:
+        for sock in idle:
+            sock.close()
+        srv.stop()
+
+
+def test_deeply_nested_json_is_a_parse_error(agent):
+    status, _, body = agent.request("POST", b"[" * 100000 + b"]" * 100000, agent.headers())
+    assert status == 400 and body["error"]["code"] == -32700
+
+
+class SlowBackend(FakeBackend):
+    """echo waits until the test lets it go: a tool call in flight."""
+
+    def __init__(self):
+        super().__init__()
+        import threading
+        self.entered = threading.Event()
+        self.release = threading.Event()
+
+    def call_tool(self, client, name, arguments):
+        self.entered.set()
+        self.release.wait(10)
+        return super().call_tool(client, name, arguments)
+
+
+def test_stop_does_not_wait_for_a_call_in_flight():
+    import threading
+    backend = SlowBackend()
+    srv = McpServer(backend, TOKEN, port=0)
+    client = Http(srv.start())
+    client.initialize()
+    outcome = []
+
+    def call_it():
+        try:
+            outcome.append(client.post(rpc("tools/call", {"name": "echo"}))[0])
+        except (OSError, http.client.HTTPException) as exc:
+            outcome.append(type(exc).__name__)
+    caller = threading.Thread(target=call_it, daemon=True)
+    caller.start()
+    assert backend.entered.wait(10)
+    began = time.monotonic()
+    srv.stop()
+    stopped_in = time.monotonic() - began
+    backend.release.set()
+    caller.join(10)
+    assert stopped_in < 1.5
+    assert outcome and outcome[0] != 200         # the connection was closed under the call

@@ -5,7 +5,7 @@ messages, one per line, from stdin, POSTs each to the office's MCP endpoint with
 token (MARGINALIA_MCP_TOKEN, or the first line of --token-file), and writes each answer as one
 line to stdout; notifications get no line. It keeps the session the server assigns, and when
 the office was restarted (the session is gone: 404) it replays the client's initialize once
-and sends the message again, so the agent carries on.
+and sends the message again, so the agent carries on. At the end of stdin it ends the session.
 
 When the office does not answer, each request gets a JSON-RPC error with one plain sentence
 (the client shows it to the user); the bridge keeps reading, so it works again once the server
@@ -114,7 +114,10 @@ class Bridge:
         return [json.dumps(answer, ensure_ascii=False, separators=(",", ":"))]
 
     def _post(self, body: bytes) -> Tuple[int, Dict[str, str], bytes]:
-        """One POST, on the kept connection; a stale one (the server closed it) is redone."""
+        return self._request("POST", body)
+
+    def _request(self, method: str, body: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes]:
+        """One request on the kept connection; a stale one (the server closed it) is redone."""
         headers = {"Content-Type": "application/json",
                    "Accept": "application/json, text/event-stream",
                    "Authorization": "Bearer %s" % self.token}
@@ -127,7 +130,7 @@ class Bridge:
             if fresh:
                 self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
             try:
-                self._conn.request("POST", self.path, body=body, headers=headers)
+                self._conn.request(method, self.path, body=body, headers=headers)
                 response = self._conn.getresponse()
                 data = response.read()
             except (ConnectionError, http.client.RemoteDisconnected,
@@ -140,6 +143,16 @@ class Bridge:
                 self._close()
             return response.status, {k.lower(): v for k, v in response.getheaders()}, data
         raise ConnectionError("no answer")
+
+    def close(self) -> None:
+        """The client is done (stdin ended): end the session, so the office stops showing
+        this agent as connected. Best effort: the server may be gone already."""
+        if self.session_id and self.token:
+            try:
+                self._request("DELETE", None)
+            except (OSError, http.client.HTTPException):
+                pass
+        self._close()
 
     def _close(self) -> None:
         if self._conn is not None:
@@ -199,7 +212,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         for answer in bridge.handle_line(line):
             out.write(answer + "\n")
         out.flush()
-    bridge._close()
+    bridge.close()
     return 0
 
 

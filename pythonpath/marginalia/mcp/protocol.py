@@ -110,7 +110,8 @@ class Protocol:
                            % (_versions_sentence(), version_header.strip()[:40]))
         try:
             message = json.loads(body.decode("utf-8"))
-        except (UnicodeDecodeError, ValueError):
+        except (UnicodeDecodeError, ValueError, RecursionError):
+            # RecursionError: thousands of nested brackets, JSON that no client sends.
             return refused(400, PARSE_ERROR, "The body is not valid JSON.")
         if isinstance(message, list):
             return self._batch(message, session_id)

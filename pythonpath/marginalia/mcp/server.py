@@ -19,6 +19,7 @@ and the open connections and returns within about a second.
 
 import json
 import logging
+import os
 import selectors
 import socket
 import socketserver
@@ -28,17 +29,19 @@ from typing import Any, List, Optional, Set, Tuple
 from urllib.parse import urlsplit
 
 from marginalia import threads
-from marginalia.errors import MarginaliaError
+from marginalia.errors import UNEXPECTED, MarginaliaError
 from marginalia.mcp import DEFAULT_PORT, ENDPOINT_PATH
 from marginalia.mcp import guard
 from marginalia.mcp.backend import Backend
-from marginalia.mcp.protocol import INVALID_REQUEST, Outcome, Protocol, error_body
+from marginalia.mcp.protocol import (INTERNAL_ERROR, INVALID_REQUEST, Outcome, Protocol,
+                                     error_body)
 
 log = logging.getLogger("marginalia.mcp")
 
 MAX_BODY = 4 * 1024 * 1024
 POLL_SECONDS = 1.0           # a safety net: stop() wakes the serving loop at once
 IDLE_SECONDS = 120           # a kept-alive connection with no request closes after this
+MAX_CONNECTIONS = 64         # open at once; each holds a thread, so beyond this none is taken
 SESSION_HEADER = "Mcp-Session-Id"
 VERSION_HEADER = "MCP-Protocol-Version"
 
@@ -51,9 +54,11 @@ class McpServer:
     """The MCP endpoint for one Backend, guarded by one bearer token."""
 
     def __init__(self, backend: Backend, token: str, port: int = DEFAULT_PORT,
-                 ipv6: bool = True, max_body: int = MAX_BODY) -> None:
+                 ipv6: bool = True, max_body: int = MAX_BODY,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
         self.protocol = Protocol(backend)
         self.max_body = max_body
+        self.max_connections = max_connections
         self._token = token
         self._wanted_port = port
         self._ipv6 = ipv6
@@ -146,12 +151,17 @@ class McpServer:
                     if key.fileobj is not wake and not self._stopping.is_set():
                         key.fileobj.handle_request()
 
-    def _track(self, conn: socket.socket, open_: bool) -> None:
+    def _admit(self, conn: socket.socket) -> bool:
+        """Count a new connection in, unless too many are open already."""
         with self._lock:
-            if open_:
-                self._connections.add(conn)
-            else:
-                self._connections.discard(conn)
+            if len(self._connections) >= self.max_connections:
+                return False
+            self._connections.add(conn)
+            return True
+
+    def _release(self, conn: socket.socket) -> None:
+        with self._lock:
+            self._connections.discard(conn)
 
     @property
     def stopping(self) -> bool:
@@ -167,7 +177,9 @@ class _Listener(HTTPServer):
     """One listening socket; each connection is served on its own worker."""
 
     timeout = 0                   # handle_request runs only once select found a connection
-    allow_reuse_address = True
+    # On POSIX this lets the server listen again at once after a stop (TIME_WAIT); on Windows
+    # SO_REUSEADDR would let a second program take the same port, so not there.
+    allow_reuse_address = os.name != "nt"
 
     def __init__(self, owner: McpServer, family: int, address) -> None:
         self.address_family = family
@@ -183,17 +195,24 @@ class _Listener(HTTPServer):
         self.server_port = self.server_address[1]
 
     def process_request(self, request, client_address) -> None:
+        if not self.owner._admit(request):
+            log.warning("mcp: refused a connection from %s: %d are open already",
+                        client_address[0], self.owner.max_connections)
+            self.shutdown_request(request)
+            return
         threads.start(self._serve_connection, request, client_address,
                       name="marginalia-mcp-request")
 
     def _serve_connection(self, request, client_address) -> None:
-        self.owner._track(request, True)
         try:
             self.finish_request(request, client_address)
+        except OSError as exc:
+            # The client went away mid-answer, or stop() closed the connection: nothing to fix.
+            log.debug("mcp: a connection from %s ended: %s", client_address[0], exc)
         except Exception:
             log.exception("mcp: a connection failed")
         finally:
-            self.owner._track(request, False)
+            self.owner._release(request)
             self.shutdown_request(request)
 
 
@@ -283,8 +302,7 @@ class _Handler(BaseHTTPRequestHandler):
             level = logging.WARNING if outcome.status in (401, 403, 413) else logging.INFO
             log.log(level, "mcp: refused %s from %s with %d: %s", self.command,
                     self.client_address[0], outcome.status, _message(outcome.body))
-        data = b"" if outcome.body is None else json.dumps(
-            outcome.body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+        data = _encode(outcome.body)
         self.send_response(outcome.status)
         if data:
             self.send_header("Content-Type", "application/json")
@@ -300,6 +318,9 @@ class _Handler(BaseHTTPRequestHandler):
         if data:
             self.wfile.write(data)
 
+    def version_string(self) -> str:
+        return self.server_version           # no Python version in the Server header
+
     def log_message(self, format: str, *args: Any) -> None:
         # The request line holds no secret, but stderr is not the log: keep it at debug level.
         log.debug("mcp: " + format, *args)
@@ -314,6 +335,18 @@ def _accepts_json(accept: Optional[str]) -> bool:
         return True
     kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
     return any(kind in ("application/json", "application/*", "*/*") for kind in kinds)
+
+
+def _encode(body: Any) -> bytes:
+    """The JSON bytes of an answer; a backend result JSON cannot hold is a fault, said plainly."""
+    if body is None:
+        return b""
+    try:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError, RecursionError):
+        log.exception("mcp: an answer could not be written as JSON")
+        request_id = body.get("id") if isinstance(body, dict) else None
+        return json.dumps(error_body(INTERNAL_ERROR, UNEXPECTED, request_id)).encode("utf-8")
 
 
 def _message(body: Any) -> str:
