@@ -133,6 +133,11 @@ def active() -> List[Dict[str, Any]]:
         return [t.state() for t in _open.values()]
 
 
+def know_ctx(ctx) -> None:
+    """The component context listeners are told through (set by the first call too)."""
+    _ctx[0] = ctx
+
+
 def add_listener(fn: Callable[[List[Dict[str, Any]]], None]) -> None:
     with _lock:
         _listeners.append(fn)
