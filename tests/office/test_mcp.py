@@ -75,7 +75,8 @@ def test_an_agent_reads_and_its_turn_is_one_undo_step_of_tracked_suggestions(off
     # While the turn is open the state names the agent and the document.
     assert [(s["agent"], s["document"], s["author"]) for s in during] == [
         ("Claude", uid, CLAUDE)]
-    # The window closes the turn by itself.
+    # The turn closes when the agent's session ends (the SDK's DELETE) or its window passes
+    # (the next test shows the window alone splitting two turns).
     deadline = time.time() + AFTER_IDLE + 5
     while office.job("mcp.state")["active"] and time.time() < deadline:
         time.sleep(0.2)
