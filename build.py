@@ -294,10 +294,11 @@ def _prepare_venv():
         say("creating .venv from %s" % python)
         if subprocess.call([python, "-m", "venv", "--system-site-packages", VENV]):
             fail("could not create .venv (on Debian: apt-get install python3-venv)")
-    if subprocess.call([venv_python, "-c", "import pytest, uno"], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.DEVNULL):
-        if subprocess.call([venv_python, "-m", "pip", "install", "-q", "pytest"]):
-            fail("could not install pytest into .venv")
+    # mcp: the official MCP SDK, the client of tests/core/test_mcp_sdk.py (tests only).
+    if subprocess.call([venv_python, "-c", "import pytest, uno, mcp"],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL):
+        if subprocess.call([venv_python, "-m", "pip", "install", "-q", "pytest", "mcp"]):
+            fail("could not install pytest and mcp (the MCP SDK the tests use) into .venv")
     return venv_python
 
 

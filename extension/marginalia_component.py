@@ -21,6 +21,7 @@ PANEL_FACTORY = "org.marginalia.PanelFactory"
 OPTIONS_HANDLER = "org.marginalia.OptionsHandler"
 JOB = "org.marginalia.Job"
 PROMPTS_HANDLER = "org.marginalia.PromptsHandler"
+AGENTS_HANDLER = "org.marginalia.AgentsHandler"
 COMMANDS = "org.marginalia.Commands"
 VIEW_JOB = "org.marginalia.ViewJob"
 PROTOCOL = "org.marginalia.cmd:"
@@ -125,6 +126,23 @@ class PromptsHandler(OptionsHandler):
             return False
 
 
+class AgentsHandler(OptionsHandler):
+    """Tools > Options > Marginalia > Other agents page events (the MCP server)."""
+
+    IMPL = AGENTS_HANDLER
+    SERVICES = (AGENTS_HANDLER,)
+
+    def callHandlerMethod(self, window, event_object, method):
+        try:
+            from marginalia.office import mainthread
+            from marginalia.office import agents_page
+            with mainthread.called_by_office():
+                return agents_page.handle(self.ctx, window, event_object, method)
+        except Exception:
+            log.exception("agents page %s failed", method)
+            return False
+
+
 class Commands(_Info, XDispatchProvider, XDispatch, XInitialization):
     """The org.marginalia.cmd: protocol: quick actions and Focus chat, for menus and keys."""
 
@@ -196,6 +214,12 @@ class ViewJob(_Info, XJob):
             context_menu.register(self.ctx, controller)
         except Exception:
             log.exception("could not add the context menu to a new view")
+        try:
+            from marginalia.office import mcp_host
+            # The first view starts the MCP server when the user turned it on.
+            mcp_host.at_view(self.ctx)
+        except Exception:
+            log.exception("could not start the MCP server")
         return None
 
 
@@ -231,5 +255,6 @@ g_ImplementationHelper.addImplementation(OptionsHandler, OPTIONS_HANDLER, Option
 g_ImplementationHelper.addImplementation(Job, JOB, Job.SERVICES)
 g_ImplementationHelper.addImplementation(PromptsHandler, PROMPTS_HANDLER,
                                          PromptsHandler.SERVICES)
+g_ImplementationHelper.addImplementation(AgentsHandler, AGENTS_HANDLER, AgentsHandler.SERVICES)
 g_ImplementationHelper.addImplementation(Commands, COMMANDS, Commands.SERVICES)
 g_ImplementationHelper.addImplementation(ViewJob, VIEW_JOB, ViewJob.SERVICES)

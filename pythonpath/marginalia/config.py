@@ -7,7 +7,11 @@ key from the password container; everything else receives a Settings.
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, ClassVar, Optional, Tuple
 
+from marginalia.mcp import DEFAULT_PORT
+
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
+# The MCP server's port when the user has not chosen one (marginalia.mcp serves it).
+DEFAULT_MCP_PORT = DEFAULT_PORT
 
 # (id, label, endpoint): the Options page's provider choice fills the endpoint.
 PRESETS = (
@@ -62,6 +66,11 @@ class Settings:
     allow_http: bool = False
     connect_timeout: float = 15.0
     read_timeout: float = 120.0
+    # The MCP server for outside agents (office.mcp_host): off until the user turns it on;
+    # their edits are suggestions (tracked changes) unless the user chooses otherwise.
+    mcp_enabled: bool = False
+    mcp_port: int = DEFAULT_MCP_PORT
+    mcp_apply_mode: str = "tracked"
     # The administrator's policy as a check of any address a request goes to (a redirect
     # too): the refusal sentence, or None. Not a registry value: settings_store.load sets it.
     endpoint_check: Optional[Callable[[str], Optional[str]]] = field(

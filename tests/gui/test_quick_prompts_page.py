@@ -137,7 +137,8 @@ def test_the_page_is_registered_under_marginalia_in_tools_options(gui_office, gu
         cancel = [n for n, _above in accessible_tree(opened, 9)
                   if n.getAccessibleName() == "Cancel"] if opened is not None else []
         closed = bool(cancel) and cancel[0].doAccessibleAction(0)
-    assert leaves == ["Model and connection", "Prompts"]
+    # Other agents: the MCP server's page (tests/gui/test_agents_page.py).
+    assert leaves == ["Model and connection", "Prompts", "Other agents"]
     assert closed
     opener.join(20)
     assert not opener.is_alive()

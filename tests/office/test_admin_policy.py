@@ -143,3 +143,20 @@ def test_the_runners_tools_and_context_hold_to_the_selection_too(user_office):
         assert one(user_office, doc, "get_selection")["ok"]
     finally:
         user_office.close(doc)
+
+
+def test_outside_agents_are_offered_only_the_selection_tools(user_office):
+    from tests.support.mcp_client import agent
+    started = user_office.job("mcp.start", port=0)
+    try:
+        async def steps(a):
+            from mcp.shared.exceptions import MCPError
+            tools = set(await a.tools())
+            with pytest.raises(MCPError, match="Unknown tool"):
+                await a.call("read_document")
+            return tools
+        tools = agent("http://127.0.0.1:%d/mcp" % started["port"], started["token"],
+                               "Claude", steps)
+    finally:
+        user_office.job("mcp.stop")
+    assert tools == set(policy.SELECTION_TOOLS) | {"list_documents"}, tools

@@ -25,7 +25,7 @@ from xml.sax.saxutils import escape, quoteattr
 OOR = "{http://openoffice.org/2001/registry}"
 # The groups of the schema an administrator sets: the user's choices and the policy
 # (not learnt state or the prompts).
-GROUPS = ("Connection", "Chat", "Policy")
+GROUPS = ("Connection", "Chat", "Mcp", "Policy")
 LIST = "oor:string-list"
 IDENTIFIER = "org.marginalia.admin"
 ZIP_DATE = (2026, 1, 1, 0, 0, 0)

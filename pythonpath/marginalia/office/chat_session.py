@@ -34,6 +34,8 @@ Listener = Callable[[List[Entry]], None]
 
 _sessions = {}
 _sessions_lock = threading.Lock()
+# Told a document's id as a panel turn starts there (must return at once).
+_starting = []
 
 
 def session_for(ctx, doc) -> "ChatSession":
@@ -219,6 +221,8 @@ class ChatSession:
         if not text or self.busy or self._closed:
             return False
         from marginalia.chat.transport import CancelToken
+        for fn in list(_starting):              # office.mcp_turns: an agent's turn ends
+            fn(self.key)
         self._running = True
         self._push(self._generation, ("user", history.Said(text)))
         self._cancel = CancelToken()

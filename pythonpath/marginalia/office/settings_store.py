@@ -30,10 +30,11 @@ GROUPS = {
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
              "extra_instructions", "max_rounds", "context_window", "track_changes", "apply_mode",
              "keep_chats"),
+    "Mcp": ("mcp_enabled", "mcp_port", "mcp_apply_mode"),
 }
 # Registry types, so a Python int written into a double property does not fail.
 FLOATS = ("temperature", "connect_timeout", "read_timeout")
-INTS = ("max_tokens", "max_rounds", "context_window")
+INTS = ("max_tokens", "max_rounds", "context_window", "mcp_port")
 
 READONLY = 16            # com.sun.star.beans.PropertyAttribute.READONLY
 

@@ -29,7 +29,7 @@ from marginalia.writer import block_tools, text_tools  # noqa: F401
 from marginalia.writer import (binding, guard, keepout, ledger, mark_keeper, plan, proposals,
                                read)
 from marginalia.errors import Cancelled, ToolError
-from marginalia.writer.turn import Turn
+from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
 from marginalia.ui import policy
 
@@ -80,7 +80,8 @@ class WriterToolbox:
     """The tools, turn frame and per-turn context of one Writer document."""
 
     def __init__(self, ctx: Any, doc: Any, settings: Any,
-                 runner: Callable[[Callable[[], Any]], Any], rules: Any = None):
+                 runner: Callable[[Callable[[], Any]], Any], rules: Any = None,
+                 author: str = AI_AUTHOR):
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
@@ -90,7 +91,8 @@ class WriterToolbox:
         self.slice = SLICE
         # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
         self.mode = cl.apply_mode(settings)
-        self._turn = Turn(ctx, doc, self.mode == cl.TRACKED)
+        # ``author``: an outside agent's name (office.mcp_turns) in place of the AI's.
+        self._turn = Turn(ctx, doc, self.mode == cl.TRACKED, author)
         # The turn's change records (writer.ledger); made at its first edit.
         self.ledger = None
         self.turn_log = None

@@ -18,7 +18,9 @@ and switched back after; if the user already records, edits are tracked
 anyway. Writer takes a redline's author from the user profile's name, so
 during each edit call (and only then, so the user's own typing between tool
 calls keeps their name) the profile name is "Marginalia (AI)", restored in
-``finally``. All methods run on the main thread.
+``finally``. An outside agent's turn (office.mcp_turns) carries the agent's name
+instead ("Claude via Marginalia"), as author and as the undo step's title. All
+methods run on the main thread.
 """
 
 import json
@@ -32,8 +34,19 @@ from marginalia.writer import changes
 log = logging.getLogger("marginalia.writer")
 
 AI_AUTHOR = "Marginalia (AI)"
+# An outside agent's author name ends so (agent_author): it is ours to restore too.
+AGENT_SUFFIX = " via Marginalia"
 _PROFILE = "/org.openoffice.UserProfile/Data"
 _NAME_KEYS = ("givenname", "sn")
+
+
+def agent_author(agent: str) -> str:
+    """The author (and undo title) of an outside agent's edits: "Claude via Marginalia"."""
+    return (docview.short(agent or "", 40) or "An agent") + AGENT_SUFFIX
+
+
+def _is_ours(name) -> bool:
+    return name == AI_AUTHOR or str(name or "").endswith(AGENT_SUFFIX)
 
 
 def undo_title(request: Optional[str]) -> str:
@@ -63,9 +76,10 @@ class _Profile:
 class AuthorSwap:
     """Context manager: the profile name is AI_AUTHOR inside, the user's again after."""
 
-    def __init__(self, ctx: Any, active: bool):
+    def __init__(self, ctx: Any, active: bool, name: str = AI_AUTHOR):
         self._ctx = ctx
         self._active = active
+        self._name = name
         self._saved = None
         self._profile = None
 
@@ -73,14 +87,14 @@ class AuthorSwap:
         if self._active:
             self._profile = _Profile(self._ctx)
             names = self._profile.names()
-            if names[0] == AI_AUTHOR:
+            if _is_ours(names[0]):
                 # An earlier edit never got to restore the name (the office crashed).
                 names = _read_rescue(self._ctx) or ("", "")
             self._saved = names
             # Written before the swap, so a crash inside the edit cannot cost the
             # user their name: recover_author() puts it back on the next start.
             _write_rescue(self._ctx, names)
-            self._profile.set_names((AI_AUTHOR, ""))
+            self._profile.set_names((self._name, ""))
         return self
 
     def __exit__(self, *exc):
@@ -127,7 +141,7 @@ def recover_author(ctx: Any) -> bool:
     if rescued is None:
         return False
     profile = _Profile(ctx)
-    if profile.names()[0] == AI_AUTHOR:
+    if _is_ours(profile.names()[0]):
         profile.set_names(rescued)
         log.info("restored the user name after an interrupted edit")
     _remove_rescue(ctx)
@@ -137,8 +151,10 @@ def recover_author(ctx: Any) -> bool:
 class Turn:
     """Per-turn edit state of one document."""
 
-    def __init__(self, ctx: Any, doc: Any, track_changes: bool):
+    def __init__(self, ctx: Any, doc: Any, track_changes: bool, author: str = AI_AUTHOR):
         self.ctx = ctx
+        # The redlines' author; an agent's name also titles its undo step.
+        self.author_name = author
         self.doc = doc
         self.track_changes = track_changes
         self.title = undo_title("")
@@ -163,7 +179,7 @@ class Turn:
 
     def begin(self, request: Optional[str]) -> None:
         """A new turn: nothing entered yet; the undo step is named after ``request``."""
-        self.title = undo_title(request)
+        self.title = undo_title(request) if self.author_name == AI_AUTHOR else self.author_name
         self.in_context = False
         self.restore_recording = None
         self.top = None
@@ -261,7 +277,7 @@ class Turn:
 
     def author(self) -> AuthorSwap:
         """Wraps one edit: tracked changes made inside carry the AI author."""
-        return AuthorSwap(self.ctx, self.recording())
+        return AuthorSwap(self.ctx, self.recording(), self.author_name)
 
     def end(self) -> None:
         """Restore recording (and leave a context an edit left open); safe to repeat."""

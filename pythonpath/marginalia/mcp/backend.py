@@ -1,0 +1,110 @@
+"""What the office implements for the MCP server: tools, resources and prompts for one agent.
+
+The server calls a Backend on its HTTP threads (one per request, several at once); an office
+backend marshals document work to the main thread itself. Each call names the ``Client``
+(one MCP session: the agent's name and the protocol revision it negotiated).
+
+Errors: a backend raises ``McpRefusal(sentence)`` to refuse (a stopped agent, a closed
+document); the sentence goes to the agent as it is, so it must be plain words, no internals.
+``UnknownName`` is the refusal for a tool, resource or prompt that does not exist (the
+protocol answers it with the JSON-RPC error the spec names). Any other exception is a fault:
+the trace goes to the log and the agent gets one plain sentence, never the exception's text.
+"""
+
+from typing import Any, Dict, List, Optional
+
+from marginalia.errors import MarginaliaError
+
+JsonDict = Dict[str, Any]
+
+
+class McpRefusal(MarginaliaError):
+    """The backend refuses this call; str(refusal) is the sentence the agent reads."""
+
+
+class UnknownName(McpRefusal):
+    """No tool, resource or prompt of that name (or URI)."""
+
+
+class Client:
+    """One MCP session: who the agent says it is and the revision agreed at ``initialize``.
+
+    ``name`` and ``title`` come from initialize's clientInfo (``title`` is the display name
+    newer clients send); ``label`` is what a user should read: "Claude Code", never empty.
+    """
+
+    __slots__ = ("session_id", "name", "title", "version", "protocol_version")
+
+    def __init__(self, session_id: str, name: str = "", title: str = "", version: str = "",
+                 protocol_version: str = "") -> None:
+        self.session_id = session_id
+        self.name = name
+        self.title = title
+        self.version = version
+        self.protocol_version = protocol_version
+
+    @property
+    def label(self) -> str:
+        return (self.title or self.name or "An outside agent").strip() or "An outside agent"
+
+    def __repr__(self) -> str:
+        # The session id is a capability of sorts: only its start goes into logs.
+        return "Client(%r, %s, session %s...)" % (self.label, self.protocol_version,
+                                                  self.session_id[:6])
+
+
+def text_result(text: str, is_error: bool = False) -> JsonDict:
+    """A CallToolResult holding one text block."""
+    return {"content": [{"type": "text", "text": text}], "isError": bool(is_error)}
+
+
+class Backend:
+    """The default answers: nothing offered. Subclasses override what they serve.
+
+    ``tools()`` is read on every ``tools/call`` to check the name: keep it cheap (a list
+    built once). Lists are returned whole (no pagination).
+    """
+
+    # Sent to the agent at initialize: how to use this server, in a few sentences.
+    instructions = ("Marginalia edits the documents open in the user's LibreOffice Writer. "
+                    "Call list_documents first, then read before you edit; edits may arrive as "
+                    "tracked changes the user reviews.")
+
+    def tools(self) -> List[JsonDict]:
+        """Tool declarations: {"name", "description", "inputSchema"} (JSON Schema object)."""
+        return []
+
+    def call_tool(self, client: Client, name: str, arguments: JsonDict) -> JsonDict:
+        """Run a tool: a CallToolResult {"content": [{"type": "text", "text": ...}],
+        "isError": bool}. A tool's own failure (bad arguments, nothing found) is a result
+        with isError, so the model can read it and try again."""
+        raise UnknownName("There is no tool named %s." % name)
+
+    def resources(self) -> List[JsonDict]:
+        """Resource declarations: {"uri", "name", "title"?, "description"?, "mimeType"?}."""
+        return []
+
+    def read_resource(self, client: Client, uri: str) -> JsonDict:
+        """A ReadResourceResult: {"contents": [{"uri", "mimeType"?, "text"}]}."""
+        raise UnknownName("There is no resource at %s." % uri)
+
+    def prompts(self) -> List[JsonDict]:
+        """Prompt declarations: {"name", "title"?, "description"?, "arguments"?: [...]}"""
+        return []
+
+    def get_prompt(self, client: Client, name: str, arguments: Dict[str, str]) -> JsonDict:
+        """A GetPromptResult: {"description"?, "messages": [{"role", "content": {...}}]}."""
+        raise UnknownName("There is no prompt named %s." % name)
+
+    def session_started(self, client: Client) -> None:
+        """A new agent session (after initialize): nothing to do by default."""
+
+    def session_ended(self, client: Client) -> None:
+        """The session was ended (DELETE, evicted, or the server stopped)."""
+
+
+def refusal_text(exc: BaseException) -> Optional[str]:
+    """The sentence of a refusal, or None when ``exc`` is a fault whose text must not leave."""
+    if isinstance(exc, McpRefusal) and str(exc):
+        return str(exc)
+    return None

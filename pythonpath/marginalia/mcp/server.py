@@ -1,0 +1,355 @@
+"""The MCP Streamable HTTP transport (revision 2025-11-25) on loopback, one endpoint: /mcp.
+
+POST carries one JSON-RPC message and is answered with JSON (the spec lets a server choose
+JSON or an event stream per request; every client must accept JSON). DELETE ends a session.
+GET, which would open a stream of server-initiated messages, is 405: this server never
+initiates anything.
+
+Who gets in (guard.py): a loopback Host, a loopback Origin when there is one, then the bearer
+token, in that order, so a web page is refused before its guess at a token is even looked at.
+Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged to
+"marginalia.mcp" with the peer and the reason only (never a header, so never the token).
+
+Threads: one listener per address (127.0.0.1 and, when the system has it, [::1]), both
+watched by one worker; each connection gets a worker too, which calls the backend. They
+are started with marginalia.threads (never waiting on a new thread, see there), so ``start``
+and ``stop`` are safe to call from the office's main thread. ``stop`` closes the listeners
+and the open connections and returns within about a second.
+"""
+
+import json
+import logging
+import os
+import selectors
+import socket
+import socketserver
+import threading
+from http.server import BaseHTTPRequestHandler, HTTPServer
+from typing import Any, List, Optional, Set, Tuple
+from urllib.parse import urlsplit
+
+from marginalia import threads
+from marginalia.errors import UNEXPECTED, MarginaliaError
+from marginalia.mcp import DEFAULT_PORT, ENDPOINT_PATH
+from marginalia.mcp import guard
+from marginalia.mcp.backend import Backend
+from marginalia.mcp.protocol import (INTERNAL_ERROR, INVALID_REQUEST, Outcome, Protocol,
+                                     error_body)
+
+log = logging.getLogger("marginalia.mcp")
+
+MAX_BODY = 4 * 1024 * 1024
+POLL_SECONDS = 1.0           # a safety net: stop() wakes the serving loop at once
+IDLE_SECONDS = 120           # a kept-alive connection with no request closes after this
+MAX_CONNECTIONS = 64         # open at once; each holds a thread, so beyond this none is taken
+SESSION_HEADER = "Mcp-Session-Id"
+VERSION_HEADER = "MCP-Protocol-Version"
+
+
+class ServerStartError(MarginaliaError):
+    """The server could not listen (the port is taken); the sentence says what to do."""
+
+
+class McpServer:
+    """The MCP endpoint for one Backend, guarded by one bearer token."""
+
+    def __init__(self, backend: Backend, token: str, port: int = DEFAULT_PORT,
+                 ipv6: bool = True, max_body: int = MAX_BODY,
+                 max_connections: int = MAX_CONNECTIONS) -> None:
+        self.protocol = Protocol(backend)
+        self.max_body = max_body
+        self.max_connections = max_connections
+        self._token = token
+        self._wanted_port = port
+        self._ipv6 = ipv6
+        self._listeners = []          # type: List[_Listener]
+        self._workers = []            # type: List[threads.Worker]
+        self._connections = set()     # type: Set[socket.socket]
+        self._lock = threading.Lock()
+        self._stopping = threading.Event()
+        self._wake = None             # type: Optional[Tuple[socket.socket, socket.socket]]
+        self.port = 0
+
+    # ------------------------------------------------------------------ life
+
+    def start(self) -> int:
+        """Listen on 127.0.0.1 (and [::1]); the bound port (the setting's, or a free one for 0)."""
+        if self._listeners:
+            return self.port
+        self._stopping.clear()
+        try:
+            first = _Listener(self, socket.AF_INET, ("127.0.0.1", self._wanted_port))
+        except OSError as exc:
+            log.error("mcp: cannot listen on 127.0.0.1:%d: %s", self._wanted_port, exc)
+            raise ServerStartError("Marginalia cannot serve other agents on port %d: another "
+                                   "program uses it. Choose another port in Tools > Options > "
+                                   "Marginalia." % self._wanted_port)
+        self._listeners.append(first)
+        self.port = first.server_address[1]
+        if self._ipv6 and socket.has_ipv6:
+            try:
+                self._listeners.append(_Listener(self, socket.AF_INET6, ("::1", self.port)))
+            except OSError as exc:
+                # No IPv6 loopback here, or the port is taken there: IPv4 serves alone.
+                log.info("mcp: not listening on [::1]:%d (%s)", self.port, exc)
+        self._wake = socket.socketpair()
+        self._workers.append(threads.start(self._serve, list(self._listeners),
+                                           name="marginalia-mcp"))
+        log.info("mcp: listening on port %d (%s)", self.port,
+                 ", ".join(_address(listener) for listener in self._listeners))
+        return self.port
+
+    def stop(self, timeout: float = 2.0) -> None:
+        """Close the listeners and every open connection; end the sessions."""
+        self._stopping.set()
+        if self._wake is not None:
+            self._wake[1].send(b"x")         # the serving loop wakes now, not at its next poll
+        for worker in self._workers:
+            worker.join(timeout)
+        for listener in self._listeners:
+            listener.server_close()
+        with self._lock:
+            connections = list(self._connections)
+        for conn in connections:
+            try:
+                conn.shutdown(socket.SHUT_RDWR)   # wakes a handler waiting for the next request
+            except OSError:
+                pass
+        if self._wake is not None:
+            for end in self._wake:
+                end.close()
+            self._wake = None
+        self._listeners = []
+        self._workers = []
+        self.protocol.end_all()
+        log.info("mcp: stopped")
+
+    @property
+    def running(self) -> bool:
+        return bool(self._listeners)
+
+    @property
+    def url(self) -> str:
+        return "http://127.0.0.1:%d%s" % (self.port, ENDPOINT_PATH)
+
+    def set_token(self, token: str) -> None:
+        """A new token takes effect at the next request; requests with the old one get 401."""
+        self._token = token
+
+    def token_matches(self, authorization: Optional[str]) -> bool:
+        return guard.token_matches(authorization, self._token)
+
+    def _serve(self, listeners: List["_Listener"]) -> None:
+        """Accept on every listener until stop() writes to the wake-up pair."""
+        wake = self._wake[0]
+        with selectors.DefaultSelector() as selector:
+            for listener in listeners:
+                selector.register(listener, selectors.EVENT_READ)
+            selector.register(wake, selectors.EVENT_READ)
+            while not self._stopping.is_set():
+                for key, _ in selector.select(POLL_SECONDS):
+                    if key.fileobj is not wake and not self._stopping.is_set():
+                        key.fileobj.handle_request()
+
+    def _admit(self, conn: socket.socket) -> bool:
+        """Count a new connection in, unless too many are open already."""
+        with self._lock:
+            if len(self._connections) >= self.max_connections:
+                return False
+            self._connections.add(conn)
+            return True
+
+    def _release(self, conn: socket.socket) -> None:
+        with self._lock:
+            self._connections.discard(conn)
+
+    @property
+    def stopping(self) -> bool:
+        return self._stopping.is_set()
+
+
+def _address(listener: "_Listener") -> str:
+    host = listener.server_address[0]
+    return "[%s]" % host if ":" in host else host
+
+
+class _Listener(HTTPServer):
+    """One listening socket; each connection is served on its own worker."""
+
+    timeout = 0                   # handle_request runs only once select found a connection
+    # On POSIX this lets the server listen again at once after a stop (TIME_WAIT); on Windows
+    # SO_REUSEADDR would let a second program take the same port, so not there.
+    allow_reuse_address = os.name != "nt"
+
+    def __init__(self, owner: McpServer, family: int, address) -> None:
+        self.address_family = family
+        self.owner = owner
+        super().__init__(address, _Handler)
+
+    def server_bind(self) -> None:
+        # HTTPServer.server_bind looks up the host's FQDN, a DNS query that can stall: skip it.
+        if self.address_family == socket.AF_INET6:
+            self.socket.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+        socketserver.TCPServer.server_bind(self)
+        self.server_name = "localhost"
+        self.server_port = self.server_address[1]
+
+    def process_request(self, request, client_address) -> None:
+        if not self.owner._admit(request):
+            log.warning("mcp: refused a connection from %s: %d are open already",
+                        client_address[0], self.owner.max_connections)
+            self.shutdown_request(request)
+            return
+        threads.start(self._serve_connection, request, client_address,
+                      name="marginalia-mcp-request")
+
+    def _serve_connection(self, request, client_address) -> None:
+        try:
+            self.finish_request(request, client_address)
+        except OSError as exc:
+            # The client went away mid-answer, or stop() closed the connection: nothing to fix.
+            log.debug("mcp: a connection from %s ended: %s", client_address[0], exc)
+        except Exception:
+            log.exception("mcp: a connection failed")
+        finally:
+            self.owner._release(request)
+            self.shutdown_request(request)
+
+
+class _Handler(BaseHTTPRequestHandler):
+    """One connection: kept alive across requests (HTTP/1.1), each answered with JSON."""
+
+    protocol_version = "HTTP/1.1"
+    server_version = "Marginalia-MCP"
+    sys_version = ""
+    timeout = IDLE_SECONDS
+    # The headers and the body leave in two writes: with Nagle's algorithm on, the second
+    # waits for the client's delayed ACK, 40 ms per request on Linux (measured).
+    disable_nagle_algorithm = True
+    server = None  # type: _Listener
+
+    # ------------------------------------------------------------------ methods
+
+    def do_POST(self) -> None:
+        if not self._admitted():
+            return
+        content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
+        if content_type != "application/json":
+            return self._refuse(415, "The body must be JSON (Content-Type: application/json).")
+        if not _accepts_json(self.headers.get("Accept")):
+            return self._refuse(406, "This server answers with application/json; the Accept "
+                                     "header must allow it.")
+        if self.headers.get("Transfer-Encoding"):
+            return self._refuse(411, "Send the body with a Content-Length, not chunked.")
+        try:
+            length = int(self.headers.get("Content-Length", ""))
+        except ValueError:
+            return self._refuse(411, "The Content-Length header is missing.")
+        if length < 0 or length > self.server.owner.max_body:
+            return self._refuse(413, "The body is larger than the %d bytes allowed."
+                                % self.server.owner.max_body)
+        body = self.rfile.read(length)
+        if len(body) < length:
+            self.close_connection = True
+            return
+        outcome = self.server.owner.protocol.handle_post(
+            body, self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER))
+        self._answer(outcome)
+
+    def do_DELETE(self) -> None:
+        if self._admitted():
+            self._answer(self.server.owner.protocol.end_session(self.headers.get(SESSION_HEADER)))
+
+    def do_GET(self) -> None:
+        if self._admitted():
+            self._refuse(405, "This server sends no stream of its own; POST requests to %s."
+                         % ENDPOINT_PATH, {"Allow": "POST, DELETE"})
+
+    do_PUT = do_PATCH = do_OPTIONS = do_GET
+
+    # ------------------------------------------------------------------ checks
+
+    def _admitted(self) -> bool:
+        """Path, Host, Origin, token: the first that fails is answered and logged."""
+        owner = self.server.owner
+        if owner.stopping:
+            self._refuse(503, "The MCP server is stopping.")
+        elif urlsplit(self.path).path != ENDPOINT_PATH:
+            self._refuse(404, "The MCP endpoint is %s." % ENDPOINT_PATH)
+        elif not guard.host_allowed(self.headers.get("Host"), owner.port):
+            self._refuse(403, "Requests must be addressed to 127.0.0.1, localhost or [::1].")
+        elif not guard.origin_allowed(self.headers.get("Origin")):
+            self._refuse(403, "Requests from web pages of other sites are refused.")
+        elif not owner.token_matches(self.headers.get("Authorization")):
+            bad = "invalid_token" if self.headers.get("Authorization") else "invalid_request"
+            self._refuse(401, "A valid Authorization: Bearer token is needed; copy it from "
+                              "Tools > Options > Marginalia.",
+                         {"WWW-Authenticate": 'Bearer realm="Marginalia", error="%s"' % bad})
+        else:
+            return True
+        return False
+
+    def _refuse(self, status: int, message: str, headers: Optional[dict] = None) -> None:
+        # The body was not read: the connection cannot carry another request.
+        self.close_connection = True
+        self._answer(Outcome(status, error_body(INVALID_REQUEST, message)), headers)
+
+    # ------------------------------------------------------------------ answers
+
+    def _answer(self, outcome: Outcome, headers: Optional[dict] = None) -> None:
+        if outcome.status >= 400:
+            # Who was kept out is worth a warning; a client probing what is spoken is not.
+            level = logging.WARNING if outcome.status in (401, 403, 413) else logging.INFO
+            log.log(level, "mcp: refused %s from %s with %d: %s", self.command,
+                    self.client_address[0], outcome.status, _message(outcome.body))
+        data = _encode(outcome.body)
+        self.send_response(outcome.status)
+        if data:
+            self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        if outcome.session_id:
+            self.send_header(SESSION_HEADER, outcome.session_id)
+        for name, value in (headers or {}).items():
+            self.send_header(name, value)
+        if self.close_connection:
+            self.send_header("Connection", "close")
+        self.end_headers()
+        if data:
+            self.wfile.write(data)
+
+    def version_string(self) -> str:
+        return self.server_version           # no Python version in the Server header
+
+    def log_message(self, format: str, *args: Any) -> None:
+        # The request line holds no secret, but stderr is not the log: keep it at debug level.
+        log.debug("mcp: " + format, *args)
+
+    def log_error(self, format: str, *args: Any) -> None:
+        log.info("mcp: " + format, *args)
+
+
+def _accepts_json(accept: Optional[str]) -> bool:
+    """Lenient: no Accept at all, or one allowing JSON (the spec's clients list both types)."""
+    if not accept:
+        return True
+    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    return any(kind in ("application/json", "application/*", "*/*") for kind in kinds)
+
+
+def _encode(body: Any) -> bytes:
+    """The JSON bytes of an answer; a backend result JSON cannot hold is a fault, said plainly."""
+    if body is None:
+        return b""
+    try:
+        return json.dumps(body, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    except (TypeError, ValueError, RecursionError):
+        log.exception("mcp: an answer could not be written as JSON")
+        request_id = body.get("id") if isinstance(body, dict) else None
+        return json.dumps(error_body(INTERNAL_ERROR, UNEXPECTED, request_id)).encode("utf-8")
+
+
+def _message(body: Any) -> str:
+    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+        return str(body["error"].get("message", ""))[:200]
+    return ""

@@ -1,0 +1,72 @@
+"""``mcp.*`` job commands: the MCP server driven from tests and bench/ (office.mcp_host).
+
+``mcp.start`` serves regardless of the setting (port 0: a free one) and hands back
+the port and the token, which only a test may ever see; ``mcp.stop``;
+``mcp.state`` (office.mcp_host.state); ``mcp.apply`` applies the saved settings as
+a settings change does; ``mcp.stop_agent`` / ``mcp.resume_agent`` are the panel's
+Stop and its undoing; ``mcp.new_token``; ``mcp.settle`` closes the open agent
+turns at once; ``mcp.probe`` times the main thread's
+answer to a posted call and ``mcp.longest`` gives the longest main-thread call since
+the last ask (bench/bench_mcp_load.py).
+"""
+
+import time
+from typing import Any
+
+from marginalia.office import mainthread, mcp_host, mcp_token, mcp_turns
+
+
+def _start(ctx, payload):
+    port = mainthread.run_sync(ctx, lambda: mcp_host.start(ctx, int(payload.get("port", 0))))
+    if payload.get("fresh"):
+        mcp_turns.reset_stops()
+    token = mainthread.run_sync(ctx, lambda: mcp_token.read_token(ctx))
+    return {"port": port, "token": token}
+
+
+def _apply(ctx, payload):
+    mainthread.run_sync(ctx, lambda: mcp_host.apply_settings(ctx))
+    # A stop or a restart finishes on a worker: give it its moment.
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline:
+        settings_on = mainthread.run_sync(ctx, lambda: _enabled(ctx))
+        if mcp_host.running() == settings_on:
+            break
+        time.sleep(0.05)
+    return mcp_host.state()
+
+
+def _enabled(ctx):
+    from marginalia.office import settings_store
+    return settings_store.load(ctx, with_key=False).mcp_enabled
+
+
+def _probe(ctx, payload):
+    """How long a call posted to the main thread waited to run (seconds)."""
+    posted = time.perf_counter()
+    ran = mainthread.run_sync(ctx, time.perf_counter)
+    return ran - posted
+
+
+COMMANDS = {
+    "mcp.start": _start,
+    "mcp.stop": lambda ctx, payload: mcp_host.stop() or mcp_host.state(),
+    "mcp.state": lambda ctx, payload: mcp_host.state(),
+    "mcp.apply": _apply,
+    "mcp.stop_agent": lambda ctx, payload: mcp_turns.stop_agent(payload["name"]),
+    "mcp.resume_agent": lambda ctx, payload: mcp_turns.resume_agent(payload["name"]),
+    "mcp.new_token": lambda ctx, payload: bool(
+        mainthread.run_sync(ctx, lambda: mcp_host.new_token(ctx))),
+    "mcp.probe": _probe,
+    "mcp.longest": lambda ctx, payload: mainthread.longest_stretch(),
+    # Close the agents' open turns now instead of after the idle window (tests).
+    "mcp.settle": lambda ctx, payload: mcp_turns.close_all(),
+}
+
+
+def handle(ctx, command: str, document, payload: dict) -> Any:
+    """Run one ``mcp.*`` command; ValueError for an unknown one."""
+    handler = COMMANDS.get(command)
+    if handler is None:
+        raise ValueError("unknown mcp command %r" % (command,))
+    return handler(ctx, payload)

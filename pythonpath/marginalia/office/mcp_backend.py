@@ -1,0 +1,225 @@
+"""The office's MCP Backend: Marginalia's document tools for agents outside the office.
+
+Tools: ``list_documents`` (the open Writer documents: id and title) and every
+document tool of the one declaration per tool (document.tool_specs) with a
+``document`` argument added: the id list_documents gives (the document's
+RuntimeUID, stable while it is open). It may be left out while exactly one
+Writer document is open. Each call runs through office.mcp_turns: a
+WriterToolbox on the main thread, the agent's calls within a few seconds one
+turn (one undo step, its name as the tracked changes' author), the apply mode
+from the mcp_apply_mode setting, keep-out marks refused by the toolbox as for
+the panel.
+
+Resources: each open document's text as read_document shows it
+(marginalia://document/<id>). Prompts: the prompt library (office.prompt_store).
+
+Threads: the server calls these methods on its HTTP threads; every UNO call
+goes to the main thread (office.mainthread.run_sync). Refusals are
+mcp.backend.McpRefusal sentences; a tool's own failure is a result with
+isError, as the model in the panel reads it.
+"""
+
+import logging
+from typing import Any, Dict, List, Optional
+
+from marginalia.document import change_log as cl
+from marginalia.document import tool_specs
+from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, text_result
+from marginalia.office import mainthread, mcp_turns
+
+log = logging.getLogger("marginalia.mcp")
+
+LIST_DOCUMENTS = "list_documents"
+RESOURCE_PREFIX = "marginalia://document/"
+DOCUMENT_PARAM = {
+    "type": "string",
+    "description": ("The document's id, as list_documents gives it. May be left out when "
+                    "exactly one Writer document is open."),
+}
+NO_DOCUMENT = "No Writer document is open in LibreOffice."
+WHICH = ("%d Writer documents are open: give the document argument (its id from "
+         "list_documents).")
+UNKNOWN_DOCUMENT = ("No open Writer document has the id %r (it may have been closed); call "
+                    "list_documents to see the open documents.")
+FAULT = "Writer could not do that; nothing was changed."
+TEXT_DOCUMENT = "com.sun.star.text.TextDocument"
+
+
+def open_documents(ctx) -> List[Any]:
+    """(id, title, model) of each open Writer document; main thread."""
+    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
+    out = []
+    found = desktop.getComponents().createEnumeration()
+    while found.hasMoreElements():
+        doc = found.nextElement()
+        try:
+            if doc.supportsService(TEXT_DOCUMENT):
+                out.append((str(doc.RuntimeUID), doc.getTitle(), doc))
+        except Exception:
+            continue        # closing as we look: not open any more
+    return out
+
+
+def _with_document(schema):
+    out = dict(schema or {"type": "object", "properties": {}})
+    out["properties"] = dict(out.get("properties") or {}, document=DOCUMENT_PARAM)
+    return out
+
+
+class OfficeBackend(Backend):
+    """The document tools, resources and prompts of one office process."""
+
+    instructions = ("Marginalia edits the documents open in the user's LibreOffice Writer, "
+                    "with the same safety as its own assistant: each of your turns is one "
+                    "Undo step, edits may arrive as tracked changes or comments the user "
+                    "reviews, and passages the user kept out are refused. Call list_documents "
+                    "first, read before you edit, and give the document id when several "
+                    "documents are open.")
+
+    def __init__(self, ctx, rules=None) -> None:
+        self.ctx = ctx
+        # The administrator's policy (ui.policy): selection only leaves the selection's tools.
+        self.rules = rules
+        self._tools = self._declare()
+        # id -> model of the documents seen open: a call naming one skips the look-up (a
+        # main-thread round trip); the toolbox finds out itself when it was closed since.
+        self._seen = {}
+
+    def _declare(self):
+        tools = [{"name": LIST_DOCUMENTS,
+                  "description": ("The Writer documents open in LibreOffice: their ids (the "
+                                  "document argument of the other tools) and titles."),
+                  "inputSchema": {"type": "object", "properties": {}}}]
+        from marginalia.ui import policy
+        for spec in tool_specs.SPECS:
+            if self.rules is not None and not policy.offers(self.rules, spec.name):
+                continue
+            tools.append({"name": spec.name, "description": spec.description,
+                          "inputSchema": _with_document(spec.parameters)})
+        return tools
+
+    # -- tools ----------------------------------------------------------------------
+    def tools(self) -> List[Dict[str, Any]]:
+        return self._tools
+
+    def call_tool(self, client: Client, name: str, arguments: Dict[str, Any]):
+        if mcp_turns.is_stopped(client.label, client.session_id):
+            raise McpRefusal(mcp_turns.STOPPED)
+        if name == LIST_DOCUMENTS:
+            return text_result(self._list())
+        if name not in set(t["name"] for t in self._tools):
+            raise UnknownName("There is no tool named %s." % name)
+        arguments = dict(arguments or {})
+        key, doc = self._document(arguments.pop("document", None))
+        try:
+            result = mcp_turns.call(self.ctx, client.label, client.session_id, key, doc,
+                                    name, arguments, lambda agent: self._toolbox(doc, agent))
+        except mcp_turns.DocumentClosed as exc:
+            self._seen.pop(key, None)
+            raise McpRefusal(str(exc))
+        except mcp_turns.Stopped as exc:
+            raise McpRefusal(str(exc))
+        return text_result(result.content, is_error=not result.ok)
+
+    def _list(self) -> str:
+        import json
+        docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        self._seen = dict((key, doc) for key, _title, doc in docs)
+        return json.dumps({"documents": [{"id": key, "title": title}
+                                         for key, title, _doc in docs]}, ensure_ascii=False)
+
+    def _document(self, wanted: Optional[str]):
+        """(id, model) of the document a call names, or the only one open."""
+        known = self._seen.get(str(wanted)) if wanted not in (None, "") else None
+        if known is not None:
+            return str(wanted), known
+        docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        self._seen = dict((key, doc) for key, _title, doc in docs)
+        if wanted in (None, ""):
+            if not docs:
+                raise McpRefusal(NO_DOCUMENT)
+            if len(docs) > 1:
+                raise McpRefusal(WHICH % len(docs))
+            return docs[0][0], docs[0][2]
+        for key, _title, doc in docs:
+            if key == str(wanted):
+                return key, doc
+        raise McpRefusal(UNKNOWN_DOCUMENT % str(wanted)[:80])
+
+    def _toolbox(self, doc, agent):
+        """A WriterToolbox for an agent's turn: the outside agents' apply mode, the
+        administrator's policy, the agent's author name."""
+        from marginalia.office import settings_store
+        from marginalia.writer.toolbox import WriterToolbox
+        from marginalia.writer.turn import agent_author
+
+        def settings():
+            saved = settings_store.load(self.ctx, with_key=False)
+            mode = saved.mcp_apply_mode if saved.mcp_apply_mode in cl.MODES else cl.TRACKED
+            return saved.copy(**cl.mode_fields(mode)), settings_store.load_policy(self.ctx)
+        values, rules = mainthread.run_sync(self.ctx, settings)
+        return WriterToolbox(self.ctx, doc, values,
+                             lambda fn: mainthread.run_sync(self.ctx, fn), rules,
+                             author=agent_author(agent))
+
+    # -- resources ------------------------------------------------------------------
+    def resources(self) -> List[Dict[str, Any]]:
+        try:
+            docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        except Exception:
+            log.exception("could not list the documents")
+            return []
+        return [{"uri": RESOURCE_PREFIX + key, "name": title, "title": title,
+                 "description": "The document's text as read_document shows it.",
+                 "mimeType": "text/plain"} for key, title, _doc in docs]
+
+    def read_resource(self, client: Client, uri: str):
+        if not uri.startswith(RESOURCE_PREFIX):
+            raise UnknownName("There is no resource at %s." % uri[:120])
+        result = self.call_tool(client, "read_document",
+                                {"document": uri[len(RESOURCE_PREFIX):]})
+        if result.get("isError"):
+            raise McpRefusal(result["content"][0]["text"])
+        return {"contents": [{"uri": uri, "mimeType": "text/plain",
+                              "text": result["content"][0]["text"]}]}
+
+    # -- prompts --------------------------------------------------------------------
+    def _library(self):
+        from marginalia.office import prompt_store
+        from marginalia.ui import prompts as pl
+        return pl.visible(mainthread.run_sync(self.ctx, lambda: prompt_store.load(self.ctx)))
+
+    def prompts(self) -> List[Dict[str, Any]]:
+        try:
+            library = self._library()
+        except Exception:
+            log.exception("could not read the prompt library")
+            return []
+        out = []
+        for prompt in library:
+            entry = {"name": prompt.key, "title": prompt.name,
+                     "description": prompt.instruction}
+            if prompt.takes_argument:
+                entry["arguments"] = [{"name": "argument", "required": True,
+                                       "description": "What the prompt asks for "
+                                                      "(Translate: the language)."}]
+            out.append(entry)
+        return out
+
+    def get_prompt(self, client: Client, name: str, arguments: Dict[str, str]):
+        for prompt in self._library():
+            if prompt.key != name:
+                continue
+            text = prompt.instruction
+            if prompt.takes_argument:
+                text = text.replace("{argument}", (arguments or {}).get("argument", "")
+                                    or "the language the user names")
+            return {"description": prompt.name, "messages": [
+                {"role": "user", "content": {"type": "text", "text": text}}]}
+        raise UnknownName("There is no prompt named %s." % name)
+
+    def session_ended(self, client: Client) -> None:
+        """The agent's session ended: its open turn closes now rather than after IDLE."""
+        for state in mcp_turns.active():
+            if state["session"] == client.session_id:
+                mcp_turns.end_for_document(state["document"])

@@ -1,0 +1,70 @@
+"""The MCP server's bearer token: random per profile, kept in the password container.
+
+Outside agents present it on every request (marginalia.mcp checks it). It is
+made the first time the server is turned on and stays until the user asks for
+a new one; like the API key it never goes into the registry (plain text in
+registrymodifications.xcu) and is never logged. Main thread only: the password
+container may show LibreOffice's master password prompt.
+"""
+
+import logging
+import secrets
+
+from marginalia.office import settings_store
+
+log = logging.getLogger("marginalia.mcp")
+
+# A record of its own, apart from the API keys' (settings_store.key_url).
+TOKEN_URL = "marginalia-mcp://token"
+TOKEN_USER = "marginalia"
+# 32 random bytes, URL-safe: as hard to guess as a key, easy to paste into a config.
+TOKEN_BYTES = 32
+
+
+def read_token(ctx) -> str:
+    """The stored token, or "" when none was made yet (or the store would not give it)."""
+    container = settings_store._password_container(ctx)
+    try:
+        record = container.findForName(TOKEN_URL, TOKEN_USER,
+                                       settings_store._interaction_handler(ctx))
+    except Exception:
+        log.warning("the password container did not give the MCP token")
+        return ""
+    # find* strips path segments until something matches: insist on our exact URL.
+    if record is None or record.Url != TOKEN_URL:
+        return ""
+    for user in record.UserList:
+        if user.UserName == TOKEN_USER and user.Passwords:
+            return user.Passwords[0]
+    return ""
+
+
+def new_token(ctx) -> str:
+    """Make and store a fresh token (the old one stops working); returns it."""
+    token = secrets.token_urlsafe(TOKEN_BYTES)
+    _store(ctx, token)
+    log.info("a new MCP token was made")
+    return token
+
+
+def ensure_token(ctx) -> str:
+    """The stored token, made first when there is none."""
+    return read_token(ctx) or new_token(ctx)
+
+
+def _store(ctx, token):
+    container = settings_store._password_container(ctx)
+    handler = settings_store._interaction_handler(ctx)
+    for remove in (container.remove, container.removePersistent):
+        try:
+            remove(TOKEN_URL, TOKEN_USER)
+        except Exception:  # no such record, or storage locked: nothing to drop
+            pass
+    if not container.isPersistentStoringAllowed():
+        container.allowPersistentStoring(True)
+    if not container.hasMasterPassword():
+        container.useDefaultMasterPassword(handler)
+    try:
+        container.addPersistent(TOKEN_URL, TOKEN_USER, (token,), handler)
+    except Exception:  # the master password prompt was cancelled: this session only
+        container.add(TOKEN_URL, TOKEN_USER, (token,), handler)

@@ -1,0 +1,295 @@
+"""Outside agents' turns on Writer documents: one undo step per agent turn, Stop, state.
+
+An MCP agent (office.mcp_backend) sends one ``tools/call`` at a time; a chat
+turn's many calls arrive as many requests. Its consecutive calls on one document
+within IDLE seconds form ONE turn, as a panel turn's tool calls do: one
+WriterToolbox (the apply mode from the mcp_apply_mode setting, the agent's name
+as the tracked changes' author and as the undo step's title, "Claude via
+Marginalia"), begun at the first call and ended when the agent has been quiet
+for IDLE seconds, when another agent calls on that document, or when the
+panel starts a turn there (``panel_starts``). Calls on one document run one at
+a time; each runs its document work on the main thread (the toolbox's runner).
+
+State for the panel (the lead's UI; nothing here draws):
+  * ``active()``: the open agent turns now, a list of dicts
+    {"agent", "session", "document" (the document id), "title" (the document's),
+    "author", "since" (time.time() of the turn's first call)}.
+  * ``add_listener(fn)`` / ``remove_listener(fn)``: ``fn(active())`` is called on
+    the main thread whenever a turn opens or closes (posted; never inside a call).
+  * ``stop_agent(name_or_session)``: refuses that agent's further calls for this
+    office session (an agent named so, or the one MCP session with that id), and
+    closes its open turns; returns how many agents the name stopped (0 or 1 is
+    typical). ``stopped()`` lists them; ``resume_agent`` takes a Stop back.
+  * A turn's change records reach the document's chat session log as CHANGE
+    events when it closes, so the change card shows the last agent turn as it
+    shows a panel turn (the card appears once the chat has a message).
+"""
+
+import logging
+import threading
+import time
+from typing import Any, Callable, Dict, List, Optional
+
+from marginalia import threads
+from marginalia.errors import Cancelled
+from marginalia.office import mainthread
+
+log = logging.getLogger("marginalia.mcp")
+
+# Seconds an agent may be quiet between two calls of one turn. A model's round
+# trip between tool calls takes about a second on a fast cloud model, several
+# on a local one; 3 s keeps a burst of calls in one undo step without letting
+# a turn stay open (recording on, the step joinable) long after the agent stopped.
+IDLE = 3.0
+
+CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
+          "to see the open documents.")
+STOPPED = ("The user stopped this agent in Marginalia: its calls are refused for this "
+           "LibreOffice session.")
+
+
+class Stopped(Exception):
+    """The agent was stopped by the user (stop_agent): its call is refused."""
+
+
+class DocumentClosed(Exception):
+    """The document was closed before or during the call; nothing else changed."""
+
+
+class _AgentTurn:
+    """One agent's open turn on one document."""
+
+    def __init__(self, agent, session, key, doc, title, toolbox, author):
+        self.agent = agent
+        self.author = author
+        self.session = session
+        self.key = key
+        self.doc = doc
+        self.title = title
+        self.toolbox = toolbox
+        self.since = time.time()
+        self.last = time.monotonic()
+        self.closed = False
+
+    def state(self) -> Dict[str, Any]:
+        return {"agent": self.agent, "session": self.session, "document": self.key,
+                "title": self.title, "author": self.author,
+                "since": self.since}
+
+
+_lock = threading.Lock()
+_open: Dict[str, _AgentTurn] = {}          # document id -> the agent turn open on it
+_doc_locks: Dict[str, threading.Lock] = {}  # document id -> one call at a time
+_stopped: List[str] = []
+_listeners: List[Callable[[List[Dict[str, Any]]], None]] = []
+_ctx = [None]
+
+
+def _doc_lock(key) -> threading.Lock:
+    with _lock:
+        lock = _doc_locks.get(key)
+        if lock is None:
+            lock = _doc_locks[key] = threading.Lock()
+        return lock
+
+
+def is_stopped(agent: str, session: Optional[str] = None) -> bool:
+    with _lock:
+        return agent in _stopped or (session is not None and session in _stopped)
+
+
+def stop_agent(name_or_session: str) -> int:
+    """Refuse the agent's (or the MCP session's) further calls for this office session.
+
+    Its open turns close (their undo steps and change records settle) on a worker
+    thread, so this may be called on the main thread. Returns the turns closed.
+    """
+    with _lock:
+        if name_or_session not in _stopped:
+            _stopped.append(name_or_session)
+        turns = [t for t in _open.values()
+                 if name_or_session in (t.agent, t.session)]
+    for turn in turns:
+        threads.start(_close_locked, turn, name="marginalia-mcp-stop")
+    log.info("an agent was stopped by the user")
+    return len(turns)
+
+
+def resume_agent(name_or_session: str) -> None:
+    """Take a Stop back: the agent's calls are served again."""
+    with _lock:
+        if name_or_session in _stopped:
+            _stopped.remove(name_or_session)
+
+
+def stopped() -> List[str]:
+    with _lock:
+        return list(_stopped)
+
+
+def active() -> List[Dict[str, Any]]:
+    """The open agent turns now (see the module docstring)."""
+    with _lock:
+        return [t.state() for t in _open.values()]
+
+
+def know_ctx(ctx) -> None:
+    """The component context listeners are told through (set by the first call too)."""
+    _ctx[0] = ctx
+
+
+def add_listener(fn: Callable[[List[Dict[str, Any]]], None]) -> None:
+    with _lock:
+        _listeners.append(fn)
+
+
+def remove_listener(fn) -> None:
+    with _lock:
+        if fn in _listeners:
+            _listeners.remove(fn)
+
+
+def _changed():
+    ctx = _ctx[0]
+    with _lock:
+        listeners = list(_listeners)
+        state = [t.state() for t in _open.values()]
+    if ctx is None or not listeners:
+        return
+
+    def tell():
+        for fn in listeners:
+            try:
+                fn(state)
+            except Exception:
+                log.exception("an MCP state listener failed")
+    try:
+        mainthread.post(ctx, tell)
+    except Exception:
+        log.exception("could not tell the MCP state listeners")
+
+
+def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
+         arguments: Dict[str, Any], make_toolbox: Callable[[str], Any]):
+    """Run one tool call in the agent's turn on the document; its chat.tools.ToolResult.
+
+    ``make_toolbox(agent)``: a new WriterToolbox for the document, made when the
+    call opens a turn. Raises Stopped, or DocumentClosed (the turn is then closed).
+    """
+    _ctx[0] = ctx
+    if is_stopped(agent, session):
+        raise Stopped(STOPPED)
+    with _doc_lock(key):
+        if is_stopped(agent, session):      # stopped while this call waited
+            raise Stopped(STOPPED)
+        turn = _open.get(key)
+        if turn is not None and (turn.agent, turn.session) != (agent, session):
+            _close(turn)                    # another agent's turn ends here
+            turn = None
+        if turn is None:
+            turn = _begin(agent, session, key, doc, make_toolbox)
+        try:
+            result = turn.toolbox.registry.call(name, arguments)
+        except Cancelled:
+            _close(turn)
+            raise DocumentClosed(CLOSED)
+        turn.last = time.monotonic()
+        return result
+
+
+def _begin(agent, session, key, doc, make_toolbox):
+    toolbox = make_toolbox(agent)
+    title = ""
+    try:
+        title = mainthread.run_sync(toolbox.ctx, doc.getTitle)
+    except Exception:
+        raise DocumentClosed(CLOSED)
+    toolbox.begin_turn(agent)
+    from marginalia.writer.turn import agent_author
+    turn = _AgentTurn(agent, session, key, doc, title, toolbox, agent_author(agent))
+    with _lock:
+        _open[key] = turn
+    threads.start(_watch, turn, name="marginalia-mcp-turn")
+    _changed()
+    return turn
+
+
+def _watch(turn):
+    """Close the turn once its agent has been quiet for IDLE seconds."""
+    while not turn.closed:
+        wait = turn.last + IDLE - time.monotonic()
+        if wait > 0:
+            time.sleep(wait)
+            continue
+        with _doc_lock(turn.key):
+            if not turn.closed and turn.last + IDLE <= time.monotonic():
+                _close(turn)
+
+
+def _close_locked(turn):
+    with _doc_lock(turn.key):
+        _close(turn)
+
+
+def _close(turn):
+    """End the turn's undo step and hand its change records on; the caller holds the
+    document's lock. Never raises: the document may be gone."""
+    if turn.closed:
+        return
+    turn.closed = True
+    with _lock:
+        if _open.get(turn.key) is turn:
+            del _open[turn.key]
+    turn.toolbox.end_turn()
+    try:
+        changes = turn.toolbox.changes()
+    except Exception:
+        log.exception("could not read an agent turn's changes")
+        changes = []
+    if changes:
+        _to_card(turn, changes)
+    _changed()
+
+
+def _to_card(turn, changes):
+    """The turn's change records as CHANGE events in the document's chat session: its log
+    is what the change card reads (document.change_log.turns_in), as for a panel turn."""
+    try:
+        from marginalia import events as ev
+        from marginalia.office import chat_session
+        session = chat_session.session_for(turn.toolbox.ctx, turn.doc)
+        for change in changes:
+            session._push(session._generation,
+                          ("event", ev.Event(ev.CHANGE, change=change.to_dict())))
+    except Exception:
+        log.exception("could not hand an agent turn's changes to the change card")
+
+
+def watch_panel() -> None:
+    """Close an agent's turn on a document when the panel starts a turn there."""
+    from marginalia.office import chat_session
+    if end_for_document not in chat_session._starting:
+        chat_session._starting.append(end_for_document)
+
+
+def end_for_document(key: str) -> None:
+    """Close the agent turn open on the document, if any (the panel starts a turn there,
+    or the document is closing). Returns at once: the close runs on a worker thread."""
+    with _lock:
+        turn = _open.get(key)
+    if turn is not None:
+        threads.start(_close_locked, turn, name="marginalia-mcp-end")
+
+
+def close_all() -> None:
+    """Close every open agent turn now (the server stops); waits for each."""
+    with _lock:
+        turns = list(_open.values())
+    for turn in turns:
+        _close_locked(turn)
+
+
+def reset_stops() -> None:
+    """Forget every Stop (tests: a fresh office session)."""
+    with _lock:
+        del _stopped[:]

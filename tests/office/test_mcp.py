@@ -1,0 +1,307 @@
+"""Outside agents in Writer over MCP (issue 27): the official MCP SDK against the real office.
+
+The server runs inside the headless office (mcp.start: a free port, the profile's
+token); the agent is the SDK's ClientSession over Streamable HTTP
+(tests/support/mcp_client.py). What must hold: the document tools with a document
+argument, edits as tracked changes by "<agent> via Marginalia", one undo step per
+agent turn (calls within office.mcp_turns.IDLE), keep-out marks refused, documents
+addressed by id, a closed document a plain error, Stop refusing an agent's calls.
+"""
+
+import json
+import time
+
+import pytest
+
+from tests.support.mcp_client import agent, sleep
+from tests.support.sse_server import ScriptedServer, text_response
+from tests.support.writer import annotations, build, redlines, select, texts
+
+# office.mcp_turns.IDLE, with room for a busy machine.
+IDLE = 3.0
+AFTER_IDLE = IDLE + 2.0
+CLAUDE = "Claude via Marginalia"
+
+
+@pytest.fixture
+def server(office):
+    started = office.job("mcp.start", port=0, fresh=True)
+    assert started["port"] > 0 and len(started["token"]) >= 32
+    yield "http://127.0.0.1:%d/mcp" % started["port"], started["token"]
+    office.job("mcp.settle")
+    office.job("mcp.stop")
+
+
+@pytest.fixture
+def docs(office):
+    made = []
+
+    def make(*lines):
+        doc = build(office, [("Standard", line) for line in lines])
+        made.append(doc)
+        return doc
+    yield make
+    for doc in made:
+        try:
+            office.close(doc)
+        except Exception:
+            pass            # the test closed it itself
+
+
+def _titles(doc):
+    return list(doc.getUndoManager().getAllUndoActionTitles())
+
+
+def test_an_agent_reads_and_its_turn_is_one_undo_step_of_tracked_suggestions(office, server,
+                                                                             docs):
+    doc = docs("Alpha river runs", "Bravo hill stands", "Charlie field grows")
+    uid = doc.RuntimeUID
+
+    async def steps(a):
+        tools = await a.tools()
+        assert {"list_documents", "read_document", "replace_text"} <= set(tools)
+        assert "document" in tools["replace_text"].input_schema["properties"]
+        listed = await a.documents()
+        assert {"id": uid, "title": doc.getTitle()} in listed
+        error, text = await a.call("read_document", document=uid)
+        assert not error and "Bravo hill stands" in text
+        first = await a.call("replace_text", document=uid, search="river", replacement="creek")
+        second = await a.call("replace_text", document=uid, search="hill", replacement="tower")
+        during = office.job("mcp.state")["active"]
+        return first, second, during
+    url, token = server
+    first, second, during = agent(url, token, "Claude", steps)
+    assert not first[0] and not second[0], (first, second)
+    # While the turn is open the state names the agent and the document.
+    assert [(s["agent"], s["document"], s["author"]) for s in during] == [
+        ("Claude", uid, CLAUDE)]
+    # The turn closes when the agent's session ends (the SDK's DELETE) or its window passes
+    # (the next test shows the window alone splitting two turns).
+    deadline = time.time() + AFTER_IDLE + 5
+    while office.job("mcp.state")["active"] and time.time() < deadline:
+        time.sleep(0.2)
+    assert office.job("mcp.state")["active"] == []
+    assert _titles(doc) == [CLAUDE]
+    authors = set(author for _type, author in redlines(doc))
+    assert authors == {CLAUDE}, redlines(doc)
+    # Recording is the user's again: the turn switched it on and back off.
+    assert doc.getPropertyValue("RecordChanges") is False
+    # The turn's change records reach the document's chat log, which the change card reads.
+    deadline = time.time() + 5
+    changes = []
+    while len(changes) < 2 and time.time() < deadline:
+        changes = [e["change"] for e in office.job("chat.state", doc)["log"]
+                   if e["type"] == "change"]
+        time.sleep(0.1)
+    assert [(c["tool"], c["state"]) for c in changes] == [("replace_text", "pending")] * 2
+    assert len(set(c["turn"] for c in changes)) == 1
+
+
+def test_each_agent_turn_is_its_own_step_and_another_agent_ends_a_turn(office, server, docs):
+    doc = docs("Delta one", "Echo two", "Foxtrot three")
+    uid = doc.RuntimeUID
+    url, token = server
+
+    async def twice(a):
+        assert not (await a.call("replace_text", document=uid, search="one",
+                                 replacement="uno"))[0]
+        await sleep(AFTER_IDLE)         # quiet past the window: the next call is a new turn
+        assert not (await a.call("replace_text", document=uid, search="two",
+                                 replacement="dos"))[0]
+    agent(url, token, "Claude", twice)
+
+    async def other(a):
+        return await a.call("replace_text", document=uid, search="three", replacement="tres")
+    assert not agent(url, token, "Codex", other)[0]
+    office.job("mcp.settle")
+    assert _titles(doc) == ["Codex via Marginalia", CLAUDE, CLAUDE]
+    assert sorted(set(a for _t, a in redlines(doc))) == [CLAUDE, "Codex via Marginalia"]
+    # Suggestions, not edits: each replacement is a deletion and an insertion to review.
+    assert len(redlines(doc)) >= 3
+
+
+def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office, server, docs):
+    doc = docs("Papa before the panel")
+    uid = doc.RuntimeUID
+
+    async def steps(a):
+        assert not (await a.call("replace_text", document=uid, search="before",
+                                 replacement="ahead of"))[0]
+        assert [s["agent"] for s in office.job("mcp.state")["active"]] == ["Claude"]
+        with ScriptedServer([text_response("Hello.")]) as srv:
+            started = time.time()
+            assert office.job("chat.start", doc, message="hi", settings={
+                "endpoint": srv.url, "model": "test-model"}) == {"started": True}
+            # Well before the idle window ends it: the panel's turn closed the agent's.
+            while office.job("mcp.state")["active"] and time.time() - started < IDLE - 0.5:
+                await sleep(0.05)
+            ended = office.job("mcp.state")["active"]
+            while office.job("chat.poll", doc)["busy"]:
+                await sleep(0.05)
+        return ended
+    assert agent(*server, "Claude", steps) == []
+    assert _titles(doc) == [CLAUDE]
+
+
+def test_the_outside_agents_apply_mode_setting_holds_for_their_turns(office, server, docs):
+    doc = docs("Quebec keeps its words")
+    uid = doc.RuntimeUID
+    office.job("settings.save", mcp_apply_mode="comments")
+    try:
+        async def steps(a):
+            return await a.call("replace_text", document=uid, search="keeps",
+                                replacement="changes")
+        error, text = agent(*server, "Claude", steps)
+        office.job("mcp.settle")
+    finally:
+        office.job("settings.save", mcp_apply_mode="tracked")
+    assert not error, text
+    # Comment only: the text stays, a comment proposes the change; no tracked change.
+    assert texts(doc) == ["Quebec keeps its words"] and redlines(doc) == []
+    assert [c for _a, c, _t in annotations(doc) if "changes" in c], annotations(doc)
+
+
+def test_a_kept_out_passage_is_refused_and_left_as_it_is(office, server, docs):
+    doc = docs("Golf alpha", "Hotel secret words", "India gamma")
+    select(doc, "Hotel")
+    assert office.job("review.keepout", document=doc, action="toggle")["sentence"]
+    uid = doc.RuntimeUID
+
+    async def steps(a):
+        return await a.call("replace_text", document=uid, search="secret",
+                            replacement="public")
+    error, text = agent(*server, "Claude", steps)
+    assert error and "Keep Marginalia out" in text, text
+    office.job("mcp.settle")
+    assert texts(doc)[1] == "Hotel secret words" and redlines(doc) == []
+    assert CLAUDE not in _titles(doc)
+
+
+def test_two_documents_are_addressed_by_id_and_a_missing_id_is_asked_for(office, server,
+                                                                         docs):
+    one = docs("Juliet first document")
+    two = docs("Kilo second document")
+
+    async def steps(a):
+        ids = [d["id"] for d in await a.documents()]
+        assert one.RuntimeUID in ids and two.RuntimeUID in ids
+        unnamed = await a.call("read_document")
+        a_read = await a.call("read_document", document=two.RuntimeUID)
+        edit = await a.call("replace_text", document=one.RuntimeUID, search="first",
+                            replacement="opening")
+        wrong = await a.call("read_document", document="no-such-document")
+        uris = [str(r.uri) for r in await a.resources()]
+        resource = await a.read("marginalia://document/" + two.RuntimeUID)
+        return unnamed, a_read, edit, wrong, uris, resource
+    unnamed, a_read, edit, wrong, uris, resource = agent(*server, "Claude", steps)
+    assert unnamed[0] and "list_documents" in unnamed[1], unnamed
+    assert not a_read[0] and "Kilo second" in a_read[1] and "Juliet" not in a_read[1]
+    assert not edit[0], edit
+    assert wrong[0] and "list_documents" in wrong[1], wrong
+    assert "marginalia://document/" + one.RuntimeUID in uris
+    assert "Kilo second" in resource
+    office.job("mcp.settle")
+    assert [a for _t, a in redlines(one)] and redlines(two) == []
+    assert _titles(two) == []
+
+
+def test_a_document_closed_mid_turn_gives_a_plain_error_and_nothing_else_changes(
+        office, server, docs):
+    gone = docs("Lima to close")
+    stays = docs("Mike stays open")
+    gone_id, stays_id = gone.RuntimeUID, stays.RuntimeUID
+
+    async def steps(a):
+        assert not (await a.call("replace_text", document=gone_id, search="close",
+                                 replacement="shut"))[0]
+        office.close(gone)
+        after = await a.call("replace_text", document=gone_id, search="Lima",
+                             replacement="Oscar")
+        other = await a.call("read_document", document=stays_id)
+        return after, other
+    after, other = agent(*server, "Claude", steps)
+    assert after[0] and "closed" in after[1] and "Traceback" not in after[1], after
+    assert not other[0] and "Mike stays open" in other[1]
+    office.job("mcp.settle")
+    assert office.job("mcp.state")["active"] == []
+    assert texts(stays) == ["Mike stays open"] and _titles(stays) == []
+
+
+def test_stop_refuses_the_agents_further_calls_and_no_one_elses(office, server, docs):
+    doc = docs("November plain text")
+    uid = doc.RuntimeUID
+
+    async def steps(a):
+        before = await a.call("read_document", document=uid)
+        closed = office.job("mcp.stop_agent", name="Claude")
+        after = await a.call("replace_text", document=uid, search="plain",
+                             replacement="fancy")
+        listed = await a.call("list_documents")
+        return before, closed, after, listed
+    before, closed, after, listed = agent(*server, "Claude", steps)
+    assert not before[0] and closed == 1
+    assert after[0] and "stopped" in after[1], after
+    assert listed[0] and "stopped" in listed[1], listed
+    assert office.job("mcp.state")["stopped"] == ["Claude"]
+
+    async def other(a):
+        return await a.call("read_document", document=uid)
+    assert not agent(*server, "Codex", other)[0]
+    office.job("mcp.settle")
+    assert texts(doc) == ["November plain text"] and redlines(doc) == []
+
+
+def test_the_prompt_library_is_offered_as_prompts(office, server):
+    async def steps(a):
+        prompts = {p.name: p for p in await a.prompts()}
+        got = await a.session.get_prompt("translate", {"argument": "German"})
+        return prompts, got
+    prompts, got = agent(*server, "Claude", steps)
+    assert {"improve", "translate"} <= set(prompts)
+    assert "German" in json.dumps(got.model_dump(mode="json"))
+
+
+def _free_port():
+    import socket
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]
+
+
+def _state_until(office, running, seconds=10):
+    deadline = time.time() + seconds
+    state = office.job("mcp.state")
+    while state["running"] is not running and time.time() < deadline:
+        time.sleep(0.1)
+        state = office.job("mcp.state")
+    return state
+
+
+def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(office, docs):
+    office.job("mcp.stop")
+    docs("Oscar opens a view")      # the first view starts watching the setting (ViewJob)
+    port = _free_port()
+    try:
+        # Saving the setting is enough: the office's settings listener starts the server.
+        office.job("settings.save", mcp_enabled=True, mcp_port=port)
+        state = _state_until(office, True)
+        assert state["running"] and state["port"] == port, state
+        token = office.job("mcp.start", port=0)["token"]     # the running one: same port
+        assert office.job("mcp.state")["port"] == port
+
+        async def steps(a):
+            return await a.documents()
+        assert isinstance(agent("http://127.0.0.1:%d/mcp" % port, token, "Claude", steps),
+                          list)
+        office.job("settings.save", mcp_enabled=False)
+        assert _state_until(office, False)["running"] is False
+        # The token outlives the server: the agents' configs stay valid.
+        assert office.job("mcp.start", port=0)["token"] == token
+        office.job("mcp.stop")
+        # mcp.apply does what the listener does (the Options page's OK, the runners).
+        office.job("settings.save", mcp_enabled=True, mcp_port=port)
+        assert office.job("mcp.apply")["port"] == port
+    finally:
+        office.job("settings.save", mcp_enabled=False, mcp_port=8765)
+        office.job("mcp.apply")
+        office.job("mcp.stop")
