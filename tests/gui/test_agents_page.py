@@ -60,6 +60,8 @@ def test_the_page_turns_the_server_on_shows_the_agent_and_stops_it(gui_office, g
         _press(window, "Copy")          # makes the profile's token when there is none
         token = wait_for(lambda: _text(window, "TokenField"), what="the token")
         assert len(token) >= 32
+        # A secret like the API key: masked on screen, Copy is how it leaves the page.
+        assert window.getControl("TokenField").getModel().EchoChar == ord("*")
 
         def turn_on():
             window.getControl("EnabledCheck").setState(1)
