@@ -25,7 +25,6 @@ library only; runs on the Python that is on PATH.
 
 import os
 import re
-import shlex
 import shutil
 import subprocess
 import sys
@@ -343,66 +342,11 @@ def test(pytest_args):
     args.extend(pytest_args)
     return subprocess.call(args, cwd=ROOT, env=env)
 
-# ---------------------------------------------------------------- the suite in a Debian root
-
-DEBIAN_MIRROR = "http://deb.debian.org/debian"
-# Mounted inside the root for the run, unmounted in reverse order afterwards.
-CHROOT_MOUNTS = (("proc", "proc", "proc"), ("sysfs", "sys", "sysfs"),
-                 ("/dev", "dev", None), ("/dev/pts", "dev/pts", None),
-                 ("tmpfs", "dev/shm", "tmpfs"))
-
-
-def _checkout_files() -> List[str]:
-    """The tracked files of this checkout, as they are in the work tree now."""
-    out = subprocess.check_output(["git", "ls-files", "-z"], cwd=ROOT)
-    return [name for name in out.decode("utf-8").split("\0")
-            if name and os.path.isfile(os.path.join(ROOT, name))]
-
-
 def test_in_debian(suite: str, pytest_args: List[str]) -> int:
-    """Run ``build.py test`` inside a fresh Debian ``suite`` root (debootstrap, as root).
-
-    The root is kept in /var/tmp between runs; the checkout is copied in anew
-    each time, and ``build.py test`` inside installs what the suite needs, as it
-    would on a new machine.
-    """
-    if os.geteuid() != 0:
-        fail("test-in-debian needs root (debootstrap and chroot); run it with sudo")
-    root = os.path.join("/var/tmp", "marginalia-%s" % suite)
-    if not os.path.exists(os.path.join(root, "usr", "bin", "apt-get")):
-        ensure_packages(["debootstrap"], "`build.py test-in-debian`")
-        say("creating a Debian %s root in %s (debootstrap, a few minutes)" % (suite, root))
-        if subprocess.call(["debootstrap", "--variant=minbase", suite, root, DEBIAN_MIRROR]):
-            fail("debootstrap could not create the %s root" % suite)
-    work = os.path.join(root, "root", "marginalia")
-    shutil.rmtree(work, ignore_errors=True)
-    for name in _checkout_files():
-        target = os.path.join(work, name)
-        os.makedirs(os.path.dirname(target), exist_ok=True)
-        shutil.copy2(os.path.join(ROOT, name), target)
-    shutil.copy2("/etc/resolv.conf", os.path.join(root, "etc", "resolv.conf"))
-    mounted = []
-    try:
-        for source, where, kind in CHROOT_MOUNTS:
-            target = os.path.join(root, where)
-            os.makedirs(target, exist_ok=True)
-            command = ["mount", "--bind", source, target] if kind is None else \
-                ["mount", "-t", kind, source, target]
-            if subprocess.call(command):
-                fail("could not mount %s in the %s root" % (where, suite))
-            mounted.append(target)
-        env = {"PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
-               "HOME": "/root", "LANG": "C.UTF-8", "DEBIAN_FRONTEND": "noninteractive"}
-        say("running the whole suite inside Debian %s" % suite)
-        # The root's own python3 is minbase's; build.py test installs the rest.
-        setup = "apt-get update -qq && apt-get install -y -qq python3 >/dev/null"
-        return subprocess.call(["chroot", root, "/bin/sh", "-c",
-                                "%s && cd /root/marginalia && python3 build.py test %s"
-                                % (setup, " ".join(shlex.quote(a) for a in pytest_args))],
-                               env=env)
-    finally:
-        for target in reversed(mounted):
-            subprocess.call(["umount", "-l", target])
+    """The whole suite inside a fresh Debian root (tests/support/debian_root.py)."""
+    sys.path.insert(0, ROOT)
+    from tests.support import debian_root
+    return debian_root.run(ROOT, suite, pytest_args, say, fail, ensure_packages)
 
 
 def main(argv):
