@@ -120,6 +120,20 @@ def test_a_refusal_is_a_tool_error_the_model_reads():
     assert result["content"][0]["text"] == "The user stopped this agent in the Marginalia panel."
 
 
+@pytest.mark.parametrize("method, params", [
+    ("tools/list", {}), ("resources/list", {}), ("resources/templates/list", {}),
+    ("prompts/list", {}), ("prompts/get", {"name": "summarize"})])
+def test_a_refused_agent_is_refused_its_lists_and_prompts_and_others_are_served(method,
+                                                                                params):
+    protocol, stopped = opened(name="stopped-agent")
+    other = post(protocol, rpc("initialize", initialize_params(name="other-agent"))).session_id
+    protocol.backend.stopped.add("stopped-agent")
+    error = call(protocol, stopped, method, params)["error"]
+    assert error["code"] == -32000 and "stopped this agent" in error["message"]
+    assert "result" in call(protocol, other, method, params)
+    assert "result" in call(protocol, stopped, "ping")
+
+
 def test_a_backend_crash_is_one_plain_sentence_and_a_logged_trace(caplog):
     protocol, session_id = opened()
     with caplog.at_level(logging.ERROR, logger="marginalia.mcp"):

@@ -305,3 +305,62 @@ def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(o
         office.job("settings.save", mcp_enabled=False, mcp_port=8765)
         office.job("mcp.apply")
         office.job("mcp.stop")
+
+
+def test_a_stopped_agent_is_refused_the_prompts_and_lists_too(office, server):
+    from mcp.shared.exceptions import MCPError
+
+    async def steps(a):
+        before = [p.name for p in await a.prompts()]
+        office.job("mcp.stop_agent", name="Claude")
+        refused = []
+        for ask in (a.prompts, lambda: a.session.get_prompt("translate", {"argument": "German"}),
+                    a.tools, a.resources):
+            try:
+                await ask()
+                refused.append(None)
+            except MCPError as exc:
+                refused.append(exc.error.message)
+        return before, refused
+    before, refused = agent(*server, "Claude", steps)
+    assert "translate" in before
+    assert len(refused) == 4 and all(r and "stopped" in r for r in refused), refused
+
+
+def test_a_turn_that_lasts_past_max_turn_ends_at_the_next_call(office, server, docs):
+    doc = docs("Romeo one two three four")
+    uid = doc.RuntimeUID
+    old = office.job("mcp.max_turn", seconds=2.0)
+    try:
+        assert old == 120.0
+
+        async def busy(a):
+            started = time.monotonic()
+            edits = [await a.call("replace_text", document=uid, search="one",
+                                  replacement="1")]
+            began = time.monotonic()        # the turn began before this, during the call
+            await sleep(0.5)
+            edits.append(await a.call("replace_text", document=uid, search="two",
+                                      replacement="2"))
+            # Past MAX_TURN since the turn began, and well inside IDLE since the last call.
+            await sleep(max(0.0, began + 2.4 - time.monotonic()))
+            edits.append(await a.call("replace_text", document=uid, search="three",
+                                      replacement="3"))
+            edits.append(await a.call("replace_text", document=uid, search="four",
+                                      replacement="4"))
+            return edits, time.monotonic() - started
+        edits, took = agent(*server, "Claude", busy)
+    finally:
+        office.job("mcp.max_turn", seconds=old)
+    assert all(not error for error, _text in edits), edits
+    office.job("mcp.settle")
+    # Never quiet for IDLE, yet two turns: two undo steps, two turns on the change card.
+    assert _titles(doc) == [CLAUDE, CLAUDE], took
+    deadline = time.time() + 5
+    changes = []
+    while len(changes) < 4 and time.time() < deadline:
+        changes = [e["change"] for e in office.job("chat.state", doc)["log"]
+                   if e["type"] == "change"]
+        time.sleep(0.1)
+    turns = [c["turn"] for c in changes]
+    assert len(turns) == 4 and turns[0] == turns[1] != turns[2] == turns[3], changes

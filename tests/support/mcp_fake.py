@@ -18,7 +18,13 @@ class FakeBackend(Backend):
         self.calls = []            # (client label, tool name, arguments)
         self.started = []
         self.ended = []
+        self.stopped = set()       # agent labels refused, as a Stop in the panel does
         self._lock = threading.Lock()
+
+    def refusal(self, client):
+        if client.label in self.stopped:
+            return "The user stopped this agent in the Marginalia panel."
+        return None
 
     def tools(self):
         schema = {"type": "object", "properties": {"text": {"type": "string"}}}

@@ -70,6 +70,11 @@ class Backend:
                     "Call list_documents first, then read before you edit; edits may arrive as "
                     "tracked changes the user reviews.")
 
+    def refusal(self, client: Client) -> Optional[str]:
+        """A sentence refusing this session's lists and prompts (the user stopped the agent),
+        or None to serve them. ``call_tool`` and ``read_resource`` refuse by themselves."""
+        return None
+
     def tools(self) -> List[JsonDict]:
         """Tool declarations: {"name", "description", "inputSchema"} (JSON Schema object)."""
         return []

@@ -33,6 +33,10 @@ INVALID_REQUEST = -32600
 METHOD_NOT_FOUND = -32601
 INVALID_PARAMS = -32602
 INTERNAL_ERROR = -32603
+# The methods a backend's refusal(client) answers for (tools/call and resources/read
+# refuse in the backend, the former as a result the model can read).
+GATED = ("tools/list", "resources/list", "resources/templates/list", "prompts/list",
+         "prompts/get")
 REFUSED = -32000            # the backend refused (implementation-defined server error range)
 RESOURCE_NOT_FOUND = -32002  # the spec's code for resources/read of an unknown URI
 
@@ -215,6 +219,9 @@ class Protocol:
         if not isinstance(params, dict):
             return error_body(INVALID_PARAMS, "params must be an object.", request_id)
         try:
+            refusal = self.backend.refusal(client) if method in GATED else None
+            if refusal:
+                return error_body(REFUSED, refusal, request_id)
             result = handler(client, params)
         except RpcError as exc:
             return error_body(exc.code, str(exc), request_id, exc.data)

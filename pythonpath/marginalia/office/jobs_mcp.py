@@ -5,9 +5,10 @@ the port and the token, which only a test may ever see; ``mcp.stop``;
 ``mcp.state`` (office.mcp_host.state); ``mcp.apply`` applies the saved settings as
 a settings change does; ``mcp.stop_agent`` / ``mcp.resume_agent`` are the panel's
 Stop and its undoing; ``mcp.new_token``; ``mcp.settle`` closes the open agent
-turns at once; ``mcp.probe`` times the main thread's
-answer to a posted call and ``mcp.longest`` gives the longest main-thread call since
-the last ask (bench/bench_mcp_load.py).
+turns at once; ``mcp.max_turn`` sets how long one agent turn may last
+(office.mcp_turns.MAX_TURN); ``mcp.probe`` times the main thread's answer to a
+posted call and ``mcp.longest`` gives the longest main-thread call since the
+last ask (bench/bench_mcp_load.py).
 """
 
 import time
@@ -48,6 +49,11 @@ def _probe(ctx, payload):
     return ran - posted
 
 
+def _max_turn(seconds):
+    old, mcp_turns.MAX_TURN = mcp_turns.MAX_TURN, seconds
+    return old
+
+
 COMMANDS = {
     "mcp.start": _start,
     "mcp.stop": lambda ctx, payload: mcp_host.stop() or mcp_host.state(),
@@ -59,6 +65,8 @@ COMMANDS = {
         mainthread.run_sync(ctx, lambda: mcp_host.new_token(ctx))),
     "mcp.probe": _probe,
     "mcp.longest": lambda ctx, payload: mainthread.longest_stretch(),
+    # Tests: a turn's longest length (office.mcp_turns.MAX_TURN); answers the old one.
+    "mcp.max_turn": lambda ctx, payload: _max_turn(float(payload["seconds"])),
     # Close the agents' open turns now instead of after the idle window (tests).
     "mcp.settle": lambda ctx, payload: mcp_turns.close_all(),
 }

@@ -98,6 +98,12 @@ class OfficeBackend(Backend):
                           "inputSchema": _with_document(spec.parameters)})
         return tools
 
+    def refusal(self, client: Client) -> Optional[str]:
+        """A stopped agent's lists and prompts are refused as its tool calls are."""
+        if mcp_turns.is_stopped(client.label, client.session_id):
+            return mcp_turns.STOPPED
+        return None
+
     # -- tools ----------------------------------------------------------------------
     def tools(self) -> List[Dict[str, Any]]:
         return self._tools

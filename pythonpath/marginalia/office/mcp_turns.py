@@ -6,9 +6,10 @@ within IDLE seconds form ONE turn, as a panel turn's tool calls do: one
 WriterToolbox (the apply mode from the mcp_apply_mode setting, the agent's name
 as the tracked changes' author and as the undo step's title, "Claude via
 Marginalia"), begun at the first call and ended when the agent has been quiet
-for IDLE seconds, when another agent calls on that document, or when the
-panel starts a turn there (``panel_starts``). Calls on one document run one at
-a time; each runs its document work on the main thread (the toolbox's runner).
+for IDLE seconds, when another agent calls on that document, when the
+panel starts a turn there (``panel_starts``), or at the agent's first call
+after MAX_TURN seconds (a new turn begins with it). Calls on one document run
+one at a time; each runs its document work on the main thread (the toolbox's runner).
 
 State for the panel (the lead's UI; nothing here draws):
   * ``active()``: the open agent turns now, a list of dicts
@@ -41,6 +42,11 @@ log = logging.getLogger("marginalia.mcp")
 # on a local one; 3 s keeps a burst of calls in one undo step without letting
 # a turn stay open (recording on, the step joinable) long after the agent stopped.
 IDLE = 3.0
+# Seconds one turn may last however busily its agent calls: the next call after it
+# starts a new turn. One turn is one Undo step, and a step should stay something a
+# user can take back knowingly, not an agent's whole afternoon of edits at once.
+# (Tests may lower it: the mcp.max_turn job command.)
+MAX_TURN = 120.0
 
 CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
           "to see the open documents.")
@@ -68,7 +74,7 @@ class _AgentTurn:
         self.title = title
         self.toolbox = toolbox
         self.since = time.time()
-        self.last = time.monotonic()
+        self.began = self.last = time.monotonic()
         self.closed = False
 
     def state(self) -> Dict[str, Any]:
@@ -183,8 +189,9 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
         if is_stopped(agent, session):      # stopped while this call waited
             raise Stopped(STOPPED)
         turn = _open.get(key)
-        if turn is not None and (turn.agent, turn.session) != (agent, session):
-            _close(turn)                    # another agent's turn ends here
+        if turn is not None and ((turn.agent, turn.session) != (agent, session)
+                                 or time.monotonic() - turn.began >= MAX_TURN):
+            _close(turn)                    # another agent's turn, or a long one, ends here
             turn = None
         if turn is None:
             turn = _begin(agent, session, key, doc, make_toolbox)

@@ -86,6 +86,8 @@ class ChatPanel(PanelStates):
             self._shown_setting = True
         self.card = None
         self._open_card()
+        from marginalia.office import agent_banner
+        self.banner = agent_banner.attach(self)     # an outside agent editing this document
         self.view.set_thinking_visible(self._shown_setting)
         self._replay()
         self.actions.show_notes()
@@ -369,6 +371,8 @@ class ChatPanel(PanelStates):
         self._disposed = True
         try:
             self.session.remove_listener(self.on_entries)
+            if self.banner is not None:
+                self.banner.dispose()
             self.scope.dispose()
             self.quick.dispose()
             if self.card is not None:

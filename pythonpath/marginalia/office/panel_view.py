@@ -75,6 +75,7 @@ class PanelView(PaneText):
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
+        self.banner = None                # an outside agent editing (office.agent_banner)
         self._busy_shown = False          # the button starts as Send
         self._lengths = {"transcript": 0, "thinking": 0}
         self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
@@ -190,7 +191,9 @@ class PanelView(PaneText):
     def relayout(self) -> None:
         size = self.parent.getPosSize()
         self.container.setPosSize(0, 0, size.Width, size.Height, POSSIZE)
-        top = self.card.place(0, 0, size.Width) if self.card is not None else 0
+        top = self.banner.place(0, 0, size.Width) if self.banner is not None else 0
+        if self.card is not None:
+            top += self.card.place(0, top, size.Width)
         if self.strip is not None:
             top += self.strip.place(0, top, size.Width)
         shown = self.thinking_visible and self._lengths["thinking"] > 0

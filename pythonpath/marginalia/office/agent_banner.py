@@ -1,0 +1,129 @@
+"""The panel's top row while an outside agent edits its document: "Claude is editing this
+document." with Stop (ui.agent_banner decides the words and the boxes).
+
+One per panel, in the panel's own container; it follows office.mcp_turns'
+listeners (posted on the main thread) and shows only the turns on its panel's
+document (the RuntimeUID, the id MCP agents use). A rebuilt panel makes a new
+one, which shows the turns open now at once; dispose() takes the listener off.
+Stop refuses the agents named for this office session (mcp_turns.stop_agent);
+the row then says so for NOTE_SECONDS, or until an agent edits here again.
+Main thread.
+"""
+
+import logging
+import time
+
+from marginalia import threads
+from marginalia.office import button_width, mainthread, mcp_turns
+from marginalia.office.control_events import Call
+from marginalia.ui import agent_banner as wording
+
+log = logging.getLogger("marginalia.panel")
+
+POSSIZE = 15
+# Long enough to read one sentence, short enough that the row does not linger.
+NOTE_SECONDS = 6.0
+
+
+def attach(panel):
+    """The panel's row, or None when it could not be made (the panel works without it)."""
+    try:
+        return AgentBanner(panel)
+    except Exception:
+        log.exception("could not make the outside agent's row")
+        return None
+
+
+class AgentBanner:
+    """The row's two controls and what Stop does."""
+
+    def __init__(self, panel):
+        self.panel = panel
+        self.key = str(panel.document.RuntimeUID)
+        self.shown = wording.HIDDEN
+        self._note = ()               # the agents Stop just stopped
+        self._note_until = 0.0
+        self._disposed = False
+        ctx = panel.ctx
+        smgr = ctx.ServiceManager
+        self.controls = {}
+        for name, kind, props in (
+                ("text", "FixedText", {"Label": "", "NoLabel": True, "MultiLine": True}),
+                ("stop", "Button", {"Label": wording.STOP_LABEL})):
+            model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
+                                                   ctx)
+            for prop, value in props.items():
+                setattr(model, prop, value)
+            control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
+            control.setModel(model)
+            panel.view.container.addControl("agent_" + name, control)
+            control.setVisible(False)
+            self.controls[name] = control
+        self._stop = Call(self.on_stop, "agent banner stop")
+        self.controls["stop"].addActionListener(self._stop)
+        panel.view.banner = self
+        mcp_turns.know_ctx(ctx)
+        mcp_turns.add_listener(self.changed)
+        self.changed(mcp_turns.active())
+
+    # -- state -> row ----------------------------------------------------------
+    def changed(self, turns) -> None:
+        """mcp_turns' listener (main thread): show the row for the turns now."""
+        if self._disposed or self.panel._disposed:
+            return
+        try:
+            self._show(turns)
+        except Exception:
+            log.exception("could not show the outside agent's row")
+
+    def _show(self, turns) -> None:
+        if self._note and time.monotonic() >= self._note_until:
+            self._note = ()
+        shown = wording.banner(turns, self.key, mcp_turns.stopped(), self._note)
+        if shown.stop:
+            self._note = ()               # an agent edits here again: the note gives way
+        if shown == self.shown:
+            return
+        self.shown = shown
+        text, stop = self.controls["text"], self.controls["stop"]
+        text.getModel().Label = shown.text
+        # A screen reader names the row by what it is and says; Stop by whom it stops.
+        text.getPeer().setProperty("AccessibleName", shown.name)
+        if shown.stop:
+            stop.getModel().HelpText = shown.stop_name
+            stop.getPeer().setProperty("AccessibleName", shown.stop_name)
+        self.panel.view.relayout()
+
+    def place(self, x: int, y: int, width: int) -> int:
+        """Lay the row out at ``y``; its height (0 while hidden)."""
+        need = button_width.widest_need((self.controls["stop"],)) if self.shown.stop else 0
+        height, boxes = wording.layout(width, y, self.shown, need)
+        for name, control in self.controls.items():
+            box = boxes.get(name)
+            control.setVisible(box is not None)
+            if box is not None:
+                bx, by, bw, bh = box
+                control.setPosSize(x + bx, by, bw, bh, POSSIZE)
+        return height
+
+    # -- Stop --------------------------------------------------------------------
+    def on_stop(self) -> None:
+        agents = self.shown.stop
+        if self._disposed or not agents:
+            return
+        for agent in agents:
+            mcp_turns.stop_agent(agent)
+        self._note = agents
+        self._note_until = time.monotonic() + NOTE_SECONDS
+        ctx = self.panel.ctx
+        threads.later(NOTE_SECONDS + 0.1, mainthread.post, ctx,
+                      lambda: self.changed(mcp_turns.active()))
+        self._show(mcp_turns.active())
+
+    def dispose(self) -> None:
+        self._disposed = True
+        mcp_turns.remove_listener(self.changed)
+        try:
+            self.controls["stop"].removeActionListener(self._stop)
+        except Exception:
+            pass  # the panel's window is already gone: nothing left to detach
