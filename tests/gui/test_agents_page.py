@@ -97,3 +97,30 @@ def test_the_page_turns_the_server_on_shows_the_agent_and_stops_it(gui_office, g
         office.job("mcp.apply")
         office.job("mcp.stop")
         on_main(office, lambda: (window.dispose(), parent.dispose()))
+
+
+def test_ok_on_the_agents_page_keeps_the_api_key(gui_office):
+    """The page never loads the API key: saving all settings from it once removed the key
+    the user had stored (found in review)."""
+    office = gui_office
+    office.job("mcp.stop")
+    office.job("settings.save", api_key="sk-agents-page-test")
+    assert office.job("settings.load")["api_key"] is True
+    window, handler, parent = _open(office)
+    try:
+        # The user only looks at the page and presses OK, then ticks the box and OKs again.
+        on_main(office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
+        kept = office.job("settings.load")["api_key"]
+
+        def turn_on():
+            window.getControl("EnabledCheck").setState(1)
+            handler.callHandlerMethod(window, "ok", "external_event")
+        on_main(office, turn_on)
+        saved = office.job("settings.load")
+    finally:
+        office.job("settings.save", api_key="", mcp_enabled=False)
+        office.job("mcp.apply")
+        office.job("mcp.stop")
+        on_main(office, lambda: (window.dispose(), parent.dispose()))
+    assert kept is True
+    assert saved["api_key"] is True and saved["mcp_enabled"] is True

@@ -125,7 +125,9 @@ class _Page:
         pos = self.control("ApplyModeList").getSelectedItemPos()
         if 0 <= pos < len(options_form.APPLY_MODES):
             changes["mcp_apply_mode"] = options_form.APPLY_MODES[pos][0]
-        settings_store.save(self.ctx, base.copy(**changes))
+        # Only the page's own group: it never loaded the key, so a whole save would
+        # remove the user's stored API key.
+        settings_store.save(self.ctx, base.copy(**changes), only=("Mcp",))
         # The settings listener does the same once a Writer view has opened; the page
         # may be opened from the Start Center before any.
         mcp_host.apply_settings(self.ctx)

@@ -200,16 +200,20 @@ def locked(ctx) -> frozenset:
     return frozenset(out)
 
 
-def save(ctx, settings: config.Settings) -> None:
+def save(ctx, settings: config.Settings, only=None) -> None:
     """Write the registry values, then store (or remove) the key for the endpoint.
 
     Values an administrator locked, and those tied to them (ui.admin_locks),
-    are left as they are: writing one would fail the whole save.
+    are left as they are: writing one would fail the whole save. With ``only``
+    (group names), just those groups are written and the key is left alone: a
+    page that never loaded the key must not store its absence.
     """
     held = admin_locks.held(locked(ctx))
     if held:
         log.info("left as the administrator set them: %s", ", ".join(sorted(held)))
     for group, names in GROUPS.items():
+        if only is not None and group not in only:
+            continue
         node = _config(ctx, "%s/%s" % (ROOT, group), update=True)
         for name in names:
             if name in held:
@@ -221,6 +225,8 @@ def save(ctx, settings: config.Settings) -> None:
                 value = int(value)
             node.replaceByName(name, value)
         node.commitChanges()
+    if only is not None:
+        return
     # The key belongs to the server in use: the administrator's, when it is locked.
     if load_policy(ctx).key_from_admin:
         return      # the administrator's key is never stored in the user's profile
