@@ -5,6 +5,7 @@ import os
 import socket
 import subprocess
 import sys
+import threading
 
 import pytest
 
@@ -111,3 +112,67 @@ def test_the_bridge_does_not_need_uno():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env,
                           timeout=60)
     assert (done.returncode, done.stdout.strip()) == (0, "main"), done.stderr
+
+
+def test_answers_are_written_in_utf8_whatever_the_locale(server):
+    """MCP's stdio is UTF-8; a text stdout in the locale's encoding (a Windows pipe's cp1252)
+    could not write these words and the bridge died with the client's session."""
+    env = dict(os.environ, PYTHONIOENCODING="cp1252",
+               PYTHONPATH=os.pathsep.join([os.path.join(ROOT, "pythonpath"),
+                                           os.path.join(ROOT, "vendor")]),
+               MARGINALIA_MCP_TOKEN=TOKEN)
+    lines = a_session()[:2] + [rpc("tools/call", {"name": "echo",
+                                                  "arguments": {"text": "日本語 → ok"}}, 3)]
+    stdin = "".join(json.dumps(line) + "\n" for line in lines).encode("utf-8")
+    done = subprocess.run([sys.executable, "-m", "marginalia.cli.mcp", "--url", server.url],
+                          input=stdin, capture_output=True, env=env, timeout=60)
+    assert done.returncode == 0, done.stderr
+    answers = [json.loads(line) for line in done.stdout.decode("utf-8").splitlines()]
+    assert answers[-1]["result"]["content"][0]["text"].endswith("日本語 → ok")
+
+
+def test_a_call_is_never_sent_twice_when_the_answer_is_lost():
+    """A server that reads the call and closes without answering (an office ending mid-call)
+    may have made the edit: the client hears of the failure; the call is not sent again."""
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(8)
+    listener.settimeout(5)
+    port = listener.getsockname()[1]
+    bridge = Bridge("http://127.0.0.1:%d/mcp" % port, TOKEN, timeout=5)
+    bridge.session_id = "s1"
+    received = []
+
+    def serve():
+        # Each connection: answer a ping (kept alive), then read the next request and
+        # close without answering.
+        while True:
+            try:
+                conn, _ = listener.accept()
+            except OSError:
+                return
+            conn.settimeout(5)
+            while True:
+                try:
+                    data = conn.recv(65536)
+                except OSError:
+                    break
+                if not data:
+                    break
+                received.append(data)
+                if b'"ping"' not in data:
+                    break
+                body = b'{"jsonrpc":"2.0","id":6,"result":{}}'
+                conn.sendall(b"HTTP/1.1 200 OK\r\nContent-Type: application/json\r\n"
+                             b"Content-Length: %d\r\n\r\n%s" % (len(body), body))
+            conn.close()
+    thread = threading.Thread(target=serve, daemon=True)
+    thread.start()
+    assert json.loads(bridge.handle_line(json.dumps(rpc("ping", None, 6)).encode())[0])["id"] == 6
+    call = rpc("tools/call", {"name": "echo", "arguments": {"text": "x"}}, 7)
+    lines = bridge.handle_line(json.dumps(call).encode("utf-8"))
+    listener.close()
+    thread.join(6)
+    assert sum(b"tools/call" in data for data in received) == 1, received
+    answer = json.loads(lines[0])
+    assert answer["id"] == 7 and "does not answer" in answer["error"]["message"]

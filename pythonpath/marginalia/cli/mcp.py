@@ -28,7 +28,7 @@ UNREACHABLE = -32000
 
 
 class Bridge:
-    """One upstream HTTP connection and the session it carries."""
+    """The session the server assigned, and the requests that carry it upstream."""
 
     def __init__(self, url: str, token: str, timeout: float = TIMEOUT_SECONDS) -> None:
         parts = urlsplit(url)
@@ -117,32 +117,28 @@ class Bridge:
         return self._request("POST", body)
 
     def _request(self, method: str, body: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes]:
-        """One request on the kept connection; a stale one (the server closed it) is redone."""
+        """One request on a connection of its own.
+
+        Never resent after a failure: a kept-alive connection the server had closed
+        cannot be told from a server that ran the call and died before answering, and
+        an edit sent twice would be made twice. A loopback connection costs well under
+        a millisecond, so none is kept.
+        """
         headers = {"Content-Type": "application/json",
                    "Accept": "application/json, text/event-stream",
-                   "Authorization": "Bearer %s" % self.token}
+                   "Authorization": "Bearer %s" % self.token, "Connection": "close"}
         if self.session_id:
             headers["Mcp-Session-Id"] = self.session_id
         if self.protocol_version:
             headers["MCP-Protocol-Version"] = self.protocol_version
-        for attempt in (0, 1):
-            fresh = self._conn is None
-            if fresh:
-                self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
-            try:
-                self._conn.request(method, self.path, body=body, headers=headers)
-                response = self._conn.getresponse()
-                data = response.read()
-            except (ConnectionError, http.client.RemoteDisconnected,
-                    http.client.CannotSendRequest, http.client.BadStatusLine):
-                self._close()
-                if fresh or attempt:
-                    raise
-                continue
-            if response.getheader("Connection", "").lower() == "close":
-                self._close()
+        self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
+        try:
+            self._conn.request(method, self.path, body=body, headers=headers)
+            response = self._conn.getresponse()
+            data = response.read()
             return response.status, {k.lower(): v for k, v in response.getheaders()}, data
-        raise ConnectionError("no answer")
+        finally:
+            self._close()
 
     def close(self) -> None:
         """The client is done (stdin ended): end the session, so the office stops showing
@@ -207,10 +203,12 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not bridge.token:
         print("marginalia-mcp: no token; set %s or pass --token-file" % TOKEN_ENV,
               file=sys.stderr)
-    out = sys.stdout
+    # Bytes, in UTF-8 as MCP's stdio transport says: a text stdout uses the locale's
+    # encoding (a Windows pipe's ANSI code page), which cannot write every answer.
+    out = sys.stdout.buffer
     for line in sys.stdin.buffer:
         for answer in bridge.handle_line(line):
-            out.write(answer + "\n")
+            out.write((answer + "\n").encode("utf-8"))
         out.flush()
     bridge.close()
     return 0
