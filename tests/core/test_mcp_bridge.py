@@ -153,10 +153,7 @@ def test_a_call_is_never_sent_twice_when_the_answer_is_lost():
                 return
             conn.settimeout(5)
             while True:
-                try:
-                    data = conn.recv(65536)
-                except OSError:
-                    break
+                data = _read_request(conn)
                 if not data:
                     break
                 received.append(data)
@@ -176,3 +173,22 @@ def test_a_call_is_never_sent_twice_when_the_answer_is_lost():
     assert sum(b"tools/call" in data for data in received) == 1, received
     answer = json.loads(lines[0])
     assert answer["id"] == 7 and "does not answer" in answer["error"]["message"]
+
+
+def _read_request(conn):
+    """One whole HTTP request (headers, then Content-Length bytes), or b"" at the end."""
+    data = b""
+    try:
+        while b"\r\n\r\n" not in data:
+            piece = conn.recv(65536)
+            if not piece:
+                return b""
+            data += piece
+        head, _, body = data.partition(b"\r\n\r\n")
+        length = int(next((line.split(b":", 1)[1] for line in head.split(b"\r\n")
+                           if line.lower().startswith(b"content-length:")), b"0"))
+        while len(body) < length:
+            body += conn.recv(65536)
+    except OSError:
+        return b""
+    return head + b"\r\n\r\n" + body
