@@ -61,7 +61,10 @@ class _Page:
         ids = [mode for mode, _label in options_form.APPLY_MODES]
         mode = settings.mcp_apply_mode if settings.mcp_apply_mode in ids else "tracked"
         modes.selectItemPos(ids.index(mode), True)
-        self.control("TokenField").setText(mcp_token.read_token(self.ctx))
+        try:
+            self.control("TokenField").setText(mcp_token.read_token(self.ctx))
+        except mcp_token.TokenUnavailable as exc:
+            self.note = str(exc)
         locked = settings_store.locked(self.ctx)
         for name, controls in FIELDS:
             for control in controls:
@@ -90,7 +93,12 @@ class _Page:
 
     def copy(self) -> None:
         from marginalia.office.panel_actions import PlainText
-        token = mcp_token.ensure_token(self.ctx)
+        try:
+            token = mcp_token.ensure_token(self.ctx)
+        except mcp_token.TokenUnavailable as exc:
+            self.note = str(exc)
+            self.refresh()
+            return
         self.control("TokenField").setText(token)
         clipboard = self.ctx.ServiceManager.createInstanceWithContext(
             "com.sun.star.datatransfer.clipboard.SystemClipboard", self.ctx)

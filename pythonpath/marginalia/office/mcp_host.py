@@ -65,11 +65,11 @@ def start(ctx, port: int, by_setting: bool = False) -> int:
         with _lock:
             _server[0] = None
         server.stop()
-    token = mcp_token.ensure_token(ctx)
-    mcp_turns.watch_panel()
-    from marginalia.office import settings_store
-    server = McpServer(OfficeBackend(ctx, settings_store.load_policy(ctx)), token, port)
     try:
+        token = mcp_token.ensure_token(ctx)
+        mcp_turns.watch_panel()
+        from marginalia.office import settings_store
+        server = McpServer(OfficeBackend(ctx, settings_store.load_policy(ctx)), token, port)
         bound = server.start()
     except Exception as exc:
         last_problem[0] = user_sentence(exc)

@@ -10,6 +10,7 @@ container may show LibreOffice's master password prompt.
 import logging
 import secrets
 
+from marginalia.errors import ConfigError
 from marginalia.office import settings_store
 
 log = logging.getLogger("marginalia.mcp")
@@ -21,15 +22,26 @@ TOKEN_USER = "marginalia"
 TOKEN_BYTES = 32
 
 
+class TokenUnavailable(ConfigError):
+    """The password store would not give the token (its master password prompt was
+    cancelled, say). Not the same as no token: making a new one then would lock out
+    every agent configured with the stored one."""
+
+    def __init__(self):
+        super().__init__("LibreOffice's password store did not give the token for outside "
+                         "agents; they can connect once it is unlocked (reopen this page).")
+
+
 def read_token(ctx) -> str:
-    """The stored token, or "" when none was made yet (or the store would not give it)."""
+    """The stored token, or "" when none was made yet; TokenUnavailable when the store
+    would not give it."""
     container = settings_store._password_container(ctx)
     try:
         record = container.findForName(TOKEN_URL, TOKEN_USER,
                                        settings_store._interaction_handler(ctx))
     except Exception:
         log.warning("the password container did not give the MCP token")
-        return ""
+        raise TokenUnavailable()
     # find* strips path segments until something matches: insist on our exact URL.
     if record is None or record.Url != TOKEN_URL:
         return ""
@@ -48,7 +60,7 @@ def new_token(ctx) -> str:
 
 
 def ensure_token(ctx) -> str:
-    """The stored token, made first when there is none."""
+    """The stored token, made first when there is none (never when it is unavailable)."""
     return read_token(ctx) or new_token(ctx)
 
 
