@@ -25,7 +25,8 @@ SOURCE_ROOTS = (os.path.join(ROOT, "pythonpath"), os.path.join(ROOT, "vendor"))
 PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.config",
         "marginalia.threads",
         "marginalia.chat", "marginalia.chat.*", "marginalia.document", "marginalia.document.*",
-        "marginalia.ui", "marginalia.ui.*", "marginalia.eval", "marginalia.eval.*")
+        "marginalia.ui", "marginalia.ui.*", "marginalia.eval", "marginalia.eval.*",
+        "marginalia.sources", "marginalia.sources.*")
 UNO_SIDE = ("uno", "unohelper", "com.sun.star", "com.sun.star.*",
             "marginalia.office", "marginalia.office.*", "marginalia.writer",
             "marginalia.writer.*", "marginalia.cli", "marginalia.cli.*")
