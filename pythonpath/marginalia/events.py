@@ -19,10 +19,12 @@ CONTEXT = "context"              # usage: {"tokens": prompt size, "window": the 
 ERROR = "error"                  # message: one plain sentence
 NOTICE = "notice"                # message: one plain sentence the user should know, not an error
 CHANGE = "change"                # change: dict (document.change_log.Change.to_dict): one edit
+CITATIONS = "citations"          # citations: {"cited": [{key, location, source, passage, text}],
+                                 #   "quotes": [{quote, found, key}]}: under an answer from sources
 DONE = "done"                    # finish_reason
 
 KINDS = frozenset([TEXT, REASONING, RECLASSIFY, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
-                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, CHANGE, DONE])
+                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, CHANGE, CITATIONS, DONE])
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Event:
     message: Optional[str] = None
     finish_reason: Optional[str] = None
     change: Optional[Dict[str, Any]] = None
+    citations: Optional[Dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:

@@ -24,7 +24,7 @@ from marginalia import events as ev
 from marginalia import threads
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
 from marginalia.chat import history
-from marginalia.office import chat_store, mainthread
+from marginalia.office import chat_sources, chat_store, mainthread
 
 log = logging.getLogger("marginalia.chat")
 
@@ -148,6 +148,7 @@ class ChatSession:
         self.conversation = Conversation()
         self.log = []
         self.settings_override = None  # a dict of Settings fields (headless runner)
+        self.sources = chat_sources.ChatSources(ctx)   # kept with the chat, as its log is
         self._listeners = []
         self._pump = _Pump(ctx, self._deliver)
         self._cancel = None
@@ -235,8 +236,9 @@ class ChatSession:
 
         Returns what ``undo_new_chat`` needs to bring the old one back.
         """
-        undo = (self.conversation.messages, list(self.log), self.kept.chat)
+        undo = (self.conversation.messages, list(self.log), self.kept.chat, self.sources.state())
         self._replace([], [])
+        self.sources.restore(None)
         self.kept.start_new()
         return undo
 
@@ -244,8 +246,9 @@ class ChatSession:
         """New chat's Undo: the chat before it again, while nothing new was said."""
         if self.busy or self.log:
             return False
-        messages, log_entries, chat = undo
+        messages, log_entries, chat, sources = undo
         self._replace(messages, log_entries)
+        self.sources.restore(sources)
         self.kept.chat = chat
         return True
 
@@ -281,6 +284,7 @@ class ChatSession:
                 chat = self.kept.restore()
                 if chat is not None and not self.log:
                     self._replace(chat.messages, chat.log)
+                    self.sources.restore(chat.sources)
             else:
                 self.kept.shelf()     # removes what the administrator's days rule out
         except Exception:
@@ -288,7 +292,7 @@ class ChatSession:
 
     def _keep(self) -> None:
         try:
-            self.kept.save_later(self.conversation.messages, self.log)
+            self.kept.save_later(self.conversation.messages, self.log, self.sources.state())
         except Exception:
             # The chat goes on; only keeping it failed (a read-only document, say).
             log.exception("could not keep the chat")
@@ -301,6 +305,7 @@ class ChatSession:
         if chat is None:
             return False
         self._replace(chat.messages, chat.log)
+        self.sources.restore(chat.sources)
         return True
 
     def delete_chat(self, chat_id: str) -> None:
@@ -377,7 +382,7 @@ class ChatSession:
         """
         from marginalia.chat import budget, loop, window
         from marginalia.chat.transport import ChatClient
-        from marginalia.office import settings_store
+        from marginalia.office import settings_store, source_turn
         from marginalia.writer.toolbox import WriterToolbox
         ends = []
 
@@ -402,10 +407,15 @@ class ChatSession:
             # Asked of the server (cached); a probe that fails falls back quietly.
             fits = window.window_for(settings, cancel)
             if action is None:
-                loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                              settings, emit, cancel,
-                              context=toolbox.context(inline=budget.inline_chars(fits)),
-                              window=fits)
+                # The chat's sources: read, their tools registered, named in the prompt.
+                sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner)
+                result = loop.run_turn(ChatClient(settings), self.conversation, text,
+                                       toolbox.registry, settings, emit, cancel,
+                                       context=toolbox.context(inline=budget.inline_chars(fits)),
+                                       window=fits, sources=sources)
+                cited = source_turn.end(self.sources, result.text)
+                if cited is not None:
+                    emit(cited)
             else:
                 # The action's message carries its text; no tools: the answer is the output.
                 result = loop.run_turn(ChatClient(settings), self.conversation, action.message,

@@ -18,6 +18,7 @@ _PREFIXES = {
     "quick.": "marginalia.office.jobs_quick",
     "prompts.": "marginalia.office.jobs_quick",
     "review.": "marginalia.office.jobs_review",
+    "sources.": "marginalia.office.jobs_sources",
 }
 
 

@@ -1,0 +1,47 @@
+"""PDF lines (as LibreOffice's PDF import gives them) joined back into Blocks."""
+
+from marginalia.office.source_pdf import Line, blocks
+
+BODY = 12.0
+WIDTH = 17000      # the text width of a page, 1/100 mm
+
+
+def line(page, y, text, x=2000, width=WIDTH, font=BODY, height=496):
+    return Line(page, x, y, width, height, font, text)
+
+
+def test_lines_join_into_paragraphs_and_headings_come_from_larger_fonts():
+    lines = [
+        line(1, 2000, "Methods", font=18.0, width=3000, height=741),
+        line(1, 3000, "We measured the river at dawn, every"),
+        line(1, 3494, "morning, for a year.", width=6000),
+        line(1, 3988, "The second paragraph starts here.", width=9000),
+        line(1, 5000, "Detail", font=16.0, width=2000, height=660),
+        line(1, 6000, "A last line."),
+    ]
+    out = blocks(list(reversed(lines)))       # the import gives shapes in no useful order
+    assert [(b.kind, b.level) for b in out] == [
+        ("heading", 1), ("paragraph", 0), ("paragraph", 0), ("heading", 2), ("paragraph", 0)]
+    assert out[1].text == "We measured the river at dawn, every morning, for a year."
+    assert out[1].heading == "Methods"
+    assert out[4].heading == "Detail"
+
+
+def test_lines_at_the_same_height_are_a_table_row_and_pages_are_kept():
+    lines = [
+        line(1, 2000, "Intro text on page one."),
+        line(2, 2000, "Site", x=2000, width=2000),
+        line(2, 2010, "Temp", x=9000, width=2000),
+        line(2, 2700, "North", x=2000, width=2000),
+        line(2, 2700, "4 C", x=9000, width=2000),
+        line(2, 4000, "After the table.", width=5000),
+    ]
+    out = blocks(lines)
+    assert [b.kind for b in out] == ["paragraph", "table", "paragraph"]
+    assert out[1].text == "Site | Temp\nNorth | 4 C"
+    assert [b.page for b in out] == [1, 2, 2]
+
+
+def test_a_word_hyphenated_at_the_end_of_a_line_is_joined():
+    out = blocks([line(1, 1000, "the measure-"), line(1, 1494, "ments were taken", width=5000)])
+    assert out[0].text == "the measurements were taken"
