@@ -231,3 +231,46 @@ def test_small_sources_go_in_whole_and_a_changed_file_is_read_again(office, sour
         assert office.job("sources.list", doc) == {"sources": []}
     finally:
         office.close(doc)
+
+
+def test_the_headless_runner_takes_sources(office, sources, tmp_path):
+    import subprocess
+    import sys
+    root = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+    env = dict(os.environ)
+    env["PYTHONPATH"] = os.pathsep.join([os.path.join(root, "pythonpath"),
+                                         os.path.join(root, "vendor")])
+    for name in ("MARGINALIA_ENDPOINT", "MARGINALIA_MODEL", "MARGINALIA_API_KEY"):
+        env.pop(name, None)
+    doc = office.new_writer()
+    target = str(tmp_path / "draft.odt")
+    doc.storeToURL(uno.systemPathToFileUrl(target), props(FilterName="writer8"))
+    office.close(doc)
+    script = [tool_calls_response([("c1", "search_sources", {"query": "otters weir"})]),
+              text_response("The otters came back in March [1].")]
+    with ScriptedServer(script) as server:
+        done = subprocess.run(
+            [sys.executable, "-m", "marginalia.cli.headless", target, "--message", "Otters?",
+             "--output", str(tmp_path / "out.odt"), "--endpoint", server.url, "--model",
+             "test-model", "--source", sources["odt"], "--source", sources["txt"]],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True, timeout=180)
+    assert done.returncode == 0, done.stderr
+    lines = [json.loads(line) for line in done.stdout.splitlines() if line.strip()]
+    assert [(l["id"], l["name"]) for l in lines if l["type"] == "source"] == [
+        ("S1", "report.odt"), ("S2", "notes.txt")]
+    result = next(l for l in lines if l["type"] == "tool_result")
+    assert result["ok"] and result["result"].startswith("[1] notes.txt")
+    cited = next(l for l in lines if l["type"] == "citations")
+    assert [c["location"] for c in cited["cited"]] == ["notes.txt"]     # plain text: no headings
+    # A source the office cannot read ends the run with its one sentence.
+    with ScriptedServer([text_response("unused")]) as server:
+        bad = subprocess.run(
+            [sys.executable, "-m", "marginalia.cli.headless", target, "--message", "Hi",
+             "--output", str(tmp_path / "out2.odt"), "--endpoint", server.url, "--model",
+             "test-model", "--source", sources["broken"]],
+            cwd=root, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            universal_newlines=True, timeout=180)
+    assert bad.returncode == 1
+    assert bad.stderr.strip() == ("Marginalia could not read broken.pdf: LibreOffice cannot "
+                                  "open it.")
