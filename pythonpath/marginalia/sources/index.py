@@ -43,13 +43,15 @@ class _Entry:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.passages = cut(source)
-        self.norms = [normalise(p.text) for p in self.passages]
+        # One normalised string for the source, passage i at starts[i]: quotes that run
+        # from one passage into the next are found, and no passage's text is kept twice.
+        norms = [normalise(p.text) for p in self.passages]
         self.starts: List[int] = []
         at = 0
-        for norm in self.norms:
+        for norm in norms:
             self.starts.append(at)
             at += len(norm) + 1
-        self.full = " ".join(self.norms)
+        self.full = " ".join(norms)
         self.lengths: List[int] = []
         self.postings: Dict[str, Dict[int, int]] = {}
         for index, passage in enumerate(self.passages):
@@ -63,6 +65,11 @@ class _Entry:
                 else:
                     row[index] = row.get(index, 0) + 1
         self.chars = sum(len(p.text) for p in self.passages)
+
+    def holds(self, index: int, phrase: str) -> bool:
+        """Whether passage ``index`` holds the normalised phrase."""
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.full)
+        return self.full.find(phrase, self.starts[index], end) >= 0
 
     def find(self, parts: List[str]) -> Optional[int]:
         """The passage where the normalised ``parts`` start, found in this order, or None."""
@@ -179,8 +186,7 @@ class Library:
         if phrases:
             bonus = max(scores.values())
             for (slot, index) in scores:
-                text = entries[slot].norms[index]
-                hits = sum(1 for phrase in phrases if phrase in text)
+                hits = sum(1 for phrase in phrases if entries[slot].holds(index, phrase))
                 if hits:
                     scores[(slot, index)] += bonus * hits
         best = heapq.nsmallest(k, scores.items(), key=lambda item: (-item[1], item[0]))
