@@ -142,3 +142,32 @@ def test_an_invented_quote_is_unverified_and_the_model_told():
     assert "\u201crose by 15 % in 2024\u201d" in told and "not in the sources" in told
     # Short quotations (terms, names) are not claims about the text.
     assert check_quotes("the \u201cnorthern\u201d region [%d]" % k, lib) == []
+
+
+def test_quotes_in_german_and_japanese_marks_and_across_passages():
+    lib = Library()
+    first = " ".join("erste%d" % i for i in range(130)) + " Der Umsatz stieg"
+    lib.add("Bericht", "/d/bericht.odt", [
+        Block("paragraph", first, "Zahlen"),
+        Block("paragraph", "im M\u00e4rz deutlich an.", "Zahlen"),
+        Block("paragraph", "\u58f2\u4e0a\u306f\u4e09\u6708\u306b\u5927\u304d\u304f\u4f38"
+              "\u3073\u307e\u3057\u305f\u3002", "\u6570\u5b57"),
+    ])
+    assert len(lib.passages("S1")) == 3
+    checks = check_quotes("Laut bericht.odt: \u201eDer Umsatz stieg im M\u00e4rz deutlich "
+                          "an\u201c. Und \u00abder Umsatz fiel im M\u00e4rz\u00bb, so "
+                          "bericht.odt.", lib)
+    assert [(c.found, c.passage and c.passage.index) for c in checks] == [(True, 0),
+                                                                          (False, None)]
+    japanese = check_quotes("\u5831\u544a\u306b\u3088\u308b\u3068\u300c\u58f2\u4e0a\u306f"
+                            "\u4e09\u6708\u306b\u5927\u304d\u304f\u4f38\u3073\u305f\u300d"
+                            "\u3002\u300c\u58f2\u4e0a\u306f\u4e09\u6708\u306b\u5927\u304d"
+                            "\u304f\u843d\u3061\u305f\u300d [%d]" % lib.key(
+                                lib.passages("S1")[2]), lib)
+    # The first sentence (up to 。) cites nothing: its quotation is not checked.
+    assert [(c.quote[-3:], c.found) for c in japanese] == [("\u304f\u843d\u3061\u305f"[-3:],
+                                                            False)]
+    lib.key(lib.passages("S1")[2])
+    exact = check_quotes("\u300c\u58f2\u4e0a\u306f\u4e09\u6708\u306b\u5927\u304d\u304f"
+                         "\u4f38\u3073\u307e\u3057\u305f\u300d [1]", lib)
+    assert [(c.found, c.key) for c in exact] == [(True, 1)]

@@ -26,7 +26,7 @@ _KEYS = re.compile(r"\[(\d{1,4}(?:\s*[,;]\s*\d{1,4})*)\](?!\()")
 _QUOTE = re.compile("\u201c([^\u201c\u201d]+?)\u201d|\"([^\"]+?)\"|\u201e([^\u201c\u201d\u201e]+?)"
                     "[\u201c\u201d]|\u00ab([^\u00ab\u00bb]+?)\u00bb|\u00bb([^\u00ab\u00bb]+?)"
                     "\u00ab|\u300c([^\u300c\u300d]+?)\u300d|\u300e([^\u300e\u300f]+?)\u300f")
-_SENTENCE_END = re.compile(r"[.!?\u3002](?=\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f]|\n")  # 。 needs no space
 MIN_WORDS = 3          # shorter quotations are names and terms, not claims about a text
 NEAR = 160             # how far around a quotation a key or a name attributes it
 
