@@ -15,10 +15,10 @@ repeats in this process's CPU time (time.process_time), as bench_stream.py does:
     counted out) as a multiple of the text's size in Python strings: at most
     MAX_MEMORY_RATIO; the peak while indexing is printed too;
 (c) search: the mean over mixed queries (one to four words, the commonest
-    words, a quoted phrase, a miss) in milliseconds, which must stay under GOAL_MS, and against the floor
-    of one pass over the passages' text looking for the query's first word
-    (what a search without an index costs at the least): the ratio is printed,
-    and the slowest single query.
+    words, a quoted phrase, a miss) in milliseconds, which must stay under
+    GOAL_MS, and against the floor of one pass over the passages' text looking
+    for the query's first word (what a search without an index costs at the
+    least): the ratio is printed, and the slowest single query.
 
 Prints the figures; exits non-zero if a target is missed.
 """

@@ -2,7 +2,7 @@
 
 from marginalia.chat.tools import ToolRegistry
 from marginalia.sources import tools
-from marginalia.sources.citations import check_quotes, notice, number
+from marginalia.sources.citations import Citation, check_quotes, cite, footnote, notice, number
 from marginalia.sources.index import Library
 from marginalia.sources.model import Block
 
@@ -171,3 +171,18 @@ def test_quotes_in_german_and_japanese_marks_and_across_passages():
     exact = check_quotes("\u300c\u58f2\u4e0a\u306f\u4e09\u6708\u306b\u5927\u304d\u304f"
                          "\u4f38\u3073\u307e\u3057\u305f\u300d [1]", lib)
     assert [(c.found, c.key) for c in exact] == [(True, 1)]
+
+
+def test_footnotes_name_the_place_and_the_quoted_words():
+    lib = library()
+    k = lib.key(lib.passages("S1")[0])
+    lib.key(lib.passages("S1")[1])
+    numbered, checks = cite("Revenue \u201crose by 12 %% in 2024\u201d [%d]; growth slows "
+                            "[%d]." % (k, k + 1), lib)
+    first, second = numbered.citations
+    assert footnote(first, checks) == ("report.pdf, \u00a7 Results, p. 3: "
+                                       "\u201crose by 12 % in 2024\u201d")
+    assert footnote(second, checks) == ("report.pdf, \u00a7 Outlook, p. 4: \u201cThe board "
+                                        "expects slower growth next year.\u201d")
+    long = footnote(Citation(1, 9, lib.passages("S2")[0]))
+    assert long.endswith("\u2026\u201d") and len(long) < 240
