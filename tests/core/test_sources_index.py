@@ -214,3 +214,13 @@ def test_a_removed_source_leaves_its_cited_passages_named():
     assert lib.cited(key) == shown and lib.keys()[key].location() == "other.txt"
     assert lib.source("annual.odt").id == "S1" and lib.source("annual report").id == "S1"
     assert lib.source("other.txt") is None
+
+
+def test_a_long_japanese_paragraph_is_cut_whole_sentences_and_all_kept():
+    sentence = "\u6771\u4eac\u90fd\u306e\u4eba\u53e3\u306f\u4eca\u5e74\u3082\u5897\u3048" \
+               "\u307e\u3057\u305f\u3002"                         # 16 characters: 8 words
+    text = sentence * 60
+    passages = cut(Source("S1", "t", "", [para(text)]))
+    assert len(passages) >= 3
+    assert "".join(p.text for p in passages) == text
+    assert all(p.text.endswith("\u3002") and words(p.text) <= MAX for p in passages)
