@@ -1,5 +1,7 @@
 """The sources' Library: passages, BM25 search, read with neighbours, the kept state."""
 
+import pytest
+
 from marginalia.sources.index import Library
 from marginalia.sources.model import Block, Passage, Source
 from marginalia.sources.passages import MAX, cut, words
@@ -142,6 +144,10 @@ def test_pages_show_in_the_location():
     lib.add("scan", "/home/u/scan.pdf", [para("Words without a heading.", "", 7)])
     assert lib.passages("S2")[0].location() == "scan.pdf, p. 7"
     assert Passage("S2", 0, "x", name="notes").location() == "notes"
+    # A short passage runs on over a page break, and says so.
+    lib.add("brief", "/home/u/brief.pdf", [para("Dear reader,", "", 1),
+                                           para("the figures follow.", "", 2)])
+    assert [p.location() for p in lib.passages("S3")] == ["brief.pdf, pp. 1\u20132"]
 
 
 # ---------------------------------------------------------------- read
@@ -153,12 +159,12 @@ def test_read_gives_the_neighbours_and_stops_at_the_edges():
     assert [p.index for p in lib.read("S1", 0, neighbours=1)] == [0, 1]
     assert [p.index for p in lib.read("S1", 2, neighbours=5)] == [0, 1, 2]
     assert [p.index for p in lib.read("S1", 2, neighbours=0)] == [2]
-    try:
+    with pytest.raises(IndexError):
         lib.read("S1", 3)
-    except IndexError:
-        pass
-    else:
-        raise AssertionError("passage 3 of 3 was read")
+    with pytest.raises(IndexError):
+        lib.read("S1", -1)
+    with pytest.raises(KeyError):
+        lib.read("S7", 0)
 
 
 # ---------------------------------------------------------------- state
@@ -196,3 +202,25 @@ def test_whole_fits_small_sources_only():
     assert lib.whole_fits(100000)
     assert not lib.whole_fits(200)
     assert not Library().whole_fits(100000)
+
+
+def test_a_removed_source_leaves_its_cited_passages_named():
+    lib = library()
+    lib.add("Other", "/tmp/other.txt", [para("Otters swim in the river.")])
+    shown = lib.search("otters")[0][0]
+    key = lib.key(shown)
+    assert lib.remove("S2")
+    assert lib.search("otters") == [] and [s.id for s in lib.sources()] == ["S1"]
+    assert lib.cited(key) == shown and lib.keys()[key].location() == "other.txt"
+    assert lib.source("annual.odt").id == "S1" and lib.source("annual report").id == "S1"
+    assert lib.source("other.txt") is None
+
+
+def test_a_long_japanese_paragraph_is_cut_whole_sentences_and_all_kept():
+    sentence = "\u6771\u4eac\u90fd\u306e\u4eba\u53e3\u306f\u4eca\u5e74\u3082\u5897\u3048" \
+               "\u307e\u3057\u305f\u3002"                         # 16 characters: 8 words
+    text = sentence * 60
+    passages = cut(Source("S1", "t", "", [para(text)]))
+    assert len(passages) >= 3
+    assert "".join(p.text for p in passages) == text
+    assert all(p.text.endswith("\u3002") and words(p.text) <= MAX for p in passages)

@@ -26,7 +26,7 @@ _KEYS = re.compile(r"\[(\d{1,4}(?:\s*[,;]\s*\d{1,4})*)\](?!\()")
 _QUOTE = re.compile("\u201c([^\u201c\u201d]+?)\u201d|\"([^\"]+?)\"|\u201e([^\u201c\u201d\u201e]+?)"
                     "[\u201c\u201d]|\u00ab([^\u00ab\u00bb]+?)\u00bb|\u00bb([^\u00ab\u00bb]+?)"
                     "\u00ab|\u300c([^\u300c\u300d]+?)\u300d|\u300e([^\u300e\u300f]+?)\u300f")
-_SENTENCE_END = re.compile(r"[.!?\u3002](?=\s|$)|\n")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f]|\n")  # 。 needs no space
 MIN_WORDS = 3          # shorter quotations are names and terms, not claims about a text
 NEAR = 160             # how far around a quotation a key or a name attributes it
 
@@ -163,3 +163,28 @@ def notice(checks: List[QuoteCheck]) -> Optional[str]:
                                            else c.quote[:117] + "...") for c in missing)
     return ("These quotations are not in the sources word for word: %s. Quote the passages "
             "exactly, or say it in your own words without quotation marks." % listed)
+
+
+def excerpt(text: str, limit: int = 200) -> str:
+    """The text's start on one line, cut between words at about ``limit`` characters."""
+    flat = " ".join(text.split())
+    if len(flat) <= limit:
+        return flat
+    head = flat[:limit]
+    space = head.rfind(" ")
+    return (head[:space] if space > limit // 2 else head).rstrip(",;:") + "\u2026"
+
+
+def footnote(citation: Citation, checks: List[QuoteCheck] = ()) -> str:
+    """A footnote's text: the file, heading or page, and the passage quoted (the answer's
+    quotation of it when one was found there, else the passage's start)."""
+    quoted = [c.quote for c in checks
+              if c.found and c.passage is not None and c.passage.ref == citation.passage.ref]
+    shown = quoted[0] if quoted else excerpt(citation.passage.text)
+    return "%s: \u201c%s\u201d" % (citation.passage.location(), shown)
+
+
+def cite(answer: str, library: Library) -> Tuple[Numbered, List[QuoteCheck]]:
+    """Both at once, for a finished answer: its keys renumbered and its quotations checked
+    (on the answer as the model wrote it; ``Numbered.renumbered(check.key)`` maps a key)."""
+    return number(answer, library.keys()), check_quotes(answer, library)

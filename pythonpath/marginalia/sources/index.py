@@ -12,6 +12,11 @@ plain score of the search.
 
 Passages shown to the model get citation keys, numbered in the order they were
 first shown and kept for the chat, so [3] means the same passage in every turn.
+Threads: the turn's worker searches while the panel's main thread may add or
+remove a source or list the keys. The sources are swapped, never changed in
+place (a search works on the set it started with), and the keys change under a
+lock, so neither side sees a half-made change.
+
 The chat keeps ``to_state()``: which sources (path, title, stamp) and the keys,
 never their text; a restored Library holds the sources unread until the office
 side reads them again (``fill``).
@@ -20,6 +25,7 @@ side reads them again (``fill``).
 import heapq
 import math
 import re
+import threading
 from bisect import bisect_right
 from typing import Any, Dict, Iterable, List, Optional, Tuple
 
@@ -43,13 +49,15 @@ class _Entry:
     def __init__(self, source: Source) -> None:
         self.source = source
         self.passages = cut(source)
-        self.norms = [normalise(p.text) for p in self.passages]
+        # One normalised string for the source, passage i at starts[i]: quotes that run
+        # from one passage into the next are found, and no passage's text is kept twice.
+        norms = [normalise(p.text) for p in self.passages]
         self.starts: List[int] = []
         at = 0
-        for norm in self.norms:
+        for norm in norms:
             self.starts.append(at)
             at += len(norm) + 1
-        self.full = " ".join(self.norms)
+        self.full = " ".join(norms)
         self.lengths: List[int] = []
         self.postings: Dict[str, Dict[int, int]] = {}
         for index, passage in enumerate(self.passages):
@@ -63,6 +71,11 @@ class _Entry:
                 else:
                     row[index] = row.get(index, 0) + 1
         self.chars = sum(len(p.text) for p in self.passages)
+
+    def holds(self, index: int, phrase: str) -> bool:
+        """Whether passage ``index`` holds the normalised phrase."""
+        end = self.starts[index + 1] - 1 if index + 1 < len(self.starts) else len(self.full)
+        return self.full.find(phrase, self.starts[index], end) >= 0
 
     def find(self, parts: List[str]) -> Optional[int]:
         """The passage where the normalised ``parts`` start, found in this order, or None."""
@@ -89,6 +102,7 @@ class Library:
         self._keys: Dict[int, Ref] = {}
         self._key_of: Dict[Ref, int] = {}
         self._shown: Dict[Ref, Passage] = {}      # keyed passages, kept if their source goes
+        self._lock = threading.Lock()             # for the keys, and the id counter
 
     # ------------------------------------------------------------ the sources
 
@@ -98,9 +112,10 @@ class Library:
         same = self._same(title, path)
         if same is not None:
             return self.fill(same.id, blocks, stamp)
-        source = Source("S%d" % self._next, title, path, None, stamp)
-        self._next += 1
-        self._sources[source.id] = source
+        with self._lock:
+            source = Source("S%d" % self._next, title, path, None, stamp)
+            self._next += 1
+            self._sources = dict(self._sources, **{source.id: source})
         return self.fill(source.id, blocks, stamp)
 
     def fill(self, source_id: str, blocks: Optional[List[Block]], stamp: Stamp = None) -> Source:
@@ -108,15 +123,24 @@ class Library:
         source = self._sources[source_id]
         source.blocks = list(blocks) if blocks is not None else None
         source.stamp = stamp
-        self._entries.pop(source_id, None)
-        if source.blocks is not None:
-            self._entries[source_id] = _Entry(source)
+        entry = _Entry(source) if source.blocks is not None else None     # the slow part
+        entries = dict(self._entries)
+        entries.pop(source_id, None)
+        if entry is not None and source_id in self._sources:
+            entries[source_id] = entry
+        self._entries = self._in_order(entries)
         return source
 
     def remove(self, source_id: str) -> bool:
         """Drop a source; False when there was none by that id."""
-        self._entries.pop(source_id, None)
-        return self._sources.pop(source_id, None) is not None
+        found = source_id in self._sources
+        self._sources = {k: v for k, v in self._sources.items() if k != source_id}
+        self._entries = {k: v for k, v in self._entries.items() if k != source_id}
+        return found
+
+    def _in_order(self, entries: Dict[str, _Entry]) -> Dict[str, _Entry]:
+        """The entries in the sources' order: a re-read source keeps its place in ties."""
+        return {k: entries[k] for k in self._sources if k in entries}
 
     def sources(self) -> List[Source]:
         """The sources in the order they were added."""
@@ -124,10 +148,11 @@ class Library:
 
     def source(self, name: str) -> Optional[Source]:
         """The source with this id ("S2"), file name or title (case-insensitive), or None."""
-        if name in self._sources:
-            return self._sources[name]
+        sources = self._sources
+        if name in sources:
+            return sources[name]
         wanted = name.strip().casefold()
-        for source in self._sources.values():
+        for source in sources.values():
             if wanted in (source.id.casefold(), source.name.casefold(), source.title.casefold()):
                 return source
         return None
@@ -179,8 +204,7 @@ class Library:
         if phrases:
             bonus = max(scores.values())
             for (slot, index) in scores:
-                text = entries[slot].norms[index]
-                hits = sum(1 for phrase in phrases if phrase in text)
+                hits = sum(1 for phrase in phrases if entries[slot].holds(index, phrase))
                 if hits:
                     scores[(slot, index)] += bonus * hits
         best = heapq.nsmallest(k, scores.items(), key=lambda item: (-item[1], item[0]))
@@ -229,28 +253,33 @@ class Library:
     def key(self, passage: Passage) -> int:
         """The passage's citation key, given the first time it is shown: 1, 2, 3..."""
         ref = passage.ref
-        key = self._key_of.get(ref)
-        if key is None:
-            key = len(self._keys) + 1
-            self._keys[key] = ref
-            self._key_of[ref] = key
-        self._shown[ref] = passage
+        with self._lock:
+            key = self._key_of.get(ref)
+            if key is None:
+                key = len(self._keys) + 1
+                self._keys[key] = ref
+                self._key_of[ref] = key
+            self._shown[ref] = passage
         return key
 
     def cited(self, key: int) -> Optional[Passage]:
         """The passage a key names (also when its source was removed since), or None."""
-        ref = self._keys.get(key)
+        with self._lock:
+            ref = self._keys.get(key)
         if ref is None:
             return None
         entry = self._entries.get(ref[0])
         if entry is not None and ref[1] < len(entry.passages):
             return entry.passages[ref[1]]
-        return self._shown.get(ref)
+        with self._lock:
+            return self._shown.get(ref)
 
     def keys(self) -> Dict[int, Passage]:
         """Every key with the passage it names (keys whose passage is unknown left out)."""
         out = {}
-        for key in self._keys:
+        with self._lock:
+            keys = list(self._keys)
+        for key in keys:
             passage = self.cited(key)
             if passage is not None:
                 out[key] = passage
@@ -260,11 +289,13 @@ class Library:
 
     def to_state(self) -> Dict[str, Any]:
         """What the chat keeps: the sources by path, title and stamp, and the keys; no text."""
+        with self._lock:
+            keys = sorted(self._keys.items())
         return {"next": self._next,
                 "sources": [{"id": s.id, "title": s.title, "path": s.path,
                              "stamp": list(s.stamp) if s.stamp else None}
                             for s in self._sources.values()],
-                "keys": [[key, ref[0], ref[1]] for key, ref in sorted(self._keys.items())]}
+                "keys": [[key, ref[0], ref[1]] for key, ref in keys]}
 
     @classmethod
     def from_state(cls, state: Any) -> "Library":

@@ -24,6 +24,8 @@ TABLE_WHOLE = 400     # a table up to this many words is one passage
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORDISH = re.compile("[%s]{1,2}|[^\\s%s]+" % (_CJK, _CJK))
+_CJK_START = re.compile("[%s]" % _CJK)
+_CJK_END = re.compile("[%s]$" % _CJK)
 _SENTENCE_END = re.compile("(?<=[.!?\u2026])\\s+|(?<=[\u3002\uff01\uff1f])")
 
 
@@ -41,8 +43,7 @@ def _hard_split(text: str, limit: int) -> List[str]:
         # Rejoin: CJK pieces had no space between them, other words had one.
         joined = ""
         for piece in chunk:
-            if joined and not (re.match("[%s]" % _CJK, piece) and re.search("[%s]$" % _CJK,
-                                                                           joined)):
+            if joined and not (_CJK_START.match(piece) and _CJK_END.search(joined)):
                 joined += " "
             joined += piece
         out.append(joined)
@@ -82,7 +83,7 @@ def _split_paragraph(text: str) -> List[str]:
 def _join_sentences(sentences: List[str]) -> str:
     out = ""
     for sentence in sentences:
-        if out and not re.search("[%s]$" % _CJK, out):
+        if out and not _CJK_END.search(out):
             out += " "
         out += sentence
     return out

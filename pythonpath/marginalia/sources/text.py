@@ -8,7 +8,8 @@ characters and their overlapping bigrams ("東京都" -> "東", "京", "都", "�
 "京都"): a query's bigrams meet the text's without a dictionary, and the rarer
 bigrams weigh more than the characters.
 
-``normalise``: what a quote is compared on. Case, curly and straight quotes,
+``normalise``: what a quote is compared on. Case, curly and straight quotes
+(single or double alike),
 dashes, hyphens (a PDF's "inter-\\nnational" is "international") and every run of
 whitespace are made equal; nothing else is, so a changed word is still a changed
 word.
@@ -64,7 +65,8 @@ def tokens(text: str) -> List[str]:
 
 
 _QUOTES = {ord(c): "'" for c in "\u2018\u2019\u201a\u201b\u2032\u00b4`"}
-_QUOTES.update({ord(c): '"' for c in "\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u300c\u300d"
+# Double marks too: a quotation turns the source's inner "..." into '...'.
+_QUOTES.update({ord(c): "'" for c in "\"\u201c\u201d\u201e\u201f\u00ab\u00bb\u2033\u300c\u300d"
                                      "\u300e\u300f"})
 _QUOTES.update({ord(c): "-" for c in "\u2010\u2011\u2012\u2013\u2014\u2015\u2212"})
 _QUOTES[0x00ad] = None            # a soft hyphen is no character of the text
