@@ -24,8 +24,9 @@ TABLE_WHOLE = 400     # a table up to this many words is one passage
 
 _CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af\uf900-\ufaff"
 _WORDISH = re.compile("[%s]{1,2}|[^\\s%s]+" % (_CJK, _CJK))
-_CJK_START = re.compile("[%s]" % _CJK)
-_CJK_END = re.compile("[%s]$" % _CJK)
+# Where no space goes between two pieces: CJK letters and CJK punctuation (。、「」).
+_CJK_START = re.compile("[%s\u3000-\u303f\uff00-\uffef]" % _CJK)
+_CJK_END = re.compile("[%s\u3000-\u303f\uff00-\uffef]$" % _CJK)
 _SENTENCE_END = re.compile("(?<=[.!?\u2026])\\s+|(?<=[\u3002\uff01\uff1f])")
 
 
