@@ -202,8 +202,12 @@ class PanelActions:
                 menu.setPopupMenu(item.item_id, self._menu(item.submenu))
         return menu
 
-    def _popup(self, items) -> int:
-        button = self.panel.view.controls["history"].getPosSize()
+    def on_sources(self) -> None:
+        from marginalia.office.panel_sources import PanelSources
+        PanelSources(self.panel, self._say).menu(lambda items: self._popup(items, "sources"))
+
+    def _popup(self, items, under: str = "history") -> int:
+        button = self.panel.view.controls[under].getPosSize()
         where = uno.createUnoStruct("com.sun.star.awt.Rectangle", button.X,
                                     button.Y + button.Height, button.Width, 0)
         return self._menu(items).execute(self.panel.view.window, where, EXECUTE_DOWN)
