@@ -89,3 +89,53 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     entries = _menu(gui_office, panel)
     assert sm.NONE_YET_LABEL in entries
     panel.key("Escape")
+
+
+def _children(ctx):
+    return [ctx.getAccessibleChild(i).getAccessibleContext()
+            for i in range(ctx.getAccessibleChildCount())]
+
+
+def _mention_list(panel):
+    """The "@" list's entries while it shows, else None."""
+    from tests.support.panel_driver import has_state
+    parent = panel.control("Message").getAccessibleParent().getAccessibleContext()
+    for ctx in _children(parent):
+        if (ctx.getAccessibleName() == "Sources to mention" and ctx.getAccessibleChildCount()
+                and has_state(ctx, "SHOWING")):
+            for child in _children(ctx):
+                if child.getAccessibleChildCount():
+                    return [c.getAccessibleName() for c in _children(child)]
+            return [c.getAccessibleName() for c in _children(ctx)]
+    return None
+
+
+def test_at_offers_open_documents_and_choosing_one_makes_it_a_source(gui_office, gui_doc,
+                                                                     chat_server):
+    # Hidden: a window of its own would lie over the panel and take the clicks.
+    other = gui_office.new_writer(hidden=True)
+    try:
+        other.Text.setString("The committee met on Tuesday and approved the budget.")
+        other.getDocumentProperties().Title = "Minutes"
+        panel = PanelDriver(gui_office, gui_doc)
+        panel.type("Compare with @Min")
+        shown = wait_for(lambda: _mention_list(panel), what="the @ list")
+        assert shown == ["@Minutes  (open document: add it)"]
+        screenshot(gui_office, "panel_sources_mention.png")
+        panel.key("Tab")
+        wait_for(lambda: panel.read("Message") == "Compare with @Minutes ",
+                 what="the completed mention")
+        wait_for(lambda: panel.status() == sm.ADDED % ("Minutes", 1), what="the added sentence")
+        assert _mention_list(panel) is None
+        # Now it is a source: "@" offers it as one, and the turn's prompt names it.
+        panel.key("at")
+        shown = wait_for(lambda: _mention_list(panel), what="the @ list again")
+        assert "@Minutes  (source S1)" in shown
+        panel.key("Escape")
+        chat_server.add(sse.text_response("They approved the budget [1]."))
+        panel.key("Return")
+        panel.wait_transcript("[1] Minutes")
+        system = chat_server.chat_requests[-1].json["messages"][0]["content"]
+        assert "Minutes (S1)" in system and "approved the budget" in system
+    finally:
+        gui_office.close(other)

@@ -100,3 +100,37 @@ class PanelSources:
             self._say(sentence)
         except Exception:        # the panel went away meanwhile: nothing to tell
             log.info("a source was read after its panel closed")
+
+
+MENTIONS_NAME = "Sources to mention"
+
+
+def mention_list(panel):
+    """The list under the message box offering sources after "@" (ui.mentions): the chat's
+    sources, and the open documents, which become sources when chosen."""
+    from marginalia.office.slash_list import SlashList
+    from marginalia.ui import mentions
+    from marginalia.writer import read
+    offered = {"documents": [], "titles": []}
+
+    def matcher(text):
+        if mentions.typed_word(text) is None:
+            return []
+        sources = [(s.id, s.name) for s in panel.session.sources.sources()]
+        documents = chat_sources.open_documents(panel.ctx, exclude=panel.document)
+        offered["documents"], offered["titles"] = documents, [read.title(d) for d in documents]
+        return mentions.matches(sources, offered["titles"], text)
+
+    def completer(text, match):
+        return mentions.completion(text, mentions.name_of(match.label))
+
+    def chosen(match):
+        if not match.key.startswith(mentions.DOCUMENT_KEY):
+            return
+        index = int(match.key[len(mentions.DOCUMENT_KEY):])
+        doc, title = offered["documents"][index], offered["titles"][index]
+        PanelSources(panel, panel.view.set_status).add(
+            title, lambda run: panel.session.sources.add_document(doc, run))
+
+    return SlashList(panel.ctx, panel.view, lambda: (), matcher, completer, chosen,
+                     MENTIONS_NAME)
