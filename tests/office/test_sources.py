@@ -132,7 +132,8 @@ QUOTE = "four degrees at the northern gauge"
 INVENTED = "the river boiled over at noon every day"
 
 
-def test_the_model_searches_reads_and_cites_and_an_invented_quote_is_flagged(office, sources):
+def test_the_model_searches_reads_and_cites_and_an_invented_quote_is_flagged(office, sources,
+                                                                              tmp_path):
     doc = office.new_writer()
     try:
         added = office.job("sources.add", doc, path=sources["pdf"])
@@ -174,6 +175,24 @@ def test_the_model_searches_reads_and_cites_and_an_invented_quote_is_flagged(off
         # The citations event comes after the answer's text, before the turn's end.
         kinds = [e["type"] for e in entries]
         assert kinds.index("citations") > max(i for i, k in enumerate(kinds) if k == "text")
+        # Insert: the answer goes in with its [1] as a real footnote naming the file, the
+        # place and the quoted passage; checked in the saved file.
+        doc.Text.setString("An older line that cites [1] itself.")
+        assert office.job("sources.insert", doc) == 1
+        saved = str(tmp_path / "with-notes.odt")
+        doc.storeToURL(uno.systemPathToFileUrl(saved), props(FilterName="writer8"))
+        again = office.load(saved)
+        try:
+            notes = again.getFootnotes()
+            assert notes.getCount() == 2          # the answer cites [1] twice
+            assert notes.getByIndex(0).getString() == (
+                "report.pdf, \u00a7 Methods, p. 1: \u201c%s\u201d" % QUOTE)
+            body = again.getText().getString()
+            assert "At the northern gauge the water was" in body
+            # Only the inserted answer's keys became notes: the older "[1]" is text still.
+            assert body.count("[1]") == 1 and "An older line that cites [1] itself." in body
+        finally:
+            office.close(again)
         # The next turn tells the model its quote was not found.
         with ScriptedServer([text_response("Noted.")]) as server:
             _turn(office, doc, server, "Thanks")

@@ -84,6 +84,14 @@ class ChatSources:
         with self._lock:
             return self.library.remove(source_id)
 
+    def notes_for(self, answer: str) -> Optional[Dict[int, str]]:
+        """The footnotes Insert gives the answer's citation keys (writer.footnotes)."""
+        if not self.sources():
+            return None
+        from marginalia.writer import footnotes
+        with self._lock:
+            return footnotes.notes_for(answer, self.library)
+
     # -- kept with the chat --------------------------------------------------------
     def state(self) -> Optional[Dict[str, Any]]:
         """What the chat file keeps (None without sources: old chats stay as they were)."""

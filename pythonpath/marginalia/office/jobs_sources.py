@@ -3,7 +3,8 @@
 ``sources.read`` reads a file as Blocks without adding it (the reader's test);
 ``sources.add`` adds a file ({"path"}) or another open document ({"title"}) to
 the document's chat; ``sources.list`` and ``sources.remove`` act as the panel's
-list does. A source that cannot be read answers {"sentence"}, never raises:
+list does; ``sources.insert`` is the panel's Insert (the last answer, its
+citations as footnotes). A source that cannot be read answers {"sentence"}, never raises:
 the runner shows that sentence.
 """
 
@@ -41,6 +42,14 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
                 "passages": len(sources.library.passages(source.id))}
     if command == "sources.list":
         return {"sources": sources.listing()}
+    if command == "sources.insert":
+        # The panel's Insert of the last answer, its citations as footnotes.
+        from marginalia.chat import history
+        from marginalia.writer.answer import insert_at_cursor
+        session = chat_session.session_for(ctx, document)
+        text = history.last_answer(session.log)
+        return run(lambda: insert_at_cursor(ctx, document, text, False,
+                                            sources.notes_for(text)))
     if command == "sources.remove":
         return {"removed": sources.remove(payload["id"])}
     raise ValueError("unknown command %r" % (command,))

@@ -98,7 +98,8 @@ class PanelActions:
             return
         track = settings_store.load(self.panel.ctx, with_key=False).track_changes
         try:
-            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track))
+            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track),
+                             self.session.sources.notes_for(text))
         except MarginaliaError as exc:
             self._say(str(exc))
             return
