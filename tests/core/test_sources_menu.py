@@ -36,3 +36,13 @@ def test_the_source_tools_have_words_for_the_user():
     assert running("read_source") == "Reading a source passage\u2026"
     assert tool_line("read_source", False, "read_source failed: bad arguments") == (
         "Couldn't read the source: the model's request was incomplete")
+
+
+def test_a_change_drawn_from_a_source_says_so_in_the_review_list():
+    from marginalia.document import change_log as cl
+    change = cl.Change(1, 1, "insert_paragraphs", cl.INSERT, cl.DIRECT, [3, 3], "",
+                       "The river was cold.", source="report.pdf, p. 2")
+    assert cl.line(change).endswith("\u00b7 from report.pdf, p. 2")
+    again = cl.Change.from_dict(change.to_dict())
+    assert again.source == "report.pdf, p. 2"
+    assert "source" not in cl.Change.from_dict(dict(change.to_dict(), source="")).to_dict()

@@ -293,3 +293,26 @@ def test_the_headless_runner_takes_sources(office, sources, tmp_path):
     assert bad.returncode == 1
     assert bad.stderr.strip() == ("Marginalia could not read broken.pdf: LibreOffice cannot "
                                   "open it.")
+
+
+def test_an_edit_taken_from_a_source_names_it_on_its_change(office, sources):
+    doc = office.new_writer()
+    try:
+        assert office.job("sources.add", doc, path=sources["odt"])["id"] == "S1"
+        script = [
+            tool_calls_response([
+                ("c1", "insert_paragraphs", {
+                    "markdown": "At dawn the river was cold, four degrees at the northern "
+                                "gauge, and the water ran clear.", "after_paragraph": -1}),
+                ("c2", "insert_paragraphs", {"markdown": "A line of my own making here.",
+                                             "after_paragraph": -1})]),
+            text_response("Added the river's temperature [1]."),
+        ]
+        with ScriptedServer(script) as server:
+            entries = _turn(office, doc, server, "Add the river temperature from the report")
+        changes = [e["change"] for e in entries if e["type"] == "change"]
+        assert len(changes) == 2
+        assert changes[0]["source"] == "report.odt, \u00a7 Methods"
+        assert "source" not in changes[1]
+    finally:
+        office.close(doc)

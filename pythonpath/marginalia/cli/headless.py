@@ -144,8 +144,9 @@ def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         out = {"type": "change"}
         for key in ("kind", "paragraphs", "before", "after", "tool", "state", "turn", "id"):
             out[key] = change.get(key)
-        if change.get("places"):
-            out["places"] = change["places"]
+        for key in ("places", "source"):
+            if change.get(key):
+                out[key] = change[key]
         return out
     if kind == "citations":
         out = {"type": "citations"}

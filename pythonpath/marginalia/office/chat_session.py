@@ -24,7 +24,7 @@ from marginalia import events as ev
 from marginalia import threads
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
 from marginalia.chat import history
-from marginalia.office import chat_sources, chat_store, mainthread
+from marginalia.office import chat_sources, chat_store, mainthread, source_turn
 
 log = logging.getLogger("marginalia.chat")
 
@@ -382,7 +382,7 @@ class ChatSession:
         """
         from marginalia.chat import budget, loop, window
         from marginalia.chat.transport import ChatClient
-        from marginalia.office import settings_store, source_turn
+        from marginalia.office import settings_store
         from marginalia.writer.toolbox import WriterToolbox
         ends = []
 
@@ -439,6 +439,7 @@ class ChatSession:
                     log.exception("ending the turn failed")
                 # The turn's change records, settled as it ended (writer.ledger).
                 for change in toolbox.changes():
+                    source_turn.drew_on(self.sources, change)    # the card names its source
                     self._push(generation, ("event", ev.Event(ev.CHANGE,
                                                               change=change.to_dict())))
             self._push(generation, ("event", ends[0] if ends

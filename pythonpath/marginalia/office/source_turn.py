@@ -11,10 +11,13 @@ quotes that were not found.
 After: the answer's [n] keys are matched to the passages shown under them and
 its quotes looked up in the sources (sources.citations); one CITATIONS event
 carries both to the panel and the runner. The keys are listed as the model
-wrote them: the answer already stands in the panel with those numbers.
+wrote them: the answer already stands in the panel with those numbers. An
+edit whose new text is found in a source names that passage's place on its
+change record, which the change card's review list shows (drew_on).
 """
 
 import logging
+import re
 from typing import Any, Callable, Optional
 
 from marginalia import events as ev
@@ -66,3 +69,32 @@ def end(sources: Any, answer: str) -> Optional[ev.Event]:
               for q in checks]
     return ev.Event(ev.CITATIONS, citations={"cited": cited, "quotes": quotes,
                                              "unknown": list(numbered.unknown)})
+
+
+_SENTENCE = re.compile(r"(?<=[.!?;:])\s+")
+WINDOW = 8            # words in a run of an edit's new text looked up in the sources
+MAX_LOOKUPS = 40
+
+
+def drew_on(sources: Any, change: Any) -> None:
+    """Name on ``change`` (document.change_log.Change) the source passage its new text
+    comes from: a sentence of it, or a run of WINDOW words, found word for word there."""
+    if sources is None or not sources.sources() or not getattr(change, "after", ""):
+        return
+    words = change.after.split()
+    runs = [s.strip().rstrip(".!?;:") for s in _SENTENCE.split(change.after)
+            if len(s.split()) >= 6]
+    runs += [" ".join(words[i:i + WINDOW]) for i in range(0, max(1, len(words) - WINDOW + 1),
+                                                          WINDOW // 2)]
+    library = sources.library
+    for run in runs[:MAX_LOOKUPS]:
+        if len(run.split()) < min(WINDOW, 6):
+            continue
+        try:
+            passage = library.find(run)
+        except Exception:
+            log.exception("looking up an edit in the sources failed")
+            return
+        if passage is not None:
+            change.source = passage.location()
+            return
