@@ -45,3 +45,30 @@ def test_lines_at_the_same_height_are_a_table_row_and_pages_are_kept():
 def test_a_word_hyphenated_at_the_end_of_a_line_is_joined():
     out = blocks([line(1, 1000, "the measure-"), line(1, 1494, "ments were taken", width=5000)])
     assert out[0].text == "the measurements were taken"
+
+
+def _glyphs(x, y, text, size=12.0, advance=6.0):
+    out = []
+    for char in (text if isinstance(text, list) else list(text)):
+        out.append("drawChar %f %f %f %f 1 0 0 1 %f %s\n" % (x, y, x + advance, y, size, char))
+        x += advance
+    return out
+
+
+def test_xpdfimport_output_becomes_lines_rows_and_pages():
+    from marginalia.office import source_xpdf
+    out = ["startPage 59530.393701 84188.976378\n"]
+    out += _glyphs(56, 756, "Results", size=18.0, advance=10.0)
+    out += _glyphs(56, 720, "The harbour froze.")
+    out += _glyphs(56, 700, "Site") + _glyphs(300, 700, "Temp")     # two cells, one baseline
+    out += ["endPage\n", "startPage 59530.393701 84188.976378\n"]
+    out += _glyphs(56, 756, list("Line one") + ["\\\\"] + list("two"))   # an escaped backslash
+    lines = source_xpdf.parse(out)
+    assert [(l.page, l.text) for l in lines] == [
+        (1, "Results"), (1, "The harbour froze."), (1, "Site"), (1, "Temp"),
+        (2, "Line one\\two")]
+    assert lines[0].font == 18.0 and lines[0].y < lines[1].y      # from the page's top
+    out_blocks = blocks(lines)
+    assert [(b.kind, b.text) for b in out_blocks[:3]] == [
+        ("heading", "Results"), ("paragraph", "The harbour froze."), ("table", "Site | Temp")]
+    assert out_blocks[-1].page == 2

@@ -79,10 +79,13 @@ def _open_components(office):
     return out
 
 
-@pytest.mark.parametrize("ext", ["odt", "docx", "pdf"])
+@pytest.mark.parametrize("ext", ["odt", "docx", "pdf", "pdf-filter"])
 def test_a_report_is_read_with_its_headings_table_and_pages(office, sources, ext):
+    """A PDF is read through LibreOffice's parser (xpdfimport) off the main thread, or,
+    "pdf-filter", through its import filter in the office: the same blocks."""
     before = len(_open_components(office))
-    read = office.job("sources.read", path=sources[ext])
+    read = office.job("sources.read", path=sources[ext.split("-")[0]],
+                      via=ext.split("-")[-1])
     blocks = read["blocks"]
     headings = [(b["text"], b["level"]) for b in blocks if b["kind"] == "heading"]
     assert headings == [("Methods", 1), ("Results", 1), ("Gauges", 2), ("Appendix", 1)]
@@ -92,7 +95,7 @@ def test_a_report_is_read_with_its_headings_table_and_pages(office, sources, ext
     table = next(b for b in blocks if b["kind"] == "table")
     assert table["text"] == "Site | Temperature\nNorth | 4 C"
     assert table["heading"] == "Gauges"
-    if ext == "pdf":
+    if ext.startswith("pdf"):
         # The page break put Results on page 2: the PDF import's pages are kept.
         assert river["page"] == 1
         assert [b["page"] for b in blocks if b["text"] == "Results"] == [2]
@@ -101,6 +104,9 @@ def test_a_report_is_read_with_its_headings_table_and_pages(office, sources, ext
         assert all(b["page"] is None for b in blocks)
     # The hidden document was closed after reading.
     assert len(_open_components(office)) == before
+    if ext == "pdf":
+        # The parser ran as a child process: the main thread was asked only for its folder.
+        assert read["longest"] < 0.5
 
 
 def test_plain_text_and_unreadable_files(office, sources):

@@ -17,7 +17,9 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
     run = lambda fn: mainthread.run_sync(ctx, fn)  # noqa: E731
     if command == "sources.read":
         try:
-            blocks = source_reader.read_file(ctx, payload["path"], run)
+            mainthread.longest_stretch()
+            blocks = source_reader.read_file(ctx, payload["path"], run,
+                                             pdf_helper=payload.get("via") != "filter")
         except source_reader.Unreadable as exc:
             return {"sentence": str(exc)}
         return {"blocks": [{"kind": b.kind, "text": b.text, "heading": b.heading,

@@ -15,9 +15,11 @@ no interaction (a password or a repair prompt just fails the load), and is
 closed after reading, also when reading failed. An open document is read the
 same way and left open.
 
-PDF: the text comes as one shape per line (page, position, font size); lines
-are put back into paragraphs (office.source_pdf). Headings are the lines in a
-font larger than the body's.
+PDF: first through LibreOffice's own parser, xpdfimport, as a child process on
+the caller's thread (office.source_xpdf: the import filter would hold the main
+thread for seconds on a long PDF); failing that, through the import filter,
+whose text comes as one shape per line. Either way the lines are put back into
+paragraphs (office.source_pdf); headings are the lines in a larger font.
 """
 
 import logging
@@ -29,7 +31,7 @@ import urllib.request
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
-from marginalia.office import source_pdf
+from marginalia.office import source_pdf, source_xpdf
 from marginalia.sources.model import Block
 
 log = logging.getLogger("marginalia.sources")
@@ -120,6 +122,14 @@ def _load(ctx: Any, path: str) -> Any:
         values["FilterOptions"] = "UTF8,LF,,,"
     desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
     return desktop.loadComponentFromURL(file_url(path), "_blank", 0, _props(**values))
+
+
+def program_dir(ctx: Any) -> str:
+    """LibreOffice's program folder (main thread)."""
+    import uno
+    paths = ctx.ServiceManager.createInstanceWithContext(
+        "com.sun.star.util.PathSubstitution", ctx)
+    return uno.fileUrlToSystemPath(paths.substituteVariables("$(prog)", True))
 
 
 def _close(doc: Any) -> None:
@@ -238,10 +248,12 @@ def _read_sliced(run: Run, walker: Iterator[Optional[Block]], budget: float) -> 
 
 # ---------------------------------------------------------------- entry points (any thread)
 
-def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE) -> List[Block]:
+def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
+              pdf_helper: bool = True) -> List[Block]:
     """A file's Blocks; raises Unreadable with one sentence when it cannot be read.
 
     A file already open in this office is read from its window, not loaded again.
+    ``pdf_helper`` False reads a PDF through the import filter only (its test).
     """
     name = check_path(path)
     ext = os.path.splitext(path)[1].lower()
@@ -249,6 +261,11 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE) -> List[Bloc
     doc = run(lambda: open_document(ctx, url)) if ext != ".pdf" else None
     if doc is not None:
         return read_open(doc, run, budget)
+    if ext == ".pdf" and pdf_helper:
+        program = source_xpdf.helper(run(lambda: program_dir(ctx)))
+        lines = source_xpdf.read_lines(program, path) if program else None
+        if lines:
+            return source_pdf.blocks(lines)
     try:
         doc = run(lambda: _load(ctx, path))
     except Exception:
