@@ -235,6 +235,13 @@ def test_small_sources_go_in_whole_and_a_changed_file_is_read_again(office, sour
                               encoding="utf-8"))
         assert [s["path"] for s in kept["sources"]["sources"]] == [notes]
         assert "weir" not in json.dumps(kept["sources"])
+        # A new chat starts without sources; reopening this one brings them back, listed
+        # and read again before its next turn.
+        office.job("chat.new", doc)
+        assert office.job("sources.list", doc) == {"sources": []}
+        assert office.job("chat.open", doc, id=state["current"]) is True
+        listed = office.job("sources.list", doc)["sources"]
+        assert [(s["id"], s["name"], s["read"]) for s in listed] == [("S1", "notes.md", False)]
         # The file changes: the next turn reads it again and says so.
         time.sleep(0.05)
         with open(notes, "w", encoding="utf-8") as handle:
