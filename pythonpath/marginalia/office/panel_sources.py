@@ -44,13 +44,13 @@ class PanelSources:
         if choice is None:
             return
         action, what = choice
+        if self.session.busy:
+            self._say(sm.BUSY)        # the turn's tools read the sources meanwhile
+            return
         if action == "remove":
             name = dict(sources).get(what, what)
             if self.session.sources.remove(what):
                 self._say(sm.REMOVED % name)
-            return
-        if self.session.busy:
-            self._say(sm.BUSY)
             return
         if action == "file":
             path = self.pick_file()
@@ -79,8 +79,12 @@ class PanelSources:
     def add(self, name: str, read: Callable) -> None:
         """Read a source on a worker; the status line says how it went."""
         ctx = self.panel.ctx
-        self._say(sm.READING % name)
         session = self.session
+        if session.busy:
+            # The turn's tools read the library on their worker meanwhile.
+            self._say(sm.BUSY)
+            return
+        self._say(sm.READING % name)
 
         def work():
             try:
