@@ -72,3 +72,17 @@ def test_xpdfimport_output_becomes_lines_rows_and_pages():
     assert [(b.kind, b.text) for b in out_blocks[:3]] == [
         ("heading", "Results"), ("paragraph", "The harbour froze."), ("table", "Site | Temp")]
     assert out_blocks[-1].page == 2
+
+
+def test_pieces_of_a_row_that_touch_are_one_line_not_a_table():
+    # "This is S" + "MALL" in a smaller font + "C" + "APS, and more." on one baseline.
+    em = 12 * 2540 / 72.0
+    pieces = [line(1, 1000, "This is S", x=2000, width=3000),
+              line(1, 1010, "MALL", x=5000, width=1200, font=9.6),
+              line(1, 1000, "C", x=6400, width=300),      # a space's width apart
+              line(1, 1010, "APS", x=6700, width=800, font=9.6),
+              line(1, 1000, ", and more.", x=7500, width=2500)]
+    out = blocks(pieces + [line(1, 1600, "Cell", x=2000, width=1000),
+                           line(1, 1600, "Other", x=int(3000 + 2 * em), width=1000)])
+    assert [(b.kind, b.text) for b in out] == [("paragraph", "This is SMALL CAPS, and more."),
+                                               ("table", "Cell | Other")]

@@ -6,7 +6,9 @@ position, size and font height. No paragraph survives, so here (no UNO, plain
 values) lines are joined again:
 
 * on each page, lines are taken top to bottom; lines at the same height are
-  one row: several of them (table cells, columns of a form) become one
+  one row; pieces of a row that nearly touch are one line (a word in small
+  caps or another font size comes as a piece of its own), while pieces apart
+  by more than TABLE_GAP ems (table cells, columns of a form) make the row a
   "cell | cell" table row;
 * a line continues the paragraph above when it has the same font size, sits
   right below it (a gap under half a line), and the line above reached near
@@ -39,6 +41,9 @@ SAME_ROW = 120
 HEADING_STEP = 1.5
 # A line ending before this share of the page's text width ends its paragraph.
 FULL_LINE = 0.85
+# Pieces of a row further apart than this many ems are cells; nearer, one line.
+TABLE_GAP = 1.5
+MM100_PER_POINT = 2540.0 / 72.0
 
 
 def _rows(lines: List[Line]) -> List[List[Line]]:
@@ -53,7 +58,26 @@ def _rows(lines: List[Line]) -> List[List[Line]]:
             rows.append([line])
     for row in rows:
         row.sort(key=lambda line: line.x)
-    return rows
+    return [_joined(row) for row in rows]
+
+
+def _joined(row: List[Line]) -> List[Line]:
+    """The row with the pieces that nearly touch joined into one line each."""
+    out = [row[0]]
+    for piece in row[1:]:
+        last = out[-1]
+        em = max(last.font, piece.font, 1.0) * MM100_PER_POINT
+        gap = piece.x - (last.x + last.width)
+        if gap > TABLE_GAP * em:
+            out.append(piece)
+            continue
+        glue = "" if gap < 0.15 * em or piece.text[:1] in ",.;:!?)" else " "
+        font = last.font if len(last.text) >= len(piece.text) else piece.font
+        out[-1] = Line(last.page, last.x, min(last.y, piece.y),
+                       max(last.width, piece.x + piece.width - last.x), max(last.height,
+                                                                          piece.height),
+                       font, last.text + glue + piece.text)
+    return out
 
 
 def _levels(lines: List[Line]) -> Dict[float, int]:

@@ -55,6 +55,7 @@ class _Lines:
         self.height = 0.0
         self._chars: List[str] = []
         self._start = self._end = self._base = self._size = 0.0
+        self._ink = 0.0        # where the last glyph that is not a space ends
 
     def new_page(self, height: float) -> None:
         self.flush()
@@ -71,6 +72,10 @@ class _Lines:
             self._start, self._base, self._size = x0, y0, size
         self._chars.append(text)
         self._end = max(self._end, x1) if len(self._chars) > 1 else x1
+        if text.strip():
+            # A trailing space is left out of the width: the gap to the next piece of
+            # the row then shows the space (source_pdf joins the pieces with one).
+            self._ink = x1
 
     def flush(self) -> None:
         text = "".join(self._chars).strip()
@@ -80,7 +85,7 @@ class _Lines:
         top = self.height - self._base - self._size      # from the page's top, in points
         self.lines.append(Line(
             max(self.page, 1), int(self._start * MM100_PER_POINT), int(top * MM100_PER_POINT),
-            int((self._end - self._start) * MM100_PER_POINT),
+            int((self._ink - self._start) * MM100_PER_POINT),
             int(self._size * 1.2 * MM100_PER_POINT), round(self._size, 1), text))
 
 
