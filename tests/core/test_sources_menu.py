@@ -46,3 +46,9 @@ def test_a_change_drawn_from_a_source_says_so_in_the_review_list():
     again = cl.Change.from_dict(change.to_dict())
     assert again.source == "report.pdf, p. 2"
     assert "source" not in cl.Change.from_dict(dict(change.to_dict(), source="")).to_dict()
+
+
+def test_the_scope_line_counts_the_sources():
+    assert sm.scope("Whole document", 0) == "Whole document"
+    assert sm.scope("Selection: 3 words", 1) == "Selection: 3 words + 1 source"
+    assert sm.scope("Whole document", 2) == "Whole document + 2 sources"

@@ -59,6 +59,8 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     panel._xdotool("type", "--delay", "15", notes)
     panel.key("Return")
     wait_for(lambda: panel.status() == sm.ADDED % ("notes.md", 1), what="the added sentence")
+    # The line over the message box says what the model sees: the document and the source.
+    wait_for(lambda: "Whole document + 1 source" in panel.names(), what="the scope line")
     # Listed in the menu now, with a way to remove it.
     entries = _menu(gui_office, panel)
     assert "notes.md  (S1)" in entries and sm.REMOVE_LABEL in entries
@@ -86,6 +88,7 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     inner = wait_for(lambda: _entries(removal).get("notes.md"), what="the Remove submenu")
     inner.doAccessibleAction(0)
     wait_for(lambda: panel.status() == sm.REMOVED % "notes.md", what="the removed sentence")
+    wait_for(lambda: "Whole document" in panel.names(), what="the scope line without it")
     entries = _menu(gui_office, panel)
     assert sm.NONE_YET_LABEL in entries
     panel.key("Escape")

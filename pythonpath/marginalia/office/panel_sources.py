@@ -51,6 +51,7 @@ class PanelSources:
             name = dict(sources).get(what, what)
             if self.session.sources.remove(what):
                 self._say(sm.REMOVED % name)
+                self.panel.scope.refresh()
             return
         if action == "file":
             path = self.pick_file()
@@ -102,6 +103,7 @@ class PanelSources:
     def _told(self, sentence: str) -> None:
         try:
             self._say(sentence)
+            self.panel.scope.refresh()
         except Exception:        # the panel went away meanwhile: nothing to tell
             log.info("a source was read after its panel closed")
 

@@ -32,6 +32,13 @@ REMOVED = "%s is no longer a source of this chat."
 BUSY = "Wait until the answer ends to change the sources."
 
 
+def scope(line: str, count: int) -> str:
+    """The line above the message box with the chat's sources: "Whole document + 2 sources"."""
+    if not count:
+        return line
+    return "%s + %d source%s" % (line, count, "" if count == 1 else "s")
+
+
 def menu_items(sources: Sequence[Tuple[str, str]], documents: Sequence[str]) -> List[MenuItem]:
     """The menu for the chat's ``sources`` ((id, shown name)) and the open ``documents``."""
     items: List[MenuItem] = []
