@@ -117,8 +117,11 @@ def parse(output: Iterable[str]) -> List[Line]:
 def read_lines(program: str, path: str) -> Optional[List[Line]]:
     """The PDF's lines through the helper, or None when it failed (the caller falls back)."""
     try:
+        # No console window flashing up on Windows (CREATE_NO_WINDOW).
+        flags = 0x08000000 if os.name == "nt" else 0
         process = subprocess.Popen([program, path], stdin=subprocess.DEVNULL,
-                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+                                   stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                                   creationflags=flags)
     except OSError:
         log.exception("could not start xpdfimport")
         return None
