@@ -49,6 +49,9 @@ PACKAGES = (
     ("libreoffice-writer", "office:libswlo.so"),
     ("libreoffice-script-provider-python", "office:pythonscript.py"),
     ("python3-uno", "python:uno"),
+    # PDF sources (office/source_reader.py): LibreOffice's PDF import; Debian ships it in
+    # libreoffice-core (no libreoffice-pdfimport package there), other builds may leave it out.
+    ("libreoffice-core", "office:libpdfimportlo.so"),
     ("libreoffice-gtk3", "office:libvclplug_gtk3lo.so"),
     ("python3-venv", "python:ensurepip"),
     ("xvfb", "command:Xvfb"),

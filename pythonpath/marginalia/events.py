@@ -19,10 +19,12 @@ CONTEXT = "context"              # usage: {"tokens": prompt size, "window": the 
 ERROR = "error"                  # message: one plain sentence
 NOTICE = "notice"                # message: one plain sentence the user should know, not an error
 CHANGE = "change"                # change: dict (document.change_log.Change.to_dict): one edit
+CITATIONS = "citations"          # citations: {"cited": [{key, location, source, passage, text}],
+                                 #   "quotes": [{quote, found, key}]}: under an answer from sources
 DONE = "done"                    # finish_reason
 
 KINDS = frozenset([TEXT, REASONING, RECLASSIFY, TOOL_CALL_STARTED, TOOL_CALL, TOOL_RESULT,
-                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, CHANGE, DONE])
+                   USAGE, STATUS, CONTEXT, ERROR, NOTICE, CHANGE, CITATIONS, DONE])
 
 
 @dataclass
@@ -45,6 +47,7 @@ class Event:
     message: Optional[str] = None
     finish_reason: Optional[str] = None
     change: Optional[Dict[str, Any]] = None
+    citations: Optional[Dict[str, Any]] = None
 
     def __post_init__(self) -> None:
         if self.kind not in KINDS:
@@ -60,3 +63,18 @@ class Event:
 
     def __repr__(self) -> str:
         return "Event(%r)" % (self.to_dict(),)
+
+
+def merge_entries(entries: list) -> list:
+    """Join adjacent text (and adjacent reasoning) deltas of a chat log's entries
+    (("event", Event) or ("user", message)) into one event each: a batch for the
+    panel costs one repaint per run of pieces, not one per piece."""
+    out = []
+    for entry in entries:
+        prev = out[-1] if out else None
+        if (prev is not None and entry[0] == "event" and prev[0] == "event"
+                and entry[1].kind in (TEXT, REASONING) and entry[1].kind == prev[1].kind):
+            out[-1] = ("event", Event(prev[1].kind, text=prev[1].text + entry[1].text))
+        else:
+            out.append(entry)
+    return out

@@ -26,7 +26,7 @@ PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.conf
         "marginalia.threads",
         "marginalia.chat", "marginalia.chat.*", "marginalia.document", "marginalia.document.*",
         "marginalia.ui", "marginalia.ui.*", "marginalia.eval", "marginalia.eval.*",
-        "marginalia.mcp", "marginalia.mcp.*")
+        "marginalia.mcp", "marginalia.mcp.*", "marginalia.sources", "marginalia.sources.*")
 UNO_SIDE = ("uno", "unohelper", "com.sun.star", "com.sun.star.*",
             "marginalia.office", "marginalia.office.*", "marginalia.writer",
             "marginalia.writer.*", "marginalia.cli", "marginalia.cli.*")

@@ -86,7 +86,7 @@ def test_tab_goes_top_to_bottom_and_the_message_box_grows(gui_office, gui_doc, c
     # The change strip (issue 11) sits above the icon row; Review and Undo turn are
     # disabled until a turn edits, so Tab passes them.
     assert inside == ["Message", "Send", "How edits are applied", "Restore\u2026", "Keep out",
-                      "History", "New chat", "Marginalia settings",
+                      "Sources", "History", "New chat", "Marginalia settings",
                       "Conversation", "Copy", "Insert", "Retry", "Edit", "Message"]
     assert order[1] == "Send"
     # The box grows from 2 lines as the draft does, up to 8, and the hint goes while typing.

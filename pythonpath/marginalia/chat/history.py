@@ -54,13 +54,15 @@ def new_id() -> str:
 
 @dataclass
 class KeptChat:
-    """One chat of a document: the model's messages and the panel's log."""
+    """One chat of a document: the model's messages, the panel's log, and its sources
+    (sources.index.Library.to_state: paths, titles and stamps, never their text)."""
 
     chat_id: str = field(default_factory=new_id)
     created: float = field(default_factory=time.time)
     updated: float = 0.0
     messages: List[Dict[str, Any]] = field(default_factory=list)
     log: List[Entry] = field(default_factory=list)
+    sources: Optional[Dict[str, Any]] = None
 
     @property
     def title(self) -> str:
@@ -114,9 +116,12 @@ def _moment(value: Any) -> float:
 
 def to_json(chat: KeptChat) -> Dict[str, Any]:
     log = [d for d in (entry_to_dict(e) for e in chat.log) if d is not None]
-    return {"format": FORMAT, "id": chat.chat_id, "title": chat.title,
-            "created": chat.created, "updated": chat.updated or time.time(),
-            "messages": chat.messages, "log": log}
+    out = {"format": FORMAT, "id": chat.chat_id, "title": chat.title,
+           "created": chat.created, "updated": chat.updated or time.time(),
+           "messages": chat.messages, "log": log}
+    if chat.sources:
+        out["sources"] = chat.sources       # absent for a chat without: older readers skip it
+    return out
 
 
 def from_json(data: Any) -> KeptChat:
@@ -128,8 +133,10 @@ def from_json(data: Any) -> KeptChat:
             isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages):
         raise ValueError("bad messages")
     log = [entry_from_dict(d) for d in data["log"]]
+    sources = data.get("sources")
     return KeptChat(str(data["id"]), float(data.get("created") or 0),
-                    float(data.get("updated") or 0), paired(messages), log)
+                    float(data.get("updated") or 0), paired(messages), log,
+                    sources if isinstance(sources, dict) else None)
 
 
 def paired(messages: List[Dict[str, Any]]) -> List[Dict[str, Any]]:

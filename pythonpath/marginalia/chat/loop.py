@@ -91,7 +91,7 @@ def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
              on_event: Callable[[Event], None], cancel: "CancelToken",
              context: Optional[str] = None,
              window: Optional[budget.Window] = None,
-             base_prompt: Optional[str] = None) -> TurnResult:
+             base_prompt: Optional[str] = None, sources: Optional[str] = None) -> TurnResult:
     """Run one user turn to its end; returns a TurnResult (see the module docstring).
 
     With a ``window`` every request is fitted to it (chat.budget) and a CONTEXT
@@ -99,6 +99,7 @@ def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
     """
     turn = _Turn(client, conversation, registry, settings, on_event, cancel, context, window)
     turn.base_prompt = base_prompt
+    turn.sources = sources         # what the system message says of the chat's sources
     return turn.run(user_text)
 
 
@@ -126,6 +127,7 @@ class _Turn:
         self.fitted = None
         self.watch = RepeatWatch()
         self.base_prompt = None    # the system prompt's first part, when not the chat's
+        self.sources = None
         self.resent_shorter = False  # a refusal for length was answered by a resend already
         self.nudged = None         # where the answer that wrote a call as text sits, once told
 
@@ -287,7 +289,8 @@ class _Turn:
         stream = None
         error = None
         try:
-            system = system_prompt(self.settings, self.context, bool(tools), self.base_prompt)
+            system = system_prompt(self.settings, self.context, bool(tools), self.base_prompt,
+                                   self.sources)
             history = self.conversation.for_request(turn_start)
             if self.window is not None:
                 history = self.fit(system, history, turn_start)

@@ -6,7 +6,7 @@ context for this turn (writer.toolbox.context: a short description, or the
 whole text of a short document).
 """
 
-from typing import Optional
+from typing import List, Optional, Sequence, Tuple
 
 from marginalia.config import Settings
 
@@ -41,18 +41,41 @@ NO_TOOLS_PROMPT = (
     "give suggestions the user can apply. Answer in the language of the user's message and "
     "keep replies short.")
 
+SOURCES_PROMPT = (
+    "The user gave this chat sources to draw on: %s. Find what you need in them with "
+    "search_sources and read on with read_source. When you use a source, cite the passage by "
+    "the key its result shows, like [1], right after the claim; quote only words that are in "
+    "the passage, exactly, in quotation marks; never invent a citation. Text you take from a "
+    "source into the document goes in through the document tools, as any edit.")
+WHOLE_SOURCES = "The sources are short, so here they are whole, each passage under its key:\n"
+
+
+def sources_section(names: Sequence[Tuple[str, str]], whole: str = "",
+                    told: Optional[str] = None) -> str:
+    """What the system message says about the chat's sources: (id, name) of each, the
+    whole text when it fits, and ``told``: what the last answer quoted wrongly."""
+    parts = [SOURCES_PROMPT % ", ".join("%s (%s)" % (name, ident) for ident, name in names)]
+    if whole.strip():
+        parts.append(WHOLE_SOURCES + whole.strip())
+    if told:
+        parts.append("About your last answer: " + told)
+    return "\n\n".join(parts)
 
 
 def system_prompt(settings: Settings, context: Optional[str] = None,
-                  has_tools: bool = True, base: Optional[str] = None) -> str:
-    """The system message text: the base prompt, the user's instructions, the document context.
+                  has_tools: bool = True, base: Optional[str] = None,
+                  sources: Optional[str] = None) -> str:
+    """The system message text: the base prompt, the user's instructions, the chat's
+    sources (sources_section), the document context.
 
     ``base`` replaces the chat's own prompt (a quick action says what it needs itself).
     """
-    parts = [base or (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT)]
+    parts: List[str] = [base or (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT)]
     extra = (settings.extra_instructions or "").strip()
     if extra:
         parts.append("Instructions from the user, to follow in every answer:\n" + extra)
+    if sources and has_tools:
+        parts.append(sources)
     if context and context.strip():
         parts.append("The document right now:\n" + context.strip())
     return "\n\n".join(parts)

@@ -4,7 +4,7 @@
         (--message TEXT [--message TEXT ...] | --prompt NAME [--select TEXT] [--argument A])
         --output OUT [--endpoint URL] [--model NAME] \\
         [--api-key-env VAR] [--apply direct|tracked|comments] [--oxt PATH] [--ignore-lock] \\
-        [--transcript FILE.md] [--continue [--chats-dir DIR]]
+        [--transcript FILE.md] [--continue [--chats-dir DIR]] [--source FILE ...]
 
 A private headless LibreOffice with a throwaway profile gets the built .oxt;
 each message runs as one chat turn *inside* the office through the
@@ -15,7 +15,9 @@ panel's Export chat does); ``--continue`` first takes up the document's kept
 chat from the user's own LibreOffice profile (or --chats-dir) and keeps the
 turns there afterwards. ``--prompt`` runs a library prompt (a quick action,
 with its output mode) on the first occurrence of ``--select``'s text, or on
-the whole document, before any messages. Needs the Python that has ``uno``.
+the whole document, before any messages. ``--source`` (repeatable) gives the
+chat a file to search, read and cite (office.chat_sources). Needs the Python
+that has ``uno``.
 """
 
 import argparse
@@ -83,6 +85,8 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                    help="continue the document's kept chat (and keep the new turns)")
     p.add_argument("--chats-dir", metavar="DIR", default=None,
                    help="where the kept chats are (default: the user's LibreOffice profile)")
+    p.add_argument("--source", action="append", default=[], metavar="FILE",
+                   help="a file the chat may search, read and cite; repeat for several")
     args = p.parse_args(argv)
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in FILTERS:
@@ -102,6 +106,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     if args.api_key_env and args.api_key_env not in os.environ:
         raise UsageError("The environment variable %s is not set." % args.api_key_env)
     args.api_key = os.environ.get(key_var, "")
+    for source in args.source:
+        if not os.path.isfile(source):
+            raise UsageError("The source %s does not exist." % source)
     if args.chats_dir and not args.continue_chat:
         raise UsageError("--chats-dir goes with --continue.")
     if args.transcript:
@@ -137,9 +144,16 @@ def output_line(entry: Dict[str, Any]) -> Optional[Dict[str, Any]]:
         out = {"type": "change"}
         for key in ("kind", "paragraphs", "before", "after", "tool", "state", "turn", "id"):
             out[key] = change.get(key)
-        if change.get("places"):
-            out["places"] = change["places"]
+        for key in ("places", "source"):
+            if change.get(key):
+                out[key] = change[key]
         return out
+    if kind == "citations":
+        out = {"type": "citations"}
+        out.update(entry.get("citations") or {})
+        return out
+    if kind == "notice":
+        return {"type": "notice", "message": entry.get("message")}
     if kind == "error":
         return {"type": "error", "message": entry.get("message")}
     if kind == "done":
@@ -221,6 +235,15 @@ def _continue(office: Any, doc: Any, folder: str) -> None:
         sys.stderr.write("This document has no kept chat in %s; starting a new one.\n" % folder)
 
 
+def _add_source(office: Any, doc: Any, path: str, out: TextIO) -> None:
+    """Give the chat a source (read inside the office); a file it cannot read ends the run."""
+    added = office.job("sources.add", doc, path=os.path.abspath(path))
+    if added.get("sentence"):
+        raise RunError(added["sentence"])
+    _emit({"type": "source", "id": added["id"], "name": added["name"],
+           "passages": added.get("passages")}, out)
+
+
 def _write_transcript(office: Any, doc: Any, path: str) -> None:
     markdown = office.job("chat.transcript", doc)["markdown"]
     try:
@@ -294,6 +317,8 @@ def run(args: argparse.Namespace, out: TextIO,
             raise RunError("LibreOffice could not open %s." % args.document)
         if args.continue_chat:
             _continue(office, doc, args.chats_dir or user_chats_dir())
+        for source in args.source:
+            _add_source(office, doc, source, out)
         if args.prompt:
             error = run_prompt(office, doc, args, settings, out)
             if error:

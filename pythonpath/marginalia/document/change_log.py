@@ -81,6 +81,8 @@ class Change:
     # Every paragraph a change of several places touched (an all=true search), when
     # they are not all of first..last: "paragraphs" alone would claim the ones between.
     places: List[int] = field(default_factory=list)
+    # Where in the chat's sources the new text comes from ("report.pdf, p. 3"; office.source_turn).
+    source: str = ""
 
     def to_dict(self) -> Dict[str, Any]:
         out = {"id": self.id, "turn": self.turn, "tool": self.tool, "kind": self.kind,
@@ -89,6 +91,8 @@ class Change:
                "handle": dict(self.handle)}
         if self.places:
             out["places"] = list(self.places)
+        if self.source:
+            out["source"] = self.source
         return out
 
     @classmethod
@@ -98,7 +102,8 @@ class Change:
                    list(data.get("paragraphs") or []), str(data.get("before", "")),
                    str(data.get("after", "")), str(data.get("state", MADE)),
                    dict(data.get("handle") or {}),
-                   places=[int(n) for n in data.get("places") or []])
+                   places=[int(n) for n in data.get("places") or []],
+                   source=str(data.get("source") or ""))
 
 
 def make(change_id: int, turn: int, tool: str, mode: str, arguments: Dict[str, Any],
@@ -163,7 +168,8 @@ def line(change: Change) -> str:
     else:
         body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
     state = "" if change.state in (MADE, PENDING) else "[%s] " % change.state
-    return "%s%s: %s" % (state, head, body)
+    drawn = " \u00b7 from %s" % change.source if change.source else ""
+    return "%s%s: %s%s" % (state, head, body, drawn)
 
 
 def turns_in(entries: List[Any]) -> List[int]:

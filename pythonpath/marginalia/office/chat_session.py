@@ -24,7 +24,7 @@ from marginalia import events as ev
 from marginalia import threads
 from marginalia.errors import Cancelled, MarginaliaError, user_sentence
 from marginalia.chat import history
-from marginalia.office import chat_store, mainthread
+from marginalia.office import chat_sources, chat_store, mainthread, source_turn
 
 log = logging.getLogger("marginalia.chat")
 
@@ -64,19 +64,6 @@ def _recover_author(ctx):
 def _drop(key):
     with _sessions_lock:
         _sessions.pop(key, None)
-
-
-def merge_entries(entries: List[Entry]) -> List[Entry]:
-    """Join adjacent text (and adjacent reasoning) deltas into one event each."""
-    out = []
-    for entry in entries:
-        prev = out[-1] if out else None
-        if (prev is not None and entry[0] == "event" and prev[0] == "event"
-                and entry[1].kind in (ev.TEXT, ev.REASONING) and entry[1].kind == prev[1].kind):
-            out[-1] = ("event", ev.Event(prev[1].kind, text=prev[1].text + entry[1].text))
-        else:
-            out.append(entry)
-    return out
 
 
 class _Pump:
@@ -150,6 +137,7 @@ class ChatSession:
         self.conversation = Conversation()
         self.log = []
         self.settings_override = None  # a dict of Settings fields (headless runner)
+        self.sources = chat_sources.ChatSources(ctx)   # kept with the chat, as its log is
         self._listeners = []
         self._pump = _Pump(ctx, self._deliver)
         self._cancel = None
@@ -189,7 +177,7 @@ class ChatSession:
             # Entries of a turn that New chat cleared may still arrive: drop them.
             if gen == self._generation:
                 kept.append((role, payload))
-        batch = merge_entries(kept)
+        batch = ev.merge_entries(kept)
         if not batch and not ended:
             return
         self.log.extend(batch)
@@ -239,8 +227,9 @@ class ChatSession:
 
         Returns what ``undo_new_chat`` needs to bring the old one back.
         """
-        undo = (self.conversation.messages, list(self.log), self.kept.chat)
+        undo = (self.conversation.messages, list(self.log), self.kept.chat, self.sources.state())
         self._replace([], [])
+        self.sources.restore(None)
         self.kept.start_new()
         return undo
 
@@ -248,8 +237,9 @@ class ChatSession:
         """New chat's Undo: the chat before it again, while nothing new was said."""
         if self.busy or self.log:
             return False
-        messages, log_entries, chat = undo
+        messages, log_entries, chat, sources = undo
         self._replace(messages, log_entries)
+        self.sources.restore(sources)
         self.kept.chat = chat
         return True
 
@@ -285,6 +275,7 @@ class ChatSession:
                 chat = self.kept.restore()
                 if chat is not None and not self.log:
                     self._replace(chat.messages, chat.log)
+                    self.sources.restore(chat.sources)
             else:
                 self.kept.shelf()     # removes what the administrator's days rule out
         except Exception:
@@ -292,7 +283,7 @@ class ChatSession:
 
     def _keep(self) -> None:
         try:
-            self.kept.save_later(self.conversation.messages, self.log)
+            self.kept.save_later(self.conversation.messages, self.log, self.sources.state())
         except Exception:
             # The chat goes on; only keeping it failed (a read-only document, say).
             log.exception("could not keep the chat")
@@ -305,6 +296,7 @@ class ChatSession:
         if chat is None:
             return False
         self._replace(chat.messages, chat.log)
+        self.sources.restore(chat.sources)
         return True
 
     def delete_chat(self, chat_id: str) -> None:
@@ -406,10 +398,15 @@ class ChatSession:
             # Asked of the server (cached); a probe that fails falls back quietly.
             fits = window.window_for(settings, cancel)
             if action is None:
-                loop.run_turn(ChatClient(settings), self.conversation, text, toolbox.registry,
-                              settings, emit, cancel,
-                              context=toolbox.context(inline=budget.inline_chars(fits)),
-                              window=fits)
+                # The chat's sources: read, their tools registered, named in the prompt.
+                sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner)
+                result = loop.run_turn(ChatClient(settings), self.conversation, text,
+                                       toolbox.registry, settings, emit, cancel,
+                                       context=toolbox.context(inline=budget.inline_chars(fits)),
+                                       window=fits, sources=sources)
+                cited = source_turn.end(self.sources, result.text)
+                if cited is not None:
+                    emit(cited)
             else:
                 # The action's message carries its text; no tools: the answer is the output.
                 result = loop.run_turn(ChatClient(settings), self.conversation, action.message,
@@ -433,6 +430,7 @@ class ChatSession:
                     log.exception("ending the turn failed")
                 # The turn's change records, settled as it ended (writer.ledger).
                 for change in toolbox.changes():
+                    source_turn.drew_on(self.sources, change)    # the card names its source
                     self._push(generation, ("event", ev.Event(ev.CHANGE,
                                                               change=change.to_dict())))
             self._push(generation, ("event", ends[0] if ends

@@ -163,15 +163,17 @@ class DocChats:
         """The next save starts a new chat file; the old one stays in the history."""
         self.chat = history.KeptChat()
 
-    def save_later(self, messages: List[dict], log_entries: List[Any]) -> None:
-        """Keep the current chat (copies taken now), written on a worker."""
+    def save_later(self, messages: List[dict], log_entries: List[Any],
+                   sources: Optional[dict] = None) -> None:
+        """Keep the current chat (copies taken now), written on a worker; ``sources``:
+        the chat's sources as office.chat_sources.ChatSources.state() gives them."""
         if not log_entries or not self.enabled():
             return
         shelf = self.shelf(create=True)
         chat = self.chat
-        chat.messages, chat.log = list(messages), list(log_entries)
+        chat.messages, chat.log, chat.sources = list(messages), list(log_entries), sources
         snapshot = history.KeptChat(chat.chat_id, chat.created, 0.0,
-                                    list(messages), list(log_entries))
+                                    list(messages), list(log_entries), sources)
         with self._lock:
             self._latest_write += 1
             number = self._latest_write
@@ -215,7 +217,7 @@ class DocChats:
             set_doc_id(self.doc, history.new_id())
             # The new file continues the current chat as its own history.
             if self.chat.log and self.enabled():
-                self.save_later(self.chat.messages, self.chat.log)
+                self.save_later(self.chat.messages, self.chat.log, self.chat.sources)
         elif name == "OnSaveAsFailed" and self._old_id is not None:
             set_doc_id(self.doc, self._old_id)
             self._old_id = None

@@ -19,6 +19,7 @@ _PREFIXES = {
     "prompts.": "marginalia.office.jobs_quick",
     "review.": "marginalia.office.jobs_review",
     "mcp.": "marginalia.office.jobs_mcp",
+    "sources.": "marginalia.office.jobs_sources",
 }
 
 

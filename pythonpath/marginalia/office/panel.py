@@ -93,7 +93,7 @@ class ChatPanel(PanelStates):
         self.actions.show_notes()
         self.session.add_listener(self.on_entries)
         from marginalia.office.panel_scope import ScopeWatch
-        self.scope = ScopeWatch(ctx, self.document, self.view.set_scope)
+        self.scope = ScopeWatch(ctx, self.document, self._show_scope)
         from marginalia.office import quick_panel
         # Slash commands, and commands that focus this panel or speak in it.
         self.quick = quick_panel.attach(self)
@@ -189,6 +189,11 @@ class ChatPanel(PanelStates):
     def replay(self) -> None:
         """Show the session's log again (another chat opened, the last turn taken back)."""
         self._replay()
+        self.scope.refresh()        # another chat may have other sources
+
+    def _show_scope(self, line: str) -> None:
+        from marginalia.ui.sources_menu import scope
+        self.view.set_scope(scope(line, len(self.session.sources.sources())))
 
     @guarded
     def on_entries(self, entries) -> None:
@@ -335,6 +340,7 @@ class ChatPanel(PanelStates):
         self.actions.editing = False
         had_chat = bool(self.session.log) and not self.session.busy
         undo = self.session.new_chat()
+        self.scope.refresh()             # a new chat starts without sources
         self.queued = None
         self.renderer.reset()
         self.view.set_text("transcript", "")

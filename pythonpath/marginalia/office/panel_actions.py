@@ -98,7 +98,8 @@ class PanelActions:
             return
         track = settings_store.load(self.panel.ctx, with_key=False).track_changes
         try:
-            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track))
+            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track),
+                             self.session.sources.notes_for(text))
         except MarginaliaError as exc:
             self._say(str(exc))
             return
@@ -202,8 +203,12 @@ class PanelActions:
                 menu.setPopupMenu(item.item_id, self._menu(item.submenu))
         return menu
 
-    def _popup(self, items) -> int:
-        button = self.panel.view.controls["history"].getPosSize()
+    def on_sources(self) -> None:
+        from marginalia.office.panel_sources import PanelSources
+        PanelSources(self.panel, self._say).menu(lambda items: self._popup(items, "sources"))
+
+    def _popup(self, items, under: str = "history") -> int:
+        button = self.panel.view.controls[under].getPosSize()
         where = uno.createUnoStruct("com.sun.star.awt.Rectangle", button.X,
                                     button.Y + button.Height, button.Width, 0)
         return self._menu(items).execute(self.panel.view.window, where, EXECUTE_DOWN)

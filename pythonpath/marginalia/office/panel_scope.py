@@ -50,6 +50,10 @@ class ScopeWatch(unohelper.Base, XSelectionChangeListener):
         except Exception:
             log.exception("could not read the selection")
 
+    def refresh(self) -> None:
+        """Say it again now (the chat's sources changed)."""
+        self._update()
+
     def disposing(self, event):
         self._controller = None
 

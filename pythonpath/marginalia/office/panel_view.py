@@ -34,6 +34,7 @@ CHARS_PER_PIXEL = 1 / 7.0
 # name: (model kind, accessible name (a button's tooltip too), model properties), top to bottom.
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
+    ("sources", "Button", "Sources", {}),     # the chat's sources: add, remove (panel_sources)
     ("history", "Button", "History", {}),     # this document's chats, export, forget
     ("new_chat", "Button", "New chat", {}),
     ("settings", "Button", "Marginalia settings", {}),
@@ -56,9 +57,9 @@ CONTROLS = (
     ("undo", "Button", "Undo New chat", {"Label": "Undo"}),
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )
-ICON_BUTTONS = ("history", "new_chat", "settings")
+ICON_BUTTONS = ("sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
-ACTIONS = ("history",) + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
+ACTIONS = ("sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 HIDDEN_AT_START = ("jump", "undo")
 
 

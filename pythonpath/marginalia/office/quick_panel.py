@@ -26,6 +26,8 @@ class PanelQuick:
         self.panel = panel
         self._library = lambda: prompt_store.load(panel.ctx)
         self.slash = SlashList(panel.ctx, panel.view, self._library)
+        from marginalia.office import panel_sources
+        self.mentions = panel_sources.mention_list(panel)
         _panels[panel.session.key] = panel
         try:
             # A window opened before the extension was installed had no OnViewCreated
@@ -40,6 +42,7 @@ class PanelQuick:
         it is an ordinary message (a "/" that names no prompt is sent as typed)."""
         from marginalia.office import quick_actions
         self.slash.hide()
+        self.mentions.hide()
         command = slash.parse(self._library(), text)
         if command is None:
             return False
@@ -53,6 +56,7 @@ class PanelQuick:
         if _panels.get(self.panel.session.key) is self.panel:
             del _panels[self.panel.session.key]
         self.slash.dispose()
+        self.mentions.dispose()
 
 
 def attach(panel: Any) -> PanelQuick:

@@ -5,7 +5,9 @@ box laid over the row below the box. The focus stays in the message box: a
 toolkit key handler takes Up and Down (move in the list), Tab and Enter
 (complete the command, so Enter does not send) and Escape (close the list)
 while the list shows and the box has the focus; every other key goes on to
-the box. A double click on an entry completes it too. Main thread.
+the box. A double click on an entry completes it too. The same list offers
+the chat's sources after "@" (ui.mentions; office.quick_panel makes that one with
+its own ``matcher``, ``completer`` and ``chosen``). Main thread.
 """
 
 import logging
@@ -63,9 +65,15 @@ class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XActio
 class SlashList:
     """The list box of one panel, following the text of its message box."""
 
-    def __init__(self, ctx, view, library):
+    def __init__(self, ctx, view, library, matcher=None, completer=None, chosen=None,
+                 name=ACCESSIBLE_NAME):
         self._view = view
         self._library = library            # () -> the prompt library (read when "/" starts)
+        # text -> the entries to offer; (text, entry) -> the box's text once one is chosen;
+        # chosen(entry) after that. The defaults are the slash commands'.
+        self._matcher = matcher or self._prompts
+        self._completer = completer or (lambda _text, match: slash.completion(match.key))
+        self._chosen = chosen
         self._input = view.controls["input"]
         self._matches = []
         self.focused = False
@@ -77,7 +85,7 @@ class SlashList:
                                                       ctx)
         self.control.setModel(model)
         view.container.addControl("slash_list", self.control)
-        control_names.name_peer(self.control, "ListBox", ACCESSIBLE_NAME)   # no tooltip
+        control_names.name_peer(self.control, "ListBox", name)   # no tooltip
         self.control.setVisible(False)
         self._events = _Events(self)
         self._input.addTextListener(self._events)
@@ -103,9 +111,7 @@ class SlashList:
         """Show the prompts matching the box's text, or hide the list."""
         if self._completing:
             return
-        text = self._input.getText()
-        found = slash.matches(self._library(), text) if slash.typed_word(text) is not None \
-            else []
+        found = self._matcher(self._input.getText())
         if [m.key for m in found] == [m.key for m in self._matches]:
             return
         self._matches = found
@@ -117,6 +123,10 @@ class SlashList:
         self.control.selectItemPos(0, True)
         self._place()
         self.control.setVisible(True)
+
+    def _prompts(self, text):
+        return slash.matches(self._library(), text) if slash.typed_word(text) is not None \
+            else []
 
     def _place(self) -> None:
         box = self._input.getPosSize()
@@ -150,14 +160,16 @@ class SlashList:
         pos = self.control.getSelectedItemPos()
         if not self._matches or pos < 0:
             return
-        key = self._matches[pos].key
+        match = self._matches[pos]
         self.hide()
         self._completing = True
         try:
-            self._view.keep_input(slash.completion(key))
+            self._view.keep_input(self._completer(self._input.getText(), match))
         finally:
             self._completing = False
         self._view.focus_input()
+        if self._chosen is not None:
+            self._chosen(match)
 
     def hide(self) -> None:
         self._matches = []

@@ -11,6 +11,7 @@ from typing import Iterable, List, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.document.docview import short
+from marginalia.ui import citation_lines
 
 TOOL_LINE = "- `%s` \u2014 %s"
 ARGUMENTS_LIMIT = 80
@@ -66,6 +67,12 @@ class _Writer:
                 outcome = "failed: " + outcome
             self.lines.append(TOOL_LINE % (call, short(outcome, 200)))
             self.lines.append("")
+        elif kind == ev.CITATIONS:
+            self.flush()
+            found = citation_lines.lines(event.citations or {})
+            if found:
+                self.lines.extend([citation_lines.TITLE, ""] + ["- " + line for line in found]
+                                  + [""])
         elif kind == ev.ERROR:
             self.flush()
             self.lines.extend(["\u26a0 " + (event.message or "Something went wrong."), ""])

@@ -3,7 +3,7 @@
 Top to bottom, which is also the tab order (office.panel_view adds the
 controls in this order): the first-run card while it shows; a row with the
 thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
-thought) and small icon buttons at the right (History, New chat, Settings);
+thought) and small icon buttons at the right (Sources, History, New chat, Settings);
 the thinking pane (only while open and not empty); the conversation (takes
 what is left, with the "new reply below" button over its bottom edge); the
 buttons acting on the last answer (Copy, Insert, Retry, Edit: ANSWER_ROW, in
@@ -32,7 +32,7 @@ SEND_WIDTH = 64
 UNDO_WIDTH = 56
 JUMP_WIDTH = 150
 ANSWER_ROW = ("copy", "insert", "retry", "edit")
-ICONS = ("history", "new_chat", "settings")     # right to left order is reversed below
+ICONS = ("sources", "history", "new_chat", "settings")   # right to left order is reversed below
 THINKING_SHARE = 0.28
 THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least

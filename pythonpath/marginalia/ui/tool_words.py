@@ -17,6 +17,11 @@ from marginalia.document.tool_specs import SPECS
 ACTIONS = {spec.name: spec.words.action for spec in SPECS}
 DONE = {spec.name: spec.words.done for spec in SPECS}
 RUNNING = {spec.name: spec.words.running for spec in SPECS}
+# The chat's source tools (marginalia.sources.tools) are no document tools: their words here.
+ACTIONS.update(search_sources="search the sources", read_source="read the source")
+DONE.update(search_sources="Searched the sources", read_source="Read a source passage")
+RUNNING.update(search_sources="Searching the sources\u2026",
+               read_source="Reading a source passage\u2026")
 WORKING = "Working on the document\u2026"
 NOTHING_CHANGED = " \u2014 nothing changed"
 _NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")

@@ -18,6 +18,7 @@ from marginalia.chat.budget import short_count
 from marginalia.chat.loop import CONNECTING, RUNNING
 from marginalia.document.docview import short
 from marginalia.events import REASONING, Event
+from marginalia.ui import citation_lines
 from marginalia.ui.answer_format import LineFormatter, combine
 from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
                                     SoftWrap, trim_point)
@@ -327,6 +328,18 @@ class TranscriptRenderer:
         self._close_answer(out)
         self._chat(out, self._start_block("notice") + NOTICE_MARK + short(ev.message, 400)
                    + "\n")
+        return out
+
+    def _on_citations(self, ev):
+        """Under the answer: the passages it cited, its quotes not found in the sources."""
+        found = citation_lines.lines(ev.citations or {})
+        if not found:
+            return Appends()
+        out = Appends()
+        self._close_answer(out)
+        chat = self._start_block("notice") + citation_lines.TITLE + "\n"
+        chat += "".join(TOOL_MARK + line + "\n" for line in found)
+        self._chat(out, chat)
         return out
 
     def report(self, lines: Iterable[str]) -> Appends:

@@ -6,7 +6,7 @@ the insert_paragraphs tool uses, inside one undo step, recorded as the
 assistant's tracked change when the user's settings say so. Main thread.
 """
 
-from typing import Any
+from typing import Any, Dict, Optional
 
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
@@ -46,8 +46,12 @@ def write_at(doc: Any, text: Any, cursor: Any, blocks: list) -> int:
     return edit.write_blocks(doc, cursor, blocks, styles, edit.ListState(styles))
 
 
-def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool) -> int:
+def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool,
+                     notes: Optional[Dict[int, str]] = None) -> int:
     """Write ``markdown`` at the view cursor (after a selection); the blocks made.
+
+    ``notes`` ({citation key: text}, writer.footnotes.notes_for): the answer's [n]
+    keys become footnotes with those texts, in the same undo step.
 
     Raises ToolError with the sentence for the user when it cannot be done;
     nothing is changed then.
@@ -77,7 +81,15 @@ def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool) -> 
         try:
             with turn.author():
                 cursor = body.createTextCursorByRange(view.getEnd())
+                # A cursor at the insertion point would move past the new text: one a
+                # character before it stays where the answer begins.
+                before = body.createTextCursorByRange(view.getEnd())
+                first = not before.goLeft(1, False)
                 made = write_at(doc, body, cursor, blocks)
+                if notes:
+                    from marginalia.writer import footnotes
+                    footnotes.place(doc, body, body.getStart() if first else before, cursor,
+                                    notes)
             view.gotoRange(cursor.getEnd(), False)
         finally:
             read.invalidate()

@@ -182,6 +182,10 @@ class WriterToolbox:
     # -- tool calls -------------------------------------------------------------
     def _invoke(self, tool, kwargs):
         spec = tool_specs.spec(tool.name)
+        if spec is None and not tool.edits:
+            # Not a document tool (the chat's sources: office.source_turn): plain data,
+            # run on this worker; the main thread is not needed, nor the document's frame.
+            return tool.fn(**kwargs)
         if spec is None:        # run_edit's quick-action output: no declaration, no map
             return self._runner(lambda: self._run(tool, kwargs))
         if spec.reads == tool_specs.NO_MAP:

@@ -1,0 +1,54 @@
+"""The Sources menu's entries and what a chosen entry means."""
+
+from marginalia.ui import sources_menu as sm
+
+
+def test_the_menu_lists_the_sources_then_adding_then_removing():
+    sources = [("S1", "report.pdf"), ("S3", "notes.txt")]
+    items = sm.menu_items(sources, ["Draft.odt"])
+    labels = [item.label for item in items]
+    assert labels == ["report.pdf  (S1)", "notes.txt  (S3)", "", sm.ADD_FILE_LABEL,
+                      sm.OPEN_LABEL, sm.REMOVE_LABEL]
+    assert not items[0].enabled and items[3].enabled
+    assert [i.label for i in items[4].submenu] == ["Draft.odt"]
+    removals = items[5].submenu
+    assert [i.label for i in removals] == ["report.pdf", "notes.txt"]
+    ids = [i.item_id for i in items if i.item_id] + [i.item_id for i in removals] + [
+        i.item_id for i in items[4].submenu]
+    assert len(ids) == len(set(ids))
+    assert sm.chosen(removals[1].item_id, sources, ["Draft.odt"]) == ("remove", "S3")
+    assert sm.chosen(items[4].submenu[0].item_id, sources, ["Draft.odt"]) == ("document", 0)
+    assert sm.chosen(sm.ADD_FILE, sources, []) == ("file", None)
+    assert sm.chosen(items[0].item_id, sources, []) is None     # a listed source: a label
+
+
+def test_an_empty_chat_says_so_and_offers_no_removal():
+    items = sm.menu_items([], [])
+    assert items[0].label == sm.NONE_YET_LABEL and not items[0].enabled
+    assert sm.REMOVE_LABEL not in [i.label for i in items]
+    opened = next(i for i in items if i.label == sm.OPEN_LABEL)
+    assert [(i.label, i.enabled) for i in opened.submenu] == [(sm.NO_OPEN_LABEL, False)]
+
+
+def test_the_source_tools_have_words_for_the_user():
+    from marginalia.ui.tool_words import running, tool_line
+    assert tool_line("search_sources", True, "search_sources") == "Searched the sources"
+    assert running("read_source") == "Reading a source passage\u2026"
+    assert tool_line("read_source", False, "read_source failed: bad arguments") == (
+        "Couldn't read the source: the model's request was incomplete")
+
+
+def test_a_change_drawn_from_a_source_says_so_in_the_review_list():
+    from marginalia.document import change_log as cl
+    change = cl.Change(1, 1, "insert_paragraphs", cl.INSERT, cl.DIRECT, [3, 3], "",
+                       "The river was cold.", source="report.pdf, p. 2")
+    assert cl.line(change).endswith("\u00b7 from report.pdf, p. 2")
+    again = cl.Change.from_dict(change.to_dict())
+    assert again.source == "report.pdf, p. 2"
+    assert "source" not in cl.Change.from_dict(dict(change.to_dict(), source="")).to_dict()
+
+
+def test_the_scope_line_counts_the_sources():
+    assert sm.scope("Whole document", 0) == "Whole document"
+    assert sm.scope("Selection: 3 words", 1) == "Selection: 3 words + 1 source"
+    assert sm.scope("Whole document", 2) == "Whole document + 2 sources"
