@@ -9,12 +9,13 @@ addressed by id, a closed document a plain error, Stop refusing an agent's calls
 """
 
 import json
+import threading
 import time
 
 import pytest
 
 from tests.support.mcp_client import agent, sleep
-from tests.support.sse_server import ScriptedServer, text_response
+from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
 from tests.support.writer import annotations, build, redlines, select, texts
 
 # office.mcp_turns.IDLE, with room for a busy machine.
@@ -141,6 +142,89 @@ def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office,
         return ended
     assert agent(*server, "Claude", steps) == []
     assert _titles(doc) == [CLAUDE]
+
+
+def test_an_agent_is_refused_while_the_panel_edits_and_every_panel_edit_stays_tracked(
+        office, server, docs):
+    # The panel (a real chat turn, Suggest edits) and an agent on one document at once:
+    # the agent's turn used to switch recording off under the panel's, leaving the
+    # panel's later edit untracked, and the agent's own edit landed amid the panel's.
+    doc = docs("Alpha one", "Bravo two", "Charlie three", "Delta four")
+    uid = doc.RuntimeUID
+    script = [
+        tool_calls_response([("c1", "replace_text", {"search": "Alpha", "replacement": "ALPHA"})],
+                            head_delay=1.5),
+        tool_calls_response([("c2", "replace_text", {"search": "Delta", "replacement": "DELTA"})],
+                            head_delay=AFTER_IDLE),
+        text_response("Done."),
+    ]
+    with ScriptedServer(script) as srv:
+        assert office.job("chat.start", doc, message="edit", settings={
+            "endpoint": srv.url, "model": "test-model", "apply_mode": "tracked",
+            "track_changes": True}) == {"started": True}
+
+        async def steps(a):
+            await sleep(0.3)
+            during = await a.call("replace_text", document=uid, search="Bravo",
+                                  replacement="BRAVO")
+            await sleep(2.0)        # the panel's first edit happens meanwhile
+            return during
+        refused = agent(*server, "Claude", steps)
+        deadline = time.time() + 30
+        while office.job("chat.poll", doc)["busy"] and time.time() < deadline:
+            time.sleep(0.1)
+    assert refused[0] and "user's chat" in refused[1] and "nothing was changed" in refused[1]
+    assert "Traceback" not in refused[1]
+    office.job("mcp.settle")
+    assert "BRAVO" not in " ".join(texts(doc))
+    # Both panel edits are suggestions (a deletion and an insertion each), the agent made none.
+    assert sorted(author for _t, author in redlines(doc)) == ["Marginalia (AI)"] * 4
+    assert doc.getPropertyValue("RecordChanges") is False
+
+    async def after(a):
+        return await a.call("replace_text", document=uid, search="Bravo", replacement="BRAVO")
+    assert not agent(*server, "Claude", after)[0]      # served again once the panel is done
+    office.job("mcp.settle")
+    assert len([r for r in redlines(doc) if r[1] == CLAUDE]) == 2
+
+
+def test_an_agent_turn_ending_mid_panel_turn_leaves_recording_on_for_the_panel(
+        office, server, docs):
+    # Recording is counted per document: the agent's turn idling out while a tracked
+    # toolbox turn (writer.call_tools, as the panel's) still edits must not switch it off.
+    doc = docs("Alpha one", "Bravo two", "Charlie three", "Delta four")
+    uid = doc.RuntimeUID
+
+    ended = []
+
+    async def steps(a):
+        out = await a.call("replace_text", document=uid, search="Bravo", replacement="BRAVO")
+        await sleep(0.3)        # its session ends then, and its turn with it
+        return out
+
+    def run_agent():
+        ended.append(agent(*server, "Claude", steps))
+        ended.append(time.time())
+    thread = threading.Thread(target=run_agent)
+    thread.start()
+    deadline = time.time() + 10
+    while not doc.getPropertyValue("RecordChanges") and time.time() < deadline:
+        time.sleep(0.02)
+    # A toolbox turn (writer.call_tools, as the panel's) whose first edit comes while the
+    # agent's turn is open and whose last edit comes after it closed.
+    calls = [{"name": "replace_text", "arguments": {"search": "Alpha", "replacement": "ALPHA"}}]
+    calls += [{"name": "read_document", "arguments": {}}] * 1500
+    calls += [{"name": "replace_text", "arguments": {"search": "Delta", "replacement": "DELTA"}}]
+    office.job("writer.call_tools", doc, apply="tracked", title="panel", calls=calls)
+    finished = time.time()
+    thread.join()
+    assert not ended[0][0], ended
+    assert finished > ended[1] + 0.5, "the toolbox turn must outlast the agent's"
+    office.job("mcp.settle")
+    ai = [r for r in redlines(doc) if r[1] == "Marginalia (AI)"]
+    assert len(ai) == 4, redlines(doc)
+    assert len([r for r in redlines(doc) if r[1] == CLAUDE]) == 2
+    assert doc.getPropertyValue("RecordChanges") is False
 
 
 def test_the_outside_agents_apply_mode_setting_holds_for_their_turns(office, server, docs):

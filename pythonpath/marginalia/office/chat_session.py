@@ -221,9 +221,10 @@ class ChatSession:
         if not text or self.busy or self._closed:
             return False
         from marginalia.chat.transport import CancelToken
+        # Busy first: from here on an outside agent's calls on the document are refused.
+        self._running = True
         for fn in list(_starting):              # office.mcp_turns: an agent's turn ends
             fn(self.key)
-        self._running = True
         self._push(self._generation, ("user", history.Said(text)))
         self._cancel = CancelToken()
         threads.start(self._run, text, self._cancel, self._generation, action,

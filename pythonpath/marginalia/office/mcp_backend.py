@@ -123,7 +123,7 @@ class OfficeBackend(Backend):
         except mcp_turns.DocumentClosed as exc:
             self._seen.pop(key, None)
             raise McpRefusal(str(exc))
-        except mcp_turns.Stopped as exc:
+        except (mcp_turns.Stopped, mcp_turns.PanelBusy) as exc:
             raise McpRefusal(str(exc))
         return text_result(result.content, is_error=not result.ok)
 

@@ -7,7 +7,8 @@ WriterToolbox (the apply mode from the mcp_apply_mode setting, the agent's name
 as the tracked changes' author and as the undo step's title, "Claude via
 Marginalia"), begun at the first call and ended when the agent has been quiet
 for IDLE seconds, when another agent calls on that document, when the
-panel starts a turn there (``panel_starts``), or at the agent's first call
+panel starts a turn there (``end_for_document``, at once; while the panel's turn
+runs, agent calls on that document are refused with PANEL_BUSY), or at the agent's first call
 after MAX_TURN seconds (a new turn begins with it). Calls on one document run
 one at a time; each runs its document work on the main thread (the toolbox's runner).
 
@@ -50,12 +51,18 @@ MAX_TURN = 120.0
 
 CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
           "to see the open documents.")
+PANEL_BUSY = ("The user's chat in Marginalia is editing this document now; nothing was "
+              "changed. Try again when it has finished.")
 STOPPED = ("The user stopped this agent in Marginalia: its calls are refused for this "
            "LibreOffice session.")
 
 
 class Stopped(Exception):
     """The agent was stopped by the user (stop_agent): its call is refused."""
+
+
+class PanelBusy(Exception):
+    """The user's chat (the panel) runs a turn on the document: the call is refused."""
 
 
 class DocumentClosed(Exception):
@@ -189,6 +196,12 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
         if is_stopped(agent, session):      # stopped while this call waited
             raise Stopped(STOPPED)
         turn = _open.get(key)
+        if _panel_busy(key):
+            # Two turns editing one document at once would mix their undo steps and
+            # change records: the panel's turn has the document to itself.
+            if turn is not None:
+                _close(turn)
+            raise PanelBusy(PANEL_BUSY)
         if turn is not None and ((turn.agent, turn.session) != (agent, session)
                                  or time.monotonic() - turn.began >= MAX_TURN):
             _close(turn)                    # another agent's turn, or a long one, ends here
@@ -201,7 +214,17 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
             _close(turn)
             raise DocumentClosed(CLOSED)
         turn.last = time.monotonic()
+        if _panel_busy(key):
+            _close(turn)            # the panel started a turn during this call
         return result
+
+
+def _panel_busy(key) -> bool:
+    """Whether the panel's chat runs a turn on the document (no UNO: any thread)."""
+    from marginalia.office import chat_session
+    with chat_session._sessions_lock:
+        session = chat_session._sessions.get(key)
+    return session is not None and session.busy
 
 
 def _begin(agent, session, key, doc, make_toolbox):
@@ -280,11 +303,26 @@ def watch_panel() -> None:
 
 
 def end_for_document(key: str) -> None:
-    """Close the agent turn open on the document, if any (the panel starts a turn there,
-    or the document is closing). Returns at once: the close runs on a worker thread."""
+    """Close the agent turn open on the document, if any: the panel starts a turn there
+    (ChatSession.send, busy already set, so further agent calls are refused).
+
+    Closes it now, before the panel's first edit, unless an agent call is running on
+    the document: that call holds the document's lock and may wait for the main
+    thread, where this may run, so it is not waited for; it closes the turn itself
+    when it sees the panel busy, and a worker closes it after, should it have looked
+    just before the panel started.
+    """
     with _lock:
         turn = _open.get(key)
-    if turn is not None:
+    if turn is None:
+        return
+    lock = _doc_lock(key)
+    if lock.acquire(False):
+        try:
+            _close(turn)
+        finally:
+            lock.release()
+    else:
         threads.start(_close_locked, turn, name="marginalia-mcp-end")
 
 
