@@ -335,6 +335,32 @@ def test_stop_refuses_the_agents_further_calls_and_no_one_elses(office, server, 
     assert texts(doc) == ["November plain text"] and redlines(doc) == []
 
 
+def test_a_stopped_agent_is_refused_under_its_name_in_another_case_or_spacing(office, server,
+                                                                            docs):
+    # The name is the client's own say: "claude" used to be served after Stop on "Claude".
+    doc = docs("Oscar plain text")
+    uid = doc.RuntimeUID
+
+    async def first(a):
+        assert not (await a.call("read_document", document=uid))[0]
+        office.job("mcp.stop_agent", name="Claude")
+    agent(*server, "Claude", first)
+
+    async def edit(a):
+        return await a.call("replace_text", document=uid, search="plain", replacement="fancy")
+    for name in ("claude", " CLAUDE ", "Claude"):
+        refused = agent(*server, name, edit)
+        assert refused[0] and "stopped" in refused[1], (name, refused)
+    assert office.job("mcp.state")["stopped"] == ["Claude"]
+    office.job("mcp.settle")
+    assert texts(doc) == ["Oscar plain text"] and redlines(doc) == []
+    # Another agent is served; a resume under another spelling takes the Stop back.
+    assert not agent(*server, "Codex", lambda a: a.call("read_document", document=uid))[0]
+    office.job("mcp.resume_agent", name="claude")
+    assert office.job("mcp.state")["stopped"] == []
+    assert not agent(*server, "Claude", edit)[0]
+
+
 def test_the_prompt_library_is_offered_as_prompts(office, server):
     async def steps(a):
         prompts = {p.name: p for p in await a.prompts()}

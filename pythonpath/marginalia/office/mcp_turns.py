@@ -22,6 +22,11 @@ State for the panel (the lead's UI; nothing here draws):
     office session (an agent named so, or the one MCP session with that id), and
     closes its open turns; returns how many agents the name stopped (0 or 1 is
     typical). ``stopped()`` lists them; ``resume_agent`` takes a Stop back.
+    Names compare without case or spacing ("claude" is "Claude"), and the MCP
+    sessions the agent had are refused too. Stop is for a well-behaved agent: the
+    name is the agent's own say (MCP clientInfo), so an agent set on going on can
+    reconnect under another one. The strong stop is New token (Options > Other
+    agents): every agent must then be given the new token to be served at all.
   * A turn's change records reach the document's chat session log as CHANGE
     events when it closes, so the change card shows the last agent turn as it
     shows a panel turn (the card appears once the chat has a message).
@@ -93,7 +98,10 @@ class _AgentTurn:
 _lock = threading.Lock()
 _open: Dict[str, _AgentTurn] = {}          # document id -> the agent turn open on it
 _doc_locks: Dict[str, threading.Lock] = {}  # document id -> one call at a time
-_stopped: List[str] = []
+_stopped: List[str] = []                    # names (or session ids) as Stop was given them
+_stopped_sessions: Dict[str, List[str]] = {}  # a stopped name -> its sessions, refused too
+_agent_sessions: Dict[str, List[str]] = {}    # an agent name -> its latest MCP sessions
+_SESSIONS_KEPT = 20
 _listeners: List[Callable[[List[Dict[str, Any]]], None]] = []
 _ctx = [None]
 
@@ -106,22 +114,45 @@ def _doc_lock(key) -> threading.Lock:
         return lock
 
 
+def _norm(name) -> str:
+    """A name as Stop compares it: "Claude", "claude" and " CLAUDE " are one agent."""
+    return " ".join(str(name or "").split()).casefold()
+
+
 def is_stopped(agent: str, session: Optional[str] = None) -> bool:
     with _lock:
-        return agent in _stopped or (session is not None and session in _stopped)
+        if session:
+            _remember(_norm(agent), session)
+        stops = set(_norm(s) for s in _stopped)
+        if _norm(agent) in stops or (session and _norm(session) in stops):
+            return True
+        return bool(session) and any(session in ids for ids in _stopped_sessions.values())
+
+
+def _remember(name, session):
+    """The sessions an agent name has had (the lock held): Stop refuses them too."""
+    seen = _agent_sessions.setdefault(name, [])
+    if session not in seen:
+        seen.append(session)
+        del seen[:-_SESSIONS_KEPT]
 
 
 def stop_agent(name_or_session: str) -> int:
-    """Refuse the agent's (or the MCP session's) further calls for this office session.
+    """Refuse the agent's (or the MCP session's) further calls for this office session:
+    the name compared without case or spacing, and every MCP session it has had.
 
     Its open turns close (their undo steps and change records settle) on a worker
     thread, so this may be called on the main thread. Returns the turns closed.
     """
+    key = _norm(name_or_session)
     with _lock:
-        if name_or_session not in _stopped:
+        if key not in set(_norm(s) for s in _stopped):
             _stopped.append(name_or_session)
+        ids = set(_agent_sessions.get(key, ()))
+        ids.update(t.session for t in _open.values() if t.session and _norm(t.agent) == key)
+        _stopped_sessions[key] = sorted(ids)
         turns = [t for t in _open.values()
-                 if name_or_session in (t.agent, t.session)]
+                 if key in (_norm(t.agent), _norm(t.session)) or t.session in ids]
     for turn in turns:
         threads.start(_close_locked, turn, name="marginalia-mcp-stop")
     log.info("an agent was stopped by the user")
@@ -130,9 +161,10 @@ def stop_agent(name_or_session: str) -> int:
 
 def resume_agent(name_or_session: str) -> None:
     """Take a Stop back: the agent's calls are served again."""
+    key = _norm(name_or_session)
     with _lock:
-        if name_or_session in _stopped:
-            _stopped.remove(name_or_session)
+        _stopped[:] = [s for s in _stopped if _norm(s) != key]
+        _stopped_sessions.pop(key, None)
 
 
 def stopped() -> List[str]:
@@ -338,3 +370,5 @@ def reset_stops() -> None:
     """Forget every Stop (tests: a fresh office session)."""
     with _lock:
         del _stopped[:]
+        _stopped_sessions.clear()
+        _agent_sessions.clear()
