@@ -9,6 +9,7 @@ addressed by id, a closed document a plain error, Stop refusing an agent's calls
 """
 
 import json
+import os
 import threading
 import time
 
@@ -359,6 +360,68 @@ def test_a_stopped_agent_is_refused_under_its_name_in_another_case_or_spacing(of
     office.job("mcp.resume_agent", name="claude")
     assert office.job("mcp.state")["stopped"] == []
     assert not agent(*server, "Claude", edit)[0]
+
+
+def _card_changes(office, doc, count):
+    deadline = time.time() + 10
+    changes = []
+    while len(changes) < count and time.time() < deadline:
+        changes = [e["change"] for e in office.job("chat.state", doc)["log"]
+                   if e["type"] == "change"]
+        time.sleep(0.1)
+    return changes
+
+
+def test_a_closing_agent_turn_hands_its_changes_on_without_touching_the_profile_name(
+        office, server, docs):
+    # The hand-off made the document's chat session off the main thread, and a new one
+    # ran the crash recovery of the profile name: amid another agent's edit (its name
+    # swapped in, the rescue file written) that gave the user's name back mid-edit.
+    from tests.office.test_writer_safety import _set_profile_name, profile_name
+    rescue = os.path.join(office.profile_dir, "user", "marginalia", "author-rescue.json")
+    user = profile_name(office)
+    _set_profile_name(office, ("Ada", "Lovelace"))
+    try:
+        doc, other = docs("Romeo one", "Romeo two"), docs("Sierra one", "Sierra two")
+        uid, other_uid = doc.RuntimeUID, other.RuntimeUID
+
+        async def edits(a, key):
+            for n in ("one", "two"):
+                assert not (await a.call("replace_text", document=key, search=n,
+                                         replacement=n.upper()))[0]
+                await sleep(0.1)
+        # Two agents interleaving their edits on two documents.
+        codex = threading.Thread(target=lambda: agent(
+            *server, "Codex", lambda a: edits(a, other_uid)))
+        codex.start()
+        agent(*server, "Claude", lambda a: edits(a, uid))
+        codex.join()
+        office.job("mcp.settle")
+        assert profile_name(office) == ("Ada", "Lovelace")
+        assert set(a for _t, a in redlines(doc)) == {CLAUDE}
+        assert set(a for _t, a in redlines(other)) == {"Codex via Marginalia"}
+        assert len(_card_changes(office, doc, 2)) == 2
+        assert len(_card_changes(office, other, 2)) == 2
+
+        # Another agent mid-edit: its name in the profile, the rescue file written.
+        third = docs("Tango one")
+
+        async def one(a):
+            out = await a.call("replace_text", document=third.RuntimeUID, search="one",
+                               replacement="ONE")
+            with open(rescue, "w") as fh:
+                json.dump(["Ada", "Lovelace"], fh)
+            _set_profile_name(office, ("Codex via Marginalia", ""))
+            office.job("mcp.settle")      # Claude's turn closes: its change reaches the card
+            return out
+        assert not agent(*server, "Claude", one)[0]
+        assert profile_name(office) == ("Codex via Marginalia", "")
+        assert os.path.exists(rescue)
+    finally:
+        if os.path.exists(rescue):
+            os.remove(rescue)
+        _set_profile_name(office, user)
+    assert [c["tool"] for c in _card_changes(office, third, 1)] == ["replace_text"]
 
 
 def test_the_prompt_library_is_offered_as_prompts(office, server):

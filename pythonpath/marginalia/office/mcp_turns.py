@@ -315,14 +315,21 @@ def _close(turn):
 
 def _to_card(turn, changes):
     """The turn's change records as CHANGE events in the document's chat session: its log
-    is what the change card reads (document.change_log.turns_in), as for a panel turn."""
-    try:
-        from marginalia import events as ev
-        from marginalia.office import chat_session
-        session = chat_session.session_for(turn.toolbox.ctx, turn.doc)
+    is what the change card reads (document.change_log.turns_in), as for a panel turn.
+
+    On the main thread (the session is made there: UNO), and with no author recovery:
+    another agent's edit may hold the profile name swapped, and recovery then would
+    give the user's name to that agent's tracked changes."""
+    from marginalia import events as ev
+    from marginalia.office import chat_session
+
+    def hand():
+        session = chat_session.session_for(turn.toolbox.ctx, turn.doc, recover=False)
         for change in changes:
             session._push(session._generation,
                           ("event", ev.Event(ev.CHANGE, change=change.to_dict())))
+    try:
+        mainthread.run_sync(turn.toolbox.ctx, hand)
     except Exception:
         log.exception("could not hand an agent turn's changes to the change card")
 
