@@ -424,6 +424,32 @@ def test_a_closing_agent_turn_hands_its_changes_on_without_touching_the_profile_
     assert [c["tool"] for c in _card_changes(office, third, 1)] == ["replace_text"]
 
 
+def test_a_resource_read_neither_opens_a_turn_nor_ends_another_agents(office, server, docs):
+    # resources/read went through a tool call: Claude's read closed Codex's open turn, so
+    # Codex's next edit became a second undo step.
+    doc = docs("Uniform one", "Uniform two")
+    uid = doc.RuntimeUID
+    read = []
+
+    async def claude(a):
+        return await a.read("marginalia://document/" + uid)
+
+    async def codex(a):
+        assert not (await a.call("replace_text", document=uid, search="one",
+                                 replacement="ONE"))[0]
+        reader = threading.Thread(target=lambda: read.append(agent(*server, "Claude", claude)))
+        reader.start()
+        reader.join()
+        during = [s["agent"] for s in office.job("mcp.state")["active"]]
+        assert not (await a.call("replace_text", document=uid, search="two",
+                                 replacement="TWO"))[0]
+        return during
+    assert agent(*server, "Codex", codex) == ["Codex"]
+    assert "Uniform" in read[0]
+    office.job("mcp.settle")
+    assert _titles(doc) == ["Codex via Marginalia"]      # one turn, one undo step
+
+
 def test_the_prompt_library_is_offered_as_prompts(office, server):
     async def steps(a):
         prompts = {p.name: p for p in await a.prompts()}

@@ -11,7 +11,7 @@ from the mcp_apply_mode setting, keep-out marks refused by the toolbox as for
 the panel.
 
 Resources: each open document's text as read_document shows it
-(marginalia://document/<id>). Prompts: the prompt library (office.prompt_store).
+(marginalia://document/<id>), read outside any agent turn. Prompts: the prompt library (office.prompt_store).
 
 Threads: the server calls these methods on its HTTP threads; every UNO call
 goes to the main thread (office.mainthread.run_sync). Refusals are
@@ -180,14 +180,22 @@ class OfficeBackend(Backend):
                  "mimeType": "text/plain"} for key, title, _doc in docs]
 
     def read_resource(self, client: Client, uri: str):
+        """The document's text as read_document shows it, read on the main thread outside
+        any turn: a read must not open an agent turn, nor close another agent's."""
+        from marginalia.errors import Cancelled
         if not uri.startswith(RESOURCE_PREFIX):
             raise UnknownName("There is no resource at %s." % uri[:120])
-        result = self.call_tool(client, "read_document",
-                                {"document": uri[len(RESOURCE_PREFIX):]})
-        if result.get("isError"):
-            raise McpRefusal(result["content"][0]["text"])
-        return {"contents": [{"uri": uri, "mimeType": "text/plain",
-                              "text": result["content"][0]["text"]}]}
+        if mcp_turns.is_stopped(client.label, client.session_id):
+            raise McpRefusal(mcp_turns.STOPPED)
+        key, doc = self._document(uri[len(RESOURCE_PREFIX):])
+        try:
+            result = self._toolbox(doc, client.label).registry.call("read_document", {})
+        except Cancelled:
+            self._seen.pop(key, None)
+            raise McpRefusal(mcp_turns.CLOSED)
+        if not result.ok:
+            raise McpRefusal(result.content)
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": result.content}]}
 
     # -- prompts --------------------------------------------------------------------
     def _library(self):
@@ -225,7 +233,6 @@ class OfficeBackend(Backend):
         raise UnknownName("There is no prompt named %s." % name)
 
     def session_ended(self, client: Client) -> None:
-        """The agent's session ended: its open turn closes now rather than after IDLE."""
-        for state in mcp_turns.active():
-            if state["session"] == client.session_id:
-                mcp_turns.end_for_document(state["document"])
+        """The agent's session ended: its open turns close now rather than after IDLE (its
+        own only: another agent's turn may have taken the document meanwhile)."""
+        mcp_turns.end_session(client.session_id)

@@ -365,6 +365,16 @@ def end_for_document(key: str) -> None:
         threads.start(_close_locked, turn, name="marginalia-mcp-end")
 
 
+def end_session(session: Optional[str]) -> None:
+    """Close the turns of one MCP session (it ended), and no one else's; returns at once."""
+    if not session:
+        return
+    with _lock:
+        turns = [t for t in _open.values() if t.session == session]
+    for turn in turns:
+        threads.start(_close_locked, turn, name="marginalia-mcp-end")
+
+
 def close_all() -> None:
     """Close every open agent turn now (the server stops); waits for each."""
     with _lock:
