@@ -506,6 +506,72 @@ def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(o
         office.job("mcp.stop")
 
 
+def _set_policy(office, **values):
+    """The administrator's policy, written in the profile (an administrator's layer
+    finalizes it; ui.policy decides the same either way)."""
+    from tests.support.writer import prop
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    access = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationUpdateAccess",
+        (prop("nodepath", "/org.marginalia.Settings/Policy"),))
+    import uno
+    for name, value in values.items():
+        if isinstance(value, tuple):        # a string list must say so to the bridge
+            uno.invoke(access, "replaceByName", (name, uno.Any("[]string", value)))
+        else:
+            access.replaceByName(name, value)
+    access.commitChanges()
+
+
+def test_a_policy_limiting_the_model_servers_keeps_outside_agents_off_unless_it_allows_them(
+        office, docs):
+    from marginalia.ui import policy
+    office.job("mcp.stop")
+    docs("Victor opens a view")
+    port = _free_port()
+    try:
+        _set_policy(office, local_only=True)
+        office.job("settings.save", mcp_enabled=True, mcp_port=port)
+        state = office.job("mcp.apply")
+        assert not state["running"] and state["problem"] == policy.OUTSIDE_AGENTS_OFF
+        assert _state_until(office, True, seconds=2)["running"] is False
+        with pytest.raises(Exception):
+            office.job("mcp.start", port=0)
+        assert office.job("mcp.state")["running"] is False
+        # The administrator allows them explicitly: served again.
+        _set_policy(office, allow_outside_agents=True)
+        assert office.job("mcp.apply")["port"] == port
+        office.job("settings.save", mcp_enabled=False)
+        assert _state_until(office, False)["running"] is False
+        _set_policy(office, local_only=False, allow_outside_agents=False,
+                    allowed_endpoints=("https://llm.example.org/v1",))
+        assert office.job("mcp.apply")["problem"] == policy.OUTSIDE_AGENTS_OFF
+    finally:
+        _set_policy(office, local_only=False, allow_outside_agents=False, allowed_endpoints=())
+        office.job("settings.save", mcp_enabled=False, mcp_port=8765)
+        office.job("mcp.apply")
+        office.job("mcp.stop")
+
+
+def test_under_selection_only_agents_are_not_told_the_document_titles(office, docs):
+    doc = docs("Whiskey confidential merger plans")
+    _set_policy(office, selection_only=True)
+    try:
+        started = office.job("mcp.start", port=0, fresh=True)
+
+        async def steps(a):
+            return await a.documents(), [(r.name, r.title) for r in await a.resources()]
+        listed, resources = agent("http://127.0.0.1:%d/mcp" % started["port"],
+                                  started["token"], "Claude", steps)
+    finally:
+        office.job("mcp.stop")
+        _set_policy(office, selection_only=False)
+    titles = [d["title"] for d in listed]
+    assert doc.getTitle() not in titles and "Document 1" in titles, listed
+    assert doc.RuntimeUID in [d["id"] for d in listed]
+    assert all(name.startswith("Document ") for name, _t in resources), resources
+
+
 def test_a_stopped_agent_is_refused_the_prompts_and_lists_too(office, server):
     from mcp.shared.exceptions import MCPError
 

@@ -131,8 +131,15 @@ class OfficeBackend(Backend):
         import json
         docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
         self._seen = dict((key, doc) for key, _title, doc in docs)
-        return json.dumps({"documents": [{"id": key, "title": title}
-                                         for key, title, _doc in docs]}, ensure_ascii=False)
+        return json.dumps({"documents": [{"id": key, "title": title} for key, title
+                                         in zip([d[0] for d in docs], self._titles(docs))]},
+                          ensure_ascii=False)
+
+    def _titles(self, docs):
+        """The titles agents are told: none under the administrator's selection only."""
+        from marginalia.ui import policy
+        titles = [title for _key, title, _doc in docs]
+        return titles if self.rules is None else policy.document_titles(self.rules, titles)
 
     def _document(self, wanted: Optional[str]):
         """(id, model) of the document a call names, or the only one open."""
@@ -177,7 +184,8 @@ class OfficeBackend(Backend):
             return []
         return [{"uri": RESOURCE_PREFIX + key, "name": title, "title": title,
                  "description": "The document's text as read_document shows it.",
-                 "mimeType": "text/plain"} for key, title, _doc in docs]
+                 "mimeType": "text/plain"}
+                for key, title in zip([d[0] for d in docs], self._titles(docs))]
 
     def read_resource(self, client: Client, uri: str):
         """The document's text as read_document shows it, read on the main thread outside
