@@ -119,7 +119,7 @@ def test_the_policy_options_are_written_and_always_locked(tmp_path):
         ["--endpoint", "https://llm.corp/v1", "--model", "m",
          "--allow-endpoint", "https://llm.corp/v1", "--allow-endpoint", "gpu01:8000",
          "--local-only", "--selection-only", "--chat-days", "0", "--no-test-connection",
-         "--key-file", "/etc/marginalia/key"], XCS, out) == 0
+         "--key-file", "/etc/marginalia/key", "--allow-outside-agents"], XCS, out) == 0
     with open(out, encoding="utf-8") as fh:
         text = fh.read()
     props = _props(text)
@@ -130,6 +130,7 @@ def test_the_policy_options_are_written_and_always_locked(tmp_path):
     assert props["chat_days"] == ("0", True, "Policy")
     assert props["allow_test_connection"] == ("false", True, "Policy")
     assert props["api_key_file"] == ("/etc/marginalia/key", True, "Policy")
+    assert props["allow_outside_agents"] == ("true", True, "Policy")
     assert "api_key_env" not in props            # not given: the schema's default, unlocked
     assert props["endpoint"][1] is False         # only --lock locks a setting
 

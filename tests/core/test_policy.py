@@ -188,3 +188,25 @@ def test_the_administrators_key_goes_only_to_the_administrators_server(
     else:
         assert sentence == ("The API key from your administrator is only for your "
                             "administrator's model server; nothing was sent to %s." % endpoint)
+
+
+@pytest.mark.parametrize("rules,refused", [
+    (Policy(), False),
+    (Policy(selection_only=True, chat_days=0), False),
+    (Policy(local_only=True), True),
+    (Policy(allowed_endpoints=("https://llm.corp/v1",)), True),
+    (Policy(local_only=True, allow_outside_agents=True), False),
+    (Policy(allowed_endpoints=("gpu01",), allow_outside_agents=True), False)])
+def test_outside_agents_are_off_where_the_policy_limits_the_servers_unless_allowed(
+        rules, refused):
+    # An agent sends what it reads to servers the administrator never saw.
+    sentence = policy.outside_agents_refusal(rules)
+    assert sentence == ("Your administrator does not allow outside agents." if refused
+                        else "")
+
+
+def test_under_selection_only_agents_get_no_document_titles():
+    titles = ["Merger plans.odt", "Untitled 1"]
+    assert policy.document_titles(Policy(), titles) == titles
+    assert policy.document_titles(Policy(selection_only=True), titles) == [
+        "Document 1", "Document 2"]

@@ -38,7 +38,7 @@ def user_office(admin_server):
     # Two entries: the registry's string list must come back as two items.
     rules = {"allowed_endpoints": admin_server.url + " gpu01:8000", "local_only": "true",
              "selection_only": "true", "chat_days": "0", "allow_test_connection": "false",
-             "api_key_file": key_file}
+             "api_key_file": key_file, "allow_outside_agents": "true"}
     layer = with_admin_settings(dict(rules, endpoint=admin_server.url, model="corp-model"),
                                 list(rules))
     harness = layer.office(OXT)
@@ -147,6 +147,7 @@ def test_the_runners_tools_and_context_hold_to_the_selection_too(user_office):
 
 def test_outside_agents_are_offered_only_the_selection_tools(user_office):
     from tests.support.mcp_client import agent
+    # local_only and allowed_endpoints keep agents off; this policy allows them explicitly.
     started = user_office.job("mcp.start", port=0)
     try:
         async def steps(a):

@@ -9,12 +9,14 @@ addressed by id, a closed document a plain error, Stop refusing an agent's calls
 """
 
 import json
+import os
+import threading
 import time
 
 import pytest
 
 from tests.support.mcp_client import agent, sleep
-from tests.support.sse_server import ScriptedServer, text_response
+from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
 from tests.support.writer import annotations, build, redlines, select, texts
 
 # office.mcp_turns.IDLE, with room for a busy machine.
@@ -143,6 +145,89 @@ def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office,
     assert _titles(doc) == [CLAUDE]
 
 
+def test_an_agent_is_refused_while_the_panel_edits_and_every_panel_edit_stays_tracked(
+        office, server, docs):
+    # The panel (a real chat turn, Suggest edits) and an agent on one document at once:
+    # the agent's turn used to switch recording off under the panel's, leaving the
+    # panel's later edit untracked, and the agent's own edit landed amid the panel's.
+    doc = docs("Alpha one", "Bravo two", "Charlie three", "Delta four")
+    uid = doc.RuntimeUID
+    script = [
+        tool_calls_response([("c1", "replace_text", {"search": "Alpha", "replacement": "ALPHA"})],
+                            head_delay=1.5),
+        tool_calls_response([("c2", "replace_text", {"search": "Delta", "replacement": "DELTA"})],
+                            head_delay=AFTER_IDLE),
+        text_response("Done."),
+    ]
+    with ScriptedServer(script) as srv:
+        assert office.job("chat.start", doc, message="edit", settings={
+            "endpoint": srv.url, "model": "test-model", "apply_mode": "tracked",
+            "track_changes": True}) == {"started": True}
+
+        async def steps(a):
+            await sleep(0.3)
+            during = await a.call("replace_text", document=uid, search="Bravo",
+                                  replacement="BRAVO")
+            await sleep(2.0)        # the panel's first edit happens meanwhile
+            return during
+        refused = agent(*server, "Claude", steps)
+        deadline = time.time() + 30
+        while office.job("chat.poll", doc)["busy"] and time.time() < deadline:
+            time.sleep(0.1)
+    assert refused[0] and "user's chat" in refused[1] and "nothing was changed" in refused[1]
+    assert "Traceback" not in refused[1]
+    office.job("mcp.settle")
+    assert "BRAVO" not in " ".join(texts(doc))
+    # Both panel edits are suggestions (a deletion and an insertion each), the agent made none.
+    assert sorted(author for _t, author in redlines(doc)) == ["Marginalia (AI)"] * 4
+    assert doc.getPropertyValue("RecordChanges") is False
+
+    async def after(a):
+        return await a.call("replace_text", document=uid, search="Bravo", replacement="BRAVO")
+    assert not agent(*server, "Claude", after)[0]      # served again once the panel is done
+    office.job("mcp.settle")
+    assert len([r for r in redlines(doc) if r[1] == CLAUDE]) == 2
+
+
+def test_an_agent_turn_ending_mid_panel_turn_leaves_recording_on_for_the_panel(
+        office, server, docs):
+    # Recording is counted per document: the agent's turn idling out while a tracked
+    # toolbox turn (writer.call_tools, as the panel's) still edits must not switch it off.
+    doc = docs("Alpha one", "Bravo two", "Charlie three", "Delta four")
+    uid = doc.RuntimeUID
+
+    ended = []
+
+    async def steps(a):
+        out = await a.call("replace_text", document=uid, search="Bravo", replacement="BRAVO")
+        await sleep(0.3)        # its session ends then, and its turn with it
+        return out
+
+    def run_agent():
+        ended.append(agent(*server, "Claude", steps))
+        ended.append(time.time())
+    thread = threading.Thread(target=run_agent)
+    thread.start()
+    deadline = time.time() + 10
+    while not doc.getPropertyValue("RecordChanges") and time.time() < deadline:
+        time.sleep(0.02)
+    # A toolbox turn (writer.call_tools, as the panel's) whose first edit comes while the
+    # agent's turn is open and whose last edit comes after it closed.
+    calls = [{"name": "replace_text", "arguments": {"search": "Alpha", "replacement": "ALPHA"}}]
+    calls += [{"name": "read_document", "arguments": {}}] * 1500
+    calls += [{"name": "replace_text", "arguments": {"search": "Delta", "replacement": "DELTA"}}]
+    office.job("writer.call_tools", doc, apply="tracked", title="panel", calls=calls)
+    finished = time.time()
+    thread.join()
+    assert not ended[0][0], ended
+    assert finished > ended[1] + 0.5, "the toolbox turn must outlast the agent's"
+    office.job("mcp.settle")
+    ai = [r for r in redlines(doc) if r[1] == "Marginalia (AI)"]
+    assert len(ai) == 4, redlines(doc)
+    assert len([r for r in redlines(doc) if r[1] == CLAUDE]) == 2
+    assert doc.getPropertyValue("RecordChanges") is False
+
+
 def test_the_outside_agents_apply_mode_setting_holds_for_their_turns(office, server, docs):
     doc = docs("Quebec keeps its words")
     uid = doc.RuntimeUID
@@ -251,6 +336,120 @@ def test_stop_refuses_the_agents_further_calls_and_no_one_elses(office, server, 
     assert texts(doc) == ["November plain text"] and redlines(doc) == []
 
 
+def test_a_stopped_agent_is_refused_under_its_name_in_another_case_or_spacing(office, server,
+                                                                            docs):
+    # The name is the client's own say: "claude" used to be served after Stop on "Claude".
+    doc = docs("Oscar plain text")
+    uid = doc.RuntimeUID
+
+    async def first(a):
+        assert not (await a.call("read_document", document=uid))[0]
+        office.job("mcp.stop_agent", name="Claude")
+    agent(*server, "Claude", first)
+
+    async def edit(a):
+        return await a.call("replace_text", document=uid, search="plain", replacement="fancy")
+    for name in ("claude", " CLAUDE ", "Claude"):
+        refused = agent(*server, name, edit)
+        assert refused[0] and "stopped" in refused[1], (name, refused)
+    assert office.job("mcp.state")["stopped"] == ["Claude"]
+    office.job("mcp.settle")
+    assert texts(doc) == ["Oscar plain text"] and redlines(doc) == []
+    # Another agent is served; a resume under another spelling takes the Stop back.
+    assert not agent(*server, "Codex", lambda a: a.call("read_document", document=uid))[0]
+    office.job("mcp.resume_agent", name="claude")
+    assert office.job("mcp.state")["stopped"] == []
+    assert not agent(*server, "Claude", edit)[0]
+
+
+def _card_changes(office, doc, count):
+    deadline = time.time() + 10
+    changes = []
+    while len(changes) < count and time.time() < deadline:
+        changes = [e["change"] for e in office.job("chat.state", doc)["log"]
+                   if e["type"] == "change"]
+        time.sleep(0.1)
+    return changes
+
+
+def test_a_closing_agent_turn_hands_its_changes_on_without_touching_the_profile_name(
+        office, server, docs):
+    # The hand-off made the document's chat session off the main thread, and a new one
+    # ran the crash recovery of the profile name: amid another agent's edit (its name
+    # swapped in, the rescue file written) that gave the user's name back mid-edit.
+    from tests.office.test_writer_safety import _set_profile_name, profile_name
+    rescue = os.path.join(office.profile_dir, "user", "marginalia", "author-rescue.json")
+    user = profile_name(office)
+    _set_profile_name(office, ("Ada", "Lovelace"))
+    try:
+        doc, other = docs("Romeo one", "Romeo two"), docs("Sierra one", "Sierra two")
+        uid, other_uid = doc.RuntimeUID, other.RuntimeUID
+
+        async def edits(a, key):
+            for n in ("one", "two"):
+                assert not (await a.call("replace_text", document=key, search=n,
+                                         replacement=n.upper()))[0]
+                await sleep(0.1)
+        # Two agents interleaving their edits on two documents.
+        codex = threading.Thread(target=lambda: agent(
+            *server, "Codex", lambda a: edits(a, other_uid)))
+        codex.start()
+        agent(*server, "Claude", lambda a: edits(a, uid))
+        codex.join()
+        office.job("mcp.settle")
+        assert profile_name(office) == ("Ada", "Lovelace")
+        assert set(a for _t, a in redlines(doc)) == {CLAUDE}
+        assert set(a for _t, a in redlines(other)) == {"Codex via Marginalia"}
+        assert len(_card_changes(office, doc, 2)) == 2
+        assert len(_card_changes(office, other, 2)) == 2
+
+        # Another agent mid-edit: its name in the profile, the rescue file written.
+        third = docs("Tango one")
+
+        async def one(a):
+            out = await a.call("replace_text", document=third.RuntimeUID, search="one",
+                               replacement="ONE")
+            with open(rescue, "w") as fh:
+                json.dump(["Ada", "Lovelace"], fh)
+            _set_profile_name(office, ("Codex via Marginalia", ""))
+            office.job("mcp.settle")      # Claude's turn closes: its change reaches the card
+            return out
+        assert not agent(*server, "Claude", one)[0]
+        assert profile_name(office) == ("Codex via Marginalia", "")
+        assert os.path.exists(rescue)
+    finally:
+        if os.path.exists(rescue):
+            os.remove(rescue)
+        _set_profile_name(office, user)
+    assert [c["tool"] for c in _card_changes(office, third, 1)] == ["replace_text"]
+
+
+def test_a_resource_read_neither_opens_a_turn_nor_ends_another_agents(office, server, docs):
+    # resources/read went through a tool call: Claude's read closed Codex's open turn, so
+    # Codex's next edit became a second undo step.
+    doc = docs("Uniform one", "Uniform two")
+    uid = doc.RuntimeUID
+    read = []
+
+    async def claude(a):
+        return await a.read("marginalia://document/" + uid)
+
+    async def codex(a):
+        assert not (await a.call("replace_text", document=uid, search="one",
+                                 replacement="ONE"))[0]
+        reader = threading.Thread(target=lambda: read.append(agent(*server, "Claude", claude)))
+        reader.start()
+        reader.join()
+        during = [s["agent"] for s in office.job("mcp.state")["active"]]
+        assert not (await a.call("replace_text", document=uid, search="two",
+                                 replacement="TWO"))[0]
+        return during
+    assert agent(*server, "Codex", codex) == ["Codex"]
+    assert "Uniform" in read[0]
+    office.job("mcp.settle")
+    assert _titles(doc) == ["Codex via Marginalia"]      # one turn, one undo step
+
+
 def test_the_prompt_library_is_offered_as_prompts(office, server):
     async def steps(a):
         prompts = {p.name: p for p in await a.prompts()}
@@ -305,6 +504,72 @@ def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(o
         office.job("settings.save", mcp_enabled=False, mcp_port=8765)
         office.job("mcp.apply")
         office.job("mcp.stop")
+
+
+def _set_policy(office, **values):
+    """The administrator's policy, written in the profile (an administrator's layer
+    finalizes it; ui.policy decides the same either way)."""
+    from tests.support.writer import prop
+    provider = office.create("com.sun.star.configuration.ConfigurationProvider")
+    access = provider.createInstanceWithArguments(
+        "com.sun.star.configuration.ConfigurationUpdateAccess",
+        (prop("nodepath", "/org.marginalia.Settings/Policy"),))
+    import uno
+    for name, value in values.items():
+        if isinstance(value, tuple):        # a string list must say so to the bridge
+            uno.invoke(access, "replaceByName", (name, uno.Any("[]string", value)))
+        else:
+            access.replaceByName(name, value)
+    access.commitChanges()
+
+
+def test_a_policy_limiting_the_model_servers_keeps_outside_agents_off_unless_it_allows_them(
+        office, docs):
+    from marginalia.ui import policy
+    office.job("mcp.stop")
+    docs("Victor opens a view")
+    port = _free_port()
+    try:
+        _set_policy(office, local_only=True)
+        office.job("settings.save", mcp_enabled=True, mcp_port=port)
+        state = office.job("mcp.apply")
+        assert not state["running"] and state["problem"] == policy.OUTSIDE_AGENTS_OFF
+        assert _state_until(office, True, seconds=2)["running"] is False
+        with pytest.raises(Exception):
+            office.job("mcp.start", port=0)
+        assert office.job("mcp.state")["running"] is False
+        # The administrator allows them explicitly: served again.
+        _set_policy(office, allow_outside_agents=True)
+        assert office.job("mcp.apply")["port"] == port
+        office.job("settings.save", mcp_enabled=False)
+        assert _state_until(office, False)["running"] is False
+        _set_policy(office, local_only=False, allow_outside_agents=False,
+                    allowed_endpoints=("https://llm.example.org/v1",))
+        assert office.job("mcp.apply")["problem"] == policy.OUTSIDE_AGENTS_OFF
+    finally:
+        _set_policy(office, local_only=False, allow_outside_agents=False, allowed_endpoints=())
+        office.job("settings.save", mcp_enabled=False, mcp_port=8765)
+        office.job("mcp.apply")
+        office.job("mcp.stop")
+
+
+def test_under_selection_only_agents_are_not_told_the_document_titles(office, docs):
+    doc = docs("Whiskey confidential merger plans")
+    _set_policy(office, selection_only=True)
+    try:
+        started = office.job("mcp.start", port=0, fresh=True)
+
+        async def steps(a):
+            return await a.documents(), [(r.name, r.title) for r in await a.resources()]
+        listed, resources = agent("http://127.0.0.1:%d/mcp" % started["port"],
+                                  started["token"], "Claude", steps)
+    finally:
+        office.job("mcp.stop")
+        _set_policy(office, selection_only=False)
+    titles = [d["title"] for d in listed]
+    assert doc.getTitle() not in titles and "Document 1" in titles, listed
+    assert doc.RuntimeUID in [d["id"] for d in listed]
+    assert all(name.startswith("Document ") for name, _t in resources), resources
 
 
 def test_a_stopped_agent_is_refused_the_prompts_and_lists_too(office, server):

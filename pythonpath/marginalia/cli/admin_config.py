@@ -162,6 +162,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                         help="keep chats N days; 0: never keep them")
     policy.add_argument("--no-test-connection", action="store_true",
                         help="turn off Test connection")
+    policy.add_argument("--allow-outside-agents", action="store_true",
+                        help="serve outside agents (MCP) although --local-only or "
+                             "--allow-endpoint is given")
     policy.add_argument("--key-env", metavar="NAME",
                         help="the API key comes from this environment variable")
     policy.add_argument("--key-file", metavar="PATH",
@@ -180,7 +183,8 @@ def policy_values(args: argparse.Namespace) -> Dict[str, str]:
         out["allowed_endpoints"] = " ".join(args.allow_endpoint)
     for flag, name, value in ((args.local_only, "local_only", "true"),
                               (args.selection_only, "selection_only", "true"),
-                              (args.no_test_connection, "allow_test_connection", "false")):
+                              (args.no_test_connection, "allow_test_connection", "false"),
+                              (args.allow_outside_agents, "allow_outside_agents", "true")):
         if flag:
             out[name] = value
     for given, name in ((args.chat_days, "chat_days"), (args.key_env, "api_key_env"),

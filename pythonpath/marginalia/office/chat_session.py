@@ -38,14 +38,16 @@ _sessions_lock = threading.Lock()
 _starting = []
 
 
-def session_for(ctx, doc) -> "ChatSession":
-    """The document's ChatSession, created on first use."""
+def session_for(ctx, doc, recover=True) -> "ChatSession":
+    """The document's ChatSession, created on first use (``recover``: then checks the
+    profile name after a crash; never while an agent's edit may have it swapped)."""
     key = doc.RuntimeUID
     with _sessions_lock:
         session = _sessions.get(key)
         if session is None:
             session = _sessions[key] = ChatSession(ctx, doc, key)
-            _recover_author(ctx)
+            if recover:
+                _recover_author(ctx)
     if not session.restored:
         # Outside the lock: from a job's thread this waits for the main thread,
         # which may itself be asking for a session.
@@ -209,9 +211,10 @@ class ChatSession:
         if not text or self.busy or self._closed:
             return False
         from marginalia.chat.transport import CancelToken
+        # Busy first: from here on an outside agent's calls on the document are refused.
+        self._running = True
         for fn in list(_starting):              # office.mcp_turns: an agent's turn ends
             fn(self.key)
-        self._running = True
         self._push(self._generation, ("user", history.Said(text)))
         self._cancel = CancelToken()
         threads.start(self._run, text, self._cancel, self._generation, action,

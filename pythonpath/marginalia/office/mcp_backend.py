@@ -11,7 +11,7 @@ from the mcp_apply_mode setting, keep-out marks refused by the toolbox as for
 the panel.
 
 Resources: each open document's text as read_document shows it
-(marginalia://document/<id>). Prompts: the prompt library (office.prompt_store).
+(marginalia://document/<id>), read outside any agent turn. Prompts: the prompt library (office.prompt_store).
 
 Threads: the server calls these methods on its HTTP threads; every UNO call
 goes to the main thread (office.mainthread.run_sync). Refusals are
@@ -123,7 +123,7 @@ class OfficeBackend(Backend):
         except mcp_turns.DocumentClosed as exc:
             self._seen.pop(key, None)
             raise McpRefusal(str(exc))
-        except mcp_turns.Stopped as exc:
+        except (mcp_turns.Stopped, mcp_turns.PanelBusy) as exc:
             raise McpRefusal(str(exc))
         return text_result(result.content, is_error=not result.ok)
 
@@ -131,8 +131,15 @@ class OfficeBackend(Backend):
         import json
         docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
         self._seen = dict((key, doc) for key, _title, doc in docs)
-        return json.dumps({"documents": [{"id": key, "title": title}
-                                         for key, title, _doc in docs]}, ensure_ascii=False)
+        return json.dumps({"documents": [{"id": key, "title": title} for key, title
+                                         in zip([d[0] for d in docs], self._titles(docs))]},
+                          ensure_ascii=False)
+
+    def _titles(self, docs):
+        """The titles agents are told: none under the administrator's selection only."""
+        from marginalia.ui import policy
+        titles = [title for _key, title, _doc in docs]
+        return titles if self.rules is None else policy.document_titles(self.rules, titles)
 
     def _document(self, wanted: Optional[str]):
         """(id, model) of the document a call names, or the only one open."""
@@ -177,17 +184,26 @@ class OfficeBackend(Backend):
             return []
         return [{"uri": RESOURCE_PREFIX + key, "name": title, "title": title,
                  "description": "The document's text as read_document shows it.",
-                 "mimeType": "text/plain"} for key, title, _doc in docs]
+                 "mimeType": "text/plain"}
+                for key, title in zip([d[0] for d in docs], self._titles(docs))]
 
     def read_resource(self, client: Client, uri: str):
+        """The document's text as read_document shows it, read on the main thread outside
+        any turn: a read must not open an agent turn, nor close another agent's."""
+        from marginalia.errors import Cancelled
         if not uri.startswith(RESOURCE_PREFIX):
             raise UnknownName("There is no resource at %s." % uri[:120])
-        result = self.call_tool(client, "read_document",
-                                {"document": uri[len(RESOURCE_PREFIX):]})
-        if result.get("isError"):
-            raise McpRefusal(result["content"][0]["text"])
-        return {"contents": [{"uri": uri, "mimeType": "text/plain",
-                              "text": result["content"][0]["text"]}]}
+        if mcp_turns.is_stopped(client.label, client.session_id):
+            raise McpRefusal(mcp_turns.STOPPED)
+        key, doc = self._document(uri[len(RESOURCE_PREFIX):])
+        try:
+            result = self._toolbox(doc, client.label).registry.call("read_document", {})
+        except Cancelled:
+            self._seen.pop(key, None)
+            raise McpRefusal(mcp_turns.CLOSED)
+        if not result.ok:
+            raise McpRefusal(result.content)
+        return {"contents": [{"uri": uri, "mimeType": "text/plain", "text": result.content}]}
 
     # -- prompts --------------------------------------------------------------------
     def _library(self):
@@ -225,7 +241,6 @@ class OfficeBackend(Backend):
         raise UnknownName("There is no prompt named %s." % name)
 
     def session_ended(self, client: Client) -> None:
-        """The agent's session ended: its open turn closes now rather than after IDLE."""
-        for state in mcp_turns.active():
-            if state["session"] == client.session_id:
-                mcp_turns.end_for_document(state["document"])
+        """The agent's session ended: its open turns close now rather than after IDLE (its
+        own only: another agent's turn may have taken the document meanwhile)."""
+        mcp_turns.end_session(client.session_id)

@@ -6,7 +6,11 @@ the mcp_enabled setting is on: at the office's first Writer view (the ViewJob
 calls ``at_view``) and whenever the Mcp settings change (a registry listener),
 and stops when the setting goes off; a changed port restarts it. It logs the
 port, never the token. Nothing here raises into the office: a port in use is
-logged and told through ``last_problem`` for the Options page to show.
+logged and told through ``last_problem`` for the Options page to show. Under an
+administrator's policy limiting the model servers (local_only, allowed_endpoints)
+it never starts unless the policy's allow_outside_agents says so
+(ui.policy.outside_agents_refusal); ``last_problem`` then says "Your administrator
+does not allow outside agents."
 
 Threads: the settings and the token are read on the main thread; the server's
 own start and stop never wait on the main thread, but closing the agents'
@@ -49,12 +53,28 @@ def state() -> Dict[str, Any]:
             "active": mcp_turns.active(), "stopped": mcp_turns.stopped()}
 
 
+class NotAllowed(Exception):
+    """The administrator's policy does not allow outside agents (ui.policy)."""
+
+
+def _refusal(ctx) -> str:
+    """ui.policy.outside_agents_refusal of the administrator's policy; main thread."""
+    from marginalia.office import settings_store
+    from marginalia.ui import policy
+    return policy.outside_agents_refusal(settings_store.load_policy(ctx))
+
+
 def start(ctx, port: int, by_setting: bool = False) -> int:
     """Serve on ``port`` (0: a free one); the bound port. Main thread (the token's store).
 
-    Already serving on that port (or 0 asked of a running server): the running one."""
+    Already serving on that port (or 0 asked of a running server): the running one.
+    Raises NotAllowed, serving nothing, when the administrator's policy rules agents out."""
     from marginalia.mcp.server import McpServer
     from marginalia.office.mcp_backend import OfficeBackend
+    refusal = _refusal(ctx)
+    if refusal:
+        last_problem[0] = refusal
+        raise NotAllowed(refusal)
     with _lock:
         server = _server[0]
         if server is not None and server.running and port in (0, server.port):
@@ -109,6 +129,13 @@ def apply_settings(ctx) -> None:
         from marginalia.office import settings_store
         settings = settings_store.load(ctx, with_key=False)
         server = _server[0]
+        refusal = _refusal(ctx)
+        if refusal:
+            # Said on the Other agents page (state()["problem"]) whatever the setting.
+            last_problem[0] = refusal
+            if server is not None:
+                threads.start(_stop_quietly, name="marginalia-mcp-stop")
+            return
         if server is not None and not _by_setting[0]:
             return          # a test's server (mcp.start) serves until mcp.stop
         if not settings.mcp_enabled:

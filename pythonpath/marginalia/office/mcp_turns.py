@@ -7,7 +7,8 @@ WriterToolbox (the apply mode from the mcp_apply_mode setting, the agent's name
 as the tracked changes' author and as the undo step's title, "Claude via
 Marginalia"), begun at the first call and ended when the agent has been quiet
 for IDLE seconds, when another agent calls on that document, when the
-panel starts a turn there (``panel_starts``), or at the agent's first call
+panel starts a turn there (``end_for_document``, at once; while the panel's turn
+runs, agent calls on that document are refused with PANEL_BUSY), or at the agent's first call
 after MAX_TURN seconds (a new turn begins with it). Calls on one document run
 one at a time; each runs its document work on the main thread (the toolbox's runner).
 
@@ -21,6 +22,11 @@ State for the panel (the lead's UI; nothing here draws):
     office session (an agent named so, or the one MCP session with that id), and
     closes its open turns; returns how many agents the name stopped (0 or 1 is
     typical). ``stopped()`` lists them; ``resume_agent`` takes a Stop back.
+    Names compare without case or spacing ("claude" is "Claude"), and the MCP
+    sessions the agent had are refused too. Stop is for a well-behaved agent: the
+    name is the agent's own say (MCP clientInfo), so an agent set on going on can
+    reconnect under another one. The strong stop is New token (Options > Other
+    agents): every agent must then be given the new token to be served at all.
   * A turn's change records reach the document's chat session log as CHANGE
     events when it closes, so the change card shows the last agent turn as it
     shows a panel turn (the card appears once the chat has a message).
@@ -50,12 +56,18 @@ MAX_TURN = 120.0
 
 CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
           "to see the open documents.")
+PANEL_BUSY = ("The user's chat in Marginalia is editing this document now; nothing was "
+              "changed. Try again when it has finished.")
 STOPPED = ("The user stopped this agent in Marginalia: its calls are refused for this "
            "LibreOffice session.")
 
 
 class Stopped(Exception):
     """The agent was stopped by the user (stop_agent): its call is refused."""
+
+
+class PanelBusy(Exception):
+    """The user's chat (the panel) runs a turn on the document: the call is refused."""
 
 
 class DocumentClosed(Exception):
@@ -86,7 +98,10 @@ class _AgentTurn:
 _lock = threading.Lock()
 _open: Dict[str, _AgentTurn] = {}          # document id -> the agent turn open on it
 _doc_locks: Dict[str, threading.Lock] = {}  # document id -> one call at a time
-_stopped: List[str] = []
+_stopped: List[str] = []                    # names (or session ids) as Stop was given them
+_stopped_sessions: Dict[str, List[str]] = {}  # a stopped name -> its sessions, refused too
+_agent_sessions: Dict[str, List[str]] = {}    # an agent name -> its latest MCP sessions
+_SESSIONS_KEPT = 20
 _listeners: List[Callable[[List[Dict[str, Any]]], None]] = []
 _ctx = [None]
 
@@ -99,22 +114,45 @@ def _doc_lock(key) -> threading.Lock:
         return lock
 
 
+def _norm(name) -> str:
+    """A name as Stop compares it: "Claude", "claude" and " CLAUDE " are one agent."""
+    return " ".join(str(name or "").split()).casefold()
+
+
 def is_stopped(agent: str, session: Optional[str] = None) -> bool:
     with _lock:
-        return agent in _stopped or (session is not None and session in _stopped)
+        if session:
+            _remember(_norm(agent), session)
+        stops = set(_norm(s) for s in _stopped)
+        if _norm(agent) in stops or (session and _norm(session) in stops):
+            return True
+        return bool(session) and any(session in ids for ids in _stopped_sessions.values())
+
+
+def _remember(name, session):
+    """The sessions an agent name has had (the lock held): Stop refuses them too."""
+    seen = _agent_sessions.setdefault(name, [])
+    if session not in seen:
+        seen.append(session)
+        del seen[:-_SESSIONS_KEPT]
 
 
 def stop_agent(name_or_session: str) -> int:
-    """Refuse the agent's (or the MCP session's) further calls for this office session.
+    """Refuse the agent's (or the MCP session's) further calls for this office session:
+    the name compared without case or spacing, and every MCP session it has had.
 
     Its open turns close (their undo steps and change records settle) on a worker
     thread, so this may be called on the main thread. Returns the turns closed.
     """
+    key = _norm(name_or_session)
     with _lock:
-        if name_or_session not in _stopped:
+        if key not in set(_norm(s) for s in _stopped):
             _stopped.append(name_or_session)
+        ids = set(_agent_sessions.get(key, ()))
+        ids.update(t.session for t in _open.values() if t.session and _norm(t.agent) == key)
+        _stopped_sessions[key] = sorted(ids)
         turns = [t for t in _open.values()
-                 if name_or_session in (t.agent, t.session)]
+                 if key in (_norm(t.agent), _norm(t.session)) or t.session in ids]
     for turn in turns:
         threads.start(_close_locked, turn, name="marginalia-mcp-stop")
     log.info("an agent was stopped by the user")
@@ -123,9 +161,10 @@ def stop_agent(name_or_session: str) -> int:
 
 def resume_agent(name_or_session: str) -> None:
     """Take a Stop back: the agent's calls are served again."""
+    key = _norm(name_or_session)
     with _lock:
-        if name_or_session in _stopped:
-            _stopped.remove(name_or_session)
+        _stopped[:] = [s for s in _stopped if _norm(s) != key]
+        _stopped_sessions.pop(key, None)
 
 
 def stopped() -> List[str]:
@@ -189,6 +228,12 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
         if is_stopped(agent, session):      # stopped while this call waited
             raise Stopped(STOPPED)
         turn = _open.get(key)
+        if _panel_busy(key):
+            # Two turns editing one document at once would mix their undo steps and
+            # change records: the panel's turn has the document to itself.
+            if turn is not None:
+                _close(turn)
+            raise PanelBusy(PANEL_BUSY)
         if turn is not None and ((turn.agent, turn.session) != (agent, session)
                                  or time.monotonic() - turn.began >= MAX_TURN):
             _close(turn)                    # another agent's turn, or a long one, ends here
@@ -201,7 +246,17 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
             _close(turn)
             raise DocumentClosed(CLOSED)
         turn.last = time.monotonic()
+        if _panel_busy(key):
+            _close(turn)            # the panel started a turn during this call
         return result
+
+
+def _panel_busy(key) -> bool:
+    """Whether the panel's chat runs a turn on the document (no UNO: any thread)."""
+    from marginalia.office import chat_session
+    with chat_session._sessions_lock:
+        session = chat_session._sessions.get(key)
+    return session is not None and session.busy
 
 
 def _begin(agent, session, key, doc, make_toolbox):
@@ -260,14 +315,21 @@ def _close(turn):
 
 def _to_card(turn, changes):
     """The turn's change records as CHANGE events in the document's chat session: its log
-    is what the change card reads (document.change_log.turns_in), as for a panel turn."""
-    try:
-        from marginalia import events as ev
-        from marginalia.office import chat_session
-        session = chat_session.session_for(turn.toolbox.ctx, turn.doc)
+    is what the change card reads (document.change_log.turns_in), as for a panel turn.
+
+    On the main thread (the session is made there: UNO), and with no author recovery:
+    another agent's edit may hold the profile name swapped, and recovery then would
+    give the user's name to that agent's tracked changes."""
+    from marginalia import events as ev
+    from marginalia.office import chat_session
+
+    def hand():
+        session = chat_session.session_for(turn.toolbox.ctx, turn.doc, recover=False)
         for change in changes:
             session._push(session._generation,
                           ("event", ev.Event(ev.CHANGE, change=change.to_dict())))
+    try:
+        mainthread.run_sync(turn.toolbox.ctx, hand)
     except Exception:
         log.exception("could not hand an agent turn's changes to the change card")
 
@@ -280,11 +342,36 @@ def watch_panel() -> None:
 
 
 def end_for_document(key: str) -> None:
-    """Close the agent turn open on the document, if any (the panel starts a turn there,
-    or the document is closing). Returns at once: the close runs on a worker thread."""
+    """Close the agent turn open on the document, if any: the panel starts a turn there
+    (ChatSession.send, busy already set, so further agent calls are refused).
+
+    Closes it now, before the panel's first edit, unless an agent call is running on
+    the document: that call holds the document's lock and may wait for the main
+    thread, where this may run, so it is not waited for; it closes the turn itself
+    when it sees the panel busy, and a worker closes it after, should it have looked
+    just before the panel started.
+    """
     with _lock:
         turn = _open.get(key)
-    if turn is not None:
+    if turn is None:
+        return
+    lock = _doc_lock(key)
+    if lock.acquire(False):
+        try:
+            _close(turn)
+        finally:
+            lock.release()
+    else:
+        threads.start(_close_locked, turn, name="marginalia-mcp-end")
+
+
+def end_session(session: Optional[str]) -> None:
+    """Close the turns of one MCP session (it ended), and no one else's; returns at once."""
+    if not session:
+        return
+    with _lock:
+        turns = [t for t in _open.values() if t.session == session]
+    for turn in turns:
         threads.start(_close_locked, turn, name="marginalia-mcp-end")
 
 
@@ -300,3 +387,5 @@ def reset_stops() -> None:
     """Forget every Stop (tests: a fresh office session)."""
     with _lock:
         del _stopped[:]
+        _stopped_sessions.clear()
+        _agent_sessions.clear()

@@ -35,6 +35,11 @@ TEST_OFF = "Your administrator has turned off Test connection."
 SELECTION_NOTE = ("Your administrator allows the assistant to see only the selected text: "
                   "no other part of the document can be read.")
 
+# The outside agents' server (office.mcp_host) stays off under a policy that limits where
+# document text may go, unless the administrator allows it: an agent is a program the
+# user runs, which sends what it reads to servers the administrator never saw.
+OUTSIDE_AGENTS_OFF = "Your administrator does not allow outside agents."
+
 SELECT_FIRST = ("Your administrator allows the assistant to see only the selected text: "
                 "select the text first.")
 
@@ -47,6 +52,8 @@ class Policy(NamedTuple):
     allow_test_connection: bool = True
     api_key_env: str = ""
     api_key_file: str = ""
+    # Outside agents (MCP) although local_only or allowed_endpoints limit the servers.
+    allow_outside_agents: bool = False
 
     @property
     def key_from_admin(self) -> bool:
@@ -152,6 +159,23 @@ def offers(policy: Policy, name: str) -> bool:
     """Whether the model is offered tool ``name``: a tool not offered cannot be called
     (the registry answers that there is no such tool)."""
     return not policy.selection_only or name in SELECTION_TOOLS
+
+
+def outside_agents_refusal(policy: Policy) -> str:
+    """Why outside agents may not be served (office.mcp_host stays off), or "": the policy
+    limits the model servers document text may reach and does not allow them."""
+    if (policy.local_only or policy.allowed_endpoints) and not policy.allow_outside_agents:
+        return OUTSIDE_AGENTS_OFF
+    return ""
+
+
+def document_titles(policy: Policy, titles: Iterable[str]) -> List[str]:
+    """The titles an outside agent is told: under selection only, "Document 1", ...
+    (a title can say what the document holds)."""
+    titles = list(titles)
+    if policy.selection_only:
+        return ["Document %d" % n for n in range(1, len(titles) + 1)]
+    return titles
 
 
 def keeps_chats(policy: Policy, user_keeps: bool) -> bool:

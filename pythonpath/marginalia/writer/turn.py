@@ -15,7 +15,10 @@ added for a turn that only reads.
 
 Track changes: with the setting on, recording is switched on for the turn
 and switched back after; if the user already records, edits are tracked
-anyway. Writer takes a redline's author from the user profile's name, so
+anyway. Several turns may want recording on one document at once (an outside
+agent's and the panel's): the document keeps a count of them (``_holders``), and
+only the last one ending switches recording back, to what it was before the
+first; a turn ending never switches it off under another still editing. Writer takes a redline's author from the user profile's name, so
 during each edit call (and only then, so the user's own typing between tool
 calls keeps their name) the profile name is "Marginalia (AI)", restored in
 ``finally``. An outside agent's turn (office.mcp_turns) carries the agent's name
@@ -135,6 +138,35 @@ def _remove_rescue(ctx):
         pass
 
 
+# Document RuntimeUID -> [turns holding recording on, whether it was on before the
+# first]. Main thread only, as every Turn method.
+_holders = {}
+
+
+def _hold_recording(doc) -> str:
+    key = str(doc.RuntimeUID)
+    held = _holders.get(key)
+    if held is None:
+        was = bool(doc.getPropertyValue("RecordChanges"))
+        if not was:
+            doc.setPropertyValue("RecordChanges", True)
+        held = _holders[key] = [0, was]
+    held[0] += 1
+    return key
+
+
+def _release_recording(doc, key) -> None:
+    held = _holders.get(key)
+    if held is None:
+        return
+    held[0] -= 1
+    if held[0] > 0:
+        return                  # another turn still edits with recording on
+    del _holders[key]
+    if not held[1]:
+        doc.setPropertyValue("RecordChanges", False)
+
+
 def recover_author(ctx: Any) -> bool:
     """Give the user back their profile name if a crash left the AI author in it."""
     rescued = _read_rescue(ctx)
@@ -159,6 +191,7 @@ class Turn:
         self.track_changes = track_changes
         self.title = undo_title("")
         self.in_context = False
+        # The document's key while this turn holds recording on (_hold_recording).
         self.restore_recording = None
         # The change count right after the turn's last edit that added to its undo
         # step: while the document's count still says so, that step is on top.
@@ -181,7 +214,10 @@ class Turn:
         """A new turn: nothing entered yet; the undo step is named after ``request``."""
         self.title = undo_title(request) if self.author_name == AI_AUTHOR else self.author_name
         self.in_context = False
-        self.restore_recording = None
+        if self.restore_recording is not None:
+            # A turn never ended (its end failed): its hold must not keep recording on.
+            key, self.restore_recording = self.restore_recording, None
+            _release_recording(self.doc, key)
         self.top = None
         self.steps = 0
         self.start_count = None
@@ -266,10 +302,7 @@ class Turn:
     def before_edit(self) -> None:
         """Switch recording on at the turn's first edit (when the setting asks)."""
         if self.track_changes and self.restore_recording is None:
-            was = bool(self.doc.getPropertyValue("RecordChanges"))
-            if not was:
-                self.doc.setPropertyValue("RecordChanges", True)
-            self.restore_recording = was
+            self.restore_recording = _hold_recording(self.doc)
 
     def recording(self) -> bool:
         """Whether the document records changes right now."""
@@ -283,12 +316,11 @@ class Turn:
         """Restore recording (and leave a context an edit left open); safe to repeat."""
         errors = []
         if self.restore_recording is not None:
+            key, self.restore_recording = self.restore_recording, None
             try:
-                if not self.restore_recording:
-                    self.doc.setPropertyValue("RecordChanges", False)
+                _release_recording(self.doc, key)
             except Exception as exc:
                 errors.append(exc)
-            self.restore_recording = None
         if self.in_context:
             self.in_context = False
             try:
