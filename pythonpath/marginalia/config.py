@@ -71,6 +71,8 @@ class Settings:
     mcp_enabled: bool = False
     mcp_port: int = DEFAULT_MCP_PORT
     mcp_apply_mode: str = "tracked"
+    # How Insert shows an answer's citations: footnotes, endnotes or list (sources.cite_as).
+    citations_as: str = "footnotes"
     # The administrator's policy as a check of any address a request goes to (a redirect
     # too): the refusal sentence, or None. Not a registry value: settings_store.load sets it.
     endpoint_check: Optional[Callable[[str], Optional[str]]] = field(

@@ -8,7 +8,7 @@ def test_the_menu_lists_the_sources_then_adding_then_removing():
     items = sm.menu_items(sources, ["Draft.odt"])
     labels = [item.label for item in items]
     assert labels == ["report.pdf  (S1)", "notes.txt  (S3)", "", sm.ADD_FILE_LABEL,
-                      sm.OPEN_LABEL, sm.REMOVE_LABEL]
+                      sm.OPEN_LABEL, sm.REMOVE_LABEL, "", sm.CITE_LABEL]
     assert not items[0].enabled and items[3].enabled
     assert [i.label for i in items[4].submenu] == ["Draft.odt"]
     removals = items[5].submenu
@@ -52,3 +52,25 @@ def test_the_scope_line_counts_the_sources():
     assert sm.scope("Whole document", 0) == "Whole document"
     assert sm.scope("Selection: 3 words", 1) == "Selection: 3 words + 1 source"
     assert sm.scope("Whole document", 2) == "Whole document + 2 sources"
+
+
+def test_the_citation_style_is_ticked_and_chosen_from_the_menu():
+    from marginalia.sources import cite_as
+    items = sm.menu_items([], [], "endnotes")
+    styles = items[-1].submenu
+    assert items[-1].label == sm.CITE_LABEL
+    assert [(i.label, i.checked) for i in styles] == [
+        ("Footnotes", False), ("Endnotes", True), ("A sources list after the answer", False)]
+    assert sm.chosen(styles[2].item_id, [], []) == ("cite as", "list")
+    # An unknown stored value reads as footnotes, ticked as such.
+    assert [i.checked for i in sm.menu_items([], [], "bogus")[-1].submenu] == [True, False, False]
+    assert cite_as.style("bogus") == cite_as.FOOTNOTES
+
+
+def test_a_sources_list_follows_the_answer_in_key_order():
+    from marginalia.sources import cite_as
+    out = cite_as.with_list("Rents rose [2], as did wages [1].\n",
+                            {2: "report.pdf, p. 3: \u201crents\nrose\u201d", 1: "notes.txt"})
+    assert out == ("Rents rose [2], as did wages [1].\n\n**Sources**\n\n[1] notes.txt\n\n"
+                   "[2] report.pdf, p. 3: \u201crents rose\u201d\n")
+    assert cite_as.with_list("No keys.", {}) == "No keys."

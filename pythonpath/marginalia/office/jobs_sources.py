@@ -50,8 +50,10 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
         from marginalia.writer.answer import insert_at_cursor
         session = chat_session.session_for(ctx, document)
         text = history.last_answer(session.log)
+        from marginalia.office import settings_store
+        cite = payload.get("citations_as") or settings_store.load(ctx, with_key=False).citations_as
         return run(lambda: insert_at_cursor(ctx, document, text, False,
-                                            sources.notes_for(text)))
+                                            sources.notes_for(text), cite))
     if command == "sources.remove":
         return {"removed": sources.remove(payload["id"])}
     raise ValueError("unknown command %r" % (command,))

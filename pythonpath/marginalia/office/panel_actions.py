@@ -96,10 +96,11 @@ class PanelActions:
         text = history.last_answer(self.session.log)
         if not text or self.session.busy:
             return
-        track = settings_store.load(self.panel.ctx, with_key=False).track_changes
+        settings = settings_store.load(self.panel.ctx, with_key=False)
         try:
-            insert_at_cursor(self.panel.ctx, self.panel.document, text, bool(track),
-                             self.session.sources.notes_for(text))
+            insert_at_cursor(self.panel.ctx, self.panel.document, text,
+                             bool(settings.track_changes), self.session.sources.notes_for(text),
+                             settings.citations_as)
         except MarginaliaError as exc:
             self._say(str(exc))
             return

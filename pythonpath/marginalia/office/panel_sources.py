@@ -17,6 +17,7 @@ import uno
 from marginalia import threads
 from marginalia.errors import user_sentence
 from marginalia.office import chat_sources, mainthread, source_reader
+from marginalia.sources import cite_as
 from marginalia.ui import sources_menu as sm
 
 log = logging.getLogger("marginalia.panel")
@@ -40,10 +41,19 @@ class PanelSources:
         sources = [(s.id, s.name) for s in self.session.sources.sources()]
         documents = chat_sources.open_documents(self.panel.ctx, exclude=self.panel.document)
         titles = [read.title(doc) for doc in documents]
-        choice = sm.chosen(popup(sm.menu_items(sources, titles)), sources, titles)
+        from marginalia.office import settings_store
+        settings = settings_store.load(self.panel.ctx, with_key=False)
+        choice = sm.chosen(popup(sm.menu_items(sources, titles, settings.citations_as)),
+                           sources, titles)
         if choice is None:
             return
         action, what = choice
+        if action == "cite as":
+            # Only the Chat group: this menu never loaded the key, which a whole save drops.
+            settings_store.save(self.panel.ctx, settings.copy(citations_as=what),
+                                only=("Chat",))
+            self._say(cite_as.CHOSEN % dict(cite_as.STYLES)[what].lower())
+            return
         if self.session.busy:
             self._say(sm.BUSY)        # the turn's tools read the sources meanwhile
             return

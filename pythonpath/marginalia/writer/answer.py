@@ -47,15 +47,21 @@ def write_at(doc: Any, text: Any, cursor: Any, blocks: list) -> int:
 
 
 def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool,
-                     notes: Optional[Dict[int, str]] = None) -> int:
+                     notes: Optional[Dict[int, str]] = None,
+                     citations_as: str = "footnotes") -> int:
     """Write ``markdown`` at the view cursor (after a selection); the blocks made.
 
     ``notes`` ({citation key: text}, writer.footnotes.notes_for): the answer's [n]
-    keys become footnotes with those texts, in the same undo step.
+    keys become footnotes (or endnotes) with those texts, in the same undo step, or
+    stay as written with the texts listed after the answer (sources.cite_as).
 
     Raises ToolError with the sentence for the user when it cannot be done;
     nothing is changed then.
     """
+    from marginalia.sources import cite_as
+    style = cite_as.style(citations_as)
+    if notes and style == cite_as.LIST:
+        markdown, notes = cite_as.with_list(markdown or "", notes), None
     blocks = md.parse(markdown or "")
     if not blocks:
         raise ToolError("The last answer has no text to insert.")
@@ -89,7 +95,7 @@ def insert_at_cursor(ctx: Any, doc: Any, markdown: str, track_changes: bool,
                 if notes:
                     from marginalia.writer import footnotes
                     footnotes.place(doc, body, body.getStart() if first else before, cursor,
-                                    notes)
+                                    notes, cite_as.SERVICES[style])
             view.gotoRange(cursor.getEnd(), False)
         finally:
             read.invalidate()

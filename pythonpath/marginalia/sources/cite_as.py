@@ -1,0 +1,36 @@
+"""How Insert shows an answer's citations: footnotes, endnotes, or a list after it (pure).
+
+The user picks one in the Sources menu (the citations_as setting). Footnotes and
+endnotes are Writer's own (writer.footnotes places them where the [n] keys stand);
+a list keeps the keys as written and adds a "Sources" paragraph and one paragraph
+per cited passage after the answer, for documents that take no notes.
+"""
+
+from typing import Dict, Optional, Tuple
+
+FOOTNOTES, ENDNOTES, LIST = "footnotes", "endnotes", "list"
+STYLES: Tuple[Tuple[str, str], ...] = (
+    (FOOTNOTES, "Footnotes"), (ENDNOTES, "Endnotes"),
+    (LIST, "A sources list after the answer"))
+SERVICES = {FOOTNOTES: "com.sun.star.text.Footnote", ENDNOTES: "com.sun.star.text.Endnote"}
+LIST_HEADING = "Sources"
+CHOSEN = "Insert will put citations as %s from now on."
+
+
+def style(value: Optional[str]) -> str:
+    """A setting's value as one of the styles (an unknown one is footnotes)."""
+    return value if value in dict(STYLES) else FOOTNOTES
+
+
+def with_list(markdown: str, notes: Dict[int, str]) -> str:
+    """The answer with its cited passages listed after it, in key order, as markdown."""
+    if not notes:
+        return markdown
+    lines = ["**%s**" % LIST_HEADING] + ["[%d] %s" % (key, _one_line(notes[key]))
+                                          for key in sorted(notes)]
+    return markdown.rstrip() + "\n\n" + "\n\n".join(lines) + "\n"
+
+
+def _one_line(text: str) -> str:
+    # A note may hold line breaks (a quoted passage): one paragraph each in the list.
+    return " ".join(text.split())
