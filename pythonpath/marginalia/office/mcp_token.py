@@ -35,20 +35,11 @@ class TokenUnavailable(ConfigError):
 def read_token(ctx) -> str:
     """The stored token, or "" when none was made yet; TokenUnavailable when the store
     would not give it."""
-    container = settings_store._password_container(ctx)
     try:
-        record = container.findForName(TOKEN_URL, TOKEN_USER,
-                                       settings_store._interaction_handler(ctx))
+        return settings_store.find_secret(ctx, TOKEN_URL, TOKEN_USER)
     except Exception:
         log.warning("the password container did not give the MCP token")
         raise TokenUnavailable()
-    # find* strips path segments until something matches: insist on our exact URL.
-    if record is None or record.Url != TOKEN_URL:
-        return ""
-    for user in record.UserList:
-        if user.UserName == TOKEN_USER and user.Passwords:
-            return user.Passwords[0]
-    return ""
 
 
 def new_token(ctx) -> str:
@@ -65,18 +56,4 @@ def ensure_token(ctx) -> str:
 
 
 def _store(ctx, token):
-    container = settings_store._password_container(ctx)
-    handler = settings_store._interaction_handler(ctx)
-    for remove in (container.remove, container.removePersistent):
-        try:
-            remove(TOKEN_URL, TOKEN_USER)
-        except Exception:  # no such record, or storage locked: nothing to drop
-            pass
-    if not container.isPersistentStoringAllowed():
-        container.allowPersistentStoring(True)
-    if not container.hasMasterPassword():
-        container.useDefaultMasterPassword(handler)
-    try:
-        container.addPersistent(TOKEN_URL, TOKEN_USER, (token,), handler)
-    except Exception:  # the master password prompt was cancelled: this session only
-        container.add(TOKEN_URL, TOKEN_USER, (token,), handler)
+    settings_store.store_secret(ctx, TOKEN_URL, TOKEN_USER, token)

@@ -253,10 +253,9 @@ def watch(ctx, group: str, listener):
 
 def load_key(ctx, endpoint: str) -> str:
     """The stored key for an endpoint, or "" when there is none."""
-    container = _password_container(ctx)
     url = key_url(endpoint)
     try:
-        record = container.findForName(url, KEY_USER, _interaction_handler(ctx))
+        return find_secret(ctx, url, KEY_USER)
     except Exception:
         # The user cancelled LibreOffice's master-password prompt (or the store
         # is damaged): say so instead of failing the turn with a generic error.
@@ -264,44 +263,54 @@ def load_key(ctx, endpoint: str) -> str:
         raise ConfigError("Marginalia could not read the API key from LibreOffice's "
                           "password store; enter the master password when asked, or "
                           "type the key again under Tools > Options > Marginalia.")
-    # find* strips path segments until something matches: insist on our exact URL.
-    if record is None or record.Url != url:
-        return ""
-    for user in record.UserList:
-        if user.UserName == KEY_USER and user.Passwords:
-            return user.Passwords[0]
-    return ""
 
 
 def save_key(ctx, endpoint: str, key: str) -> bool:
-    """Keep the key in the password container, persistently when LibreOffice allows it.
+    """Keep the key in the password container (store_secret); an empty key forgets it."""
+    return store_secret(ctx, key_url(endpoint), KEY_USER, key)
+
+
+def find_secret(ctx, url: str, user: str) -> str:
+    """The secret kept for exactly ``url`` and ``user``, or "" when there is none; raises
+    when the container will not give it (a cancelled master-password prompt)."""
+    record = _password_container(ctx).findForName(url, user, _interaction_handler(ctx))
+    # find* strips path segments until something matches: insist on our exact URL.
+    if record is None or record.Url != url:
+        return ""
+    for entry in record.UserList:
+        if entry.UserName == user and entry.Passwords:
+            return entry.Passwords[0]
+    return ""
+
+
+def store_secret(ctx, url: str, user: str, secret: str) -> bool:
+    """Keep a secret in the password container, persistently when LibreOffice allows it.
 
     A fresh profile has persistent password storage off and no master
     password. Then we turn storage on protected by LibreOffice's default master
     password, which is what Tools > Options > Security does when the user
     ticks "Persistently save passwords" without a master password; a user who
     set a master password is asked for it by LibreOffice's own prompt. If that
-    still fails (prompt cancelled), the key is kept for this session only.
-    Returns True when the key was stored persistently.
+    still fails (prompt cancelled), the secret is kept for this session only.
+    Returns True when it was stored persistently (or, empty, forgotten).
     """
     container = _password_container(ctx)
-    url = key_url(endpoint)
     handler = _interaction_handler(ctx)
-    # Always drop the old value first: an empty key means "forget it".
+    # Always drop the old value first: an empty secret means "forget it".
     for remove in (container.remove, container.removePersistent):
         try:
-            remove(url, KEY_USER)
+            remove(url, user)
         except Exception:  # no such record, or storage locked: nothing to drop
             pass
-    if not key:
+    if not secret:
         return True
     if not container.isPersistentStoringAllowed():
         container.allowPersistentStoring(True)
     if not container.hasMasterPassword():
         container.useDefaultMasterPassword(handler)
     try:
-        container.addPersistent(url, KEY_USER, (key,), handler)
+        container.addPersistent(url, user, (secret,), handler)
         return True
     except Exception:  # NoMasterException: the user cancelled the master password prompt
-        container.add(url, KEY_USER, (key,), handler)
+        container.add(url, user, (secret,), handler)
         return False
