@@ -1,0 +1,68 @@
+"""A chat's sources in a real office: the review's findings (issue 28's follow-up).
+
+Each test here failed on the code before its fix: an answer citing inside a
+table broke Insert, a grouped key got no footnote and code became one.
+"""
+
+import time
+
+from tests.support.sse_server import ScriptedServer, text_response
+
+
+def _turn(office, doc, server, message):
+    started = office.job("chat.start", doc, message=message, settings={
+        "endpoint": server.url, "model": "test-model", "keep_chats": False})
+    assert started == {"started": True}
+    entries = []
+    deadline = time.time() + 90
+    while time.time() < deadline:
+        entries.extend(office.job("chat.poll", doc)["entries"])
+        if any(e["type"] == "done" for e in entries):
+            return entries
+        time.sleep(0.05)
+    raise AssertionError("the turn did not finish")
+
+
+def _write(path, text):
+    with open(path, "w", encoding="utf-8") as handle:
+        handle.write(text)
+    return str(path)
+
+
+def test_insert_puts_footnotes_in_a_table_for_grouped_keys_and_not_in_code(office, tmp_path):
+    otters = _write(tmp_path / "otters.txt",
+                    "The otters returned to the weir in March and stayed all summer.\n")
+    herons = _write(tmp_path / "herons.txt",
+                    "Two herons nested in the alders by the mill race that spring.\n")
+    doc = office.new_writer()
+    try:
+        assert office.job("sources.add", doc, path=otters)["id"] == "S1"
+        assert office.job("sources.add", doc, path=herons)["id"] == "S2"
+        answer = ("| animal | place |\n|---|---|\n| otters [1] | weir |\n\n"
+                  "Use `x[1]` in code; both came back [1, 2].")
+        with ScriptedServer([text_response(answer)]) as server:
+            entries = _turn(office, doc, server, "Who came back?")
+        cited = [e for e in entries if e["type"] == "citations"][0]["citations"]["cited"]
+        assert sorted(c["key"] for c in cited) == [1, 2]
+        doc.Text.setString("An older line that cites [1] itself.")
+        cursor = doc.Text.createTextCursor()
+        cursor.gotoEnd(False)
+        doc.getCurrentController().getViewCursor().gotoRange(cursor, False)
+        # The table cell's key, and the grouped key: two markers replaced.
+        assert office.job("sources.insert", doc) == 2
+        body = doc.Text.getString()
+        notes = doc.getFootnotes()
+        assert notes.getCount() == 3
+        texts = [notes.getByIndex(i).getString() for i in range(3)]
+        assert texts[0].startswith("otters.txt") and texts[1].startswith("otters.txt")
+        assert texts[2].startswith("herons.txt")
+        # The code kept as text; the group now two anchors (body text shows their numbers).
+        assert "Use x[1] in code; both came back 23." in body
+        assert "[1, 2]" not in body and "An older line that cites [1] itself." in body
+        tables = doc.getTextTables()
+        assert tables.getCount() == 1
+        cell = tables.getByIndex(0).getCellByName("A2")
+        assert cell.getString() == "otters 1"         # the key now a footnote anchor
+        assert notes.getByIndex(0).getAnchor().getText().getString() == "otters 1"
+    finally:
+        office.close(doc)
