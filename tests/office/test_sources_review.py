@@ -6,6 +6,9 @@ table broke Insert, a grouped key got no footnote and code became one.
 
 import time
 
+import uno
+
+from tests.support.office import props
 from tests.support.sse_server import ScriptedServer, text_response
 
 
@@ -66,3 +69,36 @@ def test_insert_puts_footnotes_in_a_table_for_grouped_keys_and_not_in_code(offic
         assert notes.getByIndex(0).getAnchor().getText().getString() == "otters 1"
     finally:
         office.close(doc)
+
+
+def test_a_source_is_read_as_its_pages_show_it(office, tmp_path):
+    # A footnote anchor, a tracked deletion and hidden text: none is the source's text.
+    doc = office.new_writer()
+    try:
+        text = doc.Text
+        cur = text.createTextCursor()
+        text.insertString(cur, "Revenue rose by twelve percent", False)
+        note = doc.createInstance("com.sun.star.text.Footnote")
+        text.insertTextContent(cur, note, False)
+        note.setString("Audited figures.")
+        text.insertString(cur, " in the year.", False)
+        text.insertControlCharacter(cur, 0, False)
+        text.insertString(cur, "The board approved the plan unanimously.", False)
+        text.insertControlCharacter(cur, 0, False)
+        text.insertString(cur, "Secret hidden remark nobody sees.", False)
+        hidden = text.createTextCursor()
+        hidden.gotoEnd(False)
+        hidden.gotoStartOfParagraph(True)
+        hidden.CharHidden = True
+        doc.RecordChanges = True
+        search = doc.createSearchDescriptor()
+        search.SearchString = " unanimously"
+        doc.findFirst(search).setString("")
+        doc.RecordChanges = False
+        path = str(tmp_path / "minutes.odt")
+        doc.storeToURL(uno.systemPathToFileUrl(path), props(FilterName="writer8"))
+    finally:
+        office.close(doc)
+    read = office.job("sources.read", path=path)
+    assert [b["text"] for b in read["blocks"]] == [
+        "Revenue rose by twelve percent in the year.", "The board approved the plan."]

@@ -163,6 +163,30 @@ def _table_rows(table: Any) -> List[str]:
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
+def paragraph_text(paragraph: Any) -> str:
+    """What a reader of the page sees in ``paragraph``: its text portions without
+    footnote anchors (getString glues their numbers in: "twelve percent1"), without
+    text tracked as deleted, and without hidden text."""
+    parts = []
+    deleted = False
+    try:
+        portions = paragraph.createEnumeration()
+        while portions.hasMoreElements():
+            portion = portions.nextElement()
+            kind = portion.TextPortionType
+            if kind == "Redline":
+                if portion.RedlineType == "Delete" and not portion.IsCollapsed:
+                    deleted = bool(portion.IsStart)
+                continue
+            if deleted or kind == "Footnote" or portion.CharHidden:
+                continue
+            parts.append(portion.getString())
+    except Exception:
+        log.debug("reading a paragraph by portions failed", exc_info=True)
+        return paragraph.getString()
+    return "".join(parts)
+
+
 def walk_writer(doc: Any, markdown: bool = False) -> Iterator[Optional[Block]]:
     """The body's Blocks in order; yields None now and then so a caller can pause.
 
@@ -184,7 +208,7 @@ def walk_writer(doc: Any, markdown: bool = False) -> Iterator[Optional[Block]]:
             continue
         if not element.supportsService("com.sun.star.text.Paragraph"):
             continue
-        text = element.getString().strip()
+        text = paragraph_text(element).strip()
         if not text:
             continue
         level = 0
