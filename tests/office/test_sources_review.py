@@ -102,3 +102,22 @@ def test_a_source_is_read_as_its_pages_show_it(office, tmp_path):
     read = office.job("sources.read", path=path)
     assert [b["text"] for b in read["blocks"]] == [
         "Revenue rose by twelve percent in the year.", "The board approved the plan."]
+
+
+def test_a_file_with_parentheses_in_its_name_is_read_from_its_open_window(office, tmp_path):
+    path = str(tmp_path / "report (1).odt")
+    doc = office.new_writer()
+    doc.Text.setString("On disk text.")
+    doc.storeToURL(uno.systemPathToFileUrl(path), props(FilterName="writer8"))
+    office.close(doc)
+    opened = office.load(path)
+    try:
+        opened.Text.setString("Unsaved text in the window.")
+        read = office.job("sources.read", path=path)
+        # Read from the open window, not loaded again from the disk.
+        assert [b["text"] for b in read["blocks"]] == ["Unsaved text in the window."]
+        added = office.job("sources.add", opened, title="report (1).odt")
+        listed = office.job("sources.list", opened)["sources"]
+        assert added["id"] == "S1" and listed[0]["path"] == path
+    finally:
+        office.close(opened)

@@ -16,7 +16,6 @@ data. A lock keeps the panel's Add and Remove from racing a turn's refresh.
 import logging
 import os
 import threading
-import urllib.parse
 from typing import Any, Callable, Dict, List, Optional
 
 from marginalia.office import source_reader
@@ -29,9 +28,15 @@ Run = Callable[[Callable[[], Any]], Any]
 
 
 def _system_path(url: str) -> str:
+    """The file of a document's URL, as the system writes it (a Windows drive or a
+    UNC share too); "" for a document with no file or not on a file system."""
     if not url.startswith("file:"):
         return ""
-    return urllib.parse.unquote(urllib.parse.urlparse(url).path)
+    import uno
+    try:
+        return uno.fileUrlToSystemPath(url)
+    except Exception:
+        return ""
 
 
 class ChatSources:

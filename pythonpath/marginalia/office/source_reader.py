@@ -27,7 +27,6 @@ import os
 import re
 import time
 import urllib.parse
-import urllib.request
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
@@ -94,7 +93,15 @@ def _props(**values):
 
 
 def file_url(path: str) -> str:
-    return urllib.parse.urljoin("file:", urllib.request.pathname2url(os.path.abspath(path)))
+    """The URL LibreOffice itself gives ``path`` (it leaves "(" as it is, where
+    pathname2url writes %28), so an open document's getURL() compares equal."""
+    import uno
+    return uno.systemPathToFileUrl(os.path.abspath(path))
+
+
+def same_url(a: str, b: str) -> bool:
+    """Two file URLs naming one file, whichever characters each escapes."""
+    return bool(a) and urllib.parse.unquote(a) == urllib.parse.unquote(b)
 
 
 def open_document(ctx: Any, url: str) -> Any:
@@ -104,7 +111,7 @@ def open_document(ctx: Any, url: str) -> Any:
     while components.hasMoreElements():
         doc = components.nextElement()
         try:
-            if doc.getURL() == url and doc.supportsService("com.sun.star.text.TextDocument"):
+            if same_url(doc.getURL(), url) and doc.supportsService("com.sun.star.text.TextDocument"):
                 return doc
         except Exception:
             continue     # a component without a URL (the Start Center, a Basic IDE)
