@@ -5,6 +5,7 @@ table broke Insert, a grouped key got no footnote and code became one.
 """
 
 import time
+import zlib
 
 import uno
 
@@ -121,3 +122,47 @@ def test_a_file_with_parentheses_in_its_name_is_read_from_its_open_window(office
         assert added["id"] == "S1" and listed[0]["path"] == path
     finally:
         office.close(opened)
+
+
+def _scanned_pdf(path, pages):
+    """A PDF of pages that are only pictures (a scan): no text at all."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", None]
+    kids = []
+    img = zlib.compress(bytes((x * 7 + y * 3) % 256 for y in range(400) for x in range(400)))
+    for _ in range(pages):
+        page_no = len(objs) + 1
+        kids.append(page_no)
+        content = b"q 500 0 0 700 50 50 cm /Im1 Do Q"
+        objs.append(b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents %d 0 R "
+                    b"/Resources << /XObject << /Im1 %d 0 R >> >> >>" % (page_no + 1, page_no + 2))
+        objs.append(b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream")
+        objs.append(b"<< /Type /XObject /Subtype /Image /Width 400 /Height 400 /ColorSpace "
+                    b"/DeviceGray /BitsPerComponent 8 /Filter /FlateDecode /Length %d >>\nstream\n"
+                    % len(img) + img + b"\nendstream")
+    objs[1] = b"<< /Type /Pages /Kids [%s] /Count %d >>" % (
+        b" ".join(b"%d 0 R" % k for k in kids), pages)
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for i, obj in enumerate(objs):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % (i + 1) + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    with open(path, "wb") as handle:
+        handle.write(out)
+
+
+def test_a_scanned_pdf_is_told_apart_without_holding_the_main_thread(office, tmp_path):
+    # xpdfimport reads it and finds no text: said at once, never handed to the import
+    # filter, which would build the pages on the main thread (Writer frozen).
+    path = str(tmp_path / "scan.pdf")
+    _scanned_pdf(path, 60)
+    office.job("mcp.longest")
+    read = office.job("sources.read", path=path)
+    longest = office.job("mcp.longest")
+    assert read == {"sentence": "Marginalia could not read scan.pdf: it holds no text "
+                                "(a scanned PDF has only pictures of pages)."}
+    assert longest < 0.5, longest

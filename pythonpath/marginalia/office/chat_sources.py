@@ -18,6 +18,7 @@ import os
 import threading
 from typing import Any, Callable, Dict, List, Optional
 
+from marginalia.errors import Cancelled
 from marginalia.office import source_reader
 from marginalia.sources.index import Library
 from marginalia.sources.model import Source
@@ -110,12 +111,17 @@ class ChatSources:
             self.told = None
 
     # -- before a turn -------------------------------------------------------------
-    def refresh(self, run: Run) -> List[str]:
-        """Read the sources not read yet or changed since; one sentence per problem."""
+    def refresh(self, run: Run, cancel: Any = None) -> List[str]:
+        """Read the sources not read yet or changed since; one sentence per problem.
+        Raises errors.Cancelled when ``cancel`` (the turn's CancelToken) is set."""
         notes = []
         for source in self.sources():
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
             try:
-                note = self._refresh_one(source, run)
+                note = self._refresh_one(source, run, cancel)
+            except Cancelled:
+                raise
             except source_reader.Unreadable as exc:
                 note = str(exc)
             except Exception:
@@ -125,7 +131,7 @@ class ChatSources:
                 notes.append(note)
         return notes
 
-    def _refresh_one(self, source: Source, run: Run) -> Optional[str]:
+    def _refresh_one(self, source: Source, run: Run, cancel: Any = None) -> Optional[str]:
         if not source.path:
             if source.loaded:
                 return None
@@ -146,7 +152,7 @@ class ChatSources:
         if source.loaded and _same(stamp, source.stamp):
             return None
         changed = source.stamp is not None and not _same(stamp, source.stamp)
-        blocks = source_reader.read_file(self.ctx, source.path, run)
+        blocks = source_reader.read_file(self.ctx, source.path, run, cancel=cancel)
         with self._lock:
             self.library.fill(source.id, blocks, stamp)
         if changed:

@@ -280,8 +280,9 @@ def _read_sliced(run: Run, walker: Iterator[Optional[Block]], budget: float) -> 
 # ---------------------------------------------------------------- entry points (any thread)
 
 def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
-              pdf_helper: bool = True) -> List[Block]:
-    """A file's Blocks; raises Unreadable with one sentence when it cannot be read.
+              pdf_helper: bool = True, cancel: Any = None) -> List[Block]:
+    """A file's Blocks; raises Unreadable with one sentence when it cannot be read,
+    errors.Cancelled when ``cancel`` (the turn's CancelToken) is set during a PDF's read.
 
     A file already open in this office is read from its window, not loaded again.
     ``pdf_helper`` False reads a PDF through the import filter only (its test).
@@ -292,11 +293,10 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
     doc = run(lambda: open_document(ctx, url)) if ext != ".pdf" else None
     if doc is not None:
         return read_open(doc, run, budget)
-    if ext == ".pdf" and pdf_helper:
-        program = source_xpdf.helper(run(lambda: program_dir(ctx)))
-        lines = source_xpdf.read_lines(program, path) if program else None
-        if lines:
-            return source_pdf.blocks(lines)
+    program = (source_xpdf.helper(run(lambda: program_dir(ctx)))
+               if ext == ".pdf" and pdf_helper else None)
+    if program:
+        return _read_pdf(program, path, name, cancel)
     try:
         doc = run(lambda: _load(ctx, path))
     except Exception:
@@ -318,6 +318,21 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
         why = ("it holds no text (a scanned PDF has only pictures of pages)" if ext == ".pdf"
                else "it holds no text")
         raise _sentence(name, why)
+    return blocks
+
+
+def _read_pdf(program: str, path: str, name: str, cancel: Any) -> List[Block]:
+    # The helper's answer stands: the import filter runs the same helper (then holds
+    # the main thread for long seconds), so it would find no more.
+    try:
+        lines = source_xpdf.read_lines(program, path, cancel)
+    except source_xpdf.TooLong:
+        raise _sentence(name, "it took too long to read")
+    if lines is None:
+        raise _sentence(name, "LibreOffice cannot open it")
+    blocks = source_pdf.blocks(lines)
+    if not blocks:
+        raise _sentence(name, "it holds no text (a scanned PDF has only pictures of pages)")
     return blocks
 
 
