@@ -36,6 +36,7 @@ from marginalia.sources.text import normalise, tokens
 K1 = 1.2
 B = 0.75
 OVERHEAD = 100      # characters a passage's key and location line take in a tool's answer
+ELLIPSIS_GAP = 300  # most characters the words an ellipsis leaves out may span in a quote
 
 _PHRASE = re.compile(r"[\"\u201c\u201d\u201e\u00ab\u00bb]([^\"\u201c\u201d\u201e\u00ab\u00bb]+)"
                      r"[\"\u201c\u201d\u201e\u00ab\u00bb]")
@@ -78,18 +79,39 @@ class _Entry:
         return self.full.find(phrase, self.starts[index], end) >= 0
 
     def find(self, parts: List[str]) -> Optional[int]:
-        """The passage where the normalised ``parts`` start, found in this order, or None."""
-        at = self.full.find(parts[0])
-        if at < 0:
-            return None
-        # The first piece's earliest place leaves the most room for the others.
-        end = at + len(parts[0])
-        for part in parts[1:]:
-            end = self.full.find(part, end)
-            if end < 0:
-                return None
-            end += len(part)
-        return bisect_right(self.starts, at) - 1
+        """The passage where the normalised ``parts`` start, found in this order, each
+        piece after the first within ELLIPSIS_GAP characters of the one before, or None."""
+        at = _find_words(self.full, parts[0], 0)
+        while at >= 0:
+            end = at + len(parts[0])
+            for part in parts[1:]:
+                end = _find_words(self.full, part, end, end + ELLIPSIS_GAP + len(part))
+                if end < 0:
+                    break
+                end += len(part)
+            else:
+                return bisect_right(self.starts, at) - 1
+            at = _find_words(self.full, parts[0], at + 1)
+        return None
+
+
+def _wordy(char: str) -> bool:
+    # Letters and digits of scripts that space their words; CJK runs have no boundaries.
+    return char.isalnum() and ord(char) < 0x2E80
+
+
+def _find_words(full: str, phrase: str, start: int, end: Optional[int] = None) -> int:
+    """Where ``phrase`` stands in ``full[start:end]`` as whole words ("4% rise" is not
+    in "14% rise"), or -1."""
+    end = len(full) if end is None else min(end, len(full))
+    at = full.find(phrase, start, end)
+    while at >= 0:
+        after = at + len(phrase)
+        if not (_wordy(phrase[0]) and at > 0 and _wordy(full[at - 1])) and not (
+                _wordy(phrase[-1]) and after < len(full) and _wordy(full[after])):
+            return at
+        at = full.find(phrase, at + 1, end)
+    return -1
 
 
 class Library:
