@@ -12,6 +12,9 @@ plain score of the search.
 
 Passages shown to the model get citation keys, numbered in the order they were
 first shown and kept for the chat, so [3] means the same passage in every turn.
+Each key keeps a digest of the text it was given for: a source read again whose
+passage there now holds other text loses that key (it would cite words the
+model never saw), and numbers are never given twice.
 Threads: the turn's worker searches while the panel's main thread may add or
 remove a source or list the keys. The sources are swapped, never changed in
 place (a search works on the set it started with), and the keys change under a
@@ -22,6 +25,7 @@ never their text; a restored Library holds the sources unread until the office
 side reads them again (``fill``).
 """
 
+import hashlib
 import heapq
 import math
 import re
@@ -124,6 +128,8 @@ class Library:
         self._keys: Dict[int, Ref] = {}
         self._key_of: Dict[Ref, int] = {}
         self._shown: Dict[Ref, Passage] = {}      # keyed passages, kept if their source goes
+        self._digests: Dict[int, str] = {}         # key: digest of its passage's text
+        self._next_key = 1
         self._lock = threading.Lock()             # for the keys, and the id counter
 
     # ------------------------------------------------------------ the sources
@@ -150,8 +156,22 @@ class Library:
         entries.pop(source_id, None)
         if entry is not None and source_id in self._sources:
             entries[source_id] = entry
+            self._drop_changed_keys(source_id, entry.passages)
         self._entries = self._in_order(entries)
         return source
+
+    def _drop_changed_keys(self, source_id: str, passages: List[Passage]) -> None:
+        with self._lock:
+            for key, ref in list(self._keys.items()):
+                digest = self._digests.get(key)
+                if ref[0] != source_id or digest is None:
+                    continue          # another source, or a key kept before digests were
+                if ref[1] < len(passages) and _digest(passages[ref[1]].text) == digest:
+                    continue
+                del self._keys[key]
+                self._key_of.pop(ref, None)
+                self._shown.pop(ref, None)
+                self._digests.pop(key, None)
 
     def remove(self, source_id: str) -> bool:
         """Drop a source; False when there was none by that id."""
@@ -278,9 +298,11 @@ class Library:
         with self._lock:
             key = self._key_of.get(ref)
             if key is None:
-                key = len(self._keys) + 1
+                key = self._next_key
+                self._next_key += 1
                 self._keys[key] = ref
                 self._key_of[ref] = key
+                self._digests[key] = _digest(passage.text)
             self._shown[ref] = passage
         return key
 
@@ -313,11 +335,14 @@ class Library:
         """What the chat keeps: the sources by path, title and stamp, and the keys; no text."""
         with self._lock:
             keys = sorted(self._keys.items())
-        return {"next": self._next,
+            digests = dict(self._digests)
+            next_key = self._next_key
+        return {"next": self._next, "next_key": next_key,
                 "sources": [{"id": s.id, "title": s.title, "path": s.path,
                              "stamp": list(s.stamp) if s.stamp else None}
                             for s in self._sources.values()],
-                "keys": [[key, ref[0], ref[1]] for key, ref in keys]}
+                "keys": [[key, ref[0], ref[1]] + ([digests[key]] if key in digests else [])
+                         for key, ref in keys]}
 
     @classmethod
     def from_state(cls, state: Any) -> "Library":
@@ -347,7 +372,18 @@ class Library:
                 continue
             library._keys[key] = ref
             library._key_of[ref] = key
+            if len(row) > 3 and isinstance(row[3], str):
+                library._digests[key] = row[3]
+        try:
+            next_key = int(state.get("next_key") or 1)
+        except (TypeError, ValueError):
+            next_key = 1
+        library._next_key = max([next_key] + [k + 1 for k in library._keys])
         return library
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _within(found: List[Tuple[Passage, float]],
