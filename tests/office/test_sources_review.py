@@ -166,3 +166,37 @@ def test_a_scanned_pdf_is_told_apart_without_holding_the_main_thread(office, tmp
     assert read == {"sentence": "Marginalia could not read scan.pdf: it holds no text "
                                 "(a scanned PDF has only pictures of pages)."}
     assert longest < 0.5, longest
+
+
+def _text_pdf(path, content):
+    """A one-page PDF drawing ``content`` in Helvetica (the reviewer's mkpdf.py)."""
+    objs = [b"<< /Type /Catalog /Pages 2 0 R >>", b"<< /Type /Pages /Kids [3 0 R] /Count 1 >>",
+            b"<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R "
+            b"/Resources << /Font << /F1 5 0 R >> >> >>",
+            b"<< /Length %d >>\nstream\n" % len(content) + content + b"\nendstream",
+            b"<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>"]
+    out = b"%PDF-1.4\n"
+    offsets = []
+    for i, obj in enumerate(objs):
+        offsets.append(len(out))
+        out += b"%d 0 obj\n" % (i + 1) + obj + b"\nendobj\n"
+    xref = len(out)
+    out += b"xref\n0 %d\n0000000000 65535 f \n" % (len(objs) + 1)
+    for offset in offsets:
+        out += b"%010d 00000 n \n" % offset
+    out += b"trailer\n<< /Size %d /Root 1 0 R >>\nstartxref\n%d\n%%%%EOF\n" % (len(objs) + 1, xref)
+    with open(path, "wb") as handle:
+        handle.write(out)
+
+
+def test_a_pdf_whose_words_are_placed_without_spaces_reads_as_words(office, tmp_path):
+    # TeX style: words set apart by TJ kerning; and words placed by Td. No space glyphs.
+    tj = str(tmp_path / "tj.pdf")
+    _text_pdf(tj, b"BT /F1 12 Tf 72 700 Td [(At)-333(dawn)-333(the)-333(river)-333(was)"
+                  b"-333(cold,)-333(four)-333(degrees)] TJ ET")
+    td = str(tmp_path / "td.pdf")
+    _text_pdf(td, b"BT /F1 12 Tf 72 700 Td (At) Tj 16 0 Td (dawn) Tj 32 0 Td (the) Tj ET")
+    assert [b["text"] for b in office.job("sources.read", path=tj)["blocks"]] == [
+        "At dawn the river was cold, four degrees"]
+    assert [b["text"] for b in office.job("sources.read", path=td)["blocks"]] == [
+        "At dawn the"]

@@ -35,6 +35,10 @@ log = logging.getLogger("marginalia.sources")
 
 MM100_PER_POINT = 2540.0 / 72.0
 GAP_EMS = 1.5        # a gap this many font sizes wide starts a new piece of the row
+# A gap wider than this many font sizes is a space between words where the PDF draws
+# none (TeX and others place each word; no space glyph). TeX's word space shrinks to
+# 0.22 em on a tight line; kerning inside a word stays well under 0.1 em.
+SPACE_EMS = 0.18
 TIMEOUT = 300.0      # seconds a PDF may take to read before the helper is stopped
 POLL = 0.2           # how often the watchdog looks at the clock and the Stop button
 
@@ -79,6 +83,9 @@ class _Lines:
             if not text.strip():
                 return                   # a row never starts with a space
             self._start, self._base, self._size = x0, y0, size
+        elif (x0 - self._end > SPACE_EMS * size and text.strip()
+              and self._chars[-1].strip()):
+            self._chars.append(" ")
         self._chars.append(text)
         self._end = max(self._end, x1) if len(self._chars) > 1 else x1
         if text.strip():
