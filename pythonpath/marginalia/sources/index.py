@@ -137,13 +137,12 @@ class Library:
     def add(self, title: str, path: str, blocks: Optional[List[Block]],
             stamp: Stamp = None) -> Source:
         """Add a source (or read again the one with this path, or title without a path)."""
-        same = self._same(title, path)
-        if same is not None:
-            return self.fill(same.id, blocks, stamp)
         with self._lock:
-            source = Source("S%d" % self._next, title, path, None, stamp)
-            self._next += 1
-            self._sources = dict(self._sources, **{source.id: source})
+            source = self._same(title, path)
+            if source is None:
+                source = Source("S%d" % self._next, title, path, None, stamp)
+                self._next += 1
+                self._sources = dict(self._sources, **{source.id: source})
         return self.fill(source.id, blocks, stamp)
 
     def fill(self, source_id: str, blocks: Optional[List[Block]], stamp: Stamp = None) -> Source:
@@ -151,33 +150,36 @@ class Library:
         source = self._sources[source_id]
         source.blocks = list(blocks) if blocks is not None else None
         source.stamp = stamp
-        entry = _Entry(source) if source.blocks is not None else None     # the slow part
-        entries = dict(self._entries)
-        entries.pop(source_id, None)
-        if entry is not None and source_id in self._sources:
-            entries[source_id] = entry
-            self._drop_changed_keys(source_id, entry.passages)
-        self._entries = self._in_order(entries)
+        # The slow part, outside the lock: the panel's main thread may list meanwhile.
+        entry = _Entry(source) if source.blocks is not None else None
+        with self._lock:      # two fills at once must not each drop the other's entry
+            entries = dict(self._entries)
+            entries.pop(source_id, None)
+            if entry is not None and source_id in self._sources:
+                entries[source_id] = entry
+                self._drop_changed_keys(source_id, entry.passages)
+            self._entries = self._in_order(entries)
         return source
 
     def _drop_changed_keys(self, source_id: str, passages: List[Passage]) -> None:
-        with self._lock:
-            for key, ref in list(self._keys.items()):
-                digest = self._digests.get(key)
-                if ref[0] != source_id or digest is None:
-                    continue          # another source, or a key kept before digests were
-                if ref[1] < len(passages) and _digest(passages[ref[1]].text) == digest:
-                    continue
-                del self._keys[key]
-                self._key_of.pop(ref, None)
-                self._shown.pop(ref, None)
-                self._digests.pop(key, None)
+        # Called under self._lock.
+        for key, ref in list(self._keys.items()):
+            digest = self._digests.get(key)
+            if ref[0] != source_id or digest is None:
+                continue          # another source, or a key kept before digests were
+            if ref[1] < len(passages) and _digest(passages[ref[1]].text) == digest:
+                continue
+            del self._keys[key]
+            self._key_of.pop(ref, None)
+            self._shown.pop(ref, None)
+            self._digests.pop(key, None)
 
     def remove(self, source_id: str) -> bool:
         """Drop a source; False when there was none by that id."""
-        found = source_id in self._sources
-        self._sources = {k: v for k, v in self._sources.items() if k != source_id}
-        self._entries = {k: v for k, v in self._entries.items() if k != source_id}
+        with self._lock:
+            found = source_id in self._sources
+            self._sources = {k: v for k, v in self._sources.items() if k != source_id}
+            self._entries = {k: v for k, v in self._entries.items() if k != source_id}
         return found
 
     def _in_order(self, entries: Dict[str, _Entry]) -> Dict[str, _Entry]:
