@@ -17,8 +17,9 @@ same way and left open.
 
 PDF: first through LibreOffice's own parser, xpdfimport, as a child process on
 the caller's thread (office.source_xpdf: the import filter would hold the main
-thread for seconds on a long PDF); failing that, through the import filter,
-whose text comes as one shape per line. Either way the lines are put back into
+thread for seconds on a long PDF); only when the helper is missing, through the
+import filter (which runs the same helper), whose text comes as one shape per line.
+A PDF the helper reads but finds no text in (a scan) is said so at once. Either way the lines are put back into
 paragraphs (office.source_pdf); headings are the lines in a larger font.
 """
 
