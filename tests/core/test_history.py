@@ -212,3 +212,36 @@ def test_a_long_log_is_replayed_from_a_user_message_near_its_end():
     assert 20000 <= shown < 21100                 # whole turns, about the amount asked
     assert replay_start(log[:30], 20000) == 0     # a short chat shows whole
     assert replay_start([("event", ev.Event(ev.TEXT, text="x" * 50000))], 10) == 0
+
+
+# What the version before sources (a52a5e9^1) reads from a log entry: an Event of
+# these kinds with these fields, or it sets the whole chat file aside.
+_OLD_KINDS = {"text", "reasoning", "reclassify", "tool_call_started", "tool_call",
+              "tool_result", "usage", "status", "context", "error", "notice", "change", "done"}
+_OLD_FIELDS = {"type", "text", "call_id", "name", "arguments", "ok", "result", "summary",
+               "usage", "message", "finish_reason", "change"}
+
+
+def test_a_chat_with_citations_is_kept_so_the_previous_version_still_reads_it():
+    cited = {"cited": [{"key": 1, "location": "r.pdf, p. 2"}], "quotes": [], "unknown": []}
+    second = {"cited": [{"key": 2, "location": "s.odt"}], "quotes": [], "unknown": []}
+    chat = history.KeptChat()
+    chat.messages = [{"role": "user", "content": "hi"},
+                     {"role": "assistant", "content": "It was cold [1]."}]
+    chat.log = [("user", history.Said("hi", 5.0)), ("event", ev.Event(ev.TEXT, text="Cold [1].")),
+                ("event", ev.Event(ev.CITATIONS, citations=cited)),
+                ("event", ev.Event(ev.DONE, finish_reason="stop")),
+                ("user", history.Said("more", 6.0)), ("event", ev.Event(ev.TEXT, text="Ice [2].")),
+                ("event", ev.Event(ev.CITATIONS, citations=second))]
+    data = json.loads(json.dumps(history.to_json(chat)))
+    for entry in data["log"]:
+        assert entry["type"] == "user" or (entry["type"] in _OLD_KINDS
+                                           and set(entry) <= _OLD_FIELDS), entry
+    # This version reads the citations back where they were.
+    again = history.from_json(data)
+    assert [(r, p.kind if r == "event" else str(p)) for r, p in again.log] == [
+        (r, p.kind if r == "event" else str(p)) for r, p in chat.log]
+    assert again.log[2][1].citations == cited and again.log[6][1].citations == second
+    # A damaged list beside the log loses the lists, not the chat.
+    data["citations"] = [{"after": "x"}, 7]
+    assert len(history.from_json(data).log) == 5

@@ -86,3 +86,18 @@ def test_pieces_of_a_row_that_touch_are_one_line_not_a_table():
                            line(1, 1600, "Other", x=int(3000 + 2 * em), width=1000)])
     assert [(b.kind, b.text) for b in out] == [("paragraph", "This is SMALL CAPS, and more."),
                                                ("table", "Cell | Other")]
+
+
+def test_words_placed_apart_without_space_glyphs_are_kept_apart():
+    # As TeX draws a line: each word placed, a third of an em between, no space glyph
+    # (xpdfimport's glyphs of the reviewer's PDF "[(At)-333(dawn)-333(the)] TJ").
+    from marginalia.office import source_xpdf
+    out = ["startPage 61200 79200\n"]
+    x = 72.0
+    for word in ("At", "dawn", "the", "river"):
+        out += _glyphs(x, 700, word, size=12.0, advance=6.0)
+        x += 6.0 * len(word) + 4.0
+    # Kerned letters (a gap of 0.05 em) stay one word; a real space is not doubled.
+    out += _glyphs(72, 680, "W", advance=6.6) + _glyphs(79.2, 680, "ave on")
+    lines = source_xpdf.parse(out)
+    assert [l.text for l in lines] == ["At dawn the river", "Wave on"]

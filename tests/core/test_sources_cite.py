@@ -186,3 +186,28 @@ def test_footnotes_name_the_place_and_the_quoted_words():
                                         "expects slower growth next year.\u201d")
     long = footnote(Citation(1, 9, lib.passages("S2")[0]))
     assert long.endswith("\u2026\u201d") and len(long) < 240
+
+
+def test_a_quote_must_stand_as_whole_words_and_an_ellipsis_may_not_span_the_source():
+    lib = Library()
+    far = " ".join("filler%d" % i for i in range(400))
+    lib.add("Report", "/d/report.odt", [
+        Block("paragraph", "Rents saw a 14% rise in rents last year. The results were not "
+              "reviewed by the board.", "Rents"),
+        Block("paragraph", far, "Appendix"),
+        Block("paragraph", "The overall effect was significant in every district.", "Effect"),
+    ])
+    k = lib.key(lib.passages("S1")[0])
+
+    def found(quote):
+        return check_quotes("The report says \u201c%s\u201d [%d]." % (quote, k), lib)[0].found
+    # Inside a longer number or word it is another claim.
+    assert not found("4% rise in rents")
+    assert not found("ents saw a 14% rise")
+    assert found("a 14% rise in rents")
+    # The pieces of an ellipsis stay near each other, not anywhere later in the source.
+    assert found("rents saw a \u2026 rise in rents last year")
+    assert not found("the results were not \u2026 significant in every district")
+    assert found("rents last year \u2026 reviewed by the board")
+    # The first piece's first place is too far from the second; a later one is near.
+    assert found("the \u2026 effect was significant")

@@ -224,3 +224,39 @@ def test_a_long_japanese_paragraph_is_cut_whole_sentences_and_all_kept():
     assert len(passages) >= 3
     assert "".join(p.text for p in passages) == text
     assert all(p.text.endswith("\u3002") and words(p.text) <= MAX for p in passages)
+
+
+def _report(preface):
+    out = []
+    if preface:
+        out.append(Block("heading", "Preface", "Preface", None, 1))
+        out.append(Block("paragraph", "A new preface added later. " * 30, "Preface"))
+    out.append(Block("heading", "Methods", "Methods", None, 1))
+    out.append(Block("paragraph", "The river was four degrees at the northern gauge. " * 10,
+                     "Methods"))
+    out.append(Block("heading", "Results", "Results", None, 1))
+    out.append(Block("paragraph", "The harbour froze twice that winter. " * 10, "Results"))
+    return out
+
+
+def test_a_key_never_names_other_text_after_its_source_is_read_again():
+    lib = Library()
+    lib.add("r.odt", "/x/r.odt", _report(False), (1, 1.0))
+    river = lib.search("river gauge", k=1)[0][0]
+    key = lib.key(river)
+    assert "river" in lib.cited(key).text
+    state = lib.to_state()
+    # The file gains a preface: passage 0 is now other text. In the same chat...
+    lib.fill("S1", _report(True), (2, 2.0))
+    assert lib.cited(key) is None and key not in lib.keys()
+    # ...and in a chat opened again from its state.
+    again = Library.from_state(state)
+    again.fill("S1", _report(True), (2, 2.0))
+    assert again.cited(key) is None
+    # The river passage, where it is now, gets a new number, never the old one again.
+    moved = [p for p in lib.passages("S1") if "river" in p.text][0]
+    assert lib.key(moved) == key + 1 and lib.key(moved) == key + 1
+    assert again.key([p for p in again.passages("S1") if "river" in p.text][0]) == key + 1
+    # Read again unchanged, the keys stay.
+    lib.fill("S1", _report(True), (3, 3.0))
+    assert "river" in lib.cited(key + 1).text

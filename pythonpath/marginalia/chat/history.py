@@ -115,12 +115,40 @@ def _moment(value: Any) -> float:
 
 
 def to_json(chat: KeptChat) -> Dict[str, Any]:
-    log = [d for d in (entry_to_dict(e) for e in chat.log) if d is not None]
+    log: List[Dict[str, Any]] = []
+    cited: List[Dict[str, Any]] = []
+    for entry in chat.log:
+        data = entry_to_dict(entry)
+        if data is None:
+            continue
+        if data.get("type") == ev.CITATIONS:
+            # Outside the log: a version before sources reads every log entry as an
+            # Event it knows and sets the whole file aside on one it does not.
+            cited.append({"after": len(log), "citations": data.get("citations")})
+        else:
+            log.append(data)
     out = {"format": FORMAT, "id": chat.chat_id, "title": chat.title,
            "created": chat.created, "updated": chat.updated or time.time(),
            "messages": chat.messages, "log": log}
     if chat.sources:
         out["sources"] = chat.sources       # absent for a chat without: older readers skip it
+    if cited:
+        out["citations"] = cited            # likewise
+    return out
+
+
+def _with_citations(log: List[Entry], cited: Any) -> List[Entry]:
+    """The log with the citations kept beside it back in place, each after the entry
+    it followed; a damaged list is dropped (the answers stay, their lists do not)."""
+    if not isinstance(cited, list):
+        return log
+    out = list(log)
+    good = [(c["after"], n, c["citations"]) for n, c in enumerate(cited)
+            if isinstance(c, dict) and isinstance(c.get("after"), int)
+            and isinstance(c.get("citations"), dict)]
+    for after, _, citations in sorted(good, reverse=True):   # the last first
+        out.insert(min(max(after, 0), len(log)),
+                   ("event", ev.Event(ev.CITATIONS, citations=citations)))
     return out
 
 
@@ -132,7 +160,7 @@ def from_json(data: Any) -> KeptChat:
     if not isinstance(messages, list) or not all(
             isinstance(m, dict) and isinstance(m.get("role"), str) for m in messages):
         raise ValueError("bad messages")
-    log = [entry_from_dict(d) for d in data["log"]]
+    log = _with_citations([entry_from_dict(d) for d in data["log"]], data.get("citations"))
     sources = data.get("sources")
     return KeptChat(str(data["id"]), float(data.get("created") or 0),
                     float(data.get("updated") or 0), paired(messages), log,

@@ -402,7 +402,8 @@ class ChatSession:
             fits = window.window_for(settings, cancel)
             if action is None:
                 # The chat's sources: read, their tools registered, named in the prompt.
-                sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner)
+                sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner,
+                                            cancel)
                 result = loop.run_turn(ChatClient(settings), self.conversation, text,
                                        toolbox.registry, settings, emit, cancel,
                                        context=toolbox.context(inline=budget.inline_chars(fits)),

@@ -10,15 +10,19 @@ passage the file no longer has.
 Threads: ``add_file``, ``add_document`` and ``refresh`` read through
 LibreOffice, so they take ``run`` (office.mainthread.run_sync bound to the
 context) and are called from a worker or a job's thread; the rest is plain
-data. A lock keeps the panel's Add and Remove from racing a turn's refresh.
+data. The Library is safe to fill from a worker while the main thread lists it,
+so a source is indexed outside this object's lock (a big one takes seconds, and
+the panel's scope line takes the lock on the main thread). A read fills the
+library of the chat it started in: a chat switched meanwhile (New chat, another
+kept chat) never gets it, and the user is told to add it again.
 """
 
 import logging
 import os
 import threading
-import urllib.parse
 from typing import Any, Callable, Dict, List, Optional
 
+from marginalia.errors import Cancelled
 from marginalia.office import source_reader
 from marginalia.sources.index import Library
 from marginalia.sources.model import Source
@@ -29,9 +33,15 @@ Run = Callable[[Callable[[], Any]], Any]
 
 
 def _system_path(url: str) -> str:
+    """The file of a document's URL, as the system writes it (a Windows drive or a
+    UNC share too); "" for a document with no file or not on a file system."""
     if not url.startswith("file:"):
         return ""
-    return urllib.parse.unquote(urllib.parse.urlparse(url).path)
+    import uno
+    try:
+        return uno.fileUrlToSystemPath(url)
+    except Exception:
+        return ""
 
 
 class ChatSources:
@@ -43,6 +53,7 @@ class ChatSources:
         # What the model is told of the last answer's quotes not found (sources.citations.notice).
         self.told: Optional[str] = None
         self._lock = threading.RLock()
+        self._generation = 0       # one more at each restore: another chat's library
 
     # -- the list ------------------------------------------------------------------
     def sources(self) -> List[Source]:
@@ -65,20 +76,35 @@ class ChatSources:
         """Read a file and add it (again, when it is already a source); raises
         source_reader.Unreadable with the sentence to show."""
         path = os.path.abspath(path)
+        library, generation = self._current()
         blocks = source_reader.read_file(self.ctx, path, run)
-        with self._lock:
-            return self.library.add(os.path.basename(path), path, blocks,
-                                    source_reader.stamp_of(path))
+        source = library.add(os.path.basename(path), path, blocks, source_reader.stamp_of(path))
+        self._still(generation, source.name)
+        return source
 
     def add_document(self, doc: Any, run: Run) -> Source:
         """Add an open Writer document as it is now (by its file, when it has one)."""
         from marginalia.writer import read
+        library, generation = self._current()
         title, url = run(lambda: (read.title(doc), doc.getURL()))
         blocks = source_reader.read_open(doc, run)
         path = _system_path(url)
+        source = library.add(title, path, blocks, source_reader.stamp_of(path) if path else None)
+        self._still(generation, source.title)
+        return source
+
+    def _current(self):
         with self._lock:
-            return self.library.add(title, path, blocks,
-                                    source_reader.stamp_of(path) if path else None)
+            return self.library, self._generation
+
+    def _still(self, generation: int, name: str) -> None:
+        """Raise Unreadable when the chat changed since ``generation`` (the source went
+        into the library of the chat the read began in, which is not shown now)."""
+        with self._lock:
+            if generation != self._generation:
+                raise source_reader.Unreadable(
+                    "The chat changed while %s was being read: add it again to this chat."
+                    % name)
 
     def remove(self, source_id: str) -> bool:
         with self._lock:
@@ -103,14 +129,22 @@ class ChatSources:
         with self._lock:
             self.library = Library.from_state(state) if state else Library()
             self.told = None
+            self._generation += 1
 
     # -- before a turn -------------------------------------------------------------
-    def refresh(self, run: Run) -> List[str]:
-        """Read the sources not read yet or changed since; one sentence per problem."""
+    def refresh(self, run: Run, cancel: Any = None) -> List[str]:
+        """Read the sources not read yet or changed since; one sentence per problem.
+        Raises errors.Cancelled when ``cancel`` (the turn's CancelToken) is set."""
         notes = []
-        for source in self.sources():
+        # Filled outside the lock (see the module's doc), the library of this chat.
+        library = self._current()[0]
+        for source in library.sources():
+            if cancel is not None and cancel.cancelled:
+                raise Cancelled()
             try:
-                note = self._refresh_one(source, run)
+                note = self._refresh_one(library, source, run, cancel)
+            except Cancelled:
+                raise
             except source_reader.Unreadable as exc:
                 note = str(exc)
             except Exception:
@@ -120,7 +154,8 @@ class ChatSources:
                 notes.append(note)
         return notes
 
-    def _refresh_one(self, source: Source, run: Run) -> Optional[str]:
+    def _refresh_one(self, library: Library, source: Source, run: Run,
+                     cancel: Any = None) -> Optional[str]:
         if not source.path:
             if source.loaded:
                 return None
@@ -129,21 +164,18 @@ class ChatSources:
                 return ("The document %s is not open any more: it is left out of this turn."
                         % source.title)
             blocks = source_reader.read_open(doc, run)
-            with self._lock:
-                self.library.fill(source.id, blocks, None)
+            library.fill(source.id, blocks, None)
             return None
         stamp = source_reader.stamp_of(source.path)
         if stamp is None:
-            with self._lock:
-                self.library.fill(source.id, None, source.stamp)
+            library.fill(source.id, None, source.stamp)
             return ("%s is no longer at %s (moved or deleted): it is left out until it is "
                     "added again." % (source.name, os.path.dirname(source.path)))
         if source.loaded and _same(stamp, source.stamp):
             return None
         changed = source.stamp is not None and not _same(stamp, source.stamp)
-        blocks = source_reader.read_file(self.ctx, source.path, run)
-        with self._lock:
-            self.library.fill(source.id, blocks, stamp)
+        blocks = source_reader.read_file(self.ctx, source.path, run, cancel=cancel)
+        library.fill(source.id, blocks, stamp)
         if changed:
             return ("%s has changed since it was added to this chat: it was read again as it "
                     "is now." % source.name)

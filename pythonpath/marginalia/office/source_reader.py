@@ -17,8 +17,9 @@ same way and left open.
 
 PDF: first through LibreOffice's own parser, xpdfimport, as a child process on
 the caller's thread (office.source_xpdf: the import filter would hold the main
-thread for seconds on a long PDF); failing that, through the import filter,
-whose text comes as one shape per line. Either way the lines are put back into
+thread for seconds on a long PDF); only when the helper is missing, through the
+import filter (which runs the same helper), whose text comes as one shape per line.
+A PDF the helper reads but finds no text in (a scan) is said so at once. Either way the lines are put back into
 paragraphs (office.source_pdf); headings are the lines in a larger font.
 """
 
@@ -27,7 +28,6 @@ import os
 import re
 import time
 import urllib.parse
-import urllib.request
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
@@ -94,7 +94,15 @@ def _props(**values):
 
 
 def file_url(path: str) -> str:
-    return urllib.parse.urljoin("file:", urllib.request.pathname2url(os.path.abspath(path)))
+    """The URL LibreOffice itself gives ``path`` (it leaves "(" as it is, where
+    pathname2url writes %28), so an open document's getURL() compares equal."""
+    import uno
+    return uno.systemPathToFileUrl(os.path.abspath(path))
+
+
+def same_url(a: str, b: str) -> bool:
+    """Two file URLs naming one file, whichever characters each escapes."""
+    return bool(a) and urllib.parse.unquote(a) == urllib.parse.unquote(b)
 
 
 def open_document(ctx: Any, url: str) -> Any:
@@ -104,7 +112,7 @@ def open_document(ctx: Any, url: str) -> Any:
     while components.hasMoreElements():
         doc = components.nextElement()
         try:
-            if doc.getURL() == url and doc.supportsService("com.sun.star.text.TextDocument"):
+            if same_url(doc.getURL(), url) and doc.supportsService("com.sun.star.text.TextDocument"):
                 return doc
         except Exception:
             continue     # a component without a URL (the Start Center, a Basic IDE)
@@ -163,6 +171,30 @@ def _table_rows(table: Any) -> List[str]:
 _MD_HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
 
 
+def paragraph_text(paragraph: Any) -> str:
+    """What a reader of the page sees in ``paragraph``: its text portions without
+    footnote anchors (getString glues their numbers in: "twelve percent1"), without
+    text tracked as deleted, and without hidden text."""
+    parts = []
+    deleted = False
+    try:
+        portions = paragraph.createEnumeration()
+        while portions.hasMoreElements():
+            portion = portions.nextElement()
+            kind = portion.TextPortionType
+            if kind == "Redline":
+                if portion.RedlineType == "Delete" and not portion.IsCollapsed:
+                    deleted = bool(portion.IsStart)
+                continue
+            if deleted or kind == "Footnote" or portion.CharHidden:
+                continue
+            parts.append(portion.getString())
+    except Exception:
+        log.debug("reading a paragraph by portions failed", exc_info=True)
+        return paragraph.getString()
+    return "".join(parts)
+
+
 def walk_writer(doc: Any, markdown: bool = False) -> Iterator[Optional[Block]]:
     """The body's Blocks in order; yields None now and then so a caller can pause.
 
@@ -184,7 +216,7 @@ def walk_writer(doc: Any, markdown: bool = False) -> Iterator[Optional[Block]]:
             continue
         if not element.supportsService("com.sun.star.text.Paragraph"):
             continue
-        text = element.getString().strip()
+        text = paragraph_text(element).strip()
         if not text:
             continue
         level = 0
@@ -249,8 +281,9 @@ def _read_sliced(run: Run, walker: Iterator[Optional[Block]], budget: float) -> 
 # ---------------------------------------------------------------- entry points (any thread)
 
 def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
-              pdf_helper: bool = True) -> List[Block]:
-    """A file's Blocks; raises Unreadable with one sentence when it cannot be read.
+              pdf_helper: bool = True, cancel: Any = None) -> List[Block]:
+    """A file's Blocks; raises Unreadable with one sentence when it cannot be read,
+    errors.Cancelled when ``cancel`` (the turn's CancelToken) is set during a PDF's read.
 
     A file already open in this office is read from its window, not loaded again.
     ``pdf_helper`` False reads a PDF through the import filter only (its test).
@@ -261,11 +294,10 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
     doc = run(lambda: open_document(ctx, url)) if ext != ".pdf" else None
     if doc is not None:
         return read_open(doc, run, budget)
-    if ext == ".pdf" and pdf_helper:
-        program = source_xpdf.helper(run(lambda: program_dir(ctx)))
-        lines = source_xpdf.read_lines(program, path) if program else None
-        if lines:
-            return source_pdf.blocks(lines)
+    program = (source_xpdf.helper(run(lambda: program_dir(ctx)))
+               if ext == ".pdf" and pdf_helper else None)
+    if program:
+        return _read_pdf(program, path, name, cancel)
     try:
         doc = run(lambda: _load(ctx, path))
     except Exception:
@@ -287,6 +319,21 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
         why = ("it holds no text (a scanned PDF has only pictures of pages)" if ext == ".pdf"
                else "it holds no text")
         raise _sentence(name, why)
+    return blocks
+
+
+def _read_pdf(program: str, path: str, name: str, cancel: Any) -> List[Block]:
+    # The helper's answer stands: the import filter runs the same helper (then holds
+    # the main thread for long seconds), so it would find no more.
+    try:
+        lines = source_xpdf.read_lines(program, path, cancel)
+    except source_xpdf.TooLong:
+        raise _sentence(name, "it took too long to read")
+    if lines is None:
+        raise _sentence(name, "LibreOffice cannot open it")
+    blocks = source_pdf.blocks(lines)
+    if not blocks:
+        raise _sentence(name, "it holds no text (a scanned PDF has only pictures of pages)")
     return blocks
 
 

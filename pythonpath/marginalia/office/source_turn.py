@@ -34,11 +34,12 @@ PREVIEW = 600         # characters of a cited passage the event carries (the pan
 
 
 def begin(sources: Any, registry: Any, window: Any, emit: Callable[[ev.Event], None],
-          run: Callable) -> Optional[str]:
-    """Ready the turn's sources; the system message's sources part, or None without."""
+          run: Callable, cancel: Any = None) -> Optional[str]:
+    """Ready the turn's sources; the system message's sources part, or None without.
+    Raises errors.Cancelled when the turn is stopped while its sources are read."""
     if sources is None or not sources.sources():
         return None
-    for note in sources.refresh(run):
+    for note in sources.refresh(run, cancel):
         emit(ev.Event(ev.NOTICE, message=note))
     library = sources.library
     room = budget.inline_chars(window)

@@ -12,22 +12,35 @@ The output is one operation a line; the ones read here:
 ``startPage W H`` (a new page, size in 1/100 pt) and ``drawChar x0 y0 x1 y1 a b c d
 size text`` (one glyph or ligature, PDF points from the page's bottom). Glyphs on
 a baseline follow each other into one line; a jump back, a change of baseline or
-a gap of several em starts another (a table's next cell). When the helper is
-missing or says nothing, source_reader falls back to the import filter.
+a gap of several em starts another (a table's next cell). Only when the helper
+is missing does source_reader fall back to the import filter (which runs this
+same helper, then holds the main thread): a PDF the helper finds no text in is
+one with no text. A watchdog stops a helper that runs past TIMEOUT or a turn
+that is stopped.
 """
 
 import logging
 import os
+import signal
 import subprocess
-from typing import Iterable, List, Optional
+import threading
+import time
+from typing import Any, Iterable, List, Optional
 
+from marginalia import threads
+from marginalia.errors import Cancelled
 from marginalia.office.source_pdf import Line
 
 log = logging.getLogger("marginalia.sources")
 
 MM100_PER_POINT = 2540.0 / 72.0
 GAP_EMS = 1.5        # a gap this many font sizes wide starts a new piece of the row
-TIMEOUT = 300.0
+# A gap wider than this many font sizes is a space between words where the PDF draws
+# none (TeX and others place each word; no space glyph). TeX's word space shrinks to
+# 0.22 em on a tight line; kerning inside a word stays well under 0.1 em.
+SPACE_EMS = 0.18
+TIMEOUT = 300.0      # seconds a PDF may take to read before the helper is stopped
+POLL = 0.2           # how often the watchdog looks at the clock and the Stop button
 
 
 def helper(program_dir: str) -> Optional[str]:
@@ -70,6 +83,9 @@ class _Lines:
             if not text.strip():
                 return                   # a row never starts with a space
             self._start, self._base, self._size = x0, y0, size
+        elif (x0 - self._end > SPACE_EMS * size and text.strip()
+              and self._chars[-1].strip()):
+            self._chars.append(" ")
         self._chars.append(text)
         self._end = max(self._end, x1) if len(self._chars) > 1 else x1
         if text.strip():
@@ -91,6 +107,10 @@ class _Lines:
 
 def parse(output: Iterable[str]) -> List[Line]:
     """The lines of xpdfimport's output (see the module docstring)."""
+    return _gather(output).lines
+
+
+def _gather(output: Iterable[str]) -> _Lines:
     gathered = _Lines()
     for raw in output:
         if raw.startswith("drawChar "):
@@ -111,29 +131,74 @@ def parse(output: Iterable[str]) -> List[Line]:
         elif raw.startswith("endPage"):
             gathered.flush()
     gathered.flush()
-    return gathered.lines
+    return gathered
 
 
-def read_lines(program: str, path: str) -> Optional[List[Line]]:
-    """The PDF's lines through the helper, or None when it failed (the caller falls back)."""
+class TooLong(Exception):
+    """The helper ran past TIMEOUT and was stopped."""
+
+
+def _watch(process: Any, deadline: float, cancel: Any, done: threading.Event,
+           why: List[str]) -> None:
+    # The helper is killed at the deadline or on Stop: reading its output would
+    # otherwise wait for as long as it keeps its pipe open, a hung helper forever.
+    while not done.wait(POLL):
+        if cancel is not None and cancel.cancelled:
+            why.append("cancelled")
+        elif time.monotonic() > deadline:
+            why.append("timeout")
+        else:
+            continue
+        _kill(process)
+        return
+
+
+def _kill(process: Any) -> None:
+    try:
+        if os.name == "nt":
+            process.kill()
+        else:
+            # The whole group: a child of the helper holding the pipe would keep the read waiting.
+            os.killpg(process.pid, signal.SIGKILL)
+    except OSError:
+        pass        # it ended just now
+
+
+def read_lines(program: str, path: str, cancel: Any = None) -> Optional[List[Line]]:
+    """The PDF's lines through the helper ([] when it read pages with no text), or None
+    when it failed (no page read). Raises TooLong past TIMEOUT and errors.Cancelled when ``cancel``
+    (a chat.exchange.CancelToken) is set; the helper is stopped either way."""
     try:
         # No console window flashing up on Windows (CREATE_NO_WINDOW).
         flags = 0x08000000 if os.name == "nt" else 0
         process = subprocess.Popen([program, path], stdin=subprocess.DEVNULL,
                                    stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
-                                   creationflags=flags)
+                                   creationflags=flags, start_new_session=os.name != "nt")
     except OSError:
         log.exception("could not start xpdfimport")
         return None
+    done = threading.Event()
+    why: List[str] = []
+    threads.start(_watch, process, time.monotonic() + TIMEOUT, cancel, done, why,
+                  name="marginalia-xpdf-watch")
     try:
         with process.stdout:
             text = (line.decode("utf-8", "replace") for line in process.stdout)
-            lines = parse(text)
-        code = process.wait(TIMEOUT)
+            gathered = _gather(text)
+        code = process.wait()      # the watchdog still kills one that never ends
     except Exception:
-        process.kill()
         log.exception("reading a PDF through xpdfimport failed")
+        _kill(process)
+        process.wait()             # reaped, not left a zombie
         return None
-    if code != 0 or not lines:
+    finally:
+        done.set()
+    if why and why[0] == "cancelled":
+        raise Cancelled()
+    if why:
+        raise TooLong()
+    if code != 0 or not gathered.page:
+        # Not a PDF it could open: it ends well but draws no page at all.
+        log.warning("xpdfimport ended with %s after %d pages", code, gathered.page)
         return None
-    return lines
+    return gathered.lines

@@ -12,6 +12,9 @@ plain score of the search.
 
 Passages shown to the model get citation keys, numbered in the order they were
 first shown and kept for the chat, so [3] means the same passage in every turn.
+Each key keeps a digest of the text it was given for: a source read again whose
+passage there now holds other text loses that key (it would cite words the
+model never saw), and numbers are never given twice.
 Threads: the turn's worker searches while the panel's main thread may add or
 remove a source or list the keys. The sources are swapped, never changed in
 place (a search works on the set it started with), and the keys change under a
@@ -22,6 +25,7 @@ never their text; a restored Library holds the sources unread until the office
 side reads them again (``fill``).
 """
 
+import hashlib
 import heapq
 import math
 import re
@@ -36,6 +40,7 @@ from marginalia.sources.text import normalise, tokens
 K1 = 1.2
 B = 0.75
 OVERHEAD = 100      # characters a passage's key and location line take in a tool's answer
+ELLIPSIS_GAP = 300  # most characters the words an ellipsis leaves out may span in a quote
 
 _PHRASE = re.compile(r"[\"\u201c\u201d\u201e\u00ab\u00bb]([^\"\u201c\u201d\u201e\u00ab\u00bb]+)"
                      r"[\"\u201c\u201d\u201e\u00ab\u00bb]")
@@ -78,18 +83,39 @@ class _Entry:
         return self.full.find(phrase, self.starts[index], end) >= 0
 
     def find(self, parts: List[str]) -> Optional[int]:
-        """The passage where the normalised ``parts`` start, found in this order, or None."""
-        at = self.full.find(parts[0])
-        if at < 0:
-            return None
-        # The first piece's earliest place leaves the most room for the others.
-        end = at + len(parts[0])
-        for part in parts[1:]:
-            end = self.full.find(part, end)
-            if end < 0:
-                return None
-            end += len(part)
-        return bisect_right(self.starts, at) - 1
+        """The passage where the normalised ``parts`` start, found in this order, each
+        piece after the first within ELLIPSIS_GAP characters of the one before, or None."""
+        at = _find_words(self.full, parts[0], 0)
+        while at >= 0:
+            end = at + len(parts[0])
+            for part in parts[1:]:
+                end = _find_words(self.full, part, end, end + ELLIPSIS_GAP + len(part))
+                if end < 0:
+                    break
+                end += len(part)
+            else:
+                return bisect_right(self.starts, at) - 1
+            at = _find_words(self.full, parts[0], at + 1)
+        return None
+
+
+def _wordy(char: str) -> bool:
+    # Letters and digits of scripts that space their words; CJK runs have no boundaries.
+    return char.isalnum() and ord(char) < 0x2E80
+
+
+def _find_words(full: str, phrase: str, start: int, end: Optional[int] = None) -> int:
+    """Where ``phrase`` stands in ``full[start:end]`` as whole words ("4% rise" is not
+    in "14% rise"), or -1."""
+    end = len(full) if end is None else min(end, len(full))
+    at = full.find(phrase, start, end)
+    while at >= 0:
+        after = at + len(phrase)
+        if not (_wordy(phrase[0]) and at > 0 and _wordy(full[at - 1])) and not (
+                _wordy(phrase[-1]) and after < len(full) and _wordy(full[after])):
+            return at
+        at = full.find(phrase, at + 1, end)
+    return -1
 
 
 class Library:
@@ -102,6 +128,8 @@ class Library:
         self._keys: Dict[int, Ref] = {}
         self._key_of: Dict[Ref, int] = {}
         self._shown: Dict[Ref, Passage] = {}      # keyed passages, kept if their source goes
+        self._digests: Dict[int, str] = {}         # key: digest of its passage's text
+        self._next_key = 1
         self._lock = threading.Lock()             # for the keys, and the id counter
 
     # ------------------------------------------------------------ the sources
@@ -109,13 +137,12 @@ class Library:
     def add(self, title: str, path: str, blocks: Optional[List[Block]],
             stamp: Stamp = None) -> Source:
         """Add a source (or read again the one with this path, or title without a path)."""
-        same = self._same(title, path)
-        if same is not None:
-            return self.fill(same.id, blocks, stamp)
         with self._lock:
-            source = Source("S%d" % self._next, title, path, None, stamp)
-            self._next += 1
-            self._sources = dict(self._sources, **{source.id: source})
+            source = self._same(title, path)
+            if source is None:
+                source = Source("S%d" % self._next, title, path, None, stamp)
+                self._next += 1
+                self._sources = dict(self._sources, **{source.id: source})
         return self.fill(source.id, blocks, stamp)
 
     def fill(self, source_id: str, blocks: Optional[List[Block]], stamp: Stamp = None) -> Source:
@@ -123,19 +150,36 @@ class Library:
         source = self._sources[source_id]
         source.blocks = list(blocks) if blocks is not None else None
         source.stamp = stamp
-        entry = _Entry(source) if source.blocks is not None else None     # the slow part
-        entries = dict(self._entries)
-        entries.pop(source_id, None)
-        if entry is not None and source_id in self._sources:
-            entries[source_id] = entry
-        self._entries = self._in_order(entries)
+        # The slow part, outside the lock: the panel's main thread may list meanwhile.
+        entry = _Entry(source) if source.blocks is not None else None
+        with self._lock:      # two fills at once must not each drop the other's entry
+            entries = dict(self._entries)
+            entries.pop(source_id, None)
+            if entry is not None and source_id in self._sources:
+                entries[source_id] = entry
+                self._drop_changed_keys(source_id, entry.passages)
+            self._entries = self._in_order(entries)
         return source
+
+    def _drop_changed_keys(self, source_id: str, passages: List[Passage]) -> None:
+        # Called under self._lock.
+        for key, ref in list(self._keys.items()):
+            digest = self._digests.get(key)
+            if ref[0] != source_id or digest is None:
+                continue          # another source, or a key kept before digests were
+            if ref[1] < len(passages) and _digest(passages[ref[1]].text) == digest:
+                continue
+            del self._keys[key]
+            self._key_of.pop(ref, None)
+            self._shown.pop(ref, None)
+            self._digests.pop(key, None)
 
     def remove(self, source_id: str) -> bool:
         """Drop a source; False when there was none by that id."""
-        found = source_id in self._sources
-        self._sources = {k: v for k, v in self._sources.items() if k != source_id}
-        self._entries = {k: v for k, v in self._entries.items() if k != source_id}
+        with self._lock:
+            found = source_id in self._sources
+            self._sources = {k: v for k, v in self._sources.items() if k != source_id}
+            self._entries = {k: v for k, v in self._entries.items() if k != source_id}
         return found
 
     def _in_order(self, entries: Dict[str, _Entry]) -> Dict[str, _Entry]:
@@ -256,9 +300,11 @@ class Library:
         with self._lock:
             key = self._key_of.get(ref)
             if key is None:
-                key = len(self._keys) + 1
+                key = self._next_key
+                self._next_key += 1
                 self._keys[key] = ref
                 self._key_of[ref] = key
+                self._digests[key] = _digest(passage.text)
             self._shown[ref] = passage
         return key
 
@@ -291,11 +337,14 @@ class Library:
         """What the chat keeps: the sources by path, title and stamp, and the keys; no text."""
         with self._lock:
             keys = sorted(self._keys.items())
-        return {"next": self._next,
+            digests = dict(self._digests)
+            next_key = self._next_key
+        return {"next": self._next, "next_key": next_key,
                 "sources": [{"id": s.id, "title": s.title, "path": s.path,
                              "stamp": list(s.stamp) if s.stamp else None}
                             for s in self._sources.values()],
-                "keys": [[key, ref[0], ref[1]] for key, ref in keys]}
+                "keys": [[key, ref[0], ref[1]] + ([digests[key]] if key in digests else [])
+                         for key, ref in keys]}
 
     @classmethod
     def from_state(cls, state: Any) -> "Library":
@@ -325,7 +374,18 @@ class Library:
                 continue
             library._keys[key] = ref
             library._key_of[ref] = key
+            if len(row) > 3 and isinstance(row[3], str):
+                library._digests[key] = row[3]
+        try:
+            next_key = int(state.get("next_key") or 1)
+        except (TypeError, ValueError):
+            next_key = 1
+        library._next_key = max([next_key] + [k + 1 for k in library._keys])
         return library
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
 
 def _within(found: List[Tuple[Passage, float]],
