@@ -7,6 +7,7 @@ come from the runner's events, and the report files are written and parse.
 
 import json
 import os
+import re
 import subprocess
 import sys
 
@@ -117,7 +118,10 @@ def test_a_task_over_its_time_is_stopped_and_the_next_one_runs(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
     first, second = data["tasks"]
-    assert first["reason"].startswith("the turn took too long: The turn was stopped after 4 s.")
+    # The turn gets what is left of the task's 4 s once its document is open: 3 s when
+    # opening it took over half a second (a loaded machine).
+    assert re.match(r"the turn took too long: The turn was stopped after [34] s\.",
+                    first["reason"]), first["reason"]
     assert first["seconds"] < 30
     assert second["passed"], second["reason"]
 
