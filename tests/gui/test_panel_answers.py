@@ -105,3 +105,23 @@ def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_
     assert [m["role"] for m in resent] == ["system", "user"]
     assert resent[-1]["content"].endswith("Summarise in German")
     screenshot(gui_office, "panel_answer_edit.png")
+
+
+def test_clearing_the_box_after_edit_ends_the_edit_and_its_sentence(gui_office, gui_doc,
+                                                                   chat_server):
+    from marginalia.ui import transcript
+    chat_server.add(sse.text_response("Answer in French."),
+                    sse.text_response("Another answer."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Summarise in French", "Answer in French.")
+
+    panel.press("Edit")
+    wait_for(lambda: panel.status() == hm.EDITING, what="the Edit sentence")
+    panel.click("Message")
+    panel.key("ctrl+Home", "ctrl+shift+End", "BackSpace")
+    # Issue 24: the status kept "Editing your last message…" over an empty box.
+    wait_for(lambda: panel.status().startswith(transcript.READY), what="the idle status")
+    # The edit is over: the next message is a new turn, the first one stays.
+    _ask(panel, "And now?", "Another answer.")
+    shown = panel.transcript()
+    assert "You: Summarise in French" in shown and "You: And now?" in shown

@@ -62,6 +62,7 @@ class PanelActions:
     def __init__(self, panel):
         self.panel = panel
         self.editing = False        # Edit pressed: the next Send replaces the last turn
+        self._typed = None          # the message box's listener, added at the first Edit
 
     @property
     def session(self):
@@ -127,6 +128,19 @@ class PanelActions:
         self.panel.view.focus_input()
         self.editing = True
         self._say(hm.EDITING)
+        if self._typed is None:
+            from marginalia.office.panel_listen import Listener
+            self._typed = Listener(on_text=self._edited)
+            self.panel.view.controls["input"].addTextListener(self._typed)
+
+    def _edited(self) -> None:
+        """A box cleared after Edit ends the edit: its sentence goes with it."""
+        if not self.editing or self.panel.view.take_input():
+            return
+        self.editing = False
+        if not self.session.busy and self.panel.view.controls["status"].getModel().Label \
+                == hm.EDITING:
+            self.panel.view.set_status(self.panel.renderer.status, self.panel.renderer.details)
 
     def before_send(self) -> None:
         """Called as a message is sent: after Edit, it replaces the last turn."""
