@@ -212,3 +212,23 @@ def test_a_long_log_is_replayed_from_a_user_message_near_its_end():
     assert 20000 <= shown < 21100                 # whole turns, about the amount asked
     assert replay_start(log[:30], 20000) == 0     # a short chat shows whole
     assert replay_start([("event", ev.Event(ev.TEXT, text="x" * 50000))], 10) == 0
+
+
+def test_markdown_export_puts_the_answers_headings_below_the_roles_and_marks_a_stop():
+    answer = ("# Plan\n\nIntro.\n\n## Steps\n\n- one\n\n```\n# a comment, not a heading\n```\n\n"
+              "Costs\n=====\n\n###### Deep")
+    log = [("user", "Plan it"), ("event", ev.Event(ev.TEXT, text=answer)),
+           ("event", ev.Event(ev.DONE, finish_reason="stop")),
+           ("user", "More"), ("event", ev.Event(ev.TEXT, text="## Half an ans")),
+           ("event", ev.Event(ev.DONE, finish_reason="cancelled"))]
+    text = to_markdown(log, when=0)
+    body = text.split("\n\n", 2)[2]
+    assert body == ("## You\n\nPlan it\n\n## Assistant\n\n### Plan\n\nIntro.\n\n#### Steps\n\n"
+                    "- one\n\n```\n# a comment, not a heading\n```\n\n### Costs\n\n"
+                    "###### Deep\n\n## You\n\nMore\n\n## Assistant\n\n#### Half an ans\n\n"
+                    "_(stopped)_\n")
+    # Every heading of an answer is below the role headings (the code keeps its "#").
+    assert all(not line.startswith(("# ", "## ")) or line in ("## You", "## Assistant")
+               for line in body.replace("# a comment", "").split("\n"))
+    from marginalia.ui.chat_export import demote_headings
+    assert demote_headings("Text\n---\n\n- item\n---") == "#### Text\n\n- item\n---"
