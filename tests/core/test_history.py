@@ -148,6 +148,17 @@ def test_the_last_answer_and_where_the_last_turn_starts():
     assert history.last_answer([]) == ""
 
 
+def test_a_quick_actions_answer_is_the_last_answer_after_its_result_line():
+    # Issue 24: Copy was greyed out after a quick action: its result line (no tool call
+    # before it) threw the answer away.
+    log = [("user", "Shorten: \u201cA long sentence.\u201d"),
+           ("event", ev.Event(ev.TEXT, text="A short one.")),
+           ("event", ev.Event(ev.TOOL_RESULT, call_id="action-shorten", name="shorten", ok=True,
+                              summary="Replaced the selection")),
+           ("event", ev.Event(ev.DONE, finish_reason="stop"))]
+    assert history.last_answer(log) == "A short one."
+
+
 def test_the_file_holds_plain_json_a_person_can_read(tmp_path):
     shelf = history.Shelf(str(tmp_path), "doc")
     chat = _chat()
