@@ -1,6 +1,6 @@
 """The panel's History menu and the row of buttons acting on the last answer.
 
-Copy puts the answer's markdown on the clipboard; Insert writes it at the
+Copy puts the answer on the clipboard as HTML and plain text (ui.answer_copy); Insert writes it at the
 document's cursor as real structure (writer.answer, one undo step); Retry
 sends the last message again in place of its answer; Edit gives the last
 message back to the message box, and the next Send replaces that turn.
@@ -30,6 +30,7 @@ CHECKABLE = 1                  # com.sun.star.awt.MenuItemStyle
 BUTTONS_YES_NO = 3             # com.sun.star.awt.MessageBoxButtons
 YES = 2                        # com.sun.star.awt.MessageBoxResults
 MARKDOWN_FILTER = "Markdown (*.md)"
+HTML = "text/html"
 
 
 class PlainText(unohelper.Base, XTransferable):
@@ -54,6 +55,32 @@ class PlainText(unohelper.Base, XTransferable):
 
     def isDataFlavorSupported(self, flavor):
         return flavor.MimeType.startswith("text/plain")
+
+
+class RichText(PlainText):
+    """An answer for the system clipboard: HTML (Writer pastes it formatted) and plain text
+    without markdown's marks (ui.answer_copy)."""
+
+    def __init__(self, markdown_text):
+        from marginalia.ui import answer_copy
+        super().__init__(answer_copy.to_plain(markdown_text))
+        self._html = uno.ByteSequence(answer_copy.to_html(markdown_text).encode("utf-8"))
+        flavor = uno.createUnoStruct("com.sun.star.datatransfer.DataFlavor")
+        flavor.MimeType = HTML
+        flavor.HumanPresentableName = "HTML"
+        flavor.DataType = uno.getTypeByName("[]byte")
+        self._html_flavor = flavor
+
+    def getTransferData(self, flavor):
+        if flavor.MimeType.startswith(HTML):
+            return self._html
+        return super().getTransferData(flavor)
+
+    def getTransferDataFlavors(self):
+        return (self._html_flavor,) + super().getTransferDataFlavors()
+
+    def isDataFlavorSupported(self, flavor):
+        return flavor.MimeType.startswith(HTML) or super().isDataFlavorSupported(flavor)
 
 
 class PanelActions:
@@ -88,7 +115,9 @@ class PanelActions:
         text = history.last_answer(self.session.log)
         if not text:
             return
-        self.panel.view.to_clipboard(text)
+        clipboard = self.panel.ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.datatransfer.clipboard.SystemClipboard", self.panel.ctx)
+        clipboard.setContents(RichText(text), None)
         self._say(hm.COPIED)
 
     def on_insert(self) -> None:
