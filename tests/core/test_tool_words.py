@@ -49,3 +49,17 @@ def test_the_model_keeps_its_instruction():
     # The refusal the model reads still tells it what to do; only the panel's line changes.
     assert "ask the user to remove the mark" in keepout.REFUSED
     assert "ask the user to accept" in plan.IN_TRACKED
+
+
+@pytest.mark.parametrize("reason,said", [
+    (keepout.REFUSED % "Paragraph 2",
+     "Left paragraph 2 alone: you keep Marginalia out of it \u2014 nothing changed."),
+    (plan.UNSURE,
+     "Couldn't tell which part of the document the edit would change \u2014 nothing changed."),
+    ("The text changed while Marginalia was working on it, so the answer was not put in the "
+     "document; it is in the chat.", "The text changed while Marginalia was working on it, so "
+     "the answer was not put in the document; it is in the chat."),
+])
+def test_a_quick_actions_refusal_is_one_sentence_for_the_user(reason, said):
+    from marginalia.ui.tool_words import refusal
+    assert refusal(reason) == said

@@ -110,3 +110,17 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -
     said = _lower(said)
     return "Couldn't %s: %s%s" % (_action(name), said.strip(" ;") or "it failed",
                                   NOTHING_CHANGED if changed else "")
+
+
+def refusal(reason: str) -> str:
+    """A refusal as the one sentence an error line shows (a quick action's output refused
+    by the document): the user's words, never the model's instructions."""
+    for pattern, line in _REFUSALS:
+        found = pattern.search(reason)
+        if found:
+            changed = "nothing was changed" in reason.lower()
+            return line(found, "change the text") + (NOTHING_CHANGED if changed else "") + "."
+    kept = [s for s in _SENTENCE.split(reason.strip())
+            if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
+    return " ".join(kept) if kept else "Marginalia could not change the text there."
+
