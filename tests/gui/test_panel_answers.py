@@ -137,11 +137,11 @@ def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_
     screenshot(gui_office, "panel_answer_edit.png")
 
 
-def test_clearing_the_box_after_edit_ends_the_edit_and_its_sentence(gui_office, gui_doc,
-                                                                   chat_server):
+def test_an_emptied_box_after_edit_shows_the_idle_status_until_text_comes_back(
+        gui_office, gui_doc, chat_server):
     from marginalia.ui import transcript
     chat_server.add(sse.text_response("Answer in French."),
-                    sse.text_response("Another answer."))
+                    sse.text_response("Answer in German."))
     panel = PanelDriver(gui_office, gui_doc)
     _ask(panel, "Summarise in French", "Answer in French.")
 
@@ -151,10 +151,12 @@ def test_clearing_the_box_after_edit_ends_the_edit_and_its_sentence(gui_office, 
     panel.key("ctrl+Home", "ctrl+shift+End", "BackSpace")
     # Issue 24: the status kept "Editing your last message…" over an empty box.
     wait_for(lambda: panel.status().startswith(transcript.READY), what="the idle status")
-    # The edit is over: the next message is a new turn, the first one stays.
-    _ask(panel, "And now?", "Another answer.")
+    # New text after it: the edit goes on, and the status says so again.
+    panel.key("D", "e")
+    wait_for(lambda: panel.status() == hm.EDITING, what="the Edit sentence again")
+    _ask(panel, "Summarise in German", "Answer in German.")
     shown = panel.transcript()
-    assert "You: Summarise in French" in shown and "You: And now?" in shown
+    assert "French" not in shown and shown.count("You: ") == 1
 
 
 def test_copy_is_offered_after_a_quick_action_and_copies_its_answer(gui_office, gui_doc,

@@ -163,13 +163,18 @@ class PanelActions:
             self.panel.view.controls["input"].addTextListener(self._typed)
 
     def _edited(self) -> None:
-        """A box cleared after Edit ends the edit: its sentence goes with it."""
-        if not self.editing or self.panel.view.take_input():
+        """After Edit the status says so while the box holds a message: an emptied box
+        (select all, delete) has nothing to send, so the idle status shows until the new
+        text comes; Send then still replaces the last turn, as the sentence says again."""
+        if not self.editing or self.session.busy:
             return
-        self.editing = False
-        if not self.session.busy and self.panel.view.controls["status"].getModel().Label \
-                == hm.EDITING:
-            self.panel.view.set_status(self.panel.renderer.status, self.panel.renderer.details)
+        shown = self.panel.view.controls["status"].getModel().Label
+        idle = self.panel.renderer.status
+        if self.panel.view.take_input():
+            if shown == idle:
+                self._say(hm.EDITING)
+        elif shown == hm.EDITING:
+            self.panel.view.set_status(idle, self.panel.renderer.details)
 
     def before_send(self) -> None:
         """Called as a message is sent: after Edit, it replaces the last turn."""
