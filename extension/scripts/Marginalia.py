@@ -60,6 +60,10 @@ def summarize(*_args):
     _dispatch("Run?id=summarize")
 
 
+def keep_marginalia_out(*_args):
+    _dispatch("KeepOut")
+
+
 g_exportedScripts = (focus_marginalia_chat, ask_marginalia, improve_writing,
                      fix_spelling_and_grammar, shorten, expand, more_formal, more_friendly,
-                     explain, summarize)
+                     explain, summarize, keep_marginalia_out)

@@ -148,6 +148,17 @@ def test_the_last_answer_and_where_the_last_turn_starts():
     assert history.last_answer([]) == ""
 
 
+def test_a_quick_actions_answer_is_the_last_answer_after_its_result_line():
+    # Issue 24: Copy was greyed out after a quick action: its result line (no tool call
+    # before it) threw the answer away.
+    log = [("user", "Shorten: \u201cA long sentence.\u201d"),
+           ("event", ev.Event(ev.TEXT, text="A short one.")),
+           ("event", ev.Event(ev.TOOL_RESULT, call_id="action-shorten", name="shorten", ok=True,
+                              summary="Replaced the selection")),
+           ("event", ev.Event(ev.DONE, finish_reason="stop"))]
+    assert history.last_answer(log) == "A short one."
+
+
 def test_the_file_holds_plain_json_a_person_can_read(tmp_path):
     shelf = history.Shelf(str(tmp_path), "doc")
     chat = _chat()
@@ -245,3 +256,23 @@ def test_a_chat_with_citations_is_kept_so_the_previous_version_still_reads_it():
     # A damaged list beside the log loses the lists, not the chat.
     data["citations"] = [{"after": "x"}, 7]
     assert len(history.from_json(data).log) == 5
+
+
+def test_markdown_export_puts_the_answers_headings_below_the_roles_and_marks_a_stop():
+    answer = ("# Plan\n\nIntro.\n\n## Steps\n\n- one\n\n```\n# a comment, not a heading\n```\n\n"
+              "Costs\n=====\n\n###### Deep")
+    log = [("user", "Plan it"), ("event", ev.Event(ev.TEXT, text=answer)),
+           ("event", ev.Event(ev.DONE, finish_reason="stop")),
+           ("user", "More"), ("event", ev.Event(ev.TEXT, text="## Half an ans")),
+           ("event", ev.Event(ev.DONE, finish_reason="cancelled"))]
+    text = to_markdown(log, when=0)
+    body = text.split("\n\n", 2)[2]
+    assert body == ("## You\n\nPlan it\n\n## Assistant\n\n### Plan\n\nIntro.\n\n#### Steps\n\n"
+                    "- one\n\n```\n# a comment, not a heading\n```\n\n### Costs\n\n"
+                    "###### Deep\n\n## You\n\nMore\n\n## Assistant\n\n#### Half an ans\n\n"
+                    "_(stopped)_\n")
+    # Every heading of an answer is below the role headings (the code keeps its "#").
+    assert all(not line.startswith(("# ", "## ")) or line in ("## You", "## Assistant")
+               for line in body.replace("# a comment", "").split("\n"))
+    from marginalia.ui.chat_export import demote_headings
+    assert demote_headings("Text\n---\n\n- item\n---") == "#### Text\n\n- item\n---"

@@ -42,7 +42,7 @@ def test_thinking_goes_to_its_own_pane_and_tools_are_short_lines():
         ("event", Event("text", text="Done.")),
     ])
     assert out.chat == ("You: Fix the spelling\n\nAssistant:\n"
-                        "  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d\nDone.")
+                        "  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d\n\nDone.")
     assert "Look for colour" not in out.chat
     assert out.thinking == "\u2014 Fix the spelling\nLook for colour.\n\nNow confirm."
     # The transcript words no state inside a turn: that is the loop's STATUS events' job.
@@ -342,3 +342,26 @@ def test_options_form_model_note_and_field_problem_line():
     assert str(caught.value).startswith("Most tool steps per answer")
     line = options_form.field_problem(str(caught.value))
     assert line.endswith("OK keeps the saved value.")
+
+
+def test_an_answer_after_a_tool_line_starts_its_own_paragraph():
+    # Issue 24: the answer ran straight on under "  ▸ Inserted a table".
+    pane = pane_after([_render_all([
+        ("user", "Add a table"),
+        ("event", Event("tool_result", call_id="1", name="insert_table", ok=True,
+                        summary="Inserted a table")),
+        ("event", Event("text", text="Here it is.")),
+        ("event", Event("done", finish_reason="stop")),
+    ])[1]])
+    assert pane.endswith("  \u25b8 Inserted a table\n\nHere it is.\n"), repr(pane)
+
+
+def test_a_turn_ending_on_a_tool_line_leaves_one_blank_line_before_the_next():
+    renderer = TranscriptRenderer()
+    outs = [renderer.render([("user", "Continue"),
+                             ("event", Event("text", text="More text.")),
+                             ("event", Event("tool_result", call_id="a", name="continue", ok=True,
+                                             summary="Inserted 1 paragraph below")),
+                             ("event", Event("done", finish_reason="stop"))]),
+            renderer.render([("user", "Next")])]
+    assert "  \u25b8 Inserted 1 paragraph below\n\nYou: Next\n" in pane_after(outs)

@@ -193,7 +193,13 @@ def test_tools_menu_and_macros_offer_every_bindable_command():
     urls = set(url for url, _label in qm.command_list(pl.BUILTINS))
     addons = open(os.path.join(ROOT, "extension", "registry", "Addons.xcu")).read()
     menu = set(re.findall(r"<value>(org\.marginalia\.cmd:[^<]*)</value>", addons))
-    assert menu == urls
+    # Tools > Marginalia also has the context submenu's Translate to, every language in order.
+    translate = [url for url, _name in qm.translate_urls(pl.BUILTINS)]
+    shown = [u.replace("&amp;", "&") for u in re.findall(
+        r"<value>(org\.marginalia\.cmd:Run\?arg=[^<]*)</value>", addons)]
+    assert shown == translate and len(translate) == len(qm.LANGUAGES)
+    assert {u.replace("&amp;", "&") for u in menu} == urls | set(translate)
+    assert qm.command_url(qm.KEEP_OUT) in urls
     tree = ast.parse(open(os.path.join(ROOT, "extension", "scripts", "Marginalia.py")).read())
     dispatched = set(qm.PROTOCOL + node.args[0].value for node in ast.walk(tree)
                      if isinstance(node, ast.Call) and getattr(node.func, "id", "") == "_dispatch"

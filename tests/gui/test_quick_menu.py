@@ -136,8 +136,15 @@ def test_tools_menu_has_marginalia_with_focus_chat_and_the_actions(gui_office, g
     ours = [c for c in _children(tools) if c.getAccessibleName() == "Marginalia"]
     assert ours, [c.getAccessibleName() for c in _children(tools)]
     names = [c.getAccessibleName() for c in _children(ours[0])]
-    assert names[0] == "Focus Marginalia chat"
-    assert {"Improve writing", "Shorten", "Summarize", "Ask\u2026"} <= set(names)
+    # The context submenu's entries, Translate to and Keep out too (issue 24), in its order;
+    # "" is a separator (the one after Focus stood last before its node name was fixed).
+    assert names == ["Focus Marginalia chat", "", "Improve writing", "Fix spelling and grammar",
+                     "Shorten", "Expand", "More formal", "More friendly", "Translate to",
+                     "Explain", "Summarize", "Ask\u2026", "", "Keep Marginalia out or let it in"]
+    translate = _children(ours[0])[names.index("Translate to")]
+    from marginalia.ui import quick_menu as qm
+    assert [c.getAccessibleName() for c in _children(translate)] == \
+        [name for _code, name in qm.LANGUAGES]
 
 
 def test_slash_list_completes_and_runs_on_the_selection(gui_office, gui_doc, chat_server):

@@ -127,3 +127,34 @@ def test_a_failing_panel_build_is_logged_and_raises_a_plain_uno_error(office):
     with open(log_file, encoding="utf-8") as handle:
         logged = handle.read()[len(before):]
     assert "panel factory" in logged and "Frame" in logged
+
+
+def _menu_items(node):
+    """(URL, Title, submenu items) of an Addons menu node's Submenu, in the menu's order."""
+    items = []
+    if not node.hasByName("Submenu"):
+        return items
+    submenu = node.getByName("Submenu")
+    # The menu's order is configmgr's: shorter names first, then alphabetical.
+    for name in sorted(submenu.getElementNames(), key=lambda n: (len(n), n)):
+        child = submenu.getByName(name)
+        title = (child.getByName("Title") if child.hasByName("Title") else "") or ""
+        items.append((child.getByName("URL"), title, _menu_items(child)))
+    return items
+
+
+def test_tools_marginalia_offers_translate_to_and_keep_out_like_the_context_menu(office):
+    from marginalia.ui import prompts as pl
+    from marginalia.ui import quick_menu as qm
+    tools = _node(office, "/org.openoffice.Office.Addons/AddonUI/OfficeMenuBarMerging"
+                          "/org.marginalia.writer/ToolsMarginalia/MenuItems/marginalia")
+    items = _menu_items(tools)
+    titles = [title for _url, title, _sub in items]
+    assert titles[:2] == [qm.FOCUS_LABEL, ""]        # a separator after Focus
+    # Issue 24: the context submenu had Translate to and Keep out, Tools > Marginalia not.
+    assert titles.index("More friendly") < titles.index(qm.TRANSLATE_TO) < titles.index("Explain")
+    translate = items[titles.index(qm.TRANSLATE_TO)][2]
+    assert [(url, title) for url, title, _sub in translate] == qm.translate_urls(pl.BUILTINS)
+    # The same command the context menu's entry dispatches.
+    keep_out = [url for url, title, _sub in items if title == qm.TOGGLE_KEEP_OUT_LABEL]
+    assert keep_out == [qm.command_url(qm.KEEP_OUT)]

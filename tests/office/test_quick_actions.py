@@ -230,3 +230,23 @@ def test_headless_style_run_on_the_first_occurrence_and_refusals(office):
         assert unknown["started"] is False and "No such prompt" in unknown["sentence"]
     finally:
         office.close(doc)
+
+
+def test_a_kept_out_passage_refuses_the_action_in_the_users_words(office):
+    from tests.support.writer import select
+    library(office, "replace")
+    doc = mixed(office)
+    try:
+        select(doc, "A second")
+        assert "Marginalia will keep out" in office.job(
+            "review.keepout", document=doc, action="toggle")["sentence"]
+        select_middle(doc)
+        entries, _sent = run(office, doc, "Do replace", REWRITE, use_selection=True)
+        errors = [e["message"] for e in entries if e["type"] == "error"]
+        # Issue 24: the error line read the model's "Leave that passage as it is, or ask
+        # the user to remove the mark".
+        assert errors == ["Left paragraph 3 alone: you keep Marginalia out of it \u2014 "
+                          "nothing changed."], errors
+        assert texts(doc) == ORIGINAL
+    finally:
+        office.close(doc)

@@ -369,13 +369,19 @@ def last_answer(log: List[Entry]) -> str:
     if start is None:
         return ""
     pieces: List[str] = []
+    called = set()
     for role, payload in log[start + 1:]:
         if role != "event":
             continue
         if payload.kind == ev.TEXT:
             pieces.append(payload.text or "")
-        elif payload.kind in (ev.TOOL_CALL, ev.TOOL_RESULT, ev.RECLASSIFY):
+        elif payload.kind == ev.TOOL_CALL:
+            called.add(payload.call_id)
+            pieces = []
+        elif payload.kind == ev.RECLASSIFY or (payload.kind == ev.TOOL_RESULT
+                                               and payload.call_id in called):
             # Text before a tool call was the model thinking aloud; before a
-            # RECLASSIFY it was R1 reasoning.
+            # RECLASSIFY it was R1 reasoning. A quick action's result (no call
+            # before it) follows its answer: that answer stays the last one.
             pieces = []
     return "".join(pieces).strip()

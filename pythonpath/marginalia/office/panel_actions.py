@@ -1,6 +1,6 @@
 """The panel's History menu and the row of buttons acting on the last answer.
 
-Copy puts the answer's markdown on the clipboard; Insert writes it at the
+Copy puts the answer on the clipboard as HTML and plain text (ui.answer_copy); Insert writes it at the
 document's cursor as real structure (writer.answer, one undo step); Retry
 sends the last message again in place of its answer; Edit gives the last
 message back to the message box, and the next Send replaces that turn.
@@ -30,6 +30,7 @@ CHECKABLE = 1                  # com.sun.star.awt.MenuItemStyle
 BUTTONS_YES_NO = 3             # com.sun.star.awt.MessageBoxButtons
 YES = 2                        # com.sun.star.awt.MessageBoxResults
 MARKDOWN_FILTER = "Markdown (*.md)"
+HTML = "text/html"
 
 
 class PlainText(unohelper.Base, XTransferable):
@@ -56,12 +57,39 @@ class PlainText(unohelper.Base, XTransferable):
         return flavor.MimeType.startswith("text/plain")
 
 
+class RichText(PlainText):
+    """An answer for the system clipboard: HTML (Writer pastes it formatted) and plain text
+    without markdown's marks (ui.answer_copy)."""
+
+    def __init__(self, markdown_text):
+        from marginalia.ui import answer_copy
+        super().__init__(answer_copy.to_plain(markdown_text))
+        self._html = uno.ByteSequence(answer_copy.to_html(markdown_text).encode("utf-8"))
+        flavor = uno.createUnoStruct("com.sun.star.datatransfer.DataFlavor")
+        flavor.MimeType = HTML
+        flavor.HumanPresentableName = "HTML"
+        flavor.DataType = uno.getTypeByName("[]byte")
+        self._html_flavor = flavor
+
+    def getTransferData(self, flavor):
+        if flavor.MimeType.startswith(HTML):
+            return self._html
+        return super().getTransferData(flavor)
+
+    def getTransferDataFlavors(self):
+        return (self._html_flavor,) + super().getTransferDataFlavors()
+
+    def isDataFlavorSupported(self, flavor):
+        return flavor.MimeType.startswith(HTML) or super().isDataFlavorSupported(flavor)
+
+
 class PanelActions:
     """What History and the answer row do, for one ChatPanel."""
 
     def __init__(self, panel):
         self.panel = panel
         self.editing = False        # Edit pressed: the next Send replaces the last turn
+        self._typed = None          # the message box's listener, added at the first Edit
 
     @property
     def session(self):
@@ -87,7 +115,9 @@ class PanelActions:
         text = history.last_answer(self.session.log)
         if not text:
             return
-        self.panel.view.to_clipboard(text)
+        clipboard = self.panel.ctx.ServiceManager.createInstanceWithContext(
+            "com.sun.star.datatransfer.clipboard.SystemClipboard", self.panel.ctx)
+        clipboard.setContents(RichText(text), None)
         self._say(hm.COPIED)
 
     def on_insert(self) -> None:
@@ -127,6 +157,24 @@ class PanelActions:
         self.panel.view.focus_input()
         self.editing = True
         self._say(hm.EDITING)
+        if self._typed is None:
+            from marginalia.office.panel_listen import Listener
+            self._typed = Listener(on_text=self._edited)
+            self.panel.view.controls["input"].addTextListener(self._typed)
+
+    def _edited(self) -> None:
+        """After Edit the status says so while the box holds a message: an emptied box
+        (select all, delete) has nothing to send, so the idle status shows until the new
+        text comes; Send then still replaces the last turn, as the sentence says again."""
+        if not self.editing or self.session.busy:
+            return
+        shown = self.panel.view.controls["status"].getModel().Label
+        idle = self.panel.renderer.status
+        if self.panel.view.take_input():
+            if shown == idle:
+                self._say(hm.EDITING)
+        elif shown == hm.EDITING:
+            self.panel.view.set_status(idle, self.panel.renderer.details)
 
     def before_send(self) -> None:
         """Called as a message is sent: after Edit, it replaces the last turn."""

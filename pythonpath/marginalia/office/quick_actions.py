@@ -12,9 +12,10 @@ import logging
 from typing import Any, List, Optional
 
 from marginalia import events as ev
+from marginalia.errors import ToolError
 from marginalia.office import chat_session, prompt_store, settings_store
 from marginalia.ui import prompts as pl
-from marginalia.ui import policy, quick_menu
+from marginalia.ui import policy, quick_menu, tool_words
 from marginalia.ui.transcript import STILL_ANSWERING
 from marginalia.writer import action_output
 
@@ -46,9 +47,14 @@ class QuickAction:
         """On the turn's worker: put the answer in the document; the events to show."""
         if self.mode == pl.PANEL:
             return []
-        summary = toolbox.run_edit(
-            self.prompt.pid, lambda: action_output.apply(self.target, self.mode, reply),
-            target=self.target.range)
+        try:
+            summary = toolbox.run_edit(
+                self.prompt.pid, lambda: action_output.apply(self.target, self.mode, reply),
+                target=self.target.range)
+        except ToolError as exc:
+            # The document's refusals (a kept-out passage) are worded for a model: the
+            # error line speaks to the user.
+            raise ToolError(tool_words.refusal(str(exc))) from None
         return [ev.Event(ev.TOOL_RESULT, call_id="action-" + self.prompt.pid,
                          name=self.prompt.pid, ok=True, summary=summary)]
 

@@ -3,9 +3,11 @@
 Each user message is a "You" section and each answer an "Assistant" section;
 the model's thinking is folded into a quote block before the text it led to,
 a tool call is one short line with what it did, an error one line with a
-warning sign.
+warning sign, a stopped answer a "(stopped)" line. The answer's own headings go
+below the "## You" / "## Assistant" level, so the file's outline stays the chat's.
 """
 
+import re
 import time
 from typing import Iterable, List, Optional, Tuple
 
@@ -15,6 +17,42 @@ from marginalia.ui import citation_lines
 
 TOOL_LINE = "- `%s` \u2014 %s"
 ARGUMENTS_LIMIT = 80
+STOPPED = "_(stopped)_"
+ROLE_LEVEL = 2                  # "## You", "## Assistant": an answer's "#" becomes "###"
+_ATX = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)")
+_SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def demote_headings(text: str) -> str:
+    """``text`` (an answer's markdown) with every heading ROLE_LEVEL levels lower (at most
+    six "#"); a setext heading ("Title" over "===") becomes an ATX one. Code stays."""
+    out: List[str] = []
+    fence = ""
+    for line in text.split("\n"):
+        opened = _FENCE.match(line)
+        if fence:
+            if opened and opened.group(1)[0] == fence[0] and len(opened.group(1)) >= len(fence):
+                fence = ""
+            out.append(line)
+            continue
+        if opened:
+            fence = opened.group(1)
+            out.append(line)
+            continue
+        atx = _ATX.match(line)
+        if atx:
+            level = min(6, len(atx.group(2)) + ROLE_LEVEL)
+            out.append(atx.group(1) + "#" * level + line[atx.end():])
+            continue
+        setext = _SETEXT.match(line)
+        if setext and out and out[-1].strip() and not out[-1].lstrip().startswith(
+                ("#", "-", "*", "+", ">", "|")) and not re.match(r"^\s*\d+[.)]\s", out[-1]):
+            level = (1 if setext.group(1)[0] == "=" else 2) + ROLE_LEVEL
+            out[-1] = "#" * level + " " + out[-1].strip()
+            continue
+        out.append(line)
+    return "\n".join(out)
 
 
 def _quote(text: str) -> List[str]:
@@ -34,7 +72,7 @@ class _Writer:
             self.lines.extend(_quote(self.thinking))
         self.thinking = ""
         if self.text.strip():
-            self.lines.extend([self.text.strip(), ""])
+            self.lines.extend([demote_headings(self.text.strip()), ""])
         self.text = ""
 
     def user(self, text: str) -> None:
@@ -78,6 +116,8 @@ class _Writer:
             self.lines.extend(["\u26a0 " + (event.message or "Something went wrong."), ""])
         elif kind == ev.DONE:
             self.flush()
+            if event.finish_reason == "cancelled":      # the user pressed Stop
+                self.lines.extend([STOPPED, ""])
 
 
 def to_markdown(log: Iterable[Tuple[str, object]], title: str = "",

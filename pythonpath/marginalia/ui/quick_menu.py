@@ -22,6 +22,7 @@ ASK_LABEL = "Ask Marginalia\u2026"
 FOCUS_LABEL = "Focus Marginalia chat"
 KEEP_OUT_LABEL = "Keep Marginalia out"
 LET_IN_LABEL = "Let Marginalia in"
+TOGGLE_KEEP_OUT_LABEL = "Keep Marginalia out or let it in"   # Tools > Marginalia (a fixed menu)
 TRANSLATE_TO = "Translate to"
 RECENT_LANGUAGES = 3
 
@@ -120,12 +121,20 @@ def menu_entries(library: Iterable[pl.Prompt], has_selection: bool,
 
 
 def command_list(library: Iterable[pl.Prompt]) -> List[Tuple[str, str]]:
-    """(url, label) of every command users can bind: the built-ins, Ask, Focus chat."""
+    """(url, label) of every command users can bind: the built-ins, Ask, Focus chat, Keep
+    Marginalia out."""
     out = [(command_url(RUN, id=p.pid), "Marginalia: " + p.name)
            for p in library if p.builtin and not p.takes_argument]
     out.append((command_url(ASK), "Marginalia: Ask\u2026"))
     out.append((command_url(FOCUS), FOCUS_LABEL))
+    out.append((command_url(KEEP_OUT), "Marginalia: " + TOGGLE_KEEP_OUT_LABEL))
     return out
+
+
+def translate_urls(library: Iterable[pl.Prompt]) -> List[Tuple[str, str]]:
+    """(url, language) of Tools > Marginalia > Translate to: every language, in order."""
+    return [(command_url(RUN, id=p.pid, arg=name), name)
+            for p in library if p.builtin and p.takes_argument for _code, name in LANGUAGES]
 
 
 # ---------------------------------------------------------------- the message

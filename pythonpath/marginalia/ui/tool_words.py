@@ -27,17 +27,49 @@ NOTHING_CHANGED = " \u2014 nothing changed"
 _NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
 _SENTENCE = re.compile(r"(?<=[.;])\s+")
+# Sentences that advise the model ("Leave that passage as it is, or ask the user ..."):
+# they start so, or speak of "the user"; the panel leaves them out.
+_ADVICE = re.compile(r"^(use|ask|call|give|leave|read|retry|try|to|if|put|select|check|"
+                     r"delete|some of its)\b|\bthe user\b", re.IGNORECASE)
+# A reason's first word that reads lower-case after "Couldn't ...: " (names keep theirs).
+_COMMON = ("The", "That", "This", "Nothing", "A", "An", "It", "Inside", "There")
+
+# Refusals with their own line: the writer's reasons (writer.keepout, writer.plan,
+# writer.toolbox, document.expect) say them to the model; the user is told what happened.
+KEPT_OUT = "Left %s alone: you keep Marginalia out of it"
+IN_TRACKED = "Left %s alone: it holds a tracked change not yet accepted or rejected"
+_REFUSALS = (
+    (re.compile("^(.+?) is marked \u201cKeep Marginalia out\u201d"),
+     lambda m, action: KEPT_OUT % _lower(m.group(1))),
+    (re.compile(r"^That text is part of a tracked change .*?\((paragraph \d+)?"),
+     lambda m, action: IN_TRACKED % (m.group(1) or "that text")),
+    (re.compile("^Marginalia could not tell which part of the document"),
+     lambda m, action: "Couldn't tell which part of the document the edit would change"),
+    (re.compile("^The document changed since you read it"),
+     lambda m, action: "Couldn't %s: the document changed since the model read it" % action),
+    (re.compile(r"^(Paragraph \d+) does not begin with"),
+     lambda m, action: "Couldn't %s: %s no longer reads as the model expected"
+     % (action, _lower(m.group(1)))),
+    (re.compile(r"(must (not )?be\b|is out of range|not a valid regular expression|"
+                r"^The arguments|^replace_text writes plain text|^The replacement is the same)"),
+     lambda m, action: "Couldn't %s: the model's request did not fit" % action),
+)
 
 
 def _action(name: Optional[str]) -> str:
     return ACTIONS.get(name or "", "do that")
 
 
+def _lower(text: str) -> str:
+    return text[0].lower() + text[1:] if text.split(" ", 1)[0] in _COMMON + (
+        "Paragraph", "Paragraphs") else text
+
+
 def _for_user(reason: str) -> str:
     """The reason's sentences that speak to the user: none naming a tool or advising one."""
     kept = []
     for sentence in _SENTENCE.split(reason.strip()):
-        if _TOOL_NAME.search(sentence) or sentence.startswith(("Use ", "Ask ", "Call ", "Give ")):
+        if _TOOL_NAME.search(sentence) or _ADVICE.search(sentence):
             continue
         kept.append(sentence.rstrip(" ;."))
     return "; ".join(s for s in kept if s)
@@ -66,12 +98,29 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -
     found = _NO_MATCH.match(reason)
     if found:
         return "Couldn't find %s%s" % (found.group(1), NOTHING_CHANGED)
+    changed = "nothing was changed" in reason.lower() or "nothing was inserted" in reason
+    for pattern, line in _REFUSALS:
+        found = pattern.search(reason)
+        if found:
+            return line(found, _action(name)) + (NOTHING_CHANGED if changed else "")
     said = _for_user(reason)
     if not said:
         return "Couldn't %s" % _action(name)
-    said = said.replace("; nothing was changed", "").replace("nothing was changed", "")
-    if said[1:2].islower():
-        said = said[0].lower() + said[1:]
-    changed = "nothing was changed" in reason or "nothing was inserted" in reason
+    said = re.sub("(; )?nothing was changed", "", said, flags=re.IGNORECASE)
+    said = _lower(said)
     return "Couldn't %s: %s%s" % (_action(name), said.strip(" ;") or "it failed",
                                   NOTHING_CHANGED if changed else "")
+
+
+def refusal(reason: str) -> str:
+    """A refusal as the one sentence an error line shows (a quick action's output refused
+    by the document): the user's words, never the model's instructions."""
+    for pattern, line in _REFUSALS:
+        found = pattern.search(reason)
+        if found:
+            changed = "nothing was changed" in reason.lower()
+            return line(found, "change the text") + (NOTHING_CHANGED if changed else "") + "."
+    kept = [s for s in _SENTENCE.split(reason.strip())
+            if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
+    return " ".join(kept) if kept else "Marginalia could not change the text there."
+

@@ -217,7 +217,8 @@ class TranscriptRenderer:
         self._close_answer(out)
         self._run = None
         out.chat += self._wrap.feed(text)
-        self._at_line_start = text.endswith("\n")
+        if text:        # nothing added leaves the pane's last line as it was
+            self._at_line_start = text.endswith("\n")
 
     def _close_answer(self, out: Appends) -> None:
         if self._answer is not None:
@@ -254,7 +255,8 @@ class TranscriptRenderer:
             label = self._start_block("answer", blank_line=True) + ASSISTANT + "\n"
             self._shown(out, "", self._wrap.feed(label))
         elif self._block != "answer":
-            self._shown(out, "", self._wrap.feed(self._start_block("answer")))
+            # After a tool line ("  \u25b8 Inserted a table") the answer is a new paragraph.
+            self._shown(out, "", self._wrap.feed(self._start_block("answer", blank_line=True)))
         self._block, self._empty = "answer", False
         if self._answer is None:
             self._answer = LineFormatter(self._wrap)
