@@ -6,6 +6,9 @@ view's Apply Style command (``.uno:StyleApply``) records a ParagraphFormat
 change that Reject undoes, but only for a selection within one paragraph (over
 two it records nothing). So a recorded style change puts the cursor in each
 paragraph in turn, runs that command, and gives the user's selection back.
+The command takes the style's own (programmatic) name on 7.4 and 25.2 alike; the
+view's name of a renamed style ("Body Text" for "Text body", "Block Quotation" for
+"Quotations") applies nothing on 25.2, so it is only tried second.
 Main thread.
 """
 
@@ -73,6 +76,7 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
         raise ToolError(NOT_RECORDED)
     shown = doc.getStyleFamilies().getByName("ParagraphStyles").getByName(name) \
         .getPropertyValue("DisplayName")
+    names = (name,) if shown == name else (name, shown)
     text = doc.getText()
     first = True
     with selection.around(doc) as controller:
@@ -82,7 +86,10 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
             while True:
                 controller.select(cursor)
                 own = _own_list(cursor)
-                _dispatch(doc, ".uno:StyleApply", Style=shown, FamilyName="ParagraphStyles")
+                for given in names:
+                    _dispatch(doc, ".uno:StyleApply", Style=given, FamilyName="ParagraphStyles")
+                    if cursor.getPropertyValue("ParaStyleName") == name:
+                        break
                 if cursor.getPropertyValue("ParaStyleName") != name:
                     if first:
                         raise ToolError(NOT_RECORDED)       # nothing changed yet
