@@ -41,9 +41,13 @@ _LISTS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
 
 def _own_list(cursor: Any) -> Any:
     """(style, list attributes) of a paragraph whose list is set on it, not by its style
-    (a Word list item); None for any other."""
+    (a Word list item); None for any other. Asked of the paragraph itself: a cursor in
+    it reports the list as not set there (7.4 and 25.2)."""
     from com.sun.star.beans.PropertyState import DIRECT_VALUE
-    if cursor.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
+    span = cursor.getText().createTextCursorByRange(cursor.getStart())
+    span.gotoEndOfParagraph(True)
+    paragraph = span.createEnumeration().nextElement()
+    if paragraph.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
         return None
     return cursor.getPropertyValue("ParaStyleName"), cursor.getPropertyValues(_LISTS)
 
