@@ -8,6 +8,10 @@ scrolls the view as dragging the bar does, and it reports VALUE_CHANGED when
 the wheel or the bar moves the view. Keys that move the cursor scroll without
 that event, so each append reads the bar again rather than trusting events.
 Where no bar is found, ``read`` gives None and the cursor decides (ui.follow).
+That is so on LibreOffice 25.2: a multi-line edit's accessible there is an
+AccessibleEdit with no children (its scroll bars are not in the tree), and its
+character bounds are all zero, so nothing in UNO tells where the view is; an
+append then follows the end whenever the cursor is at it, as before issue 24.
 Main thread.
 """
 

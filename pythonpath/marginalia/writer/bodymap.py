@@ -44,6 +44,18 @@ def start_cursor(body: Any) -> Any:
             return body.createTextCursorByRange(element.getStart())
     raise ValueError("a body without a paragraph")
 
+
+def has_paragraph(body: Any) -> bool:
+    """Whether the body holds a paragraph (most answer at the first element). A .docx
+    whose body is only a table, with no paragraph after it (Word always writes one; some
+    generators do not), opens in LibreOffice 25.2 with none, and then the body's
+    getString(), getStart() and createTextCursor() kill the office (7.4 adds one)."""
+    elements = body.createEnumeration()
+    while elements.hasMoreElements():
+        if elements.nextElement().supportsService("com.sun.star.text.Paragraph"):
+            return True
+    return False
+
 # Read for every paragraph; the list details only for list items (each property
 # costs, and most paragraphs are body text).
 CURSOR_PROPS = ("OutlineLevel", "ListId", "ParaStyleName")

@@ -26,8 +26,8 @@ from marginalia.document import change_log as cl
 from marginalia.document import docview, tool_specs
 # The tool modules bind their functions to the declarations as they are imported.
 from marginalia.writer import block_tools, text_tools  # noqa: F401
-from marginalia.writer import (binding, guard, keepout, ledger, mark_keeper, plan, proposals,
-                               read)
+from marginalia.writer import (binding, bodymap, guard, keepout, ledger, mark_keeper, plan,
+                               proposals, read)
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
@@ -42,6 +42,9 @@ STALE = ("The document changed since you read it; read it again (read_document o
          "Nothing was changed.")
 # A call that failed inside the office: one plain sentence, the trace in the log.
 FAULT = "Writer could not %s here; nothing was changed."
+BARE = ("LibreOffice cannot work on this document safely: its body is only a table, with no "
+        "paragraph after it. Click at the end of the table's last cell, press Alt+Enter to "
+        "add one, and ask again.")
 PARTLY = ("Writer could not %s here, and part of it may have been made; Undo takes back "
           "this turn's edits.")
 
@@ -139,6 +142,8 @@ class WriterToolbox:
         self.turn_log = None
         self._walker = ledger.Walker(self.doc)
         try:
+            if not bodymap.has_paragraph(self.doc.getText()):
+                raise ValueError("no paragraph")       # each call will say so (_check_open)
             # Also starts the counter's listener for a document seen the first time.
             self._known.mark(self.doc)
         except Exception:
@@ -353,9 +358,11 @@ class WriterToolbox:
         # A closed Writer model answers getText() with a DisposedException or a
         # bare RuntimeException (7.4: "at unotxdoc.cxx"); either way it is gone.
         try:
-            self.doc.getText()
+            body = self.doc.getText()
         except Exception:
             raise Cancelled("The document was closed.")
+        if not bodymap.has_paragraph(body):
+            raise ToolError(BARE)       # a body nothing may touch (bodymap.has_paragraph)
 
     # -- per-turn context ---------------------------------------------------------
     def context(self, inline: int = 0) -> str:

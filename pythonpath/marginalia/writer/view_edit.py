@@ -6,6 +6,9 @@ view's Apply Style command (``.uno:StyleApply``) records a ParagraphFormat
 change that Reject undoes, but only for a selection within one paragraph (over
 two it records nothing). So a recorded style change puts the cursor in each
 paragraph in turn, runs that command, and gives the user's selection back.
+The command takes the style's own (programmatic) name on 7.4 and 25.2 alike; the
+view's name of a renamed style ("Body Text" for "Text body", "Block Quotation" for
+"Quotations") applies nothing on 25.2, so it is only tried second.
 Main thread.
 """
 
@@ -38,9 +41,13 @@ _LISTS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
 
 def _own_list(cursor: Any) -> Any:
     """(style, list attributes) of a paragraph whose list is set on it, not by its style
-    (a Word list item); None for any other."""
+    (a Word list item); None for any other. Asked of the paragraph itself: a cursor in
+    it reports the list as not set there (7.4 and 25.2)."""
     from com.sun.star.beans.PropertyState import DIRECT_VALUE
-    if cursor.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
+    span = cursor.getText().createTextCursorByRange(cursor.getStart())
+    span.gotoEndOfParagraph(True)
+    paragraph = span.createEnumeration().nextElement()
+    if paragraph.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
         return None
     return cursor.getPropertyValue("ParaStyleName"), cursor.getPropertyValues(_LISTS)
 
@@ -73,6 +80,7 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
         raise ToolError(NOT_RECORDED)
     shown = doc.getStyleFamilies().getByName("ParagraphStyles").getByName(name) \
         .getPropertyValue("DisplayName")
+    names = (name,) if shown == name else (name, shown)
     text = doc.getText()
     first = True
     with selection.around(doc) as controller:
@@ -82,7 +90,10 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
             while True:
                 controller.select(cursor)
                 own = _own_list(cursor)
-                _dispatch(doc, ".uno:StyleApply", Style=shown, FamilyName="ParagraphStyles")
+                for given in names:
+                    _dispatch(doc, ".uno:StyleApply", Style=given, FamilyName="ParagraphStyles")
+                    if cursor.getPropertyValue("ParaStyleName") == name:
+                        break
                 if cursor.getPropertyValue("ParaStyleName") != name:
                     if first:
                         raise ToolError(NOT_RECORDED)       # nothing changed yet
