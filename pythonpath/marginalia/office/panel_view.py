@@ -30,10 +30,13 @@ HIDE_THINKING = "Thinking \u25be"
 SHOW_THINKING = "Thinking \u25b8"
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
+EDIT_OPTIONS = "Editing options"
 
 # name: (model kind, accessible name (a button's tooltip too), model properties), top to bottom.
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
+    # The tray of edit options over the card (office.change_card): apply mode, Restore…, Keep out.
+    ("edits", "Button", EDIT_OPTIONS, {}),
     ("sources", "Button", "Sources", {}),     # the chat's sources: add, remove (panel_sources)
     ("history", "Button", "History", {}),     # this document's chats, export, forget
     ("new_chat", "Button", "New chat", {}),
@@ -57,9 +60,9 @@ CONTROLS = (
     ("undo", "Button", "Undo New chat", {"Label": "Undo"}),
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )
-ICON_BUTTONS = ("sources", "history", "new_chat", "settings")
+ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
-ACTIONS = ("sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
+ACTIONS = ("edits", "sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 HIDDEN_AT_START = ("jump", "undo")
 
 
