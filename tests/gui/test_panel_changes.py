@@ -40,12 +40,17 @@ def _click_row(panel, row):
         time.sleep(0.3)
 
 
-def _list_shown(panel):
-    """Whether the review list shows (it folds away by itself: ui.change_fold)."""
+def _showing(panel, name):
+    """Whether the control ``name`` shows now (a hidden one leaves the accessible tree)."""
     try:
-        return has_state(panel.control_now(("This turn's changes",)), "SHOWING")
+        return has_state(panel.control_now((name,)), "SHOWING")
     except AssertionError:
         return False
+
+
+def _list_shown(panel):
+    """Whether the review list shows (it folds away by itself: ui.change_fold)."""
+    return _showing(panel, "This turn's changes")
 
 
 def _redline_authors(doc):
@@ -197,7 +202,7 @@ def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
     panel.refresh()
     wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
     panel.press("Review")                      # Undo turn sits with the list's buttons
-    wait_for(lambda: has_state(panel.control_now(("Undo turn",)), "SHOWING"), what="Undo turn")
+    wait_for(lambda: _showing(panel, "Undo turn"), what="Undo turn")
     assert has_state(panel.control("Undo turn"), "ENABLED")
     panel.press("Undo turn")
     wait_for(lambda: "This turn's edits are undone" in panel.status(),
@@ -209,8 +214,7 @@ def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
     wait_for(lambda: panel.refresh() or not _label(panel, "2 changes"),
              what="the summary to go after Undo turn")
     assert not _list_shown(panel)
-    assert not [n for n in panel.names() if n == "Undo turn"] or not has_state(
-        panel.control_now(("Undo turn",)), "SHOWING")
+    assert not _showing(panel, "Undo turn")
     screenshot(gui_office, "panel_undo_turn.png")
     # It was one step: one Redo brings both edits back, one Undo takes both away again.
     manager = gui_doc.UndoManager
@@ -254,7 +258,7 @@ def test_comment_only_leaves_the_text_and_apply_makes_the_suggestion_real(
                  what="the headline after Apply")
         # The one suggestion settled: the list folded, Apply with it.
         wait_for(lambda: not _list_shown(panel), what="the list to fold")
-        assert not has_state(panel.control_now(("Apply",)), "SHOWING")
+        assert not _showing(panel, "Apply")
         screenshot(gui_office, "panel_comment_applied.png")
         # Applying was one step of its own: Undo brings the text and the comment back.
         gui_doc.UndoManager.undo()
@@ -350,7 +354,7 @@ def test_after_the_cards_review_undo_turn_asks_nothing_and_no_selection_strays(
         screenshot(gui_office, "panel_card_after_accept.png")
         wait_for(lambda: not _list_shown(panel), what="the reviewed list to fold")
         panel.press("Review")
-        wait_for(lambda: has_state(panel.control_now(("Undo turn",)), "SHOWING"), what="Undo turn")
+        wait_for(lambda: _showing(panel, "Undo turn"), what="Undo turn")
         panel.press("Undo turn")
         wait_for(lambda: "This turn's edits are undone" in panel.status(),
                  what="Undo turn without a question (%s)" % panel.status())
