@@ -25,6 +25,12 @@ def _showing(panel, name):
         return False       # hidden: it left the accessible tree
 
 
+def _pressed(panel, name):
+    """Whether a toggle button says, to a screen reader, that what it opens is open."""
+    button = panel.control_now((name,))
+    return has_state(button, "PRESSED") or has_state(button, "CHECKED")
+
+
 def _height(panel):
     return panel.control("Conversation").getSize().Height
 
@@ -66,13 +72,14 @@ def test_a_plain_question_keeps_the_height_and_an_editing_turn_shows_one_line(
     for name in ("How edits are applied", "Restore\u2026", "Keep out"):
         assert _showing(panel, name), name
     tray = _height(panel)
+    assert _pressed(panel, EDIT_OPTIONS)
     # The tray holds what took rows from every chat before; the conversation had them back.
     assert plain - tray >= 2 * 26, (plain, tray)
     print("conversation height: plain %d, tray open %d" % (plain, tray))
     screenshot(gui_office, "panel_content_first_tray.png")
     panel.press(EDIT_OPTIONS)
     wait_for(lambda: not _showing(panel, "Keep out"), what="the tray to fold")
-    assert _height(panel) == plain
+    assert _height(panel) == plain and not _pressed(panel, EDIT_OPTIONS)
 
     # A turn that edits: one line, "3 changes" beside Review.
     _ask(panel, "Fix the typos", "Three typos fixed.")
@@ -92,12 +99,16 @@ def test_a_plain_question_keeps_the_height_and_an_editing_turn_shows_one_line(
     panel.press("Review")
     wait_for(lambda: _showing(panel, "This turn's changes"), what="the review list")
     assert _showing(panel, "Undo turn") and _showing(panel, "Accept all")
+    assert _pressed(panel, "Review")
     screenshot(gui_office, "panel_content_first_review.png")
     panel.type("Thanks")
     panel.key("Return")
     wait_for(lambda: not _showing(panel, "This turn's changes"),
              what="the list to fold as the turn starts")
     assert panel.send_label() == "Stop"           # folded while the answer still runs
+    # The edits were made directly and this turn is a new one: nothing waits for review,
+    # so the summary goes with the list at once.
+    assert not _showing(panel, "Review")
     panel.wait_transcript("Anything else?")
     panel.wait_idle()
     # A plain answer after direct edits: nothing to review, the card goes altogether.

@@ -80,6 +80,8 @@ class ChangeCard:
                 control.addActionListener(listener)
             elif name in ("mode", "changes"):
                 control.addItemListener(listener)
+        # Review shows whether its list is open (a toggle: "pressed" for a screen reader).
+        self.controls["review"].getModel().Toggle = True
         self.controls["mode"].getModel().StringItemList = tuple(
             label for _m, label in wording.MODE_LABELS)
         self._show_mode()
@@ -174,6 +176,8 @@ class ChangeCard:
                self.controls["headline"].getModel().Label)
         if key != self._laid_out:
             self._laid_out = key
+            _press(self.controls["review"], self.review_open)
+            _press(self.panel.view.controls["edits"], self.tray_open)
             self.panel.view.relayout()
 
     def toggle_tray(self) -> None:
@@ -408,3 +412,11 @@ class ChangeCard:
             self._unwatch()
         except Exception:
             log.exception("could not stop watching the apply mode")
+
+
+def _press(button, pressed: bool) -> None:
+    """Show a toggle button pressed while what it opens is open."""
+    model = button.getModel()
+    state = 1 if pressed else 0
+    if model.State != state:
+        model.State = state

@@ -36,7 +36,7 @@ EDIT_OPTIONS = "Editing options"
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
     # The tray of edit options over the card (office.change_card): apply mode, Restore…, Keep out.
-    ("edits", "Button", EDIT_OPTIONS, {}),
+    ("edits", "Button", EDIT_OPTIONS, {"Toggle": True}),
     ("sources", "Button", "Sources", {}),     # the chat's sources: add, remove (panel_sources)
     ("history", "Button", "History", {}),     # this document's chats, export, forget
     ("new_chat", "Button", "New chat", {}),
