@@ -28,6 +28,8 @@ PLACEHOLDER = "Ask about your document \u2014 Enter to send, Shift+Enter for a n
 JUMP_LABEL = "\u2193 New reply below"
 HIDE_THINKING = "Thinking \u25be"
 SHOW_THINKING = "Thinking \u25b8"
+# The same where the top row is narrow (it shares it with five icons); the name stays whole.
+SHORT_TOGGLE = {HIDE_THINKING: "Think \u25be", SHOW_THINKING: "Think \u25b8"}
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
 EDIT_OPTIONS = "Editing options"
@@ -218,7 +220,8 @@ class PanelView(PaneText):
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
         label where the whole one does not fit (gtk3 pads buttons more than gen)."""
         self.thinking_visible = visible
-        self._toggle_labels = (label or (HIDE_THINKING if visible else SHOW_THINKING), short)
+        label = label or (HIDE_THINKING if visible else SHOW_THINKING)
+        self._toggle_labels = (label, short or SHORT_TOGGLE.get(label))
         self.relayout()
 
     def _fit_toggle(self, width: int) -> None:
@@ -228,9 +231,12 @@ class PanelView(PaneText):
         full, short = self._toggle_labels
         toggle = self.controls["thinking_toggle"]
         model = toggle.getModel()
-        model.Label = full
-        if short and button_width.widest_need((toggle,)) > width:
-            model.Label = short
+        # The whole label, else the short one, else only its arrow: never a cut one.
+        for label in (full, short, full[-1]):
+            if label:
+                model.Label = label
+                if button_width.widest_need((toggle,)) <= width:
+                    break
         # Its name stays whole for a screen reader, whichever label shows.
         toggle.getPeer().setProperty("AccessibleName", full)
 
