@@ -36,6 +36,8 @@ def test_the_card_shows_for_the_last_turns_changes_and_for_older_ones_still_open
     assert fold.card_shown([_change(1), _change(2, cl.ACCEPTED)], fold.by_last_turn(later, 3))
     assert not fold.card_shown([_change(1, cl.ACCEPTED), _change(2, cl.REJECTED)],
                                fold.by_last_turn(later, 3))
+    # An outside agent's turn (office.mcp_turns) with no message of the user's in the chat.
+    assert fold.by_last_turn([_edit(5)], 5)
 
 
 def test_summary_wording_for_one_and_three_changes_and_after_partial_review():

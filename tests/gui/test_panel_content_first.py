@@ -73,6 +73,9 @@ def test_a_plain_question_keeps_the_height_and_an_editing_turn_shows_one_line(
         assert _showing(panel, name), name
     tray = _height(panel)
     assert _pressed(panel, EDIT_OPTIONS)
+    # Opened, the tray has the focus (a keyboard user goes on from its first control).
+    wait_for(lambda: has_state(panel.control_now(("How edits are applied",)), "FOCUSED"),
+             what="the focus in the tray")
     # The tray holds what took rows from every chat before; the conversation had them back.
     assert plain - tray >= 2 * 26, (plain, tray)
     print("conversation height: plain %d, tray open %d" % (plain, tray))
