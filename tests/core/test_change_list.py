@@ -78,7 +78,7 @@ def _overlap(a, b):
 
 def test_card_layout_fits_narrow_and_wide_panels():
     for width in (180, 200, 240, 260, 420):
-        height, boxes = card.layout(width, 10, review_open=True, shown=True)
+        height, boxes = card.layout(width, 10, review_open=True, shown=True, tray_open=True)
         assert all(x >= 0 and x + w <= width and y >= 10 and y + h <= 10 + height
                    for x, y, w, h in boxes.values()), (width, boxes)
         assert "changes" in boxes and "accept_all" in boxes
@@ -89,7 +89,7 @@ def test_card_layout_fits_narrow_and_wide_panels():
         for name, _label, _tip in card.BUTTONS:
             assert boxes[name][2] >= card.THIRD_MIN, (width, name, boxes[name])
     # At the sidebar's usual width, the buttons go two to a row: Accept beside Reject.
-    _h, boxes = card.layout(180, 0, review_open=True, shown=True)
+    _h, boxes = card.layout(180, 0, review_open=True, shown=True, tray_open=True)
     assert boxes["accept"][1] == boxes["reject"][1] < boxes["accept_all"][1]
     assert boxes["mode"][2] == 180 - 2 * card.MARGIN
     assert card.layout(300, 0, True, shown=False) == (0, {})
@@ -97,10 +97,40 @@ def test_card_layout_fits_narrow_and_wide_panels():
     assert "changes" not in boxes and closed < card.layout(420, 0, True, True)[0]
 
 
+def test_closed_the_card_is_one_line_and_the_edit_options_only_show_in_their_tray():
+    # Content first (issue 24): the summary and Review share one row at the sidebar's
+    # default width; the mode switch, Restore and Keep out take no row until asked for.
+    for width in (180, 420):
+        height, boxes = card.layout(width, 0, review_open=False, shown=True, need=64,
+                                    headline_need=60)
+        assert sorted(boxes) == ["headline", "review"]
+        assert height == card.ROW + card.MARGIN + card.GAP < 40
+        assert boxes["headline"][1] >= 0 and boxes["headline"][0] + boxes["headline"][2] \
+            < boxes["review"][0]
+        tray, boxes = card.layout(width, 0, review_open=False, shown=False, tray_open=True)
+        assert sorted(boxes) == ["keep_out", "mode", "restore"] and tray > 0
+    # Before: about 130 px for every chat, also a plain question.
+    assert card.layout(180, 0, review_open=False, shown=False) == (0, {})
+    # Undo turn sits with the list's buttons, last.
+    _h, boxes = card.layout(180, 0, review_open=True, shown=True, need=64)
+    assert boxes["undo_turn"][1] > boxes["accept_all"][1]
+
+
+def test_a_headline_too_long_for_its_place_wraps_rather_than_being_cut():
+    _h, one = card.layout(180, 0, review_open=False, shown=True, need=64, headline_need=70)
+    high, two = card.layout(180, 0, review_open=False, shown=True, need=64, headline_need=170)
+    width = two["headline"][2]
+    assert one["headline"][3] == card.HEADLINE_LINE
+    assert two["headline"][3] == 2 * card.HEADLINE_LINE and 170 <= 2 * width
+    assert high > _h and two["headline"][1] + two["headline"][3] <= high
+    assert not _overlap(two["headline"], two["review"])
+
+
 def test_card_buttons_are_never_narrower_than_the_toolkit_draws_their_labels():
     # gtk3 pads buttons more than gen: the card is told the widest label's own width.
     for width, need in ((180, 80), (180, 90), (260, 80), (420, 130), (420, 60)):
-        _h, boxes = card.layout(width, 0, review_open=True, shown=True, need=need)
+        _h, boxes = card.layout(width, 0, review_open=True, shown=True, need=need,
+                                tray_open=True)
         for name, _label, _tip in card.BUTTONS:
             assert boxes[name][2] >= need, (width, need, name, boxes[name])
     # Too narrow for two: one button to a row, Accept above Reject.

@@ -100,6 +100,7 @@ def test_no_first_run_card_and_a_locked_mode_switch_on_the_panel(locked_office, 
         assert admin_server.chat_requests[-1].json["model"] == "admin-model"
         panel.refresh()
         # The panel's mode switch shows the administrator's mode and cannot change it.
+        panel.edit_options()
         assert panel.dropdown_text("How edits are applied") == "Suggest changes"
         assert not has_state(panel.control_now(("How edits are applied",)), "ENABLED")
     finally:

@@ -1,5 +1,5 @@
 """The change card in a real window: Review, Accept one, Reject one, Restore, Undo turn,
-Apply in Comment only, and the apply mode switch.
+Apply in Comment only, and the apply mode switch (in the tray Editing options opens).
 
 A scripted server makes the edits; the card's buttons are pressed through
 accessibility, the list, the mode switch and the Restore menu with the mouse and
@@ -38,6 +38,19 @@ def _click_row(panel, row):
     if row:
         panel.key(*(["Down"] * row))
         time.sleep(0.3)
+
+
+def _showing(panel, name):
+    """Whether the control ``name`` shows now (a hidden one leaves the accessible tree)."""
+    try:
+        return has_state(panel.control_now((name,)), "SHOWING")
+    except AssertionError:
+        return False
+
+
+def _list_shown(panel):
+    """Whether the review list shows (it folds away by itself: ui.change_fold)."""
+    return _showing(panel, "This turn's changes")
 
 
 def _redline_authors(doc):
@@ -85,6 +98,9 @@ def test_card_reviews_selects_accepts_and_rejects_one_change(gui_office, gui_doc
         assert "Marginalia (AI)" not in _redline_authors(gui_doc)
         wait_for(lambda: panel.refresh() or _label(panel, "2 changes \u00b7 1 accepted"),
                  what="the headline after review")
+        # Nothing left to decide: the list folds away by itself, the summary stays.
+        wait_for(lambda: not _list_shown(panel), what="the list to fold")
+        assert has_state(panel.control("Review"), "SHOWING")
         screenshot(gui_office, "panel_change_reviewed.png")
     finally:
         gui_office.job("settings.save", apply_mode="direct", track_changes=False)
@@ -105,6 +121,7 @@ def test_restore_takes_the_document_and_chat_back_and_refills_the_box(gui_office
     _ask(panel, "Add two", "Added two.")
     assert paragraph_texts(gui_doc) == ["Start.", "One.", "Two."]
     panel.refresh()
+    panel.edit_options()
     panel.click("Restore\u2026")
     time.sleep(0.5)
     screenshot(gui_office, "panel_restore_menu.png")
@@ -150,7 +167,8 @@ def _type_in_document(panel, text):
 
 
 def _mode_shown(panel):
-    """What the card's "How edits are applied" switch shows."""
+    """What the card's "How edits are applied" switch shows (in the Editing options tray)."""
+    panel.edit_options()
     return panel.dropdown_text("How edits are applied")
 
 
@@ -183,16 +201,20 @@ def test_undo_turn_takes_back_that_turn_in_one_step_and_keeps_the_users_typing(
     assert paragraph_texts(gui_doc) == ["First draft.", "Draft two. Mine.", "A closing line."]
     panel.refresh()
     wait_for(lambda: panel.refresh() or _label(panel, "2 changes"), what="the card")
+    panel.press("Review")                      # Undo turn sits with the list's buttons
+    wait_for(lambda: _showing(panel, "Undo turn"), what="Undo turn")
     assert has_state(panel.control("Undo turn"), "ENABLED")
     panel.press("Undo turn")
     wait_for(lambda: "This turn's edits are undone" in panel.status(),
              what="the Undo turn sentence (%s)" % panel.status())
     # Exactly the turn's two edits are gone; the user's own typing before it stays.
     assert paragraph_texts(gui_doc) == ["Draft one.", "Draft two. Mine."]
-    # The card had only that turn to show: it says so, not "No edits yet".
-    wait_for(lambda: panel.refresh() or _label(panel, "No edits to review"),
-             what="the headline after Undo turn")
-    assert not has_state(panel.control("Undo turn"), "ENABLED")
+    # The card had only that turn to show: with nothing left to review it folds away,
+    # and Undo turn with it (nothing to undo twice).
+    wait_for(lambda: panel.refresh() or not _label(panel, "2 changes"),
+             what="the summary to go after Undo turn")
+    assert not _list_shown(panel)
+    assert not _showing(panel, "Undo turn")
     screenshot(gui_office, "panel_undo_turn.png")
     # It was one step: one Redo brings both edits back, one Undo takes both away again.
     manager = gui_doc.UndoManager
@@ -234,7 +256,9 @@ def test_comment_only_leaves_the_text_and_apply_makes_the_suggestion_real(
         assert annotations(gui_doc) == []          # the proposing comment went with it
         wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion \u00b7 1 applied"),
                  what="the headline after Apply")
-        assert not has_state(panel.control("Apply"), "ENABLED")
+        # The one suggestion settled: the list folded, Apply with it.
+        wait_for(lambda: not _list_shown(panel), what="the list to fold")
+        assert not _showing(panel, "Apply")
         screenshot(gui_office, "panel_comment_applied.png")
         # Applying was one step of its own: Undo brings the text and the comment back.
         gui_doc.UndoManager.undo()
@@ -328,6 +352,9 @@ def test_after_the_cards_review_undo_turn_asks_nothing_and_no_selection_strays(
         wait_for(lambda: panel.refresh() or _label(panel, "2 changes \u00b7 1 accepted"),
                  what="the headline after review")
         screenshot(gui_office, "panel_card_after_accept.png")
+        wait_for(lambda: not _list_shown(panel), what="the reviewed list to fold")
+        panel.press("Review")
+        wait_for(lambda: _showing(panel, "Undo turn"), what="Undo turn")
         panel.press("Undo turn")
         wait_for(lambda: "This turn's edits are undone" in panel.status(),
                  what="Undo turn without a question (%s)" % panel.status())
@@ -355,6 +382,7 @@ def test_restore_points_are_numbered_timed_and_restore_exactly_the_one_chosen(
     _ask(panel, "Add three", "Added three.")
     assert paragraph_texts(gui_doc) == ["Start.", "One.", "Two.", "Three."]
     panel.refresh()
+    panel.edit_options()
     panel.click("Restore\u2026")
     time.sleep(0.5)
     screenshot(gui_office, "panel_restore_points.png")

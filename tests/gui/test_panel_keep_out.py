@@ -1,4 +1,5 @@
-"""The card's Keep out button in a real window: one click marks; once marks exist a menu
+"""The Keep out button (in the tray the panel's Editing options button opens) in a real
+window: one click marks; once marks exist a menu
 lists the kept-out passages, choosing one selects it in the document, and the menu's
 first entry then lets Marginalia in there again.
 
@@ -84,7 +85,10 @@ def test_keep_out_lists_the_passages_shows_one_and_lets_marginalia_in_again(
     panel.key("Return")
     panel.wait_transcript("Hello there.")
     panel.wait_idle()
-    panel.refresh()          # the card shows once the chat has a message
+    panel.refresh()
+    # A plain answer brings no change card: Keep out waits in the Editing options tray.
+    assert "Keep out" not in panel.names()
+    panel.edit_options()
     # No mark yet: one click marks the selection, no menu.
     select(gui_doc, "Kept first", "Kept second")
     panel.press("Keep out")

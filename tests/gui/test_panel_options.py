@@ -197,7 +197,9 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
 
 
 def _panel_mode(panel):
-    """What the panel's "How edits are applied" switch shows (its drop-down's text)."""
+    """What the panel's "How edits are applied" switch shows (its drop-down's text), in
+    the tray its Editing options button opens."""
+    panel.edit_options()
     return panel.dropdown_text("How edits are applied")
 
 

@@ -83,9 +83,9 @@ def test_tab_goes_top_to_bottom_and_the_message_box_grows(gui_office, gui_doc, c
     # Inside the panel, top to bottom; after Send, Tab passes the sidebar's own buttons
     # (None here) and comes back in at the top.
     inside = [name for name in order if name is not None]
-    # The change strip (issue 11) sits above the icon row; Review and Undo turn are
-    # disabled until a turn edits, so Tab passes them.
-    assert inside == ["Message", "Send", "How edits are applied", "Restore\u2026", "Keep out",
+    # A plain answer shows no change card (issue 24, content first): the apply mode,
+    # Restore and Keep out wait in the tray Editing options opens.
+    assert inside == ["Message", "Send", "Editing options",
                       "Sources", "History", "New chat", "Marginalia settings",
                       "Conversation", "Copy", "Insert", "Retry", "Edit", "Message"]
     assert order[1] == "Send"

@@ -384,8 +384,24 @@ class PanelDriver(object):
         labels = self.card_labels() or []
         return "\n".join(t for t in labels if t not in (CARD_TITLE, "Provider:", "Model:"))
 
+    def edit_options(self):
+        """Open the tray of edit options (the apply mode switch, Restore…, Keep out) with
+        the panel's Editing options button, unless it is open (a new turn folds it)."""
+        def shown():
+            try:
+                return has_state(self.control_now((MODE_SWITCH,)), "SHOWING")
+            except AssertionError:
+                return False
+        if not shown():
+            self.press(EDIT_OPTIONS)
+            wait_for(shown, what="the tray of edit options")
+
     def wait_idle(self, timeout=40.0):
         wait_for(lambda: self.send_label() == "Send", timeout, what="the Send button to come back")
+
+
+MODE_SWITCH = "How edits are applied"
+EDIT_OPTIONS = "Editing options"
 
 
 def has_state(accessible_context, name):

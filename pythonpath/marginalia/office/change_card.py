@@ -1,12 +1,16 @@
-"""The change card at the top of the panel: "3 changes · Review · Undo turn".
+"""The change card at the top of the panel: "3 changes  [Review]".
 
-It shows the last turn of this chat that edited (its CHANGE events name the
-turn; writer.ledger keeps the live records), lists its changes under Review
-(choosing one selects it in the document, which scrolls the view there), and
-acts on them: Accept / Reject one, Accept all / Reject all for that turn only,
-Apply a suggestion, Undo turn. Its second row holds Restore… (back to before
-one of this chat's messages, office.restore), Keep out (writer.keepout) and
-the apply mode switch. Wording and layout: ui.change_list. Main thread.
+Only when there is something to review (ui.change_fold: the last turn made
+changes, or an earlier turn's still wait) it shows the last turn of this chat
+that edited (its CHANGE events name the turn; writer.ledger keeps the live
+records) in one line, lists its changes under Review (choosing one selects it
+in the document, which scrolls the view there), and acts on them: Accept /
+Reject one, Accept all / Reject all for that turn only, Apply a suggestion,
+Undo turn. The list folds away by itself (ui.change_fold). The tray of edit
+options, opened by the panel's Editing options button, holds Restore… (back
+to before one of this chat's messages, office.restore), Keep out
+(writer.keepout) and the apply mode switch. Wording and layout:
+ui.change_list. Main thread.
 """
 
 import contextlib
@@ -20,13 +24,15 @@ from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
 from marginalia.office import button_width, control_names
 from marginalia.office.control_events import Call
+from marginalia.ui import change_fold
 from marginalia.ui import change_list as wording
 
 log = logging.getLogger("marginalia.panel")
 
 POSSIZE = 15
 EXECUTE_DOWN = 1
-CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True}),
+CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True,
+                                                                    "MultiLine": True}),
             ("mode", "ListBox", "How edits are applied", {"Dropdown": True}),
             ("changes", "ListBox", "This turn's changes", {"Dropdown": False}),
             ) + tuple((name, "Button", tip, {"Label": label})
@@ -39,6 +45,12 @@ class ChangeCard:
     def __init__(self, panel):
         self.panel = panel
         self.review_open = False
+        self.tray_open = False         # the edit options (mode, Restore…, Keep out)
+        self.visible = False           # the summary line: ui.change_fold.card_shown
+        self._turns_seen = None        # the user's messages when the card last looked
+        self._log_seen = 0             # ... and the chat log's length then
+        self.open_now = 0              # the shown turn's changes still open
+        self._laid_out = None          # what the last layout showed (ui.change_fold)
         self._by_code = False          # True while the card selects a list entry itself
         self.turn = None               # the writer.ledger TurnLog shown, or None
         # Go to selects a change; the user's selection from before (writer.selection)
@@ -68,6 +80,8 @@ class ChangeCard:
                 control.addActionListener(listener)
             elif name in ("mode", "changes"):
                 control.addItemListener(listener)
+        # Review shows whether its list is open (a toggle: "pressed" for a screen reader).
+        self.controls["review"].getModel().Toggle = True
         self.controls["mode"].getModel().StringItemList = tuple(
             label for _m, label in wording.MODE_LABELS)
         self._show_mode()
@@ -80,13 +94,21 @@ class ChangeCard:
     # -- layout ----------------------------------------------------------------
     @property
     def shown(self) -> bool:
-        return any(role == "user" for role, _p in self.panel.session.log)
+        """Whether the card takes any room (the summary line, or the tray while open)."""
+        return self.visible or self.tray_open
 
     def _need(self) -> int:
         return button_width.widest_need(self.controls[name] for name, _l, _t in wording.BUTTONS)
 
+    def _headline_need(self) -> int:
+        try:
+            return self.controls["headline"].getPreferredSize().Width
+        except Exception:
+            return 0        # no peer yet: the next layout asks again
+
     def place(self, x: int, y: int, width: int) -> int:
-        height, boxes = wording.layout(width, y, self.review_open, self.shown, self._need())
+        height, boxes = wording.layout(width, y, self.review_open, self.visible, self._need(),
+                                       self.tray_open, self._headline_need())
         for name, control in self.controls.items():
             box = boxes.get(name)
             control.setVisible(box is not None)
@@ -110,8 +132,16 @@ class ChangeCard:
         review.undone_in_writer(self.panel.document, ledger)
         self.turn = review.latest(ledger, numbers)
         changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
-        self.controls["headline"].getModel().Label = wording.headline(changes) or (
-            wording.NONE_LEFT if numbers else wording.NONE_YET)
+        log_now = self.panel.session.log
+        self.turn_began()
+        self.visible = change_fold.card_shown(
+            changes, self.turn is not None and change_fold.by_last_turn(log_now, self.turn.number))
+        if not self.visible:
+            self.review_open = False
+        self.open_now = change_fold.open_count(changes)
+        model = self.controls["headline"].getModel()
+        if model.Label != wording.headline(changes):
+            model.Label = wording.headline(changes)
         box = self.controls["changes"]
         chosen = box.getSelectedItemPos() if self.review_open else -1
         rows = wording.rows(changes)
@@ -121,7 +151,41 @@ class ChangeCard:
             if 0 <= chosen < len(rows):
                 self._select(box, chosen)
         self._enable(changes)
+        self._settle()
         self.render_ms = (time.perf_counter() - started) * 1000
+
+    def turn_began(self) -> bool:
+        """Whether the user sent a message since the card last looked (then the list and
+        the tray fold: the answer gets the room). Cheap: it reads only the new entries."""
+        entries = self.panel.session.log
+        if len(entries) < self._log_seen or self._turns_seen is None:
+            turns = change_fold.user_turns(entries)        # another chat, or restored
+        else:
+            turns = self._turns_seen + change_fold.user_turns(entries[self._log_seen:])
+        began = change_fold.new_turn(self._turns_seen, turns)
+        self._turns_seen, self._log_seen = turns, len(entries)
+        if began:
+            self.review_open = change_fold.review_open(self.review_open, change_fold.NEW_TURN)
+            self.tray_open = False
+            self._settle()
+        return began
+
+    def _settle(self) -> None:
+        """Lay the panel out again when what the card shows changed its size."""
+        key = (self.visible, self.review_open, self.tray_open,
+               self.controls["headline"].getModel().Label)
+        if key != self._laid_out:
+            self._laid_out = key
+            _press(self.controls["review"], self.review_open)
+            _press(self.panel.view.controls["edits"], self.tray_open)
+            self.panel.view.relayout()
+
+    def toggle_tray(self) -> None:
+        """The Editing options button: open or fold the tray; opened, the switch has the focus."""
+        self.tray_open = not self.tray_open
+        self._settle()
+        if self.tray_open:
+            self.controls["mode"].setFocus()
 
     def _enable(self, changes) -> None:
         from marginalia.writer import review
@@ -171,14 +235,22 @@ class ChangeCard:
             try:
                 if self.panel._disposed:
                     return
+                before = self.open_now
                 getattr(self, "on_" + name)()
             except MarginaliaError as exc:
+                before = None
                 self.panel.view.set_status(str(exc))
             except Exception as exc:
+                before = None
                 log.exception("change card %s failed", name)
                 self.panel.view.set_status(user_sentence(exc))
             try:
                 self.refresh()
+                if before is not None:
+                    # The last open change settled: the list folds (ui.change_fold).
+                    self.review_open = change_fold.review_open(
+                        self.review_open, change_fold.REVIEWED, before, self.open_now)
+                    self._settle()
             except Exception:
                 log.exception("change card refresh failed")
         return run
@@ -196,6 +268,7 @@ class ChangeCard:
         pass
 
     def on_review(self) -> None:
+        # Pressed while open, it closes the list (ui.change_fold.CLOSED).
         self.review_open = not self.review_open
         if not self.review_open:
             with self._back_home():
@@ -205,7 +278,7 @@ class ChangeCard:
             # The user may have edited since: the numbers as they are now.
             ledger.finish(self.panel.document, self._ledger(), self.turn)
             self.controls["changes"].getModel().StringItemList = ()
-        self.panel.view.relayout()
+        self._settle()
 
     def on_changes(self) -> None:
         self.on_go_to()
@@ -339,3 +412,11 @@ class ChangeCard:
             self._unwatch()
         except Exception:
             log.exception("could not stop watching the apply mode")
+
+
+def _press(button, pressed: bool) -> None:
+    """Show a toggle button pressed while what it opens is open."""
+    model = button.getModel()
+    state = 1 if pressed else 0
+    if model.State != state:
+        model.State = state

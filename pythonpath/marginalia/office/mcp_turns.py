@@ -29,7 +29,8 @@ State for the panel (the lead's UI; nothing here draws):
     agents): every agent must then be given the new token to be served at all.
   * A turn's change records reach the document's chat session log as CHANGE
     events when it closes, so the change card shows the last agent turn as it
-    shows a panel turn (the card appears once the chat has a message).
+    shows a panel turn (its one-line summary appears when a turn made changes,
+    ui.change_fold; an agent's turn after the user's last message counts).
 """
 
 import logging

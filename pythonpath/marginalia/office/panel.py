@@ -77,7 +77,6 @@ class ChatPanel(PanelStates):
                               on_action=self.on_action, on_recall=self.on_recall)
         self.actions = PanelActions(self)
         self.changes = None
-        self._changes_shown = None
         self._open_changes()
         try:
             self._shown_setting = _show_thinking(ctx)
@@ -109,18 +108,15 @@ class ChatPanel(PanelStates):
         self.view.strip = self.changes
 
     def _refresh_changes(self, always: bool = True) -> None:
-        """Between turns (and when it first shows): a running turn's batches leave it be."""
+        """Between turns (and when it first shows): a running turn's batches leave it be,
+        but for folding the card's list and tray as a turn begins (it lays itself out)."""
         if self.changes is None:
             return
-        shown = self.changes.shown
-        if always or not self.session.busy or shown != self._changes_shown:
-            try:
+        try:
+            if always or not self.session.busy or self.changes.turn_began():
                 self.changes.refresh()
-            except Exception:
-                log.exception("could not refresh the change card")
-        if shown != self._changes_shown:
-            self._changes_shown = shown
-            self.view.relayout()
+        except Exception:
+            log.exception("could not refresh the change card")
 
     # -- the first-run card -------------------------------------------------
     def _open_card(self) -> None:

@@ -201,6 +201,11 @@ class PanelActions:
             log.exception("could not undo the retried turn's edits")
 
     # -- History -------------------------------------------------------------
+    def on_edits(self) -> None:
+        """Editing options: open or fold the change card's tray (mode, Restore…, Keep out)."""
+        if self.panel.changes is not None:
+            self.panel.changes.toggle_tray()
+
     def on_history(self) -> None:
         kept = self.session.kept
         chats = kept.summaries()

@@ -28,12 +28,17 @@ PLACEHOLDER = "Ask about your document \u2014 Enter to send, Shift+Enter for a n
 JUMP_LABEL = "\u2193 New reply below"
 HIDE_THINKING = "Thinking \u25be"
 SHOW_THINKING = "Thinking \u25b8"
+# The same where the top row is narrow (it shares it with five icons); the name stays whole.
+SHORT_TOGGLE = {HIDE_THINKING: "Think \u25be", SHOW_THINKING: "Think \u25b8"}
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
+EDIT_OPTIONS = "Editing options"
 
 # name: (model kind, accessible name (a button's tooltip too), model properties), top to bottom.
 CONTROLS = (
     ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
+    # The tray of edit options over the card (office.change_card): apply mode, Restore…, Keep out.
+    ("edits", "Button", EDIT_OPTIONS, {"Toggle": True}),
     ("sources", "Button", "Sources", {}),     # the chat's sources: add, remove (panel_sources)
     ("history", "Button", "History", {}),     # this document's chats, export, forget
     ("new_chat", "Button", "New chat", {}),
@@ -57,9 +62,9 @@ CONTROLS = (
     ("undo", "Button", "Undo New chat", {"Label": "Undo"}),
     ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
 )
-ICON_BUTTONS = ("sources", "history", "new_chat", "settings")
+ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
-ACTIONS = ("sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
+ACTIONS = ("edits", "sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
 HIDDEN_AT_START = ("jump", "undo")
 
 
@@ -215,7 +220,8 @@ class PanelView(PaneText):
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
         label where the whole one does not fit (gtk3 pads buttons more than gen)."""
         self.thinking_visible = visible
-        self._toggle_labels = (label or (HIDE_THINKING if visible else SHOW_THINKING), short)
+        label = label or (HIDE_THINKING if visible else SHOW_THINKING)
+        self._toggle_labels = (label, short or SHORT_TOGGLE.get(label))
         self.relayout()
 
     def _fit_toggle(self, width: int) -> None:
@@ -225,9 +231,12 @@ class PanelView(PaneText):
         full, short = self._toggle_labels
         toggle = self.controls["thinking_toggle"]
         model = toggle.getModel()
-        model.Label = full
-        if short and button_width.widest_need((toggle,)) > width:
-            model.Label = short
+        # The whole label, else the short one, else only its arrow: never a cut one.
+        for label in (full, short, full[-1]):
+            if label:
+                model.Label = label
+                if button_width.widest_need((toggle,)) <= width:
+                    break
         # Its name stays whole for a screen reader, whichever label shows.
         toggle.getPeer().setProperty("AccessibleName", full)
 

@@ -1,12 +1,13 @@
-"""The change card's wording and layout (pure): "3 changes · Review · Undo turn".
+"""The change card's wording and layout (pure): "3 changes  [Review]".
 
-The card sits at the top of the panel once a turn has edited. Its first row
-says how many changes the last editing turn made, with Review and Undo turn;
-the second row holds Restore… (a menu of this chat's messages: the document
-and the chat go back to before the one chosen), Keep out (marks or unmarks
-the selected passage) and the apply mode switch. Review opens a list of the
-turn's changes (choosing one selects it in the document) with the buttons
-that act on the chosen one or on the whole turn.
+The card sits at the top of the panel when a turn has edited (when: ui.change_fold):
+one line saying how many changes the last editing turn made, with Review.
+Review opens a list of the turn's changes (choosing one selects it in the
+document) with the buttons that act on the chosen one or on the whole turn,
+Undo turn last. Above it, only while the user opens it (the panel's Editing
+options button), a tray with the apply mode switch, Restore… (a menu of this
+chat's messages: the document and the chat go back to before the one chosen)
+and Keep out (marks or unmarks the selected passage).
 """
 
 import time
@@ -57,18 +58,16 @@ REJECTED = "Rejected %s."
 APPLIED = "Applied the suggestion."
 NOTHING_OPEN = "Nothing of this turn is waiting for review."
 MODE_SET = "New turns: %s."
-# The headline with no editing turn to show: none yet, or every one undone.
-NONE_YET = "No edits yet"
-NONE_LEFT = "No edits to review"
 
 MARGIN = 6
 GAP = 4
 ROW = 26
 LIST = 132
-WIDE = 330        # from this inner width on, the headline shares its row
 # The narrowest a button may be and still show "Undo turn" or "Accept all" whole
 # (measured on a screenshot: LibreOffice's default UI font at 96 dpi).
 THIRD_MIN = 72
+HEADLINE_LINE = 16    # one line of the headline label
+HEADLINE_LINES = 3
 
 
 def _count(n: int, word: str) -> str:
@@ -173,54 +172,49 @@ def _grid(names: Sequence[str], per_row: int, top: int, inner: int,
     return top
 
 
-def layout(width: int, y: int, review_open: bool, shown: bool,
-           need: int = 0) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
+def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
+           tray_open: bool = False, headline_need: int = 0
+           ) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
     """(height, {control: box}) of the card at ``y``; hidden controls get no box.
 
+    Top to bottom: the tray of edit options while open (the apply mode switch,
+    Restore… and Keep out: the panel's Editing options button opens it), the
+    summary line while there are changes to show (``shown``: the headline with
+    Review beside it), and the review list with its buttons while open.
     ``need``: the width the widest button's label needs in this toolkit
     (office.button_width: gtk3 pads buttons more than the gen plugin), when the
-    caller knows it.
+    caller knows it; ``headline_need`` the headline's own width on one line: a
+    headline too long for its place wraps onto more lines rather than being cut.
     """
-    if not shown:
+    if not shown and not tray_open:
         return 0, {}
     inner = max(width - 2 * MARGIN, 120)
     boxes = {}
     top = y + MARGIN
     third = (inner - 2 * GAP) // 3
     right = MARGIN + inner
-    per_row = 3
     narrowest = max(THIRD_MIN, need)
-    if third < narrowest:
-        # The sidebar at its usual width: a third cuts "Undo turn" and "Accept all"
-        # short, so two buttons to a row (one, if even a half would) and the mode
-        # switch a row of its own.
-        per_row = 2 if (inner - GAP) // 2 >= narrowest else 1
-        boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
-        top = _grid(("review", "undo_turn", "restore", "keep_out"), per_row, top + ROW - 4,
-                    inner, boxes)
-        boxes["mode"] = (MARGIN, top, inner, ROW)
-    elif inner < WIDE:
-        # A narrow sidebar: the headline gets a row of its own, the buttons their thirds.
-        boxes["headline"] = (MARGIN, top + 4, inner, ROW - 8)
-        top += ROW - 4
-        boxes["review"] = (MARGIN, top, third, ROW)
-        boxes["undo_turn"] = (MARGIN + third + GAP, top, third, ROW)
-        boxes["restore"] = (right - third, top, third, ROW)
-        top += ROW + GAP
-        boxes["keep_out"] = (MARGIN, top, third, ROW)
-        boxes["mode"] = (MARGIN + third + GAP, top, right - MARGIN - third - GAP, ROW)
-    else:
-        boxes["undo_turn"] = (right - third, top, third, ROW)
-        boxes["review"] = (right - 2 * third - GAP, top, third, ROW)
-        boxes["headline"] = (MARGIN, top + 5, right - 2 * third - 2 * GAP - MARGIN, ROW - 5)
-        top += ROW + GAP
-        boxes["restore"] = (MARGIN, top, third, ROW)
-        boxes["keep_out"] = (MARGIN + third + GAP, top, third, ROW)
-        boxes["mode"] = (right - third, top, third, ROW)
-    top += ROW + GAP
-    if review_open:
-        boxes["changes"] = (MARGIN, top, inner, LIST)
-        # In pairs, Accept sits beside Reject, as Accept all beside Reject all.
-        order = REVIEW_BUTTONS if per_row == 3 else REVIEW_PAIRS
-        top = _grid(order, per_row, top + LIST + GAP, inner, boxes)
+    per_row = 3 if third >= narrowest else (2 if (inner - GAP) // 2 >= narrowest else 1)
+    if tray_open:
+        if per_row == 3:
+            boxes["mode"] = (right - third, top, third, ROW)
+            top = _grid(("restore", "keep_out"), 3, top, inner, boxes)
+        else:
+            # The sidebar at its usual width: the switch a row of its own.
+            boxes["mode"] = (MARGIN, top, inner, ROW)
+            top = _grid(("restore", "keep_out"), per_row, top + ROW + GAP, inner, boxes)
+    if shown:
+        review_w = third if per_row == 3 else narrowest
+        text_w = max(inner - GAP - review_w, 40)
+        lines = max(1, min(HEADLINE_LINES, -(-headline_need // text_w))) if headline_need else 1
+        row = max(ROW, lines * HEADLINE_LINE + 6)
+        boxes["headline"] = (MARGIN, top + (row - lines * HEADLINE_LINE) // 2, text_w,
+                             lines * HEADLINE_LINE)
+        boxes["review"] = (right - review_w, top + (row - ROW) // 2, review_w, ROW)
+        top += row + GAP
+        if review_open:
+            boxes["changes"] = (MARGIN, top, inner, LIST)
+            # In pairs, Accept sits beside Reject, as Accept all beside Reject all.
+            order = (REVIEW_BUTTONS if per_row == 3 else REVIEW_PAIRS) + ("undo_turn",)
+            top = _grid(order, per_row, top + LIST + GAP, inner, boxes)
     return top - y, boxes

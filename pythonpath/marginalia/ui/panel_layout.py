@@ -3,7 +3,8 @@
 Top to bottom, which is also the tab order (office.panel_view adds the
 controls in this order): the first-run card while it shows; a row with the
 thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
-thought) and small icon buttons at the right (Sources, History, New chat, Settings);
+thought) and small icon buttons at the right (Editing options, Sources, History,
+New chat, Settings);
 the thinking pane (only while open and not empty); the conversation (takes
 what is left, with the "new reply below" button over its bottom edge); the
 buttons acting on the last answer (Copy, Insert, Retry, Edit: ANSWER_ROW, in
@@ -19,6 +20,7 @@ MARGIN = 6
 GAP = 4
 ROW = 26
 ICON = 22
+ICON_GAP = 2              # five icons and the thinking toggle share the top row at 180 px
 SCOPE = 18
 LINE = 17                 # one line of the message box, in pixels
 INPUT_PAD = 8
@@ -32,7 +34,7 @@ SEND_WIDTH = 64
 UNDO_WIDTH = 56
 JUMP_WIDTH = 150
 ANSWER_ROW = ("copy", "insert", "retry", "edit")
-ICONS = ("sources", "history", "new_chat", "settings")   # right to left order is reversed below
+ICONS = ("edits", "sources", "history", "new_chat", "settings")   # right to left order is reversed below
 THINKING_SHARE = 0.28
 THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
@@ -62,7 +64,7 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     for name in reversed(ICONS):
         x -= ICON
         boxes[name] = (x, y, ICON, ROW)
-        x -= GAP
+        x -= ICON_GAP
     toggle_w = min(TOGGLE_WIDTH, x - MARGIN) if toggle_visible else 0
     boxes["thinking_toggle"] = (MARGIN, y, max(toggle_w, 0), ROW)
     y += ROW + GAP
