@@ -63,3 +63,12 @@ def test_the_model_keeps_its_instruction():
 def test_a_quick_actions_refusal_is_one_sentence_for_the_user(reason, said):
     from marginalia.ui.tool_words import refusal
     assert refusal(reason) == said
+
+
+def test_the_change_card_words_a_tool_refusal_for_the_user_and_leaves_its_own_sentences():
+    from marginalia.ui.tool_words import in_user_words
+    from marginalia.writer import review
+    assert in_user_words(keepout.REFUSED % "Paragraph 3") == (
+        "Left paragraph 3 alone: you keep Marginalia out of it \u2014 nothing changed.")
+    for own in (review.NOT_LATEST, review.NOT_FOUND, review.CANNOT):
+        assert in_user_words(own) == own

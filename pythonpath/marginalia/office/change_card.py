@@ -239,7 +239,9 @@ class ChangeCard:
                 getattr(self, "on_" + name)()
             except MarginaliaError as exc:
                 before = None
-                self.panel.view.set_status(str(exc))
+                # Apply's refusals are the tools' own, worded for the model: the user's words.
+                from marginalia.ui.tool_words import in_user_words
+                self.panel.view.set_status(in_user_words(str(exc)))
             except Exception as exc:
                 before = None
                 log.exception("change card %s failed", name)

@@ -112,6 +112,16 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -
                                   NOTHING_CHANGED if changed else "")
 
 
+def in_user_words(reason: str) -> str:
+    """A sentence that may be a tool's refusal worded for the model (the change card's
+    Apply runs the tools): a known refusal in the user's words, anything else as it is
+    (the card's own sentences speak to the user already)."""
+    for pattern, _line in _REFUSALS:
+        if pattern.search(reason):
+            return refusal(reason)
+    return reason
+
+
 def refusal(reason: str) -> str:
     """A refusal as the one sentence an error line shows (a quick action's output refused
     by the document): the user's words, never the model's instructions."""
