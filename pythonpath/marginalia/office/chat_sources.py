@@ -24,6 +24,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from marginalia.errors import Cancelled
 from marginalia.office import source_reader
+from marginalia.office.writer_docs import writer_documents
 from marginalia.sources.index import Library
 from marginalia.sources.model import Source
 
@@ -189,31 +190,13 @@ def _same(a, b) -> bool:
 def _open_by_title(ctx: Any, title: str) -> Any:
     """The open Writer document with this title, or None (main thread)."""
     from marginalia.writer import read
-    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-    components = desktop.getComponents().createEnumeration()
-    while components.hasMoreElements():
-        doc = components.nextElement()
-        try:
-            if doc.supportsService("com.sun.star.text.TextDocument") and read.title(doc) == title:
-                return doc
-        except Exception:
-            continue
-    return None
+    found = writer_documents(ctx, lambda doc: read.title(doc) == title)
+    return found[0] if found else None
 
 
 def open_documents(ctx: Any, exclude: Any = None) -> List[Any]:
     """The open Writer documents a user may add as sources (not ``exclude``; main thread)."""
-    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-    out = []
-    components = desktop.getComponents().createEnumeration()
-    while components.hasMoreElements():
-        doc = components.nextElement()
-        try:
-            if not doc.supportsService("com.sun.star.text.TextDocument"):
-                continue
-            if exclude is not None and doc.RuntimeUID == exclude.RuntimeUID:
-                continue
-            out.append(doc)
-        except Exception:
-            continue
-    return out
+    if exclude is None:
+        return writer_documents(ctx)
+    uid = exclude.RuntimeUID
+    return writer_documents(ctx, lambda doc: doc.RuntimeUID != uid)

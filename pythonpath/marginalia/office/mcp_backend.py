@@ -42,22 +42,12 @@ WHICH = ("%d Writer documents are open: give the document argument (its id from 
 UNKNOWN_DOCUMENT = ("No open Writer document has the id %r (it may have been closed); call "
                     "list_documents to see the open documents.")
 FAULT = "Writer could not do that; nothing was changed."
-TEXT_DOCUMENT = "com.sun.star.text.TextDocument"
 
 
 def open_documents(ctx) -> List[Any]:
     """(id, title, model) of each open Writer document; main thread."""
-    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-    out = []
-    found = desktop.getComponents().createEnumeration()
-    while found.hasMoreElements():
-        doc = found.nextElement()
-        try:
-            if doc.supportsService(TEXT_DOCUMENT):
-                out.append((str(doc.RuntimeUID), doc.getTitle(), doc))
-        except Exception:
-            continue        # closing as we look: not open any more
-    return out
+    from marginalia.office.writer_docs import writer_documents
+    return [(str(doc.RuntimeUID), doc.getTitle(), doc) for doc in writer_documents(ctx)]
 
 
 def _with_document(schema):

@@ -107,16 +107,9 @@ def same_url(a: str, b: str) -> bool:
 
 def open_document(ctx: Any, url: str) -> Any:
     """The Writer document already open from ``url``, or None (main thread)."""
-    desktop = ctx.ServiceManager.createInstanceWithContext("com.sun.star.frame.Desktop", ctx)
-    components = desktop.getComponents().createEnumeration()
-    while components.hasMoreElements():
-        doc = components.nextElement()
-        try:
-            if same_url(doc.getURL(), url) and doc.supportsService("com.sun.star.text.TextDocument"):
-                return doc
-        except Exception:
-            continue     # a component without a URL (the Start Center, a Basic IDE)
-    return None
+    from marginalia.office.writer_docs import writer_documents
+    found = writer_documents(ctx, lambda doc: same_url(doc.getURL(), url))
+    return found[0] if found else None
 
 
 def _load(ctx: Any, path: str) -> Any:
