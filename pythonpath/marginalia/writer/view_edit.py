@@ -37,17 +37,22 @@ def _dispatch(doc: Any, command: str, **arguments: Any) -> None:
 
 
 _LISTS = ("NumberingStyleName", "ListId", "NumberingLevel", "NumberingIsNumber")
+# The list styles LibreOffice's Word importers make (.docx: WWNum1, .doc: WW8Num1).
+WORD_LISTS = ("WWNum", "WW8Num")
 
 
 def _own_list(cursor: Any) -> Any:
-    """(style, list attributes) of a paragraph whose list is set on it, not by its style
-    (a Word list item); None for any other. Asked of the paragraph itself: a cursor in
-    it reports the list as not set there (7.4 and 25.2)."""
+    """(style, list attributes) of a paragraph whose list is set on it, not by its style,
+    by Word's importer (its list styles are WWNum<n>); None for any other. Asked of the
+    paragraph itself: a cursor in it reports the list as not set there (7.4 and 25.2).
+    Not an ODF list item: setting its list again made Reject give it the next list's
+    number (odt_listBlocks.odt in the corpus), and Writer takes its style back whole."""
     from com.sun.star.beans.PropertyState import DIRECT_VALUE
     span = cursor.getText().createTextCursorByRange(cursor.getStart())
     span.gotoEndOfParagraph(True)
     paragraph = span.createEnumeration().nextElement()
-    if paragraph.getPropertyState("NumberingStyleName") != DIRECT_VALUE:
+    if paragraph.getPropertyState("NumberingStyleName") != DIRECT_VALUE or not str(
+            paragraph.getPropertyValue("NumberingStyleName")).startswith(WORD_LISTS):
         return None
     return cursor.getPropertyValue("ParaStyleName"), cursor.getPropertyValues(_LISTS)
 
