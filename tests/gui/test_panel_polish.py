@@ -52,9 +52,13 @@ def test_a_formatted_answer_shows_headings_lists_tables_and_code(gui_office, gui
     assert CODE + "total = rent + power" in shown
     for raw in ("**", "## ", "```", "|---", "*all*"):
         assert raw not in shown
-    # Copy gives the answer exactly as the model wrote it (its markdown).
+    # Copy gives the answer as text without markdown's marks (and as HTML: test_panel_answers).
+    from marginalia.ui.answer_copy import to_plain
     panel.press("Copy")
-    wait_for(lambda: clipboard_text(gui_office) == FORMATTED, what="the answer on the clipboard")
+    wait_for(lambda: clipboard_text(gui_office) == to_plain(FORMATTED),
+             what="the answer on the clipboard")
+    for raw in ("**", "## ", "```", "|---"):
+        assert raw not in clipboard_text(gui_office)
     panel.click("Message")
     screenshot(gui_office, "panel_formatted.png")
 
