@@ -15,12 +15,12 @@ import time
 
 from marginalia import threads
 from marginalia.office import button_width, mainthread, mcp_turns
+from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
 from marginalia.ui import agent_banner as wording
 
 log = logging.getLogger("marginalia.panel")
 
-POSSIZE = 15
 # Long enough to read one sentence, short enough that the row does not linger.
 NOTE_SECONDS = 6.0
 
@@ -98,12 +98,7 @@ class AgentBanner:
         """Lay the row out at ``y``; its height (0 while hidden)."""
         need = button_width.widest_need((self.controls["stop"],)) if self.shown.stop else 0
         height, boxes = wording.layout(width, y, self.shown, need)
-        for name, control in self.controls.items():
-            box = boxes.get(name)
-            control.setVisible(box is not None)
-            if box is not None:
-                bx, by, bw, bh = box
-                control.setPosSize(x + bx, by, bw, bh, POSSIZE)
+        place_boxes(self.controls, boxes, x)
         return height
 
     # -- Stop --------------------------------------------------------------------

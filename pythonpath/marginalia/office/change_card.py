@@ -23,13 +23,13 @@ import uno
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
 from marginalia.office import button_width, control_names
+from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
 from marginalia.ui import change_fold
 from marginalia.ui import change_list as wording
 
 log = logging.getLogger("marginalia.panel")
 
-POSSIZE = 15
 EXECUTE_DOWN = 1
 CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True,
                                                                     "MultiLine": True}),
@@ -109,12 +109,7 @@ class ChangeCard:
     def place(self, x: int, y: int, width: int) -> int:
         height, boxes = wording.layout(width, y, self.review_open, self.visible, self._need(),
                                        self.tray_open, self._headline_need())
-        for name, control in self.controls.items():
-            box = boxes.get(name)
-            control.setVisible(box is not None)
-            if box is not None:
-                bx, by, bw, bh = box
-                control.setPosSize(x + bx, by, bw, bh, POSSIZE)
+        place_boxes(self.controls, boxes, x)
         return height
 
     # -- state -> controls -------------------------------------------------------
