@@ -15,6 +15,7 @@ from typing import Optional
 
 from marginalia.office import mcp_host, mcp_token, mcp_turns, settings_store
 from marginalia.office.control_events import Call
+from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import options_form
 
 log = logging.getLogger("marginalia.options")
@@ -30,7 +31,7 @@ STOPPED = "%s is stopped: its calls are refused until LibreOffice restarts."
 FIELDS = (("mcp_enabled", ("EnabledCheck",)), ("mcp_port", ("PortField",)),
           ("mcp_apply_mode", ("ApplyModeList",)))
 
-_pages = {}
+_pages = ModalPages()
 
 
 def _status(state) -> str:
@@ -156,7 +157,7 @@ def _attach(page: _Page) -> None:
 
     def changed(_state):
         # Posted by mcp_turns on the main thread; the page may be gone by then.
-        if _pages.get(id(page.window)) is not page:
+        if not _pages.showing(page):
             mcp_turns.remove_listener(changed)
             return
         try:
@@ -167,8 +168,7 @@ def _attach(page: _Page) -> None:
 
 
 def page_for(window) -> Optional[_Page]:
-    return _pages.get(id(window)) or next(
-        (p for p in _pages.values() if p.window == window), None)
+    return _pages.find(window)
 
 
 def handle(ctx, window, event_object: str, method: str) -> bool:
@@ -176,8 +176,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
-        _pages.clear()          # the dialog is modal: an older page is gone
-        page = _pages[id(window)] = _Page(ctx, window)
+        page = _pages.start(window, _Page(ctx, window))
         mcp_turns.know_ctx(ctx)
         page.fill()
         _attach(page)

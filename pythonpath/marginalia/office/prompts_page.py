@@ -16,12 +16,13 @@ from typing import Optional
 
 from marginalia.office import prompt_store
 from marginalia.office.control_events import Call
+from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import prompts as pl
 
 log = logging.getLogger("marginalia.options")
 WHAT = "prompts page action"   # how a failing control action is named in the log
 
-_pages = {}
+_pages = ModalPages()
 
 
 class _Page:
@@ -195,8 +196,7 @@ def _attach(page: _Page) -> None:
 
 
 def page_for(window) -> Optional[_Page]:
-    return _pages.get(id(window)) or next(
-        (p for p in _pages.values() if p.window == window), None)
+    return _pages.find(window)
 
 
 def handle(ctx, window, event_object: str, method: str) -> bool:
@@ -204,8 +204,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
-        _pages.clear()          # the dialog is modal: an older page is gone
-        page = _pages[id(window)] = _Page(ctx, window, prompt_store.load(ctx))
+        page = _pages.start(window, _Page(ctx, window, prompt_store.load(ctx)))
         _attach(page)
         page.show_list()
         return True
