@@ -4,27 +4,13 @@ Each test here failed on the code before its fix: an answer citing inside a
 table broke Insert, a grouped key got no footnote and code became one.
 """
 
-import time
 import zlib
 
 import uno
 
+from tests.office.test_sources import _turn
 from tests.support.office import props
 from tests.support.sse_server import ScriptedServer, text_response
-
-
-def _turn(office, doc, server, message):
-    started = office.job("chat.start", doc, message=message, settings={
-        "endpoint": server.url, "model": "test-model", "keep_chats": False})
-    assert started == {"started": True}
-    entries = []
-    deadline = time.time() + 90
-    while time.time() < deadline:
-        entries.extend(office.job("chat.poll", doc)["entries"])
-        if any(e["type"] == "done" for e in entries):
-            return entries
-        time.sleep(0.05)
-    raise AssertionError("the turn did not finish")
 
 
 def _write(path, text):
