@@ -218,20 +218,44 @@ def _check(files):
         fail("description.xml version %s differs from marginalia.__version__" % version)
 
 
+def _catalogs():
+    """(archive name, bytes) of each extension/locale/*.po compiled to the .mo gettext reads."""
+    sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
+    from marginalia.i18n import po
+    folder = os.path.join(ROOT, "extension", "locale")
+    out = []
+    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
+        if name.endswith(".po"):
+            with open(os.path.join(folder, name), encoding="utf-8") as fh:
+                try:
+                    entries = po.parse(fh.read())
+                except po.PoError as error:
+                    fail("extension/locale/%s: %s" % (name, error))
+            out.append(("locale/%s.mo" % name[:-3], po.to_mo(entries)))
+    return out
+
+
+def _add(zf, arc, blob):
+    info = zipfile.ZipInfo(arc, ZIP_DATE)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    zf.writestr(info, blob)
+
+
 def build():
     files = _package_files()
     _check(files)
+    catalogs = _catalogs()
     os.makedirs(DIST, exist_ok=True)
     tmp = OXT + ".tmp"
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
         for arc, src in files:
-            info = zipfile.ZipInfo(arc, ZIP_DATE)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
             with open(os.path.join(ROOT, src), "rb") as fh:
-                zf.writestr(info, fh.read())
+                _add(zf, arc, fh.read())
+        for arc, blob in catalogs:
+            _add(zf, arc, blob)
     os.replace(tmp, OXT)
-    say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files),
+    say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files) + len(catalogs),
                                             os.path.getsize(OXT)))
     return OXT
 

@@ -28,8 +28,8 @@ PROTOCOL = "org.marginalia.cmd:"
 
 
 def _setup_logging(ctx):
-    """What every component does first: the log file, and garbage collection on the
-    main thread (office.collector says why)."""
+    """What every component does first: the log file, garbage collection on the main
+    thread (office.collector says why), and the interface language (before any label)."""
     try:
         from marginalia.office import logfile
         logfile.setup(ctx)
@@ -40,6 +40,11 @@ def _setup_logging(ctx):
         collector.take_over(ctx)
     except Exception:
         log.exception("garbage collection set-up failed")
+    try:
+        from marginalia.office import ui_language
+        ui_language.ensure(ctx)
+    except Exception:
+        log.exception("the interface language could not be chosen; English is used")
 
 
 def _named_values(args):

@@ -26,7 +26,8 @@ PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.conf
         "marginalia.threads",
         "marginalia.chat", "marginalia.chat.*", "marginalia.document", "marginalia.document.*",
         "marginalia.ui", "marginalia.ui.*", "marginalia.eval", "marginalia.eval.*",
-        "marginalia.mcp", "marginalia.mcp.*", "marginalia.sources", "marginalia.sources.*")
+        "marginalia.mcp", "marginalia.mcp.*", "marginalia.sources", "marginalia.sources.*",
+        "marginalia.i18n", "marginalia.i18n.*")
 UNO_SIDE = ("uno", "unohelper", "com.sun.star", "com.sun.star.*",
             "marginalia.office", "marginalia.office.*", "marginalia.writer",
             "marginalia.writer.*", "marginalia.cli", "marginalia.cli.*")

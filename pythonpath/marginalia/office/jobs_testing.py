@@ -336,7 +336,20 @@ def _failing_edit(ctx, document, payload):
 
 
 # Command -> handler(ctx, document, payload); each hops to the main thread itself.
+def _ui_language(ctx, document, payload):
+    """The office's UI language as office.ui_language reads it, and the interface's
+    language in use; with "set", the user's choice (Linguistic UILocale) is set first."""
+    from marginalia.office import ui_language
+    from marginalia.office.config_node import node
+    if "set" in payload:
+        access = node(ctx, "/org.openoffice.Office.Linguistic/General", update=True)
+        access.setPropertyValue("UILocale", payload["set"])
+        access.commitChanges()
+    return {"office": ui_language.office_language(ctx), "in_use": ui_language.ensure(ctx)}
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
+    "i18n.language": _ui_language,
     "writer.failing_edit": _failing_edit,
     "load": _load,
     "doc.states": _doc_states,

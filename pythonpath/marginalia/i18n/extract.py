@@ -1,0 +1,119 @@
+"""Every user-visible string, found in the source (pure; build.py `pot` and the tests).
+
+A string is user-visible when it is the literal argument of tr(), trn(), trc() or N_():
+the extraction reads the code with ast, so a string built at run time cannot be in a
+catalog, and the check that every string is translated names its file and line.
+"""
+
+import ast
+import os
+from typing import Dict, Iterable, List, Optional, Tuple
+
+from marginalia.i18n.po import Entry
+
+# function name: (index of the context, of the text, of the plural) among its arguments
+MARKERS = {"tr": (None, 0, None), "N_": (None, 0, None), "trn": (None, 0, 1),
+           "trc": (0, 1, None)}
+
+
+def _literal(node) -> Optional[str]:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):     # "a" "b" + "c"
+        left, right = _literal(node.left), _literal(node.right)
+        if left is not None and right is not None:
+            return left + right
+    return None
+
+
+def _name(func) -> Optional[str]:
+    if isinstance(func, ast.Name):
+        return func.id
+    if isinstance(func, ast.Attribute):
+        return func.attr
+    return None
+
+
+def from_source(source: str, where: str) -> Tuple[List[Entry], List[str]]:
+    """(entries, problems) of one file: a marker called without a literal is a problem."""
+    entries, problems = [], []
+    for node in ast.walk(ast.parse(source)):
+        if not isinstance(node, ast.Call):
+            continue
+        name = _name(node.func)
+        if name not in MARKERS:
+            continue
+        context_at, text_at, plural_at = MARKERS[name]
+        args = node.args
+        needed = max(i for i in (context_at, text_at, plural_at) if i is not None)
+        values = [_literal(a) for a in args[:needed + 1]]
+        line = "%s:%d" % (where, node.lineno)
+        if len(values) <= needed or any(v is None for v in values):
+            if name == "tr" and args and isinstance(args[0], (ast.Name, ast.Attribute)):
+                continue      # tr(a constant marked with N_ elsewhere): found there
+            problems.append("%s: %s() needs literal strings to be found" % (line, name))
+            continue
+        entries.append(Entry(values[text_at],
+                             values[context_at] if context_at is not None else None,
+                             values[plural_at] if plural_at is not None else None,
+                             where=(line,)))
+    return entries, problems
+
+
+def python_files(root: str) -> Iterable[str]:
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if name.endswith(".py"):
+                yield os.path.join(dirpath, name)
+
+
+def collect(paths: Iterable[str], base: str) -> Tuple[List[Entry], List[str]]:
+    """Entries of all ``paths`` merged by (context, text), each with all its places."""
+    merged: Dict[Tuple[Optional[str], str], Entry] = {}
+    problems: List[str] = []
+    for path in paths:
+        with open(path, encoding="utf-8") as fh:
+            found, trouble = from_source(fh.read(), os.path.relpath(path, base))
+        problems.extend(trouble)
+        for entry in found:
+            old = merged.get(entry.key)
+            if old is None:
+                merged[entry.key] = entry
+            else:
+                merged[entry.key] = old._replace(where=old.where + entry.where,
+                                                 plural=old.plural or entry.plural)
+    return sorted(merged.values(), key=_place), problems
+
+
+def _place(entry: Entry):
+    path, _, line = entry.where[0].rpartition(":")
+    return path, int(line), entry.msgid
+
+
+def _quote(text: str) -> str:
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    if "\n" not in escaped:
+        return '"%s"' % escaped
+    lines = escaped.split("\n")
+    parts = ['""'] + ['"%s\\n"' % line for line in lines[:-1]]
+    if lines[-1]:
+        parts.append('"%s"' % lines[-1])
+    return "\n".join(parts)
+
+
+def to_pot(entries: List[Entry]) -> str:
+    """The template every catalog is made from (no dates: the file is reproducible)."""
+    out = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
+    for entry in entries:
+        out.extend("#: " + where for where in entry.where)
+        if entry.context is not None:
+            out.append("msgctxt " + _quote(entry.context))
+        out.append("msgid " + _quote(entry.msgid))
+        if entry.plural is not None:
+            out.append("msgid_plural " + _quote(entry.plural))
+            out.extend(['msgstr[0] ""', 'msgstr[1] ""'])
+        else:
+            out.append('msgstr ""')
+        out.append("")
+    return "\n".join(out)
