@@ -58,6 +58,12 @@ PACKAGES = (
     ("xdotool", "command:xdotool"),
     ("imagemagick", "command:import"),
     ("fonts-dejavu-core", "file:/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"),
+    # The office in German, Arabic and Japanese for the language tests (issue 26), and a
+    # font with Japanese glyphs for the window's screenshots.
+    ("libreoffice-l10n-de", "office:resource/de/LC_MESSAGES/sw.mo"),
+    ("libreoffice-l10n-ar", "office:resource/ar/LC_MESSAGES/sw.mo"),
+    ("libreoffice-l10n-ja", "office:resource/ja/LC_MESSAGES/sw.mo"),
+    ("fonts-ipafont-gothic", "file:/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
     # pytest from Debian's archive, which the .venv sees (--system-site-packages), so a new
     # machine needs nothing from PyPI; elsewhere the .venv gets it with pip.
     ("python3-pytest", "python:pytest"),

@@ -36,7 +36,7 @@ def _oxt():
     return build.build()
 
 
-def _harness(gui, accessibility=False):
+def _harness(gui, accessibility=False, language=None):
     try:
         import uno  # noqa: F401
     except ImportError:
@@ -45,7 +45,22 @@ def _harness(gui, accessibility=False):
                     "uno), or install libreoffice-writer and python3-uno." % sys.executable,
                     pytrace=False)
     from tests.support.office import OfficeHarness
-    return OfficeHarness(_oxt(), gui=gui, accessibility=accessibility).start()
+    return OfficeHarness(_oxt(), gui=gui, accessibility=accessibility,
+                         language=language).start()
+
+
+@pytest.fixture
+def office_in():
+    """office_in("de-DE", gui=False): a private office whose UI language is that one (Debian's
+    libreoffice-l10n package gives its own words), stopped after the test."""
+    started = []
+
+    def start(language, gui=False):
+        started.append(_harness(gui=gui, language=language))
+        return started[-1]
+    yield start
+    for harness in started:
+        harness.stop()
 
 
 @pytest.fixture(scope="session")

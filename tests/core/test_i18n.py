@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from marginalia.i18n import catalog, extract, po, pseudo, tags
+from marginalia.i18n import catalog, extract, office_terms, po, pseudo, tags
 
 GERMAN = r'''
 # A translator's comment
@@ -148,3 +148,11 @@ def test_the_template_reads_back_as_the_same_entries():
     back = [e for e in po.parse(extract.to_pot(entries)) if e.msgid]
     assert [(e.context, e.msgid, e.plural, e.where) for e in back] == \
         [(e.context, e.msgid, e.plural, e.where) for e in entries]
+
+
+@pytest.mark.parametrize("label, words", [
+    ("~Aufzeichnen", "Aufzeichnen"), ("Ver~walten…", "Verwalten"), ("Options...", "Options"),
+    ("Undo (Ctrl+Z)", "Undo"), ("(x)", "(x)"), ("", ""),
+])
+def test_libreoffices_labels_are_read_as_words(label, words):
+    assert office_terms.clean(label) == words

@@ -16,3 +16,22 @@ def test_the_language_is_the_offices_own_choice(office):
     finally:
         back = office.job("i18n.language", set="")
     assert back["office"] == first["office"]
+
+
+def test_libreoffices_own_words_come_from_its_menus(office):
+    words = office.job("i18n.words")
+    assert words["undo"] == "Undo" and words["accept_all"] == "Accept All"
+    assert words["comment"] == "Comment" and words["track_changes"] == "Record Track Changes"
+    for concept, word in words.items():
+        assert word and "~" not in word and not word.endswith(("...", "\u2026")), (concept, word)
+
+
+def test_a_german_office_gives_german_words_and_says_german(office_in):
+    german = office_in("de-DE")
+    assert german.job("i18n.language")["office"] == "de-DE"
+    words = german.job("i18n.words")
+    english = {"undo": "Undo", "accept_all": "Accept All", "comment": "Comment"}
+    for concept, word in english.items():
+        assert words[concept] != word, (concept, words[concept])
+    assert words["undo"] == "Rückgängig"
+    assert words["track_changes"] == "Änderungen aufzeichnen"

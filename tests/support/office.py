@@ -68,8 +68,11 @@ class Xvfb(object):
 
 
 class OfficeHarness(object):
-    def __init__(self, oxt, gui=False, env=None, accessibility=False):
+    def __init__(self, oxt, gui=False, env=None, accessibility=False, language=None):
         self.oxt = oxt
+        # The office's UI language ("de-DE"): set in the profile before the restart that
+        # follows the install (Debian's libreoffice-l10n-XX gives the office's own words).
+        self.language = language
         self.gui = gui or accessibility
         self.extra_env = dict(env or {})      # e.g. the gtk3 plugin and a dark GTK theme
         # AT-SPI (tests/support/atspi.py): the gtk3 plugin on a private session D-Bus
@@ -106,6 +109,8 @@ class OfficeHarness(object):
         self.office = Office(headless=not self.gui, env=env, output_path=self.output_path)
         try:
             self.office.start()
+            if self.language:
+                self._set_language(self.language)
             started = time.time()
             self.office.install_and_restart(self.oxt)
             self.install_seconds = time.time() - started
@@ -114,6 +119,16 @@ class OfficeHarness(object):
             self.stop()
             raise
         return self
+
+    def _set_language(self, tag):
+        provider = self.office.create("com.sun.star.configuration.ConfigurationProvider")
+        for path, name in (("/org.openoffice.Office.Linguistic/General", "UILocale"),
+                           ("/org.openoffice.Setup/L10N", "ooLocale")):
+            node = provider.createInstanceWithArguments(
+                "com.sun.star.configuration.ConfigurationUpdateAccess",
+                props(nodepath=path))
+            node.setPropertyValue(name, tag)
+            node.commitChanges()
 
     def stop(self):
         if self.office is not None:

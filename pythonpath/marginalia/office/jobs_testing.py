@@ -348,8 +348,16 @@ def _ui_language(ctx, document, payload):
     return {"office": ui_language.office_language(ctx), "in_use": ui_language.ensure(ctx)}
 
 
+def _office_words(ctx, document, payload):
+    """Every concept's word as office.office_words reads it from the office's labels."""
+    from marginalia.i18n.office_terms import TERMS
+    from marginalia.office import office_words
+    return {concept: office_words.word(ctx, concept) for concept in TERMS}
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "i18n.language": _ui_language,
+    "i18n.words": _office_words,
     "writer.failing_edit": _failing_edit,
     "load": _load,
     "doc.states": _doc_states,
