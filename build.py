@@ -11,6 +11,8 @@
     python3 build.py test [-- pytest args]
                                 prepare what the tests need (.venv with pytest over the
                                 Python that has LibreOffice's uno) and run the whole suite
+    python3 build.py pot        write extension/locale/marginalia.pot, every string a user sees
+                                (the template each language's .po is made from)
     python3 build.py check-corpus [DIR] [-- options]
                                 every edit tool in every apply mode over the .odt and .docx
                                 of DIR (default ../shared/corpus), checked for harm
@@ -224,21 +226,25 @@ def _check(files):
         fail("description.xml version %s differs from marginalia.__version__" % version)
 
 
-def _catalogs():
-    """(archive name, bytes) of each extension/locale/*.po compiled to the .mo gettext reads."""
+def _localized(files):
+    """{archive path: bytes}: the files, the catalogs compiled from extension/locale/*.po,
+    and the .xcu labels and description.xml in every language they translate
+    (marginalia.i18n.package)."""
     sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
-    from marginalia.i18n import po
-    folder = os.path.join(ROOT, "extension", "locale")
-    out = []
-    for name in sorted(os.listdir(folder)) if os.path.isdir(folder) else ():
-        if name.endswith(".po"):
-            with open(os.path.join(folder, name), encoding="utf-8") as fh:
-                try:
-                    entries = po.parse(fh.read())
-                except po.PoError as error:
-                    fail("extension/locale/%s: %s" % (name, error))
-            out.append(("locale/%s.mo" % name[:-3], po.to_mo(entries)))
-    return out
+    from marginalia.i18n import package, po
+    blobs = {}
+    for arc, src in files:
+        with open(os.path.join(ROOT, src), "rb") as fh:
+            blobs[arc] = fh.read()
+    try:
+        catalogs, lookups = package.compile_catalogs(os.path.join(ROOT, "extension", "locale"))
+    except po.PoError as error:
+        fail("extension/locale/%s" % error)
+    with open(os.path.join(ROOT, "extension", "description", "description-en.txt"),
+              encoding="utf-8") as fh:
+        blobs = package.localize_files(blobs, fh.read(), lookups)
+    blobs.update(catalogs)
+    return blobs
 
 
 def _add(zf, arc, blob):
@@ -251,17 +257,14 @@ def _add(zf, arc, blob):
 def build():
     files = _package_files()
     _check(files)
-    catalogs = _catalogs()
+    blobs = _localized(files)
     os.makedirs(DIST, exist_ok=True)
     tmp = OXT + ".tmp"
     with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
-        for arc, src in files:
-            with open(os.path.join(ROOT, src), "rb") as fh:
-                _add(zf, arc, fh.read())
-        for arc, blob in catalogs:
-            _add(zf, arc, blob)
+        for arc in [arc for arc, _src in files] + sorted(set(blobs) - set(dict(files))):
+            _add(zf, arc, blobs[arc])
     os.replace(tmp, OXT)
-    say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(files) + len(catalogs),
+    say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(blobs),
                                             os.path.getsize(OXT)))
     return OXT
 
@@ -400,6 +403,16 @@ def main(argv):
                                    os.path.join(DIST, "marginalia-admin.oxt")))
     elif command == "test":
         sys.exit(test(rest))
+    elif command == "pot":
+        sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
+        from marginalia.i18n import extract
+        entries, problems = extract.template(ROOT)
+        with open(os.path.join(ROOT, "extension", "locale", "marginalia.pot"), "w",
+                  encoding="utf-8") as fh:
+            fh.write(extract.to_pot(entries))
+        say("%d strings in extension/locale/marginalia.pot" % len(entries))
+        for problem in problems:
+            say("not extracted: " + problem)
     elif command == "check-corpus":
         folder = CORPUS
         if rest[:1] and not rest[0].startswith("-"):
@@ -415,7 +428,7 @@ def main(argv):
             rest = rest[1:]
         sys.exit(test_in_debian(suite, rest))
     else:
-        fail("unknown command %r (build, install, admin-config, test, check-corpus or "
+        fail("unknown command %r (build, install, admin-config, test, pot, check-corpus or "
              "test-in-debian)" % command)
 
 

@@ -70,25 +70,60 @@ def python_files(root: str) -> Iterable[str]:
 
 def collect(paths: Iterable[str], base: str) -> Tuple[List[Entry], List[str]]:
     """Entries of all ``paths`` merged by (context, text), each with all its places."""
-    merged: Dict[Tuple[Optional[str], str], Entry] = {}
+    found: List[Entry] = []
     problems: List[str] = []
     for path in paths:
         with open(path, encoding="utf-8") as fh:
-            found, trouble = from_source(fh.read(), os.path.relpath(path, base))
+            entries, trouble = from_source(fh.read(), os.path.relpath(path, base))
         problems.extend(trouble)
-        for entry in found:
-            old = merged.get(entry.key)
-            if old is None:
-                merged[entry.key] = entry
-            else:
-                merged[entry.key] = old._replace(where=old.where + entry.where,
-                                                 plural=old.plural or entry.plural)
-    return sorted(merged.values(), key=_place), problems
+        found.extend(entries)
+    return merge(found), problems
 
 
 def _place(entry: Entry):
     path, _, line = entry.where[0].rpartition(":")
     return path, int(line), entry.msgid
+
+
+def package_entries(root: str) -> List[Entry]:
+    """The strings of the package's own files: .xcu values, .xdl labels, the extension's
+    name and description (i18n.package puts their translations in at build time)."""
+    from marginalia.i18n import package
+    found = []
+    folders = (("extension/registry", ".xcu", package.xcu_texts),
+               ("dialogs", ".xdl", package.xdl_texts))
+    for folder, suffix, read in folders:
+        for name in sorted(os.listdir(os.path.join(root, folder))):
+            if name.endswith(suffix):
+                with open(os.path.join(root, folder, name), encoding="utf-8") as fh:
+                    for text, line in read(fh.read()):
+                        found.append(Entry(text, where=("%s/%s:%d" % (folder, name, line),)))
+    with open(os.path.join(root, "description.xml"), encoding="utf-8") as fh:
+        name = package.display_name(fh.read())
+    if name:
+        found.append(Entry(name, where=("description.xml:1",)))
+    with open(os.path.join(root, "extension", "description", "description-en.txt"),
+              encoding="utf-8") as fh:
+        found.append(Entry(package.description_text(fh.read()),
+                           where=("extension/description/description-en.txt:1",)))
+    return found
+
+
+def template(root: str) -> Tuple[List[Entry], List[str]]:
+    """Every user-visible string of the extension (code and package files), merged."""
+    code_root = os.path.join(root, "pythonpath")
+    entries, problems = collect(python_files(code_root), root)
+    entries.extend(package_entries(root))
+    return merge(entries), problems
+
+
+def merge(entries: List[Entry]) -> List[Entry]:
+    merged: Dict[Tuple[Optional[str], str], Entry] = {}
+    for entry in entries:
+        old = merged.get(entry.key)
+        merged[entry.key] = entry if old is None else old._replace(
+            where=old.where + entry.where, plural=old.plural or entry.plural)
+    return sorted(merged.values(), key=_place)
 
 
 def _quote(text: str) -> str:

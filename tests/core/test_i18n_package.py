@@ -1,0 +1,95 @@
+"""The package's own files in every language (issue 26): .xcu values, description.xml and
+its description files get the translations of the catalogs at build time; the template
+holds every string a user sees, code and package files alike."""
+
+import os
+
+from marginalia.i18n import extract, package, po
+
+ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+
+XCU = '''<node oor:name="m01" oor:op="replace">
+  <prop oor:name="Title"><value xml:lang="en-US">Shorten</value></prop>
+  <prop oor:name="URL"><value>org.marginalia.cmd:Shorten</value></prop>
+  <prop oor:name="Label">
+    <value xml:lang="en-US">Keep &amp; go</value>
+  </prop>
+</node>
+'''
+GERMAN = {"Shorten": "Kürzen", "Keep & go": "Behalten & los"}.get
+ARABIC = {"Shorten": "اختصر"}.get
+
+
+def test_each_english_value_gets_its_translations_beside_it():
+    out = package.localize_xcu(XCU, {"de": GERMAN, "ar": ARABIC, "pt_BR": lambda t: None})
+    assert ('<prop oor:name="Title"><value xml:lang="en-US">Shorten</value>'
+            '<value xml:lang="ar">اختصر</value><value xml:lang="de">Kürzen</value></prop>') in out
+    assert '<value xml:lang="en-US">Keep &amp; go</value><value xml:lang="de">Behalten &amp; ' \
+           'los</value>' in out
+    assert "pt-BR" not in out                       # nothing translated: nothing added
+    assert package.localize_xcu(XCU, {}) == XCU     # no catalog: the file as it is
+    assert package.xcu_texts(XCU) == [("Shorten", 2), ("Keep & go", 5)]
+
+
+def test_catalog_names_become_xml_lang_values():
+    assert package.lang_attribute("pt_BR") == "pt-BR"
+    assert package.lang_attribute("de") == "de"
+    assert package.lang_attribute("sr@latn") == "sr-Latn"
+    assert package.lang_attribute("sr_RS@latn") == "sr-Latn-RS"
+
+
+def test_the_extension_manager_gets_name_and_description_per_language():
+    with open(os.path.join(ROOT, "description.xml"), encoding="utf-8") as fh:
+        text = fh.read()
+    with open(os.path.join(ROOT, "extension", "description", "description-en.txt"),
+              encoding="utf-8") as fh:
+        description = fh.read()
+    name = package.display_name(text)
+    lookups = {"de": {name: "Marginalia: KI-Schreibpartner",
+                      package.description_text(description): "Marginalia ist ..."}.get}
+    out, files = package.localize_description(text, description, lookups)
+    assert '<name lang="de">Marginalia: KI-Schreibpartner</name>' in out
+    assert '<src lang="de" xlink:href="description/description-de.txt"/>' in out
+    assert files == {"description/description-de.txt": "Marginalia ist ...\n"}
+    # The publisher's name is not the extension's: left alone.
+    assert out.count('<name lang="de">') == 1
+
+
+def test_compiled_catalogs_and_the_files_they_localize(tmp_path):
+    (tmp_path / "de.po").write_text(
+        'msgid ""\nmsgstr "Content-Type: text/plain; charset=UTF-8\\n"\n\n'
+        'msgid "Shorten"\nmsgstr "Kürzen"\n\nmsgctxt "verb"\nmsgid "Keep & go"\n'
+        'msgstr "Nicht hier"\n', encoding="utf-8")
+    (tmp_path / "marginalia.pot").write_text('msgid ""\nmsgstr ""\n', encoding="utf-8")
+    blobs, lookups = package.compile_catalogs(str(tmp_path))
+    assert [name for name, _ in blobs] == ["locale/de.mo"]
+    assert lookups["de"]("Shorten") == "Kürzen"
+    assert lookups["de"]("Keep & go") is None       # a context: not a package file's text
+    files = package.localize_files({"registry/Addons.xcu": XCU.encode("utf-8"),
+                                    "LICENSE": b"text"}, "", lookups)
+    assert "Kürzen" in files["registry/Addons.xcu"].decode("utf-8")
+    assert files["LICENSE"] == b"text"
+
+
+def test_every_label_tooltip_and_title_of_a_dialog_is_found():
+    xdl = ('<dlg:text dlg:id="A" dlg:value="Provider:" dlg:help-text="Which &quot;server&quot;"/>\n'
+           '<dlg:textfield dlg:id="B"/>\n<dlg:window dlg:title="Marginalia">')
+    assert package.xdl_texts(xdl) == [("Provider:", 1), ('Which "server"', 1),
+                                      ("Marginalia", 3)]
+
+
+def test_the_template_holds_every_string_a_user_sees():
+    entries, problems = extract.template(ROOT)
+    # A marker called on a string built at run time cannot be translated: none may be.
+    assert problems == []
+    with open(os.path.join(ROOT, "extension", "locale", "marginalia.pot"),
+              encoding="utf-8") as fh:
+        shipped = {e.key + (e.plural,) for e in po.parse(fh.read()) if e.msgid}
+    current = {e.key + (e.plural,) for e in entries}
+    assert shipped == current, (
+        "extension/locale/marginalia.pot is out of date: run `python3 build.py pot` "
+        "(new: %s; gone: %s)" % (sorted(current - shipped)[:5], sorted(shipped - current)[:5]))
+    texts = {e.msgid for e in entries}
+    assert "Marginalia: AI writing partner" in texts       # description.xml
+    assert "Focus Marginalia chat" in texts                # a Tools menu entry (.xcu)
+    assert "Provider:" in texts                            # an Options label (.xdl)
