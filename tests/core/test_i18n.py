@@ -156,3 +156,21 @@ def test_the_template_reads_back_as_the_same_entries():
 ])
 def test_libreoffices_labels_are_read_as_words(label, words):
     assert office_terms.clean(label) == words
+
+
+def test_numbers_and_dates_the_locales_way():
+    import time
+    from marginalia.i18n import formats
+    german = formats.Formats(decimal=",", thousands=".", date_order="DMY", date_separator=".",
+                             twelve_hour=False)
+    french = german._replace(thousands="\u202f", date_separator="/")
+    when = time.struct_time((2026, 11, 26, 9, 5, 0, 3, 330, 0))
+    assert formats.number(1234567, german) == "1.234.567"
+    assert formats.number(1234567, french) == "1\u202f234\u202f567"
+    assert formats.decimal(12345.25, 2, german) == "12.345,25"
+    assert formats.day_month(when, german) == "26.11."
+    assert formats.day_month(when, french) == "26/11"
+    assert formats.day_month(when, formats.ENGLISH) == "11/26"
+    assert formats.clock(when, german) == "09:05"
+    assert formats.clock(when, formats.ENGLISH) == "9:05 AM"
+    assert formats.number(1234) == "1,234"        # English until the office says

@@ -35,3 +35,23 @@ def test_a_german_office_gives_german_words_and_says_german(office_in):
         assert words[concept] != word, (concept, words[concept])
     assert words["undo"] == "Rückgängig"
     assert words["track_changes"] == "Änderungen aufzeichnen"
+
+
+def test_numbers_and_dates_follow_libreoffices_locale_data(office):
+    from marginalia.i18n import formats
+    german = formats.Formats(**office.job("i18n.formats", tag="de-DE"))
+    american = formats.Formats(**office.job("i18n.formats", tag="en-US"))
+    japanese = formats.Formats(**office.job("i18n.formats", tag="ja-JP"))
+    moment = (2026, 11, 26, 14, 5, 0, 3, 330, 0)
+    import time
+    when = time.struct_time(moment)
+    assert formats.number(12345, german) == "12.345"
+    assert formats.decimal(1.5, 1, german) == "1,5"
+    assert formats.full_date(when, german) == "26.11.2026"
+    assert formats.clock(when, german) == "14:05"
+    assert formats.number(12345, american) == "12,345"
+    assert formats.full_date(when, american) == "11/26/2026"
+    assert formats.clock(when, american) == "2:05 PM"
+    assert formats.full_date(when, japanese) == "2026/11/26"
+    dutch = formats.Formats(**office.job("i18n.formats", tag="nl-NL"))
+    assert formats.full_date(when, dutch) == "26-11-2026"

@@ -355,7 +355,14 @@ def _office_words(ctx, document, payload):
     return {concept: office_words.word(ctx, concept) for concept in TERMS}
 
 
+def _locale_formats(ctx, document, payload):
+    """The conventions office.locale_formats reads for the locale ``tag``."""
+    from marginalia.office import locale_formats
+    return locale_formats.read(ctx, payload["tag"])._asdict()
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
+    "i18n.formats": _locale_formats,
     "i18n.language": _ui_language,
     "i18n.words": _office_words,
     "writer.failing_edit": _failing_edit,

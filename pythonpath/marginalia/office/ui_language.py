@@ -12,6 +12,7 @@ import logging
 import os
 
 from marginalia.i18n import catalog
+from marginalia.office import locale_formats
 from marginalia.office.config_node import node
 
 log = logging.getLogger(__name__)
@@ -42,4 +43,5 @@ def ensure(ctx) -> str:
         wanted = os.environ.get("MARGINALIA_UI_LANGUAGE") or office_language(ctx)
         _chosen = catalog.install(wanted, LOCALE_DIR)
         log.info("interface language %s (office %s)", _chosen, wanted)
+        locale_formats.install(ctx, wanted)
     return _chosen
