@@ -11,8 +11,8 @@
     python3 build.py test [-- pytest args]
                                 prepare what the tests need (.venv with pytest over the
                                 Python that has LibreOffice's uno) and run the whole suite
-    python3 build.py pot        write extension/locale/marginalia.pot, every string a user sees
-                                (the template each language's .po is made from)
+    python3 build.py pot        write extension/locale/marginalia.pot, every string a user sees,
+                                and bring each language's .po in step with it
     python3 build.py check-corpus [DIR] [-- options]
                                 every edit tool in every apply mode over the .odt and .docx
                                 of DIR (default ../shared/corpus), checked for harm
@@ -405,12 +405,10 @@ def main(argv):
         sys.exit(test(rest))
     elif command == "pot":
         sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
-        from marginalia.i18n import extract
-        entries, problems = extract.template(ROOT)
-        with open(os.path.join(ROOT, "extension", "locale", "marginalia.pot"), "w",
-                  encoding="utf-8") as fh:
-            fh.write(extract.to_pot(entries))
-        say("%d strings in extension/locale/marginalia.pot" % len(entries))
+        from marginalia.i18n import catalogs
+        count, problems, done = catalogs.write_all(ROOT)
+        say("%d strings in extension/locale/marginalia.pot; translated: %s" % (count, ", ".join(
+            "%s %d%%" % (name, 100 * ok // max(1, total)) for name, (ok, total) in done.items())))
         for problem in problems:
             say("not extracted: " + problem)
     elif command == "check-corpus":

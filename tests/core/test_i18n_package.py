@@ -2,6 +2,8 @@
 its description files get the translations of the catalogs at build time; the template
 holds every string a user sees, code and package files alike."""
 
+import gettext
+import io
 import os
 
 from marginalia.i18n import extract, package, po
@@ -89,7 +91,53 @@ def test_the_template_holds_every_string_a_user_sees():
     assert shipped == current, (
         "extension/locale/marginalia.pot is out of date: run `python3 build.py pot` "
         "(new: %s; gone: %s)" % (sorted(current - shipped)[:5], sorted(shipped - current)[:5]))
+    from marginalia.i18n import catalogs
+    for name in catalogs.LANGUAGES:
+        with open(os.path.join(ROOT, "extension", "locale", name + ".po"),
+                  encoding="utf-8") as fh:
+            keys = {e.key + (e.plural,) for e in po.parse(fh.read()) if e.msgid}
+        assert keys == current, "%s.po is out of step: run `python3 build.py pot`" % name
     texts = {e.msgid for e in entries}
     assert "Marginalia: AI writing partner" in texts       # description.xml
     assert "Focus Marginalia chat" in texts                # a Tools menu entry (.xcu)
     assert "Provider:" in texts                            # an Options label (.xdl)
+
+
+def test_a_catalog_keeps_in_step_with_the_template():
+    from marginalia.i18n import catalogs
+    template = [po.Entry("Send", where=("a.py:1",)),
+                po.Entry("%d change", plural="%d changes", where=("a.py:2",)),
+                po.Entry("Review", context="verb", where=("a.py:3",)),
+                po.Entry("The answer stopped; your message is queued.", where=("a.py:4",))]
+    first = catalogs.update("ru", template, None)
+    assert "Plural-Forms: nplurals=3;" in first and 'msgstr[2] ""' in first
+    assert catalogs.completeness(first) == (0, 4)
+    filled = (first.replace('msgid "Send"\nmsgstr ""', 'msgid "Send"\nmsgstr "Отправить"')
+              .replace('msgid "Gone"', ''))
+    filled += ('\nmsgid "The answer stopped; your message was queued."\n'
+               'msgstr "Ответ остановлен; сообщение в очереди."\n'
+               '\nmsgid "Gone"\nmsgstr "Ушло"\n')
+    again = catalogs.update("ru", template, filled)
+    entries = {e.msgid: e for e in po.parse(again) if e.msgid}
+    assert entries["Send"].strings == ("Отправить",) and not entries["Send"].fuzzy
+    assert "Gone" not in entries                      # gone from the code: gone
+    changed = entries["The answer stopped; your message is queued."]
+    assert changed.fuzzy and changed.strings == ("Ответ остановлен; сообщение в очереди.",)
+    assert catalogs.completeness(again) == (1, 4)     # fuzzy does not count
+    # A fuzzy translation stays out of the build: the user reads English, not a guess.
+    translations = gettext.GNUTranslations(io.BytesIO(po.to_mo(po.parse(again))))
+    assert translations.gettext("The answer stopped; your message is queued.") == \
+        "The answer stopped; your message is queued."
+    assert translations.ngettext("%d change", "%d changes", 5) == "%d changes"
+
+
+def test_every_shipped_languages_plural_rule_is_one_gettext_reads():
+    from marginalia.i18n import catalogs
+    for name in catalogs.LANGUAGES:
+        text = catalogs.update(name, [po.Entry("%d file", plural="%d files")], None)
+        text = text.replace('msgstr[0] ""', 'msgstr[0] "x"')
+        for index in range(1, catalogs.plural_count(name)):
+            text = text.replace('msgstr[%d] ""' % index, 'msgstr[%d] "x%d"' % (index, index))
+        translations = gettext.GNUTranslations(io.BytesIO(po.to_mo(po.parse(text))))
+        seen = {translations.ngettext("%d file", "%d files", n) for n in range(0, 120)}
+        assert len(seen) == catalogs.plural_count(name), name

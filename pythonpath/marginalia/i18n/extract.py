@@ -9,6 +9,7 @@ import ast
 import os
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from marginalia.i18n import po
 from marginalia.i18n.po import Entry
 
 # function name: (index of the context, of the text, of the plural) among its arguments
@@ -126,29 +127,8 @@ def merge(entries: List[Entry]) -> List[Entry]:
     return sorted(merged.values(), key=_place)
 
 
-def _quote(text: str) -> str:
-    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
-    if "\n" not in escaped:
-        return '"%s"' % escaped
-    lines = escaped.split("\n")
-    parts = ['""'] + ['"%s\\n"' % line for line in lines[:-1]]
-    if lines[-1]:
-        parts.append('"%s"' % lines[-1])
-    return "\n".join(parts)
-
-
 def to_pot(entries: List[Entry]) -> str:
     """The template every catalog is made from (no dates: the file is reproducible)."""
-    out = ['msgid ""', 'msgstr ""', '"Content-Type: text/plain; charset=UTF-8\\n"', ""]
-    for entry in entries:
-        out.extend("#: " + where for where in entry.where)
-        if entry.context is not None:
-            out.append("msgctxt " + _quote(entry.context))
-        out.append("msgid " + _quote(entry.msgid))
-        if entry.plural is not None:
-            out.append("msgid_plural " + _quote(entry.plural))
-            out.extend(['msgstr[0] ""', 'msgstr[1] ""'])
-        else:
-            out.append('msgstr ""')
-        out.append("")
-    return "\n".join(out)
+    return po.dump([Entry("", strings=("Content-Type: text/plain; charset=UTF-8\n",))] +
+                   [e._replace(strings=("", "") if e.plural is not None else ("",))
+                    for e in entries])

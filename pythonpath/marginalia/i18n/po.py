@@ -134,3 +134,36 @@ def to_mo(entries: List[Entry]) -> bytes:
         data += blob + b"\0"
     head = struct.pack("<7I", 0x950412DE, 0, count, keys_start, values_start, 0, 0)
     return head + b"".join(struct.pack("<2I", n, at) for n, at in table) + data
+
+
+def quote(text: str) -> str:
+    """A string as a .po file writes it: escaped, a long text with line breaks continued
+    over several lines."""
+    escaped = text.replace("\\", "\\\\").replace('"', '\\"').replace("\t", "\\t")
+    if "\n" not in escaped:
+        return '"%s"' % escaped
+    lines = escaped.split("\n")
+    parts = ['""'] + ['"%s\\n"' % line for line in lines[:-1]]
+    if lines[-1]:
+        parts.append('"%s"' % lines[-1])
+    return "\n".join(parts)
+
+
+def dump(entries: List[Entry]) -> str:
+    """The text of a .po file (or template) holding ``entries``, the header first."""
+    out = []
+    for entry in entries:
+        out.extend("#: " + where for where in entry.where)
+        if entry.fuzzy:
+            out.append("#, fuzzy")
+        if entry.context is not None:
+            out.append("msgctxt " + quote(entry.context))
+        out.append("msgid " + quote(entry.msgid))
+        strings = entry.strings or ("",)
+        if entry.plural is not None:
+            out.append("msgid_plural " + quote(entry.plural))
+            out.extend("msgstr[%d] %s" % (i, quote(text)) for i, text in enumerate(strings))
+        else:
+            out.append("msgstr " + quote(strings[0]))
+        out.append("")
+    return "\n".join(out)
