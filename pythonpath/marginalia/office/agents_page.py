@@ -13,7 +13,7 @@ setting to confirm. Main thread.
 import logging
 from typing import Optional
 
-from marginalia.office import mcp_host, mcp_token, mcp_turns, settings_store
+from marginalia.office import dialog_words, mcp_host, mcp_token, mcp_turns, settings_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import options_form
@@ -176,6 +176,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
+        dialog_words.translate_quietly(window)     # the .xdl's labels, before any is set
         page = _pages.start(window, _Page(ctx, window))
         mcp_turns.know_ctx(ctx)
         page.fill()

@@ -18,7 +18,7 @@ from typing import Dict, Union
 
 from marginalia import config
 from marginalia import debuglog
-from marginalia.office import server_look, settings_store
+from marginalia.office import dialog_words, server_look, settings_store
 from marginalia.office.control_events import Call
 from marginalia.ui import admin_locks, check_report, options_form, policy
 
@@ -44,6 +44,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
+        dialog_words.translate_quietly(window)     # the .xdl's labels, before any is set
         fill(window, _shown(ctx))
         lock(window, settings_store.locked(ctx), settings_store.load_policy(ctx))
         _attach(ctx, window)

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Optional
 
 
-from marginalia.office import prompt_store
+from marginalia.office import dialog_words, prompt_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import prompts as pl
@@ -204,6 +204,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if method != "external_event":
         return False
     if event_object == "initialize":
+        dialog_words.translate_quietly(window)     # the .xdl's labels, before any is set
         page = _pages.start(window, _Page(ctx, window, prompt_store.load(ctx)))
         _attach(page)
         page.show_list()
