@@ -184,6 +184,13 @@ try:
         acc = rich.getPeer().getAccessibleContext()
         print("rich control's accessible role %d (51: scroll pane, like the 7.4 Edit), %d children"
               % (acc.getAccessibleRole(), acc.getAccessibleChildCount()))
+        # What a port of the pane would lean on: the follow logic reads the scroll bar
+        # (role 49) and keeps the selection through the peer's XTextComponent.
+        print("its children's roles (40 panel, 50 scroll bar):", [acc.getAccessibleChild(i).getAccessibleContext()
+                                        .getAccessibleRole()
+                                        for i in range(acc.getAccessibleChildCount())])
+        print("rich peer has insertText/getSelection:",
+              hasattr(rich.getPeer(), "insertText"), hasattr(rich.getPeer(), "getSelection"))
     except Exception as exc:
         print("rich control's accessibility: %s" % exc)
 finally:
