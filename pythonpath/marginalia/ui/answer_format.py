@@ -65,6 +65,19 @@ _UNDECIDED = re.compile(r"^ {0,3}(#{1,6}|[-*+_]|[-*_]{2,}|`{1,2}|~{1,2}|\d{1,9}[
 _ESCAPED_PIPE = "\x00"
 
 
+# What a multi-line edit's width holds besides text: its border, the vertical
+# scroll bar and the text's margins (VCL gen and gtk3 at the sidebar's font).
+PANE_CHROME = 24
+USUAL_CHAR = 6.5          # pixels per character at the sidebar's font, if none is measured
+
+
+def pane_columns(width: int, char_width: float) -> int:
+    """Characters one line of a pane ``width`` pixels wide holds."""
+    if not char_width or char_width <= 0:
+        char_width = USUAL_CHAR
+    return max(8, int((width - PANE_CHROME) / char_width))
+
+
 def inline_text(text: str) -> str:
     """``**bold** and [a link](url)`` -> ``bold and a link (url)``."""
     if not any(c in text for c in "*_`[\\~<"):
