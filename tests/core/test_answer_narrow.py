@@ -3,7 +3,8 @@
 import random
 
 from marginalia.events import Event
-from marginalia.ui.answer_format import CELL, DEFAULT_COLUMNS, RULE_SHARE
+from marginalia.ui.answer_format import (CELL, DEFAULT_COLUMNS, RULE_SHARE, USUAL_CHAR,
+                                          pane_columns)
 from marginalia.ui.transcript import TranscriptRenderer
 from tests.core.test_answer_format import streamed
 from tests.core.test_panel_logic import pane_after
@@ -86,3 +87,10 @@ def test_underlines_and_rules_never_wrap_in_the_pane():
     outs = [renderer.render([("user", "Go"), ("event", Event("text", text=text)),
                              ("event", Event("done", finish_reason="stop"))])]
     assert longest_rule(pane_after(outs)) <= 12 * RULE_SHARE
+
+
+def test_the_pane_width_in_characters_comes_from_its_font():
+    assert pane_columns(180, 6.0) == 26                 # the sidebar's default width
+    assert pane_columns(400, 6.0) == 62
+    assert pane_columns(180, 0.0) == pane_columns(180, USUAL_CHAR) > 8   # nothing measured
+    assert pane_columns(30, 7.0) == 8                   # a sliver still lays out something
