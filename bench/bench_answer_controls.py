@@ -175,10 +175,52 @@ try:
     rss3 = rss_kb(group)
     print("office RSS after the chat-shaped fill: +%.1f MB over the start"
           % ((rss3 - rss0) / 1024.0))
+    # What each would show: one chat (a heading, a table, code, an Arabic message after an
+    # English one) as the renderer lays it out for the Edit, and in the rich control with
+    # what only it can do: bold coloured role lines, monospace code, Arabic paragraphs
+    # right to left and right-aligned while the English stay left (per paragraph).
+    from marginalia.events import Event
+    from marginalia.ui.answer_format import CODE
+    from marginalia.ui.bidi import first_strong
+    from marginalia.ui.transcript import TranscriptRenderer
+    sample = ("## Costs for the spring quarter\n\nCosts rose a little.\n\n"
+              "| Item | Owner | Cost |\n|---|---|---|\n| Rent | Alice | 1,200 |\n"
+              "| Paper | Bob | 80 |\n\n```python\ntotal = sum(costs)\n```\nDone.")
+    arabic = ("\u0627\u0631\u062a\u0641\u0639\u062a "
+              "\u0627\u0644\u062a\u0643\u0627\u0644\u064a\u0641.")
+    chat = TranscriptRenderer().render([
+        ("user", "Sum up the costs"), ("event", Event("text", text=sample)),
+        ("event", Event("done", finish_reason="stop")),
+        ("user", "\u0644\u062e\u0635 \u0627\u0644\u062a\u0643\u0627\u0644\u064a\u0641"),
+        ("event", Event("text", text=arabic)),
+        ("event", Event("done", finish_reason="stop"))]).chat
+    edit.getPeer().setText(chat)
+    text.setString("")
+    cur = text.createTextCursor()
+    for number, line in enumerate(chat.rstrip("\n").split("\n")):
+        role = line.startswith("You:") or line == "Assistant:"
+        rtl = bool(first_strong(line.replace("You:", "")))
+        cur.gotoEnd(False)
+        if number:
+            text.insertControlCharacter(cur, 0, False)        # PARAGRAPH_BREAK
+        cur.setPropertyValue("CharHeight", 9.0)
+        cur.setPropertyValue("CharWeight", 150.0 if role else 100.0)
+        cur.setPropertyValue("CharColor", (0x1A5FB4 if line == "Assistant:" else 0x26A269)
+                             if role else 0x000000)
+        cur.setPropertyValue("CharFontName", "DejaVu Sans Mono" if line.startswith(CODE)
+                             else "DejaVu Sans")
+        cur.setPropertyValue("ParaAdjust", 1 if rtl else 0)   # RIGHT, LEFT
+        cur.setPropertyValue("WritingMode", 1 if rtl else 0)  # RL_TB, LR_TB
+        text.insertString(cur, line, False)
+    # Side by side and full height for the screenshot: the rich control left, the Edit right.
+    cont.setPosSize(790, 100, 2 * WIDTH + 10, 700, 15)
+    rich.setPosSize(0, 0, WIDTH, 690, 15)
+    edit.setPosSize(WIDTH + 10, 0, WIDTH, 690, 15)
     time.sleep(1)
     os.makedirs(os.path.join(ROOT, "tests", "artifacts"), exist_ok=True)
     shot = os.path.join(ROOT, "tests", "artifacts", "answer_controls.png")
     subprocess.run(["import", "-display", h.display, "-window", "root", shot])
+    print("screenshot: %s (the rich control left, the Edit right)" % shot)
     # accessibility of rich control
     try:
         acc = rich.getPeer().getAccessibleContext()
@@ -186,9 +228,9 @@ try:
               % (acc.getAccessibleRole(), acc.getAccessibleChildCount()))
         # What a port of the pane would lean on: the follow logic reads the scroll bar
         # (role 49) and keeps the selection through the peer's XTextComponent.
-        print("its children's roles (40 panel, 50 scroll bar):", [acc.getAccessibleChild(i).getAccessibleContext()
-                                        .getAccessibleRole()
-                                        for i in range(acc.getAccessibleChildCount())])
+        roles = [acc.getAccessibleChild(i).getAccessibleContext().getAccessibleRole()
+                 for i in range(acc.getAccessibleChildCount())]
+        print("its children's roles (40 panel, 50 scroll bar):", roles)
         print("rich peer has insertText/getSelection:",
               hasattr(rich.getPeer(), "insertText"), hasattr(rich.getPeer(), "getSelection"))
     except Exception as exc:
