@@ -1,12 +1,12 @@
 """An answer's markdown shown as readable plain text while it streams (pure).
 
 The conversation pane is a plain multi-line Edit (bench/bench_answer_controls.py:
-the rich-text control costs 3.2x per formatted update, and 13x once it holds
-a formatted chat), so formatting is made of characters: headings underlined,
-bullets, numbered items and quotes indented, code marked with a bar, table
-cells separated by a thin rule, rules drawn, and inline ``**bold**``,
-``*italic*``, `` `code` `` and links shown as their text (a link keeps its
-address in brackets). No raw markdown symbols.
+the rich-text control costs 2.3-3.2x per formatted update at 200 KB, 3-13x once
+it holds a chat drawn formatted, and 10x to fill), so formatting is made of
+characters: headings underlined, bullets, numbered items and quotes indented,
+code marked with a bar, table cells separated by a thin rule, rules drawn, and
+inline ``**bold**``, ``*italic*``, `` `code` `` and links shown as their text
+(a link keeps its address in brackets). No raw markdown symbols.
 
 The pane is narrow (about 26 characters at the sidebar's default width), so
 ``columns``, the characters one of its lines holds, bounds what would wrap
