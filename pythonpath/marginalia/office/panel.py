@@ -74,7 +74,8 @@ class ChatPanel(PanelStates):
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking,
-                              on_action=self.on_action, on_recall=self.on_recall)
+                              on_action=self.on_action, on_recall=self.on_recall,
+                              on_columns=self.renderer.set_columns)
         self.actions = PanelActions(self)
         self.changes = None
         self._open_changes()

@@ -14,6 +14,7 @@ from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
 from marginalia.office.setup_card import EXTENSION_ID
 from marginalia.ui import bidi, panel_layout, theme
+from marginalia.ui.answer_format import pane_columns
 from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
 from marginalia.ui.offer import Offer
@@ -72,8 +73,11 @@ class PanelView(PaneText):
     """The controls of one panel, inside the sidebar's parent window."""
 
     def __init__(self, ctx, parent, on_send, on_stop_key, on_new_chat, on_toggle_thinking,
-                 on_action=None, on_recall=None):
+                 on_action=None, on_recall=None, on_columns=None):
         self.ctx = ctx
+        # Told the conversation pane's width in characters when it changes (the
+        # renderer lays tables and rules out to it, ui.answer_format).
+        self._on_columns, self._columns = on_columns, None
         self.parent = parent
         self.thinking_visible = True
         self.toggle_visible = False       # shown once there is thinking to show
@@ -211,10 +215,25 @@ class PanelView(PaneText):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
         self.keep_end()
+        self._tell_columns(boxes["transcript"][2])
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
         if self.toggle_visible:
             self._fit_toggle(boxes["thinking_toggle"][2])
+
+    def _tell_columns(self, width: int) -> None:
+        if self._on_columns is None:
+            return
+        try:
+            # The pane's own font: the width of 30 more characters, as its toolkit counts.
+            pane = self.controls["transcript"]
+            char = (pane.getMinimumSize(40, 1).Width - pane.getMinimumSize(10, 1).Width) / 30.0
+        except Exception:
+            char = 0.0                    # pane_columns falls back to a usual width
+        columns = pane_columns(width, char)
+        if columns != self._columns:
+            self._columns = columns
+            self._on_columns(columns)
 
     def set_thinking_visible(self, visible: bool, label: str = None, short: str = None) -> None:
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its

@@ -1,11 +1,17 @@
 """An answer's markdown shown as readable plain text while it streams (pure).
 
 The conversation pane is a plain multi-line Edit (bench/bench_answer_controls.py:
-the rich-text control costs 3.4x per formatted update), so formatting is made
-of characters: headings underlined, bullets, numbered items and quotes
-indented, code marked with a bar, table cells separated by a thin rule, rules
-drawn, and inline ``**bold**``, ``*italic*``, `` `code` `` and links shown as
-their text (a link keeps its address in brackets). No raw markdown symbols.
+the rich-text control costs 2.3-3.2x per formatted update at 200 KB, 3-13x once
+it holds a chat drawn formatted, and 10x to fill), so formatting is made of
+characters: headings underlined, bullets, numbered items and quotes indented,
+code marked with a bar, table cells separated by a thin rule, rules drawn, and
+inline ``**bold**``, ``*italic*``, `` `code` `` and links shown as their text
+(a link keeps its address in brackets). No raw markdown symbols.
+
+The pane is narrow (about 26 characters at the sidebar's default width), so
+``columns``, the characters one of its lines holds, bounds what would wrap
+badly: rules and underlines are never longer than a line, and a table whose
+rows do not fit is shown as records of stacked "header: value" lines.
 
 Streaming rules, so the first words show at once and an update costs what
 its new text costs:
@@ -37,6 +43,15 @@ CELL = "\u2502"
 RULE = "\u2500" * 16
 HEADING_RULE = {1: "\u2550", 2: "\u2500"}     # h1 double, h2 single underline
 UNDERLINE_MAX = 40
+# Characters a line of the pane holds at the sidebar's default width (180 px of
+# content); office.panel_view tells the renderer the pane's own count.
+DEFAULT_COLUMNS = 26
+# Box-drawing characters are wider than an average letter: a rule takes this
+# share of a line's characters, so it never wraps.
+RULE_SHARE = 0.8
+# Rows are mostly wider than their header: a header row longer than this share
+# of a line makes the table records from the start, not rows then records.
+HEADER_SHARE = 0.6
 
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})\s*([\w+#.-]*)")
 _HEADING = re.compile(r"^ {0,3}(#{1,6})(?:\s+|$)")
@@ -48,6 +63,19 @@ _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 # A line start that could still turn into a block marker: wait for one more character.
 _UNDECIDED = re.compile(r"^ {0,3}(#{1,6}|[-*+_]|[-*_]{2,}|`{1,2}|~{1,2}|\d{1,9}[.)]?|>)$|^ *$")
 _ESCAPED_PIPE = "\x00"
+
+
+# What a multi-line edit's width holds besides text: its border, the vertical
+# scroll bar and the text's margins (VCL gen and gtk3 at the sidebar's font).
+PANE_CHROME = 24
+USUAL_CHAR = 6.5          # pixels per character at the sidebar's font, if none is measured
+
+
+def pane_columns(width: int, char_width: float) -> int:
+    """Characters one line of a pane ``width`` pixels wide holds."""
+    if not char_width or char_width <= 0:
+        char_width = USUAL_CHAR
+    return max(8, int((width - PANE_CHROME) / char_width))
 
 
 def inline_text(text: str) -> str:
@@ -88,10 +116,16 @@ def _open_marker(text: str) -> int:
 class LineFormatter:
     """One answer's markdown, fed in pieces; see the module docstring."""
 
-    def __init__(self, wrap):
+    def __init__(self, wrap, columns: int = DEFAULT_COLUMNS):
         self.wrap = wrap              # the pane's SoftWrap, shared with the renderer
+        self.columns = max(8, columns)
         self.in_code = False
+        self._table = None            # the table being shown: its Table, else None
         self._new_line()
+
+    def _rule(self, width: int) -> str:
+        """A rule of about ``width`` characters that still fits one line of the pane."""
+        return RULE[0] * max(3, min(width, int(self.columns * RULE_SHARE)))
 
     def _new_line(self) -> None:
         self.line = ""                # raw markdown of the current line since the final part
@@ -100,6 +134,7 @@ class LineFormatter:
         self.body_start = 0           # where the line's text starts after its marker
         self.shown = ""               # wrapped display of line[:], as the pane has it
         self.mid_line = False         # part of this line was settled (shown, final)
+        self.hidden = False           # the line shows as nothing, not even its line break
         self._snapshot = self._wrap_state()
 
     def _wrap_state(self):
@@ -169,8 +204,11 @@ class LineFormatter:
         extra = ""
         if self.kind == "heading" and self.level in HEADING_RULE:
             width = min(UNDERLINE_MAX, max(4, len(self.line) - self.body_start))
-            extra = HEADING_RULE[self.level] * width + "\n"
-        hidden = self.kind == "fence-hidden"
+            extra = HEADING_RULE[self.level] * len(self._rule(width)) + "\n"
+        hidden = self.kind == "fence-hidden" or self.hidden
+        if self.kind == "table":
+            self._table.rows += 1
+            self._table.shown += not hidden
         self._new_line()
         if hidden:
             return ""          # a fence without a language shows as nothing, not a blank line
@@ -188,8 +226,10 @@ class LineFormatter:
         kind = self.kind
         if kind == "code":
             return self.prefix + body
-        if kind in ("fence", "fence-hidden", "rule"):
+        if kind in ("fence", "fence-hidden"):
             return self.prefix
+        if kind == "rule":
+            return self._rule(len(RULE))
         if kind == "table":
             return self._row(body, final)
         if not final:
@@ -201,6 +241,8 @@ class LineFormatter:
     def _decide(self, line: str, final: bool) -> None:
         """The block kind of the current line, from its first characters."""
         self.prefix, self.body_start = "", 0
+        if self.in_code or not line.lstrip().startswith("|"):
+            self._table = None        # any other line ends a table
         fence = _FENCE.match(line)
         if self.in_code:
             if fence and fence.group(2) == "":
@@ -243,23 +285,63 @@ class LineFormatter:
         if line.lstrip().startswith("|"):
             self.kind = "table"
             self.body_start = line.index("|") + 1
+            if self._table is None:
+                self._table = Table()
             return
         self.kind = "text"
 
     def _row(self, body: str, final: bool) -> str:
-        """A table row: cells between thin rules; the header's separator row is a rule."""
+        """A table row: cells between thin rules; the header's separator row is a rule.
+
+        A table whose row does not fit a line of the pane turns, from that row
+        on, into records: each row's cells as "header: value" lines, a blank
+        line between records, the header row and its separator not shown.
+        """
+        table = self._table
+        self.hidden = False
         if _TABLE_SEPARATOR.match("|" + body) and "-" in body:
-            return RULE if final else ""
-        body = body.replace("\\|", _ESCAPED_PIPE)
-        if not final:
-            cut = body.rfind("|")
-            if cut >= 0 and not body[cut + 1:].strip():
-                body = body[:cut]          # the row's closing "|" or the next cell's start
-        elif body.rstrip().endswith("|"):
-            body = body.rstrip()[:-1]
-        cells = [inline_text(cell.strip()) for cell in body.split("|")]
+            self.hidden = table.stacked
+            return self._rule(len(RULE)) if final and not table.stacked else ""
+        cells = _cells(body, final)
+        if not table.rows:
+            table.header = cells      # the first row is the header (GFM's tables have one)
         shown = (" %s " % CELL).join(cells)
-        return shown.replace(_ESCAPED_PIPE, "|")
+        if len(shown) > self.columns or (final and not table.rows and
+                                         len(shown) > self.columns * HEADER_SHARE):
+            table.stacked = True
+        if not table.stacked:
+            return shown
+        if not table.rows:
+            self.hidden = final
+            return ""
+        lines = []
+        for index, cell in enumerate(cells):
+            label = table.header[index] if index < len(table.header) else ""
+            lines.append("%s: %s" % (label, cell) if label else cell)
+        # A blank line between records, and between rows shown as rows and the first record.
+        return ("\n" if table.shown else "") + "\n".join(lines)
+
+
+class Table:
+    """What the formatter keeps of a table while its rows stream."""
+
+    def __init__(self):
+        self.header = None       # the first row's cells, the labels of stacked records
+        self.rows = 0            # rows so far (the separator row included)
+        self.shown = 0           # rows shown so far (not hidden)
+        self.stacked = False     # a row did not fit: rows show as records from then on
+
+
+def _cells(body: str, final: bool):
+    """A row's cells as shown (inline marks gone, escaped pipes back)."""
+    body = body.replace("\\|", _ESCAPED_PIPE)
+    if not final:
+        cut = body.rfind("|")
+        if cut >= 0 and not body[cut + 1:].strip():
+            body = body[:cut]          # the row's closing "|" or the next cell's start
+    elif body.rstrip().endswith("|"):
+        body = body.rstrip()[:-1]
+    return [inline_text(cell.strip()).replace(_ESCAPED_PIPE, "|") for cell in body.split("|")]
 
 
 def combine(retract: str, add: str, retract2: str, add2: str) -> Tuple[str, str]:

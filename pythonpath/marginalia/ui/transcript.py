@@ -19,7 +19,7 @@ from marginalia.chat.loop import CONNECTING, RUNNING
 from marginalia.document.docview import short
 from marginalia.events import REASONING, Event
 from marginalia.ui import citation_lines
-from marginalia.ui.answer_format import LineFormatter, combine
+from marginalia.ui.answer_format import DEFAULT_COLUMNS, LineFormatter, combine
 from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
                                     SoftWrap, trim_point)
 from marginalia.ui.tool_words import running, tool_line
@@ -147,7 +147,12 @@ class TranscriptRenderer:
     """
 
     def __init__(self):
+        self.columns = DEFAULT_COLUMNS    # characters a line of the conversation pane holds
         self.reset()
+
+    def set_columns(self, columns: int) -> None:
+        """The pane's width in characters (office.panel_view); the next answer fits it."""
+        self.columns = columns
 
     def reset(self) -> None:
         self.status = READY         # the status line as the entries so far leave it
@@ -259,7 +264,7 @@ class TranscriptRenderer:
             self._shown(out, "", self._wrap.feed(self._start_block("answer", blank_line=True)))
         self._block, self._empty = "answer", False
         if self._answer is None:
-            self._answer = LineFormatter(self._wrap)
+            self._answer = LineFormatter(self._wrap, self.columns)
         retract, add = self._answer.feed(ev.text)
         self._shown(out, retract, add)
         self._at_line_start = self._answer.at_line_start
