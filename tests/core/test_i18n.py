@@ -127,7 +127,9 @@ def f(n, name):
     d = tr("Long " "joined " + "text")
     e = tr(LABEL)
     g = tr("Hello %s" % name)
+    h = tr(TABLE[name])
 '''
+
 
 
 def test_extraction_finds_every_marked_string_with_its_line():
