@@ -67,4 +67,3 @@ def user_sentence(exc: BaseException) -> str:
     if isinstance(exc, MarginaliaError) and str(exc):
         return str(exc)
     return tr(UNEXPECTED)
-

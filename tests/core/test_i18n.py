@@ -131,7 +131,6 @@ def f(n, name):
 '''
 
 
-
 def test_extraction_finds_every_marked_string_with_its_line():
     entries, problems = extract.from_source(SOURCE, "x.py")
     found = {(e.context, e.msgid, e.plural): e.where for e in entries}

@@ -78,8 +78,7 @@ def test_user_sentences_follow_the_catalog(pseudo_locale):
     german = next(c for c in translate.children if c.label == pseudo("German"))
     assert "arg=German&" in german.url           # the data stays English
     # a tool line, the History menu, Export chat's headings
-    line = tool_words.tool_line(
-"no_tool", False, "no_tool failed: bad arguments")
+    line = tool_words.tool_line("no_tool", False, "no_tool failed: bad arguments")
     assert line == pseudo("Couldn't %s: the model's request was incomplete") % pseudo("do that")
     items = history_menu.menu_items([], None, True)
     assert items[0].label == pseudo("No kept chats for this document yet")

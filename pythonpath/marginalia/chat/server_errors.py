@@ -319,7 +319,6 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
 # A body that ended early: the socket closed or was reset, a chunked or
 # Content-Length body came up short, or the last event was cut mid-JSON. Marked here and
 # translated where used (chat.stream's own use is not wrapped yet).
-
 STREAM_CUT = N_("The connection to the server closed before the answer finished.")
 
 
@@ -331,4 +330,3 @@ def broken_stream_error(exc: BaseException, read_timeout: Optional[float]) -> En
     if isinstance(exc, (ConnectionError, http.client.IncompleteRead, ssl.SSLEOFError)):
         return EndpointError(tr(STREAM_CUT))
     return EndpointError(tr("The connection to the server broke in the middle of the answer."))
-

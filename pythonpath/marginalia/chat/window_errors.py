@@ -24,7 +24,6 @@ from typing import Any, Iterator, Optional
 
 from marginalia.i18n.catalog import N_, Deferred, tr
 
-
 _TYPES = ("exceed_context_size_error", "context_exceeded", "context_length_exceeded")
 
 # Each pattern's group is the window; the first one found wins.
@@ -205,4 +204,3 @@ CUT_SILENTLY = N_("The server read only about %(read)s of the %(sent)s tokens se
                   "dropped part of the chat without saying so; raise the model's context "
                   "length (for Ollama, num_ctx in a Modelfile or OLLAMA_CONTEXT_LENGTH when "
                   "starting it).")
-

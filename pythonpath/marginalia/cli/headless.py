@@ -395,8 +395,6 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
         return 1
     except KeyboardInterrupt as exc:
         sys.stderr.write(tr(interrupt.STOPPED) + "\n")
-
-
         return 143 if isinstance(exc, _Terminated) else 130
     finally:
         watch.finished()

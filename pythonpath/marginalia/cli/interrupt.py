@@ -88,7 +88,6 @@ class Watch:
             if self._done.is_set():     # the main thread says its own sentence
                 return
         sys.stderr.write(tr(STOPPED) + "\n")
-
         sys.stderr.flush()
         self._exit(code)
 

@@ -209,7 +209,6 @@ def main(argv: Optional[List[str]] = None) -> int:
     if not bridge.token:
         print("marginalia-mcp: " + tr("no token; set %s or pass --token-file") % TOKEN_ENV,
               file=sys.stderr)
-
     # Bytes, in UTF-8 as MCP's stdio transport says: a text stdout uses the locale's
     # encoding (a Windows pipe's ANSI code page), which cannot write every answer.
     out = sys.stdout.buffer

@@ -44,7 +44,6 @@ def wanted(environ: Optional[Mapping[str, str]] = None) -> List[str]:
 def install(environ: Optional[Mapping[str, str]] = None, folder: Optional[str] = None) -> str:
     """Installs the first of the terminal's languages that has a catalog; the tag in use."""
     folder = LOCALE_DIR if folder is None else folder
-
     for tag in wanted(environ):
         if catalog.find(tag, folder) is not None or not tags.catalog_names(tag):
             return catalog.install(tag, folder)

@@ -54,9 +54,7 @@ class Deferred(str):
         return tr(english) % values
 
 
-
 def language() -> str:
-
     """The language tag the interface shows now ("en" when no catalog is in use)."""
     return _language
 

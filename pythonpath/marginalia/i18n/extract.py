@@ -52,7 +52,6 @@ def from_source(source: str, where: str) -> Tuple[List[Entry], List[str]]:
             if name == "tr" and args and isinstance(args[0], (ast.Name, ast.Attribute,
                                                               ast.Subscript)):
                 continue      # tr(a constant or a table's N_-marked label): found there
-
             problems.append("%s: %s() needs literal strings to be found" % (line, name))
             continue
         entries.append(Entry(values[text_at],

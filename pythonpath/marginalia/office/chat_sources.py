@@ -24,7 +24,6 @@ from typing import Any, Callable, Dict, List, Optional
 
 from marginalia.errors import Cancelled
 from marginalia.i18n.catalog import tr
-
 from marginalia.office import source_reader
 from marginalia.office.writer_docs import writer_documents
 from marginalia.sources.index import Library

@@ -21,7 +21,6 @@ def dispatch_url(ctx: Any, frame: Any, url: str) -> Optional[str]:
     """Carry out one command on ``frame``'s document; the sentence shown when refused."""
     ui_language.ensure(ctx)        # a bound key may come before any panel was built
     command, params = quick_menu.parse_url(url)
-
     doc = frame.getController().getModel()
     sentence = None
     if command == quick_menu.RUN:

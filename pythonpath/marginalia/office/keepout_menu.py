@@ -38,7 +38,6 @@ def run(panel: Any, button: Any) -> str:
         first, last = keepout.show(doc, name)
     except KeyError:
         return tr(words.GONE)
-
     _focus_document(doc)
     return words.shown(first, last)
 

@@ -57,7 +57,6 @@ MAX_TURN = 120.0
 
 # The agent's words (tool errors it reads and acts on): English, never translated.
 CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
-
           "to see the open documents.")
 PANEL_BUSY = ("The user's chat in Marginalia is editing this document now; nothing was "
               "changed. Try again when it has finished.")

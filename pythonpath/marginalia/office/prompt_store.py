@@ -123,5 +123,4 @@ def import_from(path: str) -> List[pl.Prompt]:
         raise pl.ImportProblem(tr("That file could not be read as text."))
     if len(text) > 2 * 1024 * 1024:
         raise pl.ImportProblem(tr("That file is too large to be a prompt file."))
-
     return pl.from_json(text)

@@ -99,7 +99,6 @@ def run_by_id(ctx: Any, doc: Any, pid: str, argument: str = "") -> Optional[str]
     prompt = next((p for p in prompt_store.load(ctx) if p.pid == pid), None)
     if prompt is None:
         return tr("There is no prompt \u201c%s\u201d in the library any more.") % pid
-
     return start(ctx, doc, prompt, argument)
 
 

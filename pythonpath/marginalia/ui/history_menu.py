@@ -80,7 +80,6 @@ def menu_items(chats: Sequence[ChatSummary], current: Optional[str],
     items.append(MenuItem(DELETE_MENU, tr(DELETE_LABEL), enabled=bool(chats), submenu=deletes))
     items.append(MenuItem(EXPORT, tr(EXPORT_LABEL), enabled=can_export))
     items.append(MenuItem(FORGET, tr(FORGET_LABEL), enabled=bool(chats)))
-
     return items
 
 

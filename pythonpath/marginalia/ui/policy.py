@@ -256,7 +256,6 @@ def page_note(locked: Iterable[str], policy: Policy, debug_log: bool = False) ->
                                                _policy_controls(policy)]
     if debug_log:
         lines.append(tr(debuglog.NOTE))
-
     return " ".join(line for line in lines if line)
 
 

@@ -15,7 +15,6 @@ import re
 from dataclasses import dataclass, replace
 from typing import Iterable, List, Optional, Tuple
 
-
 from marginalia.errors import MarginaliaError
 from marginalia.i18n.catalog import N_, tr
 
@@ -35,6 +34,7 @@ MODE_IDS = tuple(mode for mode, _label in MODES)
 def mode_labels() -> tuple:
     """The output modes' labels in the user's language, in MODES' order."""
     return tuple(tr(label) for _mode, label in MODES)
+
 
 FORMAT = "marginalia-prompts"
 VERSION = 1

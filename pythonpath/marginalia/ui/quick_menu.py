@@ -206,5 +206,3 @@ def needs_argument_sentence(prompt: pl.Prompt) -> str:
     return tr("%(prompt)s needs to know what to do: type /%(key)s and then, say, "
               "%(example)s.") % {"prompt": prompt.name, "key": prompt.key,
                                  "example": "de" if prompt.builtin else tr("a word")}
-
-

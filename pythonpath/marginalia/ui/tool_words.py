@@ -145,4 +145,3 @@ def refusal(reason: str) -> str:
     kept = [s for s in _SENTENCE.split(reason.strip())
             if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
     return " ".join(kept) if kept else tr("Marginalia could not change the text there.")
-
