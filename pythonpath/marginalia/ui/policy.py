@@ -252,7 +252,7 @@ def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
 def page_note(locked: Iterable[str], policy: Policy, debug_log: bool = False) -> str:
     """The page's visible line: what is locked, what the policy rules out, and whether the
     debug log is on (marginalia.debuglog: the page says so while it is)."""
-    lines = [admin_locks.page_note(locked)] + [tr("%s.") % tr(why) for _n, why in
+    lines = [admin_locks.page_note(locked)] + [tr(why) + "." for _n, why in
                                                _policy_controls(policy)]
     if debug_log:
         lines.append(tr(debuglog.NOTE))

@@ -141,7 +141,7 @@ def refusal(reason: str) -> str:
         found = pattern.search(reason)
         if found:
             changed = "nothing was changed" in reason.lower()
-            return tr("%s.") % _unchanged(line(found, tr("change the text")), changed)
+            return _unchanged(line(found, tr("change the text")), changed) + "."
     kept = [s for s in _SENTENCE.split(reason.strip())
             if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
     return " ".join(kept) if kept else tr("Marginalia could not change the text there.")
