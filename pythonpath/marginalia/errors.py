@@ -1,9 +1,18 @@
-"""Typed errors. Each carries one plain sentence fit to show a Writer user."""
+"""Typed errors. Each carries one plain sentence fit to show a Writer user.
+
+The sentence is translated where the error is raised (``tr(...) % values``), in the
+language the user reads, except where it also goes to the model: a ToolError's text is a
+tool result (English: models follow it best), and UNEXPECTED stays English in the constant
+(the MCP server sends it to the agent) and is translated only in ``user_sentence``.
+"""
 
 from typing import Optional
 
-UNEXPECTED = ("Something went wrong inside Marginalia; the details are in the log file "
-              "(marginalia.log in your LibreOffice profile).")
+from marginalia.i18n.catalog import N_, tr
+
+UNEXPECTED = N_("Something went wrong inside Marginalia; the details are in the log file "
+                "(marginalia.log in your LibreOffice profile).")
+STOPPED = N_("Stopped.")
 
 
 class MarginaliaError(Exception):
@@ -49,12 +58,12 @@ class ToolError(MarginaliaError):
 class Cancelled(MarginaliaError):
     """The user stopped the turn."""
 
-    def __init__(self, message: str = "Stopped.") -> None:
-        super().__init__(message)
+    def __init__(self, message: Optional[str] = None) -> None:
+        super().__init__(tr(STOPPED) if message is None else message)
 
 
 def user_sentence(exc: BaseException) -> str:
     """The one sentence a user sees for an exception: ours say it, anything else is UNEXPECTED."""
     if isinstance(exc, MarginaliaError) and str(exc):
         return str(exc)
-    return UNEXPECTED
+    return tr(UNEXPECTED)

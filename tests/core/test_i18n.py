@@ -127,6 +127,7 @@ def f(n, name):
     d = tr("Long " "joined " + "text")
     e = tr(LABEL)
     g = tr("Hello %s" % name)
+    h = tr(TABLE[name])
 '''
 
 

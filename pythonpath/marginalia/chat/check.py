@@ -25,6 +25,8 @@ AS_TEXT = "text"
 NOT_CALLED = "none"          # the model answered without calling the tool
 REFUSED = "refused"          # the server said the model cannot call tools
 
+# The model's words (English, never translated); the user's are ui.check_report's and the
+# error sentences (chat.server_errors), translated where they are made.
 PROMPT = ("This is a connection test. Call the tool get_secret_word once, then say the word. "
           "Do not answer before calling the tool.")
 TOOL = {"type": "function", "function": {

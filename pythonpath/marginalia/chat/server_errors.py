@@ -23,6 +23,7 @@ from marginalia.chat.tls import BUNDLE_PATHS
 from marginalia.chat.toolschema import REFUSED_KEYWORDS
 from marginalia.config import Settings
 from marginalia.errors import EndpointError
+from marginalia.i18n.catalog import N_, tr
 from marginalia.document.docview import short
 
 _MODEL_MISSING = re.compile(
@@ -211,48 +212,54 @@ def status_error(status: int, headers: Mapping[str, str], body: bytes, settings:
     """The EndpointError for a non-2xx answer (or an error object in a 200)."""
     content_type = headers.get("Content-Type")
     message, code = server_message(body, content_type, settings.api_key)
-    said = ' The server said: "%s"' % message if message else ""
     model = (settings.model or "").strip()
     wait = retry_after(headers)
 
+    # The user's sentences (the panel, Test connection): the model never reads them.
     def error(sentence: str, retryable: bool = False) -> EndpointError:
-        return EndpointError(sentence + said, status=status, retryable=retryable,
+        if message:
+            sentence = tr('%(sentence)s The server said: "%(message)s"') % {
+                "sentence": sentence, "message": message}
+        return EndpointError(sentence, status=status, retryable=retryable,
                              retry_after=wait if retryable else None)
 
     if status in (400, 404) and (code == "model_not_found"
                                  or _MODEL_MISSING.search(message or "")):
-        return error('The server does not know the model "%s"; choose another one in the '
-                     'options.' % model)
+        return error(tr('The server does not know the model "%s"; choose another one in the '
+                        'options.') % model)
     if status in (400, 422, 500) and _NO_TOOLS.search(message or ""):
-        refused = error('The model "%s" cannot call tools, so it cannot edit the document.'
-                        % model)
+        refused = error(tr('The model "%s" cannot call tools, so it cannot edit the '
+                           'document.') % model)
         refused.no_tools = True
         return refused
     if status == 401:
-        return error("The server rejected the API key (401); check the key in the options.")
+        return error(tr("The server rejected the API key (401); check the key in the "
+                        "options."))
     if status == 403:
-        return error("The server refused access (403); the key may not be allowed to use "
-                     "this model.")
+        return error(tr("The server refused access (403); the key may not be allowed to use "
+                        "this model."))
     if status == 404:
-        return error('Nothing answered at %s (404); check the server address and the model '
-                     'name "%s".' % (endpoint.chat_url.split("?")[0], model))
+        return error(tr('Nothing answered at %(address)s (404); check the server address and '
+                        'the model name "%(model)s".')
+                     % {"address": endpoint.chat_url.split("?")[0], "model": model})
     if status == 429:
         if code == "insufficient_quota":
-            return error("The account has run out of credit or quota (429).")
-        return error("The server is limiting requests (429); wait a moment and try again.",
+            return error(tr("The account has run out of credit or quota (429)."))
+        return error(tr("The server is limiting requests (429); wait a moment and try again."),
                      retryable=True)
     if looks_like_html(content_type, body):
-        return error("The server at %s answered with a web page instead of the API (status "
-                     "%d); check the server address and any proxy." % (endpoint.host, status),
+        return error(tr("The server at %(host)s answered with a web page instead of the API "
+                        "(status %(status)d); check the server address and any proxy.")
+                     % {"host": endpoint.host, "status": status},
                      retryable=status in (502, 503))
     if status >= 500:
-        return error("The model server had an error (%d)." % status,
+        return error(tr("The model server had an error (%d).") % status,
                      retryable=status in (502, 503))
     if status == 200:
-        return error("The server reported an error.")
+        return error(tr("The server reported an error."))
     if status in (400, 422):
-        return error("The server rejected the request (%d)." % status)
-    return error("The server answered with an unexpected status (%d)." % status)
+        return error(tr("The server rejected the request (%d).") % status)
+    return error(tr("The server answered with an unexpected status (%d).") % status)
 
 
 def transport_error(phase: str, exc: BaseException, parts: SplitResult,
@@ -265,58 +272,61 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
     host = parts.hostname
     where = "%s:%s" % (host, parts.port or default_port(parts.scheme))
     if isinstance(exc, ssl.SSLCertVerificationError) and no_ca_list:
-        return EndpointError("The certificate of %s could not be checked because the Python "
-                             "inside this LibreOffice has no list of trusted certificates; "
-                             "install your system's CA certificates, or put a PEM bundle at "
-                             "%s, and restart LibreOffice." % (host, BUNDLE_PATHS[0]),
-                             secure=True)
+        return EndpointError(tr("The certificate of %(host)s could not be checked because the "
+                                "Python inside this LibreOffice has no list of trusted "
+                                "certificates; install your system's CA certificates, or put "
+                                "a PEM bundle at %(path)s, and restart LibreOffice.")
+                             % {"host": host, "path": BUNDLE_PATHS[0]}, secure=True)
     if isinstance(exc, ssl.SSLCertVerificationError):
-        return EndpointError("The certificate of %s could not be verified (%s), so no "
-                             "connection was made." % (host, exc.verify_message or "invalid"),
+        return EndpointError(tr("The certificate of %(host)s could not be verified "
+                                "(%(reason)s), so no connection was made.")
+                             % {"host": host, "reason": exc.verify_message or tr("invalid")},
                              secure=True)
     if isinstance(exc, ssl.SSLError):
-        return EndpointError("A secure connection to %s could not be set up; check whether "
-                             "the address should start with http:// instead." % host,
+        return EndpointError(tr("A secure connection to %s could not be set up; check whether "
+                                "the address should start with http:// instead.") % host,
                              secure=True)
     if isinstance(exc, OSError) and str(exc).startswith("Tunnel connection failed"):
         # http.client's wording when the proxy answers CONNECT with an error (407, 403...).
         said = str(exc).split(":", 1)[1].strip()
-        return EndpointError("The proxy refused to connect to %s (%s); check the proxy "
-                             "settings." % (where, said))
+        return EndpointError(tr("The proxy refused to connect to %(where)s (%(reason)s); check "
+                                "the proxy settings.") % {"where": where, "reason": said})
     if isinstance(exc, socket.gaierror):
-        return EndpointError("The server name %s could not be found; check the address and "
-                             "the network connection." % host)
+        return EndpointError(tr("The server name %s could not be found; check the address and "
+                                "the network connection.") % host)
     if isinstance(exc, ConnectionRefusedError):
-        return EndpointError("Nothing is listening at %s (connection refused); is the model "
-                             "server running?" % where, retryable=True)
+        return EndpointError(tr("Nothing is listening at %s (connection refused); is the model "
+                                "server running?") % where, retryable=True)
     if isinstance(exc, socket.timeout):
         if phase == "connect":
-            return EndpointError("Connecting to %s timed out after %g seconds."
-                                 % (where, connect_timeout), retryable=True)
-        return EndpointError("The server at %s did not answer within %g seconds."
-                             % (where, read_timeout))
+            return EndpointError(tr("Connecting to %(where)s timed out after %(seconds)g "
+                                    "seconds.") % {"where": where, "seconds": connect_timeout},
+                                 retryable=True)
+        return EndpointError(tr("The server at %(where)s did not answer within %(seconds)g "
+                                "seconds.") % {"where": where, "seconds": read_timeout})
     if isinstance(exc, (ConnectionResetError, http.client.RemoteDisconnected)):
-        return EndpointError("The server at %s closed the connection without answering."
+        return EndpointError(tr("The server at %s closed the connection without answering.")
                              % where, retryable=True)
     if isinstance(exc, http.client.HTTPException):
-        return EndpointError("The server at %s did not answer in HTTP; check the address and "
-                             "port." % where)
+        return EndpointError(tr("The server at %s did not answer in HTTP; check the address "
+                                "and port.") % where)
     if isinstance(exc, OSError):
-        return EndpointError("Could not reach %s (%s)." % (where, exc.strerror or exc),
-                             retryable=True)
-    return EndpointError("Could not talk to %s; check the server address." % where)
+        return EndpointError(tr("Could not reach %(where)s (%(reason)s).")
+                             % {"where": where, "reason": exc.strerror or exc}, retryable=True)
+    return EndpointError(tr("Could not talk to %s; check the server address.") % where)
 
 
 # A body that ended early: the socket closed or was reset, a chunked or
-# Content-Length body came up short, or the last event was cut mid-JSON.
-STREAM_CUT = "The connection to the server closed before the answer finished."
+# Content-Length body came up short, or the last event was cut mid-JSON. Marked here and
+# translated where used (chat.stream's own use is not wrapped yet).
+STREAM_CUT = N_("The connection to the server closed before the answer finished.")
 
 
 def broken_stream_error(exc: BaseException, read_timeout: Optional[float]) -> EndpointError:
     """The EndpointError for a stream that failed after the answer started."""
     if isinstance(exc, socket.timeout):
-        return EndpointError("The server sent nothing for %g seconds, so the answer was "
-                             "cut off." % read_timeout)
+        return EndpointError(tr("The server sent nothing for %g seconds, so the answer was "
+                                "cut off.") % read_timeout)
     if isinstance(exc, (ConnectionError, http.client.IncompleteRead, ssl.SSLEOFError)):
-        return EndpointError(STREAM_CUT)
-    return EndpointError("The connection to the server broke in the middle of the answer.")
+        return EndpointError(tr(STREAM_CUT))
+    return EndpointError(tr("The connection to the server broke in the middle of the answer."))

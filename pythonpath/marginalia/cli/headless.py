@@ -30,8 +30,9 @@ import tempfile
 import time
 from typing import Any, Dict, List, NoReturn, Optional, TextIO, Tuple
 
-from marginalia.cli import doclock, interrupt
+from marginalia.cli import doclock, interrupt, terminal_language
 from marginalia.cli.profile_lock import default_profile
+from marginalia.i18n.catalog import N_, tr
 
 # pythonpath/marginalia/cli/headless.py -> the checkout, where build.py puts dist/.
 ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", ".."))
@@ -50,71 +51,73 @@ class RunError(Exception):
 
 class _Parser(argparse.ArgumentParser):
     def error(self, message: str) -> NoReturn:
-        raise UsageError("Bad arguments: %s (see --help)." % message)
+        raise UsageError(tr("Bad arguments: %s (see --help).") % message)
 
 
 def parse_args(argv: List[str]) -> argparse.Namespace:
     p = _Parser(prog="python3 -m marginalia.cli.headless",
-                description="Run Marginalia chat turns on a document and save the result.")
+                description=tr("Run Marginalia chat turns on a document and save the result."))
     p.add_argument("document")
     p.add_argument("--message", action="append", default=[],
-                   help="a chat message; repeat for several turns")
+                   help=tr("a chat message; repeat for several turns"))
     p.add_argument("--prompt", metavar="NAME",
-                   help="run this library prompt (e.g. Shorten, or translate) first")
+                   help=tr("run this library prompt (e.g. Shorten, or translate) first"))
     p.add_argument("--select", metavar="TEXT",
-                   help="the prompt works on the first occurrence of TEXT (default: all)")
+                   help=tr("the prompt works on the first occurrence of TEXT (default: all)"))
     p.add_argument("--argument", metavar="TEXT", default="",
-                   help="what the prompt takes (Translate: the language)")
-    p.add_argument("--output", required=True, help="where to save (.odt, .docx or .pdf)")
+                   help=tr("what the prompt takes (Translate: the language)"))
+    p.add_argument("--output", required=True, help=tr("where to save (.odt, .docx or .pdf)"))
     p.add_argument("--endpoint", default=os.environ.get("MARGINALIA_ENDPOINT"))
     p.add_argument("--model", default=os.environ.get("MARGINALIA_MODEL"))
     p.add_argument("--api-key-env", metavar="VAR",
-                   help="name of the environment variable holding the API key "
-                        "(default MARGINALIA_API_KEY)")
+                   help=tr("name of the environment variable holding the API key "
+                           "(default MARGINALIA_API_KEY)"))
     p.add_argument("--apply", choices=("direct", "tracked", "comments"), default=None,
-                   help="how edits are applied: directly, as tracked changes, or only as "
-                        "comments proposing them (default: direct)")
+                   help=tr("how edits are applied: directly, as tracked changes, or only as "
+                           "comments proposing them (default: direct)"))
     p.add_argument("--track-changes", action="store_true",
-                   help="the same as --apply tracked")
-    p.add_argument("--oxt", default=DEFAULT_OXT, help="the extension to install")
+                   help=tr("the same as --apply tracked"))
+    p.add_argument("--oxt", default=DEFAULT_OXT, help=tr("the extension to install"))
     p.add_argument("--ignore-lock", action="store_true",
-                   help="work on a copy when another LibreOffice has the document open")
+                   help=tr("work on a copy when another LibreOffice has the document open"))
     p.add_argument("--transcript", metavar="FILE.md",
-                   help="write the chat as Markdown to this file")
+                   help=tr("write the chat as Markdown to this file"))
     p.add_argument("--continue", dest="continue_chat", action="store_true",
-                   help="continue the document's kept chat (and keep the new turns)")
+                   help=tr("continue the document's kept chat (and keep the new turns)"))
     p.add_argument("--chats-dir", metavar="DIR", default=None,
-                   help="where the kept chats are (default: the user's LibreOffice profile)")
+                   help=tr("where the kept chats are (default: the user's LibreOffice "
+                           "profile)"))
     p.add_argument("--source", action="append", default=[], metavar="FILE",
-                   help="a file the chat may search, read and cite; repeat for several")
+                   help=tr("a file the chat may search, read and cite; repeat for several"))
     args = p.parse_args(argv)
     ext = os.path.splitext(args.output)[1].lower()
     if ext not in FILTERS:
-        raise UsageError("The output must end in .odt, .docx or .pdf.")
+        raise UsageError(tr("The output must end in .odt, .docx or .pdf."))
     if not args.message and not args.prompt:
-        raise UsageError("Give --message or --prompt.")
+        raise UsageError(tr("Give --message or --prompt."))
     if (args.select or args.argument) and not args.prompt:
-        raise UsageError("--select and --argument go with --prompt.")
+        raise UsageError(tr("--select and --argument go with --prompt."))
     if not os.path.isfile(args.document) or not os.access(args.document, os.R_OK):
-        raise UsageError("The document %s does not exist or cannot be read." % args.document)
+        raise UsageError(tr("The document %s does not exist or cannot be read.")
+                         % args.document)
     if not os.path.isfile(args.oxt):
-        raise UsageError("The extension %s is missing; build it with `python3 build.py`."
+        raise UsageError(tr("The extension %s is missing; build it with `python3 build.py`.")
                          % args.oxt)
     if not args.model:
-        raise UsageError("No model given: use --model or MARGINALIA_MODEL.")
+        raise UsageError(tr("No model given: use --model or MARGINALIA_MODEL."))
     key_var = args.api_key_env or "MARGINALIA_API_KEY"
     if args.api_key_env and args.api_key_env not in os.environ:
-        raise UsageError("The environment variable %s is not set." % args.api_key_env)
+        raise UsageError(tr("The environment variable %s is not set.") % args.api_key_env)
     args.api_key = os.environ.get(key_var, "")
     for source in args.source:
         if not os.path.isfile(source):
-            raise UsageError("The source %s does not exist." % source)
+            raise UsageError(tr("The source %s does not exist.") % source)
     if args.chats_dir and not args.continue_chat:
-        raise UsageError("--chats-dir goes with --continue.")
+        raise UsageError(tr("--chats-dir goes with --continue."))
     if args.transcript:
         folder = os.path.dirname(os.path.abspath(args.transcript))
         if not os.path.isdir(folder):
-            raise UsageError("The folder for the transcript, %s, does not exist." % folder)
+            raise UsageError(tr("The folder for the transcript, %s, does not exist.") % folder)
     return args
 
 
@@ -172,7 +175,7 @@ def run_turn(office: Any, doc: Any, message: str, settings: Dict[str, Any],
     a turn still running then is stopped (as Stop does) and ends with TIMED_OUT."""
     started = office.job("chat.start", doc, message=message, settings=settings)
     if not started.get("started"):
-        raise RunError("The chat turn could not start.")
+        raise RunError(tr("The chat turn could not start."))
     deadline = None if seconds is None else time.monotonic() + seconds
     return _follow(office, doc, out, deadline, seconds)
 
@@ -183,11 +186,11 @@ def run_prompt(office: Any, doc: Any, args: argparse.Namespace, settings: Dict[s
     started = office.job("quick.run", doc, prompt=args.prompt, select=args.select or "",
                          argument=args.argument, settings=settings)
     if not started.get("started"):
-        raise RunError(started.get("sentence") or "The prompt could not start.")
+        raise RunError(started.get("sentence") or tr("The prompt could not start."))
     return _follow(office, doc, out)
 
 
-TIMED_OUT = "The turn was stopped after %g s."
+TIMED_OUT = N_("The turn was stopped after %g s.")
 
 
 def _follow(office: Any, doc: Any, out: TextIO, deadline: Optional[float] = None,
@@ -212,7 +215,7 @@ def _entries(office: Any, doc: Any, out: TextIO, deadline: Optional[float],
     while True:
         if deadline is not None and time.monotonic() > deadline:
             deadline = None
-            error = TIMED_OUT % seconds
+            error = tr(TIMED_OUT) % seconds
             office.job("chat.stop", doc)      # the turn ends as stopped; its entries follow
         polled = office.job("chat.poll", doc)
         for entry in polled["entries"]:
@@ -232,7 +235,8 @@ def _continue(office: Any, doc: Any, folder: str) -> None:
     for note in continued.get("notes") or []:
         sys.stderr.write("%s\n" % note)
     if not continued.get("continued"):
-        sys.stderr.write("This document has no kept chat in %s; starting a new one.\n" % folder)
+        sys.stderr.write(tr("This document has no kept chat in %s; starting a new one.")
+                         % folder + "\n")
 
 
 def _add_source(office: Any, doc: Any, path: str, out: TextIO) -> None:
@@ -250,8 +254,8 @@ def _write_transcript(office: Any, doc: Any, path: str) -> None:
         with open(path, "w", encoding="utf-8") as handle:
             handle.write(markdown)
     except OSError as exc:
-        raise RunError("The transcript could not be written to %s (%s)."
-                       % (path, exc.strerror or exc))
+        raise RunError(tr("The transcript could not be written to %(path)s (%(reason)s).")
+                       % {"path": path, "reason": exc.strerror or exc})
 
 
 def save(doc: Any, path: str) -> None:
@@ -276,8 +280,8 @@ def _document_to_open(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
             shutil.copyfile(args.document, copy)
         except OSError as exc:
             shutil.rmtree(folder, ignore_errors=True)
-            raise RunError("Could not copy %s to a temporary folder (%s)."
-                           % (args.document, exc.strerror or exc))
+            raise RunError(tr("Could not copy %(document)s to a temporary folder (%(reason)s).")
+                           % {"document": args.document, "reason": exc.strerror or exc})
         return copy, folder
     owner = doclock.holder(args.document)
     if owner is not None:
@@ -290,9 +294,9 @@ def run(args: argparse.Namespace, out: TextIO,
     try:
         from marginalia.cli.office_process import Office, OfficeError
     except ImportError:
-        raise RunError("This Python cannot reach LibreOffice: run the command with the Python "
-                       "that has LibreOffice's bridge (on Debian /usr/bin/python3 with "
-                       "python3-uno).")
+        raise RunError(tr("This Python cannot reach LibreOffice: run the command with the "
+                          "Python that has LibreOffice's bridge (on Debian /usr/bin/python3 "
+                          "with python3-uno)."))
     mode = args.apply or ("tracked" if args.track_changes else "direct")
     settings = {"model": args.model, "api_key": args.api_key,
                 "apply_mode": mode, "track_changes": mode == "tracked",
@@ -314,7 +318,7 @@ def run(args: argparse.Namespace, out: TextIO,
             owner = None if copy_folder else doclock.holder(path)
             if owner is not None:
                 raise RunError(doclock.describe(owner, args.document))
-            raise RunError("LibreOffice could not open %s." % args.document)
+            raise RunError(tr("LibreOffice could not open %s.") % args.document)
         if args.continue_chat:
             _continue(office, doc, args.chats_dir or user_chats_dir())
         for source in args.source:
@@ -332,7 +336,7 @@ def run(args: argparse.Namespace, out: TextIO,
         try:
             save(doc, args.output)
         except Exception:
-            raise RunError("The result could not be saved to %s." % args.output)
+            raise RunError(tr("The result could not be saved to %s.") % args.output)
     except OfficeError as exc:
         raise RunError(str(exc))
     except RunError:
@@ -340,8 +344,9 @@ def run(args: argparse.Namespace, out: TextIO,
     except Exception:
         # Most likely the bridge broke: the office crashed or was killed under us.
         if _ended(office.process):
-            raise RunError("LibreOffice stopped unexpectedly; the document was not saved.")
-        raise RunError("Something went wrong inside LibreOffice; the document was not saved.")
+            raise RunError(tr("LibreOffice stopped unexpectedly; the document was not saved."))
+        raise RunError(tr("Something went wrong inside LibreOffice; the document was not "
+                          "saved."))
     finally:
         try:
             # Closed before the office ends: quitting with it open leaves its lock file.
@@ -374,6 +379,7 @@ def _sigterm(_signum, _frame):
 
 def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     out = out or sys.stdout
+    terminal_language.install()        # once, before any sentence is written
     try:
         args = parse_args(sys.argv[1:] if argv is None else argv)
     except UsageError as exc:
@@ -388,7 +394,7 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
         sys.stderr.write("%s\n" % exc)
         return 1
     except KeyboardInterrupt as exc:
-        sys.stderr.write(interrupt.STOPPED)
+        sys.stderr.write(tr(interrupt.STOPPED) + "\n")
         return 143 if isinstance(exc, _Terminated) else 130
     finally:
         watch.finished()

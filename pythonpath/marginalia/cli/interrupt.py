@@ -20,6 +20,8 @@ import threading
 import traceback
 from typing import Any, Callable, Optional
 
+from marginalia.i18n.catalog import N_, tr
+
 log = logging.getLogger("marginalia.cli")
 
 # Long enough for the usual way out (stop the turn, close the document, quit the
@@ -27,7 +29,7 @@ log = logging.getLogger("marginalia.cli")
 # pressing Ctrl+C is not left waiting on a hung office. Ending the office here in
 # the middle of a slow usual way out costs nothing: nothing was to be saved.
 GRACE = 15.0
-STOPPED = "Stopped; the document was not saved.\n"
+STOPPED = N_("Stopped; the document was not saved.")
 
 
 class Watch:
@@ -85,7 +87,7 @@ class Watch:
         with self._lock:
             if self._done.is_set():     # the main thread says its own sentence
                 return
-        sys.stderr.write(STOPPED)
+        sys.stderr.write(tr(STOPPED) + "\n")
         sys.stderr.flush()
         self._exit(code)
 

@@ -20,6 +20,8 @@ import sys
 from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
+from marginalia.cli import terminal_language
+from marginalia.i18n.catalog import tr
 from marginalia.mcp import default_url
 
 TOKEN_ENV = "MARGINALIA_MCP_TOKEN"
@@ -33,7 +35,7 @@ class Bridge:
     def __init__(self, url: str, token: str, timeout: float = TIMEOUT_SECONDS) -> None:
         parts = urlsplit(url)
         if parts.scheme != "http" or not parts.hostname:
-            raise ValueError("the URL must be http://host:port/path")
+            raise ValueError(tr("the URL must be http://host:port/path"))
         self.url = url
         self.host = parts.hostname
         self.port = parts.port or 80
@@ -70,7 +72,9 @@ class Bridge:
                 status, headers, body = self._post(line)
         except (OSError, http.client.HTTPException) as exc:
             self._close()
-            print("marginalia-mcp: %s does not answer (%s)" % (self.url, exc), file=sys.stderr)
+            # stderr is the user's; the JSON-RPC error below is the agent's, in English
+            print("marginalia-mcp: " + tr("%(url)s does not answer (%(reason)s)")
+                  % {"url": self.url, "reason": exc}, file=sys.stderr)
             return [_error(i, UNREACHABLE, "Marginalia does not answer at %s: open LibreOffice "
                            "and turn on the MCP server in Tools > Options > Marginalia."
                            % self.url) for i in ids]
@@ -187,13 +191,15 @@ def read_token(token_file: Optional[str]) -> str:
 
 
 def main(argv: Optional[List[str]] = None) -> int:
+    terminal_language.install()        # once, before any sentence is written
     parser = argparse.ArgumentParser(prog="python3 -m marginalia.cli.mcp",
-                                     description="Connect an MCP client that speaks stdio to "
-                                                 "Marginalia's MCP server in LibreOffice.")
+                                     description=tr("Connect an MCP client that speaks stdio "
+                                                    "to Marginalia's MCP server in "
+                                                    "LibreOffice."))
     parser.add_argument("--url", default=default_url(),
-                        help="the server's endpoint (default: %(default)s)")
-    parser.add_argument("--token-file", help="a file whose first line is the token "
-                                             "(default: the %s variable)" % TOKEN_ENV)
+                        help=tr("the server's endpoint (default: %(default)s)"))
+    parser.add_argument("--token-file", help=tr("a file whose first line is the token "
+                                                "(default: the %s variable)") % TOKEN_ENV)
     args = parser.parse_args(argv)
     try:
         bridge = Bridge(args.url, read_token(args.token_file))
@@ -201,7 +207,7 @@ def main(argv: Optional[List[str]] = None) -> int:
         print("marginalia-mcp: %s" % exc, file=sys.stderr)
         return 2
     if not bridge.token:
-        print("marginalia-mcp: no token; set %s or pass --token-file" % TOKEN_ENV,
+        print("marginalia-mcp: " + tr("no token; set %s or pass --token-file") % TOKEN_ENV,
               file=sys.stderr)
     # Bytes, in UTF-8 as MCP's stdio transport says: a text stdout uses the locale's
     # encoding (a Windows pipe's ANSI code page), which cannot write every answer.

@@ -17,6 +17,7 @@ from typing import Iterable, Optional
 from marginalia.i18n import tags
 
 DOMAIN_SUFFIX = ".mo"
+SOURCE_SUFFIX = ".po"           # a catalog not yet compiled: the cli run from the repo
 PSEUDO = "qps-ploc"             # the pseudo-locale of the window tests (i18n.pseudo)
 
 _active = gettext.NullTranslations()
@@ -40,18 +41,35 @@ def trc(context: str, text: str) -> str:
     return _active.pgettext(context, text)
 
 
+class Deferred(str):
+    """A marked constant that translates itself when formatted: ``SHRUNK % n`` gives the
+    sentence in the user's language. Only for a constant that code outside the caller's
+    reach formats without tr(); anywhere else write ``tr(NAME) % n``. As a plain str
+    (compared, joined, logged) it stays English. Use: ``NAME = Deferred(N_("..."))``."""
+
+    __slots__ = ()
+
+    def __mod__(self, values):
+        english = str(self)      # marked with N_ where the constant is made
+        return tr(english) % values
+
+
 def language() -> str:
     """The language tag the interface shows now ("en" when no catalog is in use)."""
     return _language
 
 
 def find(tag: str, folder: str, available: Optional[Iterable[str]] = None) -> Optional[str]:
-    """The .mo file for ``tag`` in ``folder`` (falling back pt_BR -> pt), or None."""
-    names = set(available) if available is not None else {
-        name[:-len(DOMAIN_SUFFIX)] for name in _listdir(folder) if name.endswith(DOMAIN_SUFFIX)}
+    """The catalog file for ``tag`` in ``folder`` (falling back pt_BR -> pt), or None: the
+    compiled .mo (the installed extension), else the .po (the repo, where the cli runs)."""
+    if available is not None:
+        files = {name + DOMAIN_SUFFIX for name in available}
+    else:
+        files = set(_listdir(folder))
     for name in tags.catalog_names(tag):
-        if name in names:
-            return os.path.join(folder, name + DOMAIN_SUFFIX)
+        for suffix in (DOMAIN_SUFFIX, SOURCE_SUFFIX):
+            if name + suffix in files:
+                return os.path.join(folder, name + suffix)
     return None
 
 
@@ -75,10 +93,21 @@ def install(tag: str, folder: str) -> str:
     used = "en"
     if path is not None:
         try:
-            with open(path, "rb") as fh:
-                translations = gettext.GNUTranslations(fh)
-            used = os.path.basename(path)[:-len(DOMAIN_SUFFIX)].replace("_", "-")
+            translations = _read(path)
+            used = os.path.splitext(os.path.basename(path))[0].replace("_", "-")
         except (OSError, ValueError):
             translations, used = gettext.NullTranslations(), "en"
     _active, _language = translations, used
     return used
+
+
+def _read(path: str) -> gettext.GNUTranslations:
+    """A catalog file read: a .po is compiled in memory first (i18n.po), the way build.py
+    compiles it for the extension, so both read the same translations."""
+    if path.endswith(SOURCE_SUFFIX):
+        import io
+        from marginalia.i18n import po
+        with open(path, encoding="utf-8") as fh:
+            return gettext.GNUTranslations(io.BytesIO(po.to_mo(po.parse(fh.read()))))
+    with open(path, "rb") as fh:
+        return gettext.GNUTranslations(fh)

@@ -50,8 +50,9 @@ def from_source(source: str, where: str) -> Tuple[List[Entry], List[str]]:
         values = [_literal(a) for a in args[:needed + 1]]
         line = "%s:%d" % (where, node.lineno)
         if len(values) <= needed or any(v is None for v in values):
-            if name == "tr" and args and isinstance(args[0], (ast.Name, ast.Attribute)):
-                continue      # tr(a constant marked with N_ elsewhere): found there
+            if name == "tr" and args and isinstance(args[0], (ast.Name, ast.Attribute,
+                                                              ast.Subscript)):
+                continue      # tr(a constant or a table's N_-marked label): found there
             problems.append("%s: %s() needs literal strings to be found" % (line, name))
             continue
         entries.append(Entry(values[text_at],

@@ -23,6 +23,7 @@ import threading
 from typing import Any, Callable, Dict, List, Optional
 
 from marginalia.errors import Cancelled
+from marginalia.i18n.catalog import tr
 from marginalia.office import source_reader
 from marginalia.office.writer_docs import writer_documents
 from marginalia.sources.index import Library
@@ -104,8 +105,8 @@ class ChatSources:
         with self._lock:
             if generation != self._generation:
                 raise source_reader.Unreadable(
-                    "The chat changed while %s was being read: add it again to this chat."
-                    % name)
+                    tr("The chat changed while %s was being read: add it again to this "
+                       "chat.") % name)
 
     def remove(self, source_id: str) -> bool:
         with self._lock:
@@ -150,7 +151,7 @@ class ChatSources:
                 note = str(exc)
             except Exception:
                 log.exception("reading a source again failed")
-                note = "Marginalia could not read %s again." % source.name
+                note = tr("Marginalia could not read %s again.") % source.name
             if note:
                 notes.append(note)
         return notes
@@ -162,24 +163,25 @@ class ChatSources:
                 return None
             doc = run(lambda: _open_by_title(self.ctx, source.title))
             if doc is None:
-                return ("The document %s is not open any more: it is left out of this turn."
-                        % source.title)
+                return (tr("The document %s is not open any more: it is left out of this "
+                           "turn.") % source.title)
             blocks = source_reader.read_open(doc, run)
             library.fill(source.id, blocks, None)
             return None
         stamp = source_reader.stamp_of(source.path)
         if stamp is None:
             library.fill(source.id, None, source.stamp)
-            return ("%s is no longer at %s (moved or deleted): it is left out until it is "
-                    "added again." % (source.name, os.path.dirname(source.path)))
+            return (tr("%(name)s is no longer at %(folder)s (moved or deleted): it is left out "
+                       "until it is added again.")
+                    % {"name": source.name, "folder": os.path.dirname(source.path)})
         if source.loaded and _same(stamp, source.stamp):
             return None
         changed = source.stamp is not None and not _same(stamp, source.stamp)
         blocks = source_reader.read_file(self.ctx, source.path, run, cancel=cancel)
         library.fill(source.id, blocks, stamp)
         if changed:
-            return ("%s has changed since it was added to this chat: it was read again as it "
-                    "is now." % source.name)
+            return (tr("%s has changed since it was added to this chat: it was read again as "
+                       "it is now.") % source.name)
         return None
 
 

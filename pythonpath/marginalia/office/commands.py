@@ -12,13 +12,14 @@ touches. A refusal (no selection, a turn still running) is said in the panel.
 import logging
 from typing import Any, Optional
 
-from marginalia.office import quick_actions, quick_panel
+from marginalia.office import quick_actions, quick_panel, ui_language
 from marginalia.ui import quick_menu
 
 log = logging.getLogger("marginalia.commands")
 
 def dispatch_url(ctx: Any, frame: Any, url: str) -> Optional[str]:
     """Carry out one command on ``frame``'s document; the sentence shown when refused."""
+    ui_language.ensure(ctx)        # a bound key may come before any panel was built
     command, params = quick_menu.parse_url(url)
     doc = frame.getController().getModel()
     sentence = None

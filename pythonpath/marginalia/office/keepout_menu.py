@@ -14,6 +14,7 @@ from typing import Any, List, Optional
 
 import uno
 
+from marginalia.i18n.catalog import tr
 from marginalia.ui import keepout_words as words
 
 EXECUTE_DOWN = 1        # com.sun.star.awt.PopupMenuDirection
@@ -36,7 +37,7 @@ def run(panel: Any, button: Any) -> str:
     try:
         first, last = keepout.show(doc, name)
     except KeyError:
-        return words.GONE
+        return tr(words.GONE)
     _focus_document(doc)
     return words.shown(first, last)
 

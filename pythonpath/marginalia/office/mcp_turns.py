@@ -55,6 +55,7 @@ IDLE = 3.0
 # (Tests may lower it: the mcp.max_turn job command.)
 MAX_TURN = 120.0
 
+# The agent's words (tool errors it reads and acts on): English, never translated.
 CLOSED = ("That document was closed in Writer; nothing was changed. Call list_documents "
           "to see the open documents.")
 PANEL_BUSY = ("The user's chat in Marginalia is editing this document now; nothing was "

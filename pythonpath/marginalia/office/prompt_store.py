@@ -13,6 +13,8 @@ this module saves becomes the kept copy); nothing else writes the set.
 import logging
 from typing import List
 
+from marginalia.i18n.catalog import tr
+from marginalia.office import ui_language
 from marginalia.ui import prompts as pl
 from marginalia.ui import quick_menu
 
@@ -40,6 +42,9 @@ def load(ctx, fresh: bool = False) -> List[pl.Prompt]:
     """The library: what the user stored, merged with the built-ins (``fresh``: as the
     registry holds it now, not the kept copy)."""
     if fresh or "library" not in _cache:
+        # The built-ins are kept translated: the language must be chosen before (the
+        # context menu may read the library before the panel was ever built).
+        ui_language.ensure(ctx)
         _cache["library"] = tuple(_read(ctx))
     return list(_cache["library"])
 
@@ -115,7 +120,7 @@ def import_from(path: str) -> List[pl.Prompt]:
         with open(path, encoding="utf-8") as fh:
             text = fh.read(2 * 1024 * 1024 + 1)
     except (OSError, UnicodeDecodeError):
-        raise pl.ImportProblem("That file could not be read as text.")
+        raise pl.ImportProblem(tr("That file could not be read as text."))
     if len(text) > 2 * 1024 * 1024:
-        raise pl.ImportProblem("That file is too large to be a prompt file.")
+        raise pl.ImportProblem(tr("That file is too large to be a prompt file."))
     return pl.from_json(text)

@@ -13,6 +13,7 @@ from typing import Any, List, Optional
 
 from marginalia import events as ev
 from marginalia.errors import ToolError
+from marginalia.i18n.catalog import tr
 from marginalia.office import chat_session, prompt_store, settings_store
 from marginalia.ui import prompts as pl
 from marginalia.ui import policy, quick_menu, tool_words
@@ -22,6 +23,7 @@ from marginalia.writer import action_output
 log = logging.getLogger("marginalia.quick")
 
 DECK = "MarginaliaDeck"
+# The system prompt: for the model, so English (the prompt's instruction is the user's).
 ACTION_PROMPT = (
     "You are Marginalia, a writing assistant inside LibreOffice Writer. The user gives "
     "an instruction and a text from their document. Do exactly what the instruction asks, "
@@ -69,14 +71,14 @@ def start(ctx: Any, doc: Any, prompt: pl.Prompt, argument: str = "", rng: Any = 
     target = action_output.capture(doc, rng, whole)
     if target.empty:
         if prompt.needs_selection:
-            return action_output.NO_SELECTION % prompt.name
+            return tr(action_output.NO_SELECTION) % prompt.name
         if prompt.mode != pl.BELOW:
             target = action_output.capture(doc, whole=True)
     if target.whole and settings_store.load_policy(ctx).selection_only:
-        return policy.SELECT_FIRST
+        return tr(policy.SELECT_FIRST)
     session = chat_session.session_for(ctx, doc)
     if session.busy:
-        return STILL_ANSWERING
+        return tr(STILL_ANSWERING)
     if prompt.takes_argument and prompt.builtin:
         try:
             prompt_store.remember_language(ctx, quick_menu.language_name(argument))
@@ -84,7 +86,7 @@ def start(ctx: Any, doc: Any, prompt: pl.Prompt, argument: str = "", rng: Any = 
             log.exception("could not remember the language")
     action = QuickAction(prompt, argument, target)
     if not session.send(action.shown, action=action):
-        return STILL_ANSWERING
+        return tr(STILL_ANSWERING)
     if prompt.mode == pl.PANEL:
         show_deck(doc)
     else:
@@ -96,7 +98,7 @@ def run_by_id(ctx: Any, doc: Any, pid: str, argument: str = "") -> Optional[str]
     """A command's run: the prompt with that id from the library."""
     prompt = next((p for p in prompt_store.load(ctx) if p.pid == pid), None)
     if prompt is None:
-        return "There is no prompt \u201c%s\u201d in the library any more." % pid
+        return tr("There is no prompt \u201c%s\u201d in the library any more.") % pid
     return start(ctx, doc, prompt, argument)
 
 

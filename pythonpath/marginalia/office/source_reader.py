@@ -31,6 +31,7 @@ import urllib.parse
 from typing import Any, Callable, Iterator, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
+from marginalia.i18n.catalog import tr
 from marginalia.office import source_pdf, source_xpdf
 from marginalia.sources.model import Block
 
@@ -67,7 +68,9 @@ def stamp_of(path: str) -> Optional[Tuple[int, float]]:
 
 
 def _sentence(name: str, why: str) -> Unreadable:
-    return Unreadable("Marginalia could not read %s: %s." % (name, why))
+    """``why``: a clause already in the user's language."""
+    return Unreadable(tr("Marginalia could not read %(name)s: %(reason)s.")
+                      % {"name": name, "reason": why})
 
 
 def check_path(path: str) -> str:
@@ -75,9 +78,9 @@ def check_path(path: str) -> str:
     name = os.path.basename(path) or path
     ext = os.path.splitext(path)[1].lower()
     if ext not in FILTERS:
-        raise _sentence(name, "only %s files can be sources" % ", ".join(SUPPORTED))
+        raise _sentence(name, tr("only %s files can be sources") % ", ".join(SUPPORTED))
     if not os.path.isfile(path):
-        raise _sentence(name, "the file is not there any more")
+        raise _sentence(name, tr("the file is not there any more"))
     return name
 
 
@@ -297,7 +300,7 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
         log.exception("loading a source failed")
         doc = None
     if doc is None:
-        raise _sentence(name, "LibreOffice cannot open it")
+        raise _sentence(name, tr("LibreOffice cannot open it"))
     try:
         if ext == ".pdf":
             blocks = _read_sliced(run, walk_pdf(doc), budget)
@@ -305,12 +308,12 @@ def read_file(ctx: Any, path: str, run: Run, budget: float = SLICE,
             blocks = _read_sliced(run, walk_writer(doc, ext in (".md", ".markdown")), budget)
     except Exception:
         log.exception("reading a source failed")
-        raise _sentence(name, "LibreOffice opened it but its text could not be read")
+        raise _sentence(name, tr("LibreOffice opened it but its text could not be read"))
     finally:
         run(lambda: _close(doc))
     if not blocks:
-        why = ("it holds no text (a scanned PDF has only pictures of pages)" if ext == ".pdf"
-               else "it holds no text")
+        why = (tr("it holds no text (a scanned PDF has only pictures of pages)")
+               if ext == ".pdf" else tr("it holds no text"))
         raise _sentence(name, why)
     return blocks
 
@@ -321,12 +324,12 @@ def _read_pdf(program: str, path: str, name: str, cancel: Any) -> List[Block]:
     try:
         lines = source_xpdf.read_lines(program, path, cancel)
     except source_xpdf.TooLong:
-        raise _sentence(name, "it took too long to read")
+        raise _sentence(name, tr("it took too long to read"))
     if lines is None:
-        raise _sentence(name, "LibreOffice cannot open it")
+        raise _sentence(name, tr("LibreOffice cannot open it"))
     blocks = source_pdf.blocks(lines)
     if not blocks:
-        raise _sentence(name, "it holds no text (a scanned PDF has only pictures of pages)")
+        raise _sentence(name, tr("it holds no text (a scanned PDF has only pictures of pages)"))
     return blocks
 
 
@@ -336,4 +339,5 @@ def read_open(doc: Any, run: Run, budget: float = SLICE) -> List[Block]:
         return _read_sliced(run, walk_writer(doc), budget)
     except Exception:
         log.exception("reading an open document as a source failed")
-        raise Unreadable("Marginalia could not read that document: it may have just closed.")
+        raise Unreadable(tr("Marginalia could not read that document: it may have just "
+                            "closed."))

@@ -9,7 +9,9 @@ go grey, and the words the page shows and speaks for them.
 
 from typing import FrozenSet, Iterable, List, Optional, Tuple
 
-NOTE = "Set by your administrator"
+from marginalia.i18n.catalog import N_, tr
+
+NOTE = N_("Set by your administrator")
 
 # A value saved beside a locked one would undo the lock's meaning: the provider
 # chooses the endpoint (a preset), and track_changes on still means "tracked"
@@ -20,19 +22,19 @@ LINKED = {"endpoint": ("provider",), "provider": ("endpoint",),
 # Page control -> (the settings it shows, its label on the page), in the page's order.
 # The API key is not a registry value (the password container holds it): never locked.
 CONTROLS: Tuple[Tuple[str, Tuple[str, ...], str], ...] = (
-    ("ProviderList", ("provider", "endpoint"), "Provider"),
-    ("EndpointField", ("endpoint",), "Endpoint URL"),
-    ("AllowHttpCheck", ("allow_http",), "Allow unencrypted http"),
-    ("ModelCombo", ("model",), "Model"),
-    ("ContextField", ("context_window",), "Context window"),
-    ("TemperatureField", ("temperature",), "Temperature"),
-    ("MaxTokensField", ("max_tokens",), "Max tokens"),
-    ("ReasoningList", ("reasoning_effort",), "Reasoning effort"),
-    ("RoundsField", ("max_rounds",), "Most tool steps per answer"),
-    ("ExtraField", ("extra_instructions",), "Extra instructions"),
-    ("ApplyModeList", ("apply_mode", "track_changes"), "AI edits"),
-    ("ShowThinkingCheck", ("show_thinking",), "Show the model's thinking"),
-    ("KeepChatsCheck", ("keep_chats",), "Keep chats"),
+    ("ProviderList", ("provider", "endpoint"), N_("Provider")),
+    ("EndpointField", ("endpoint",), N_("Endpoint URL")),
+    ("AllowHttpCheck", ("allow_http",), N_("Allow unencrypted http")),
+    ("ModelCombo", ("model",), N_("Model")),
+    ("ContextField", ("context_window",), N_("Context window")),
+    ("TemperatureField", ("temperature",), N_("Temperature")),
+    ("MaxTokensField", ("max_tokens",), N_("Max tokens")),
+    ("ReasoningList", ("reasoning_effort",), N_("Reasoning effort")),
+    ("RoundsField", ("max_rounds",), N_("Most tool steps per answer")),
+    ("ExtraField", ("extra_instructions",), N_("Extra instructions")),
+    ("ApplyModeList", ("apply_mode", "track_changes"), N_("AI edits")),
+    ("ShowThinkingCheck", ("show_thinking",), N_("Show the model's thinking")),
+    ("KeepChatsCheck", ("keep_chats",), N_("Keep chats")),
 )
 
 
@@ -51,18 +53,21 @@ def locked_controls(locked: Iterable[str]) -> List[str]:
 
 
 def help_text(original: str, note: str = NOTE) -> str:
-    """A locked control's tooltip (and so its accessible description): the note first."""
+    """A locked control's tooltip (and so its accessible description): the note first.
+    ``original`` is the control's own tooltip, already in the user's language."""
     original = (original or "").strip()
-    return "%s. %s" % (note, original) if original else note
+    note = tr(note)
+    return tr("%(note)s. %(tooltip)s") % {"note": note, "tooltip": original} if original \
+        else note
 
 
 def page_note(locked: Iterable[str]) -> str:
     """The page's visible line naming what is locked, or "" when nothing is."""
     names = set(locked)
-    labels = [label for _control, fields, label in CONTROLS if names.intersection(fields)]
+    labels = [tr(label) for _control, fields, label in CONTROLS if names.intersection(fields)]
     if not labels:
         return ""
-    return "%s: %s." % (NOTE, ", ".join(labels))
+    return tr("Set by your administrator: %s.") % tr(", ").join(labels)
 
 
 

@@ -13,11 +13,12 @@ from typing import Iterable, List, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.document.docview import short
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui import citation_lines
 
 TOOL_LINE = "- `%s` \u2014 %s"
 ARGUMENTS_LIMIT = 80
-STOPPED = "_(stopped)_"
+STOPPED = N_("stopped")        # in italics and brackets: "_(stopped)_"
 ROLE_LEVEL = 2                  # "## You", "## Assistant": an answer's "#" becomes "###"
 _ATX = re.compile(r"^( {0,3})(#{1,6})(?=\s|$)")
 _SETEXT = re.compile(r"^ {0,3}(=+|-+)\s*$")
@@ -77,7 +78,8 @@ class _Writer:
 
     def user(self, text: str) -> None:
         self.flush()
-        self.lines.extend(["## You", "", text.strip(), "", "## Assistant", ""])
+        self.lines.extend(["## " + tr("You"), "", text.strip(), "",
+                           "## " + tr("Assistant"), ""])
 
     def event(self, event: ev.Event) -> None:
         kind = event.kind
@@ -100,33 +102,34 @@ class _Writer:
         elif kind == ev.TOOL_RESULT:
             self.flush()
             call = self.pending.pop(event.call_id, event.name or "tool")
-            outcome = event.summary or ("done" if event.ok else "failed")
+            outcome = event.summary or (tr("done") if event.ok else tr("failed"))
             if not event.ok and event.summary:
-                outcome = "failed: " + outcome
+                outcome = tr("failed: %s") % outcome
             self.lines.append(TOOL_LINE % (call, short(outcome, 200)))
             self.lines.append("")
         elif kind == ev.CITATIONS:
             self.flush()
             found = citation_lines.lines(event.citations or {})
             if found:
-                self.lines.extend([citation_lines.TITLE, ""] + ["- " + line for line in found]
+                self.lines.extend([tr(citation_lines.TITLE), ""] + ["- " + line for line in found]
                                   + [""])
         elif kind == ev.ERROR:
             self.flush()
-            self.lines.extend(["\u26a0 " + (event.message or "Something went wrong."), ""])
+            self.lines.extend(["\u26a0 " + (event.message or tr("Something went wrong.")), ""])
         elif kind == ev.DONE:
             self.flush()
             if event.finish_reason == "cancelled":      # the user pressed Stop
-                self.lines.extend([STOPPED, ""])
+                self.lines.extend(["_(%s)_" % tr(STOPPED), ""])
 
 
 def to_markdown(log: Iterable[Tuple[str, object]], title: str = "",
                 when: Optional[float] = None) -> str:
     """The chat log (``("user", text)`` / ``("event", Event)`` entries) as Markdown."""
     writer = _Writer()
-    heading = "# Chat" + (" about %s" % title if title else "")
+    heading = "# " + (tr("Chat about %s") % title if title else tr("Chat"))
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when if when else time.time()))
-    writer.lines.extend([heading, "", "_Exported from Marginalia on %s._" % stamp, ""])
+    writer.lines.extend([heading, "", "_%s_" % (tr("Exported from Marginalia on %s.") % stamp),
+                         ""])
     for role, payload in log:
         if role == "user":
             writer.user(str(payload))

@@ -4,23 +4,25 @@ from typing import List
 
 from marginalia.chat.check import AS_TEXT, NOT_CALLED, REFUSED, STRUCTURED, CheckReport
 from marginalia.config import Settings
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui.options_form import connection_sentence
 
 OK = "\u2714"        # heavy check mark
 NO = "\u2718"        # heavy ballot x
 
+# Each a whole phrase (the marks inside), translated where the report is written.
 TOOL_WORDS = {
-    STRUCTURED: "tool calls: structured " + OK,
-    AS_TEXT: "tool calls: written as text " + OK,
-    NOT_CALLED: "tool calls: none (the model answered without calling the test tool)",
-    REFUSED: "tool calls: not supported " + NO + " (edits are unavailable with this model)",
+    STRUCTURED: N_("tool calls: structured \u2714"),
+    AS_TEXT: N_("tool calls: written as text \u2714"),
+    NOT_CALLED: N_("tool calls: none (the model answered without calling the test tool)"),
+    REFUSED: N_("tool calls: not supported \u2718 (edits are unavailable with this model)"),
 }
 
 
 def report_lines(report: CheckReport, settings: Settings) -> List[str]:
     """A few plain lines: what works, what does not, and the first failure's sentence."""
     if not report.reached:
-        return [report.error or "The server did not answer."]
+        return [report.error or tr("The server did not answer.")]
     model = (settings.model or "").strip()
     # Reachable, key accepted (or none needed), model listed: one sentence.
     lines = [connection_sentence(settings, report.models)]
@@ -29,16 +31,16 @@ def report_lines(report: CheckReport, settings: Settings) -> List[str]:
     if report.tools is not None:
         parts = []
         if report.tools != REFUSED:
-            parts.append("streaming " + (OK if report.streamed else
-                                         NO + " (the server answered in one piece)"))
-        parts.append(TOOL_WORDS[report.tools])
+            parts.append(tr("streaming \u2714") if report.streamed else
+                         tr("streaming \u2718 (the server answered in one piece)"))
+        parts.append(tr(TOOL_WORDS[report.tools]))
         if report.tools != REFUSED:
-            parts.append("thinking: " + ("shown" if report.thinking else "none"))
+            parts.append(tr("thinking: shown") if report.thinking else tr("thinking: none"))
         lines.append(" \u00b7 ".join(parts))
     if report.window is not None:
-        lines.append("context window: {:,} tokens".format(report.window.tokens))
+        lines.append(tr("context window: %s tokens") % "{:,}".format(report.window.tokens))
     else:
-        lines.append("context window: not reported by the server")
+        lines.append(tr("context window: not reported by the server"))
     if report.error:
         lines.append(report.error)
     return lines
@@ -52,9 +54,9 @@ def report_text(report: CheckReport, settings: Settings, lines: int = 0) -> str:
     return "\n".join(out)
 
 
-SHORT_TOOLS = {STRUCTURED: "tool calls " + OK, AS_TEXT: "tool calls " + OK + " (as text)",
-               NOT_CALLED: "tool calls: none",
-               REFUSED: "tool calls " + NO + ": edits unavailable with this model"}
+SHORT_TOOLS = {STRUCTURED: N_("tool calls \u2714"), AS_TEXT: N_("tool calls \u2714 (as text)"),
+               NOT_CALLED: N_("tool calls: none"),
+               REFUSED: N_("tool calls \u2718: edits unavailable with this model")}
 
 
 def report_summary(report: CheckReport, settings: Settings) -> str:
@@ -64,10 +66,10 @@ def report_summary(report: CheckReport, settings: Settings) -> str:
         return lines[-1] if report.error else lines[0]
     parts = []
     if report.tools != REFUSED:
-        parts.append("streaming " + (OK if report.streamed else NO))
-    parts.append(SHORT_TOOLS[report.tools])
+        parts.append(tr("streaming \u2714") if report.streamed else tr("streaming \u2718"))
+    parts.append(tr(SHORT_TOOLS[report.tools]))
     if report.tools != REFUSED:
-        parts.append("thinking shown" if report.thinking else "no thinking")
+        parts.append(tr("thinking shown") if report.thinking else tr("no thinking"))
     if report.window is not None:
-        parts.append("window {:,}".format(report.window.tokens))
-    return "Connected: " + " \u00b7 ".join(parts) + "."
+        parts.append(tr("window %s") % "{:,}".format(report.window.tokens))
+    return tr("Connected: %s.") % " \u00b7 ".join(parts)

@@ -9,10 +9,13 @@ a key that names no passage shown to the model likewise.
 from typing import Any, Dict, List
 
 from marginalia.document.docview import short
+from marginalia.i18n.catalog import N_, tr
 
-TITLE = "Sources:"
-UNVERIFIED = "\u26a0 Unverified quote (not found in the sources): \u201c%s\u201d"
-UNKNOWN_KEY = "\u26a0 [%d] names no passage the sources gave."
+# The user's words (the model is told of its quotes by sources.citations): translated
+# where shown, tr(TITLE).
+TITLE = N_("Sources:")
+UNVERIFIED = N_("\u26a0 Unverified quote (not found in the sources): \u201c%s\u201d")
+UNKNOWN_KEY = N_("\u26a0 [%d] names no passage the sources gave.")
 QUOTE_LIMIT = 160
 
 
@@ -22,10 +25,10 @@ def lines(data: Dict[str, Any]) -> List[str]:
     for cited in data.get("cited") or ():
         out.append("[%s] %s" % (cited.get("key"), cited.get("location") or ""))
     for key in data.get("unknown") or ():
-        out.append(UNKNOWN_KEY % key)
+        out.append(tr(UNKNOWN_KEY) % key)
     for quote in data.get("quotes") or ():
         if not quote.get("found"):
-            out.append(UNVERIFIED % short(str(quote.get("quote") or ""), QUOTE_LIMIT))
+            out.append(tr(UNVERIFIED) % short(str(quote.get("quote") or ""), QUOTE_LIMIT))
     return out
 
 

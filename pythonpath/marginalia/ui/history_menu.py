@@ -9,6 +9,7 @@ import time
 from typing import List, NamedTuple, Optional, Sequence
 
 from marginalia.chat.history import ChatSummary
+from marginalia.i18n.catalog import N_, Deferred, tr
 
 OPEN_BASE = 1000          # menu id of the n-th chat: OPEN_BASE + n
 DELETE_BASE = 2000
@@ -17,26 +18,28 @@ FORGET = 2
 DELETE_MENU = 3
 NO_CHATS = 4
 
-NO_CHATS_LABEL = "No kept chats for this document yet"
-DELETE_LABEL = "Delete a chat"
-EXPORT_LABEL = "Export chat\u2026"
-FORGET_LABEL = "Forget this document's chats"
-FORGET_QUESTION = ("Remove every kept chat of this document from this computer? "
-                   "This cannot be undone.")
-FORGOTTEN = "This document's chats are forgotten."
-KEEPING_OFF = "Chats are not kept (Tools > Options > Marginalia)."
-EXPORTED = "Chat exported to %s."
-COPIED = "The last answer is on the clipboard."
-INSERTED = "Inserted the last answer (one Undo takes it back)."
-EDITING = "Editing your last message: Send replaces it and its answer."
-NOTHING_TO_EXPORT = "There is no chat to export yet."
+# English, translated where shown: tr(hm.COPIED). EXPORTED translates itself when the
+# file's name is put in (Deferred).
+NO_CHATS_LABEL = N_("No kept chats for this document yet")
+DELETE_LABEL = N_("Delete a chat")
+EXPORT_LABEL = N_("Export chat\u2026")
+FORGET_LABEL = N_("Forget this document's chats")
+FORGET_QUESTION = N_("Remove every kept chat of this document from this computer? "
+                     "This cannot be undone.")
+FORGOTTEN = N_("This document's chats are forgotten.")
+KEEPING_OFF = N_("Chats are not kept (Tools > Options > Marginalia).")
+EXPORTED = Deferred(N_("Chat exported to %s."))
+COPIED = N_("The last answer is on the clipboard.")
+INSERTED = N_("Inserted the last answer (one Undo takes it back).")
+EDITING = N_("Editing your last message: Send replaces it and its answer.")
+NOTHING_TO_EXPORT = N_("There is no chat to export yet.")
 
 # (control name, label, tooltip): the row under the conversation, acting on the last answer.
 ANSWER_BUTTONS = (
-    ("copy", "Copy", "Copy the last answer"),
-    ("insert", "Insert", "Insert the last answer into the document at the cursor"),
-    ("retry", "Retry", "Regenerate the last answer"),
-    ("edit", "Edit", "Edit and resend your last message"),
+    ("copy", N_("Copy"), N_("Copy the last answer")),
+    ("insert", N_("Insert"), N_("Insert the last answer into the document at the cursor")),
+    ("retry", N_("Retry"), N_("Regenerate the last answer")),
+    ("edit", N_("Edit"), N_("Edit and resend your last message")),
 )
 
 
@@ -69,14 +72,14 @@ def menu_items(chats: Sequence[ChatSummary], current: Optional[str],
     """The History menu, top to bottom; a MenuItem with item_id 0 is a separator."""
     items = []
     if not chats:
-        items.append(MenuItem(NO_CHATS, NO_CHATS_LABEL, enabled=False))
+        items.append(MenuItem(NO_CHATS, tr(NO_CHATS_LABEL), enabled=False))
     for n, chat in enumerate(chats):
         items.append(MenuItem(OPEN_BASE + n, chat_label(chat, now), chat.chat_id == current))
     items.append(MenuItem(0, ""))
     deletes = [MenuItem(DELETE_BASE + n, chat_label(chat, now)) for n, chat in enumerate(chats)]
-    items.append(MenuItem(DELETE_MENU, DELETE_LABEL, enabled=bool(chats), submenu=deletes))
-    items.append(MenuItem(EXPORT, EXPORT_LABEL, enabled=can_export))
-    items.append(MenuItem(FORGET, FORGET_LABEL, enabled=bool(chats)))
+    items.append(MenuItem(DELETE_MENU, tr(DELETE_LABEL), enabled=bool(chats), submenu=deletes))
+    items.append(MenuItem(EXPORT, tr(EXPORT_LABEL), enabled=can_export))
+    items.append(MenuItem(FORGET, tr(FORGET_LABEL), enabled=bool(chats)))
     return items
 
 

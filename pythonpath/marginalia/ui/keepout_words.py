@@ -16,21 +16,19 @@ button, so its width is not the panel's; entries stay short all the same
 from typing import List, Optional, Sequence, Tuple
 
 from marginalia.document import docview
+from marginalia.i18n.catalog import N_, tr
 
 KEEP = "keep"           # mark the selection
 LET_IN = "let_in"       # remove the mark the selection is in
 SHOW = "show"           # select a mark's passage
 
-KEEP_LABEL = "Keep out the selection"
-LET_IN_LABEL = "Let Marginalia in here"
-GO_TO = "Go to %s"
-PASSAGE = "a marked passage"
+KEEP_LABEL = N_("Keep out the selection")
+LET_IN_LABEL = N_("Let Marginalia in here")
 WORDS = 26              # characters of a passage's first words
 
 # The status line holds about two short lines: the menu's first entry, now "Let
 # Marginalia in here", says the rest.
-SHOWN = "%s selected: kept out."
-GONE = "That passage is no longer marked."
+GONE = N_("That passage is no longer marked.")
 
 # (name, first paragraph, last paragraph, first words) of one mark.
 Mark = Tuple[str, Optional[int], Optional[int], str]
@@ -62,9 +60,10 @@ def label(first: Optional[int], last: Optional[int], words: str) -> str:
     shown = _first_words(words)
     place = where(first, last)
     if not shown:
-        return GO_TO % (place or PASSAGE)
-    quoted = "\u201c%s\u201d" % shown
-    return GO_TO % ("%s %s" % (place, quoted) if place else quoted)
+        return tr("Go to %s") % place if place else tr("Go to a marked passage")
+    if not place:
+        return tr("Go to \u201c%s\u201d") % shown
+    return tr("Go to %(place)s \u201c%(words)s\u201d") % {"place": place, "words": shown}
 
 
 def _order(mark: Mark) -> Tuple[int, int]:
@@ -75,7 +74,7 @@ def _order(mark: Mark) -> Tuple[int, int]:
 def entries(marks: Sequence[Mark], here: Optional[str]) -> List[Entry]:
     """The menu: the selection's action first (``here``: the mark the selection is in),
     then the passages in document order; ("", "", "") is a separator."""
-    out = [(LET_IN, here, LET_IN_LABEL) if here else (KEEP, "", KEEP_LABEL)]
+    out = [(LET_IN, here, tr(LET_IN_LABEL)) if here else (KEEP, "", tr(KEEP_LABEL))]
     if not marks:
         return out
     out.append(("", "", ""))
@@ -87,4 +86,6 @@ def entries(marks: Sequence[Mark], here: Optional[str]) -> List[Entry]:
 def shown(first: Optional[int], last: Optional[int]) -> str:
     """The status line once a passage is selected from the menu."""
     place = where(first, last)
-    return SHOWN % (place or PASSAGE[0].upper() + PASSAGE[1:])
+    if not place:
+        return tr("A marked passage selected: kept out.")
+    return tr("%s selected: kept out.") % place

@@ -9,6 +9,7 @@ no source yet becomes one (office.quick_panel reads it in).
 
 from typing import List, Optional, Sequence, Tuple
 
+from marginalia.i18n.catalog import tr
 from marginalia.ui.slash import MAX_SHOWN, Match
 
 SOURCE_KEY = "source:"        # + the source's id
@@ -35,9 +36,11 @@ def matches(sources: Sequence[Tuple[str, str]], documents: Sequence[str],
     if word is None:
         return []
     names = set(name for _ident, name in sources)
-    entries = [(SOURCE_KEY + ident, name, "@%s  (source %s)" % (name, ident))
+    # "@name  (...)": name_of reads the name back, so only the brackets' words translate.
+    entries = [(SOURCE_KEY + ident, name, "@%s  (%s)" % (name, tr("source %s") % ident))
                for ident, name in sources]
-    entries += [(DOCUMENT_KEY + str(n), title, "@%s  (open document: add it)" % title)
+    entries += [(DOCUMENT_KEY + str(n), title, "@%s  (%s)" % (title,
+                                                            tr("open document: add it")))
                 for n, title in enumerate(documents) if title not in names]
     first = [Match(key, label) for key, name, label in entries
              if name.casefold().startswith(word)]

@@ -16,6 +16,7 @@ from urllib.parse import urlsplit
 from marginalia import debuglog
 from marginalia.chat.endpoint import Endpoint
 from marginalia.errors import ConfigError
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui import admin_locks
 
 # chat_days: kept as the user chooses (the Keep chats setting), without a limit.
@@ -31,17 +32,20 @@ SELECTION_TOOLS = ("get_selection", "replace_selection")
 # public internet (RFC 6761, RFC 8375, ICANN's .internal).
 LOCAL_SUFFIXES = (".localhost", ".local", ".internal", ".lan", ".home.arpa")
 
-TEST_OFF = "Your administrator has turned off Test connection."
+# The user's sentences are English here and translated where shown; SELECTION_NOTE is the
+# model's (writer.toolbox's tool results), so it stays English.
+TEST_OFF = N_("Your administrator has turned off Test connection.")
+TEST_OFF_NOTE = N_("Your administrator has turned off Test connection")    # a control's note
 SELECTION_NOTE = ("Your administrator allows the assistant to see only the selected text: "
                   "no other part of the document can be read.")
 
 # The outside agents' server (office.mcp_host) stays off under a policy that limits where
 # document text may go, unless the administrator allows it: an agent is a program the
 # user runs, which sends what it reads to servers the administrator never saw.
-OUTSIDE_AGENTS_OFF = "Your administrator does not allow outside agents."
+OUTSIDE_AGENTS_OFF = N_("Your administrator does not allow outside agents.")
 
-SELECT_FIRST = ("Your administrator allows the assistant to see only the selected text: "
-                "select the text first.")
+SELECT_FIRST = N_("Your administrator allows the assistant to see only the selected text: "
+                  "select the text first.")
 
 
 class Policy(NamedTuple):
@@ -131,11 +135,12 @@ def endpoint_refusal(policy: Policy, endpoint: str) -> str:
     shown = (endpoint or "").strip()
     if policy.allowed_endpoints and not any(_matches(entry, parts)
                                             for entry in policy.allowed_endpoints):
-        return ("Your administrator allows only these model servers: %s; nothing was sent "
-                "to %s." % (", ".join(policy.allowed_endpoints), shown))
+        return tr("Your administrator allows only these model servers: %(allowed)s; nothing "
+                  "was sent to %(address)s.") % {"allowed": ", ".join(policy.allowed_endpoints),
+                                                 "address": shown}
     if policy.local_only and not is_local(parts[1]):
-        return ("Your administrator allows only model servers on this computer or the local "
-                "network; nothing was sent to %s." % shown)
+        return tr("Your administrator allows only model servers on this computer or the "
+                  "local network; nothing was sent to %s.") % shown
     return ""
 
 
@@ -143,15 +148,15 @@ def address_refusal(policy: Policy, url: str) -> str:
     """endpoint_refusal for an address a server sent us to (a redirect): one the policy
     cannot read is refused whenever the policy limits the servers at all."""
     if _parts(url) is None and (policy.allowed_endpoints or policy.local_only):
-        return ("Your administrator allows only some model servers; nothing was sent "
-                "to %s." % (url or "").strip()[:120])
+        return tr("Your administrator allows only some model servers; nothing was sent "
+                  "to %s.") % (url or "").strip()[:120]
     return endpoint_refusal(policy, url)
 
 
 def test_refusal(policy: Policy, endpoint: str) -> str:
     """Test connection's refusal, or "" when it may run."""
     if not policy.allow_test_connection:
-        return TEST_OFF
+        return tr(TEST_OFF)
     return endpoint_refusal(policy, endpoint)
 
 
@@ -165,13 +170,13 @@ def outside_agents_refusal(policy: Policy) -> str:
     """Why outside agents may not be served (office.mcp_host stays off), or "": the policy
     limits the model servers document text may reach and does not allow them."""
     if (policy.local_only or policy.allowed_endpoints) and not policy.allow_outside_agents:
-        return OUTSIDE_AGENTS_OFF
+        return tr(OUTSIDE_AGENTS_OFF)
     return ""
 
 
 def document_titles(policy: Policy, titles: Iterable[str]) -> List[str]:
     """The titles an outside agent is told: under selection only, "Document 1", ...
-    (a title can say what the document holds)."""
+    (a title can say what the document holds). The agent's words: English."""
     titles = list(titles)
     if policy.selection_only:
         return ["Document %d" % n for n in range(1, len(titles) + 1)]
@@ -208,8 +213,9 @@ def key_refusal(policy: Policy, endpoint: str, endpoint_locked: bool) -> str:
     administrator's server (the user cannot give a key of their own), else ""."""
     if not policy.key_from_admin or admin_key_applies(policy, endpoint, endpoint_locked):
         return ""
-    return ("The API key from your administrator is only for your administrator's model "
-            "server; nothing was sent to %s." % ((endpoint or "").strip() or "(no server)"))
+    return tr("The API key from your administrator is only for your administrator's model "
+              "server; nothing was sent to %s.") % ((endpoint or "").strip()
+                                                   or tr("(no server)"))
 
 
 def admin_key(policy: Policy, environ: Mapping[str, str],
@@ -221,22 +227,24 @@ def admin_key(policy: Policy, environ: Mapping[str, str],
         if key:
             return key
         if not policy.api_key_file:
-            raise ValueError("Your administrator provides the API key in the environment "
-                             "variable %s, which is not set; ask your administrator."
+            raise ValueError(tr("Your administrator provides the API key in the environment "
+                                "variable %s, which is not set; ask your administrator.")
                              % policy.api_key_env)
     try:
         key = read(policy.api_key_file).strip()
     except OSError:
         key = ""
     if not key:
-        raise ValueError("Your administrator provides the API key in the file %s, which "
-                         "could not be read; ask your administrator." % policy.api_key_file)
+        raise ValueError(tr("Your administrator provides the API key in the file %s, which "
+                            "could not be read; ask your administrator.")
+                         % policy.api_key_file)
     return key
 
 
 def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
     """The Options page controls to grey, each with the note saying why: the locked
-    values' (ui.admin_locks) first, then those the policy rules out."""
+    values' (ui.admin_locks) first, then those the policy rules out. The notes are in
+    English: admin_locks.help_text translates them where they are shown."""
     out = [(name, admin_locks.NOTE) for name in admin_locks.locked_controls(locked)]
     return out + _policy_controls(policy)
 
@@ -244,19 +252,19 @@ def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
 def page_note(locked: Iterable[str], policy: Policy, debug_log: bool = False) -> str:
     """The page's visible line: what is locked, what the policy rules out, and whether the
     debug log is on (marginalia.debuglog: the page says so while it is)."""
-    lines = [admin_locks.page_note(locked)] + [why + "." for _n, why in
+    lines = [admin_locks.page_note(locked)] + [tr(why) + "." for _n, why in
                                                _policy_controls(policy)]
     if debug_log:
-        lines.append(debuglog.NOTE)
+        lines.append(tr(debuglog.NOTE))
     return " ".join(line for line in lines if line)
 
 
 def _policy_controls(policy: Policy) -> List[Tuple[str, str]]:
     out = []
     if policy.key_from_admin:
-        out.append(("ApiKeyField", "The API key is provided by your administrator"))
+        out.append(("ApiKeyField", N_("The API key is provided by your administrator")))
     if policy.chat_days == 0:
-        out.append(("KeepChatsCheck", "Your administrator turned off keeping chats"))
+        out.append(("KeepChatsCheck", N_("Your administrator turned off keeping chats")))
     if not policy.allow_test_connection:
-        out.append(("TestButton", TEST_OFF.rstrip(".")))
+        out.append(("TestButton", TEST_OFF_NOTE))
     return out

@@ -13,20 +13,28 @@ refuses anything odd with one sentence and leaves the library as it was.
 import json
 import re
 from dataclasses import dataclass, replace
-from typing import Iterable, List, Optional
+from typing import Iterable, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
+from marginalia.i18n.catalog import N_, tr
 
 REPLACE = "replace"
 SUGGEST = "suggest"
 COMMENT = "comment"
 BELOW = "below"
 PANEL = "panel"
-# (mode, what the Options page and the menu call it), in the order shown.
-MODES = ((REPLACE, "Replace the selection"), (SUGGEST, "Suggest as tracked changes"),
-         (COMMENT, "Add as a comment"), (BELOW, "Insert below"),
-         (PANEL, "Answer in the panel"))
+# (mode, what the Options page and the menu call it), in the order shown; the labels are
+# English here and translated where shown (mode_labels).
+MODES = ((REPLACE, N_("Replace the selection")), (SUGGEST, N_("Suggest as tracked changes")),
+         (COMMENT, N_("Add as a comment")), (BELOW, N_("Insert below")),
+         (PANEL, N_("Answer in the panel")))
 MODE_IDS = tuple(mode for mode, _label in MODES)
+
+
+def mode_labels() -> tuple:
+    """The output modes' labels in the user's language, in MODES' order."""
+    return tuple(tr(label) for _mode, label in MODES)
+
 
 FORMAT = "marginalia-prompts"
 VERSION = 1
@@ -62,22 +70,36 @@ def _b(pid, name, instruction, mode=REPLACE, needs_selection=True, takes_argumen
     return Prompt(pid, name, instruction, mode, needs_selection, True, False, takes_argument)
 
 
+# The built-ins in English. The user sees and edits them in their own language (the
+# Prompts page, the menus, "/" in the chat box), and the instruction the model gets is the
+# translated one too, so "Kürzen" shortens a German text in German: the library is built
+# from builtins(), which translates them; an id ("shorten") stays the same in every language.
 BUILTINS = (
-    _b("improve", "Improve writing",
-       "Improve the writing of this text: clearer, more fluent, same meaning, same language."),
-    _b("fix", "Fix spelling and grammar",
-       "Correct the spelling, grammar and punctuation of this text. Change nothing else."),
-    _b("shorten", "Shorten", "Make this text shorter, keeping its meaning and its tone."),
-    _b("expand", "Expand", "Expand this text with more detail, in the same style and tone."),
-    _b("formal", "More formal", "Rewrite this text in a more formal tone."),
-    _b("friendly", "More friendly", "Rewrite this text in a warmer, friendlier tone."),
-    _b("translate", "Translate", "Translate this text into {argument}.",
+    _b("improve", N_("Improve writing"),
+       N_("Improve the writing of this text: clearer, more fluent, same meaning, same "
+          "language.")),
+    _b("fix", N_("Fix spelling and grammar"),
+       N_("Correct the spelling, grammar and punctuation of this text. Change nothing else.")),
+    _b("shorten", N_("Shorten"), N_("Make this text shorter, keeping its meaning and its tone.")),
+    _b("expand", N_("Expand"),
+       N_("Expand this text with more detail, in the same style and tone.")),
+    _b("formal", N_("More formal"), N_("Rewrite this text in a more formal tone.")),
+    _b("friendly", N_("More friendly"), N_("Rewrite this text in a warmer, friendlier tone.")),
+    _b("translate", N_("Translate"), N_("Translate this text into {argument}."),
        takes_argument=True),
-    _b("explain", "Explain", "Explain this text in simple words.", mode=PANEL),
-    _b("summarize", "Summarize", "Summarize this text in a few sentences.", mode=PANEL,
+    _b("explain", N_("Explain"), N_("Explain this text in simple words."), mode=PANEL),
+    _b("summarize", N_("Summarize"), N_("Summarize this text in a few sentences."), mode=PANEL,
        needs_selection=False),
 )
-_BUILTIN_IDS = dict((p.pid, p) for p in BUILTINS)
+
+
+def builtins() -> Tuple[Prompt, ...]:
+    """The built-ins with their names and instructions in the user's language."""
+    return tuple(replace(p, name=tr(p.name), instruction=tr(p.instruction)) for p in BUILTINS)
+
+
+def _builtin_ids():
+    return dict((p.pid, p) for p in builtins())
 
 
 def slug(name: str) -> str:
@@ -89,17 +111,18 @@ def merge(stored: Iterable[Prompt]) -> List[Prompt]:
     """The library from what was stored: built-ins as shipped (keeping the user's order,
     mode and hidden flag), unknown ids kept as user prompts, missing built-ins appended."""
     out, seen = [], set()
+    shipped_ones = _builtin_ids()
     for prompt in stored:
         if prompt.pid in seen:
             continue
         seen.add(prompt.pid)
-        shipped = _BUILTIN_IDS.get(prompt.pid)
+        shipped = shipped_ones.get(prompt.pid)
         if shipped is not None:
             mode = prompt.mode if prompt.mode in MODE_IDS else shipped.mode
             out.append(replace(shipped, mode=mode, hidden=prompt.hidden))
         elif not prompt.builtin:
             out.append(replace(prompt, takes_argument="{argument}" in prompt.instruction))
-    out.extend(p for p in BUILTINS if p.pid not in seen)
+    out.extend(p for p in shipped_ones.values() if p.pid not in seen)
     return out
 
 
@@ -129,16 +152,16 @@ def new_id(prompts: Iterable[Prompt]) -> str:
 def check(name: str, instruction: str, mode: str) -> Optional[str]:
     """What is wrong with a user prompt's fields, as one sentence, or None."""
     if not name.strip():
-        return "A prompt needs a name."
+        return tr("A prompt needs a name.")
     if len(name) > MAX_NAME:
-        return "A prompt's name can have at most %d characters." % MAX_NAME
+        return tr("A prompt's name can have at most %d characters.") % MAX_NAME
     if not instruction.strip():
-        return "The prompt \u201c%s\u201d needs an instruction." % name.strip()
+        return tr("The prompt \u201c%s\u201d needs an instruction.") % name.strip()
     if len(instruction) > MAX_INSTRUCTION:
-        return "The instruction of \u201c%s\u201d is longer than %d characters." % (
-            name.strip(), MAX_INSTRUCTION)
+        return tr("The instruction of \u201c%(name)s\u201d is longer than %(most)d "
+                  "characters.") % {"name": name.strip(), "most": MAX_INSTRUCTION}
     if mode not in MODE_IDS:
-        return "The prompt \u201c%s\u201d has an unknown output mode." % name.strip()
+        return tr("The prompt \u201c%s\u201d has an unknown output mode.") % name.strip()
     return None
 
 
@@ -179,15 +202,15 @@ def from_json(text: str) -> List[Prompt]:
     try:
         data = json.loads(text)
     except ValueError:
-        raise ImportProblem("That file is not a Marginalia prompt file (it is not JSON).")
+        raise ImportProblem(tr("That file is not a Marginalia prompt file (it is not JSON)."))
     if not isinstance(data, dict) or data.get("format") != FORMAT:
-        raise ImportProblem("That file is not a Marginalia prompt file.")
+        raise ImportProblem(tr("That file is not a Marginalia prompt file."))
     if data.get("version") != VERSION:
-        raise ImportProblem("That prompt file was written by another version of Marginalia "
-                            "(format version %s)." % data.get("version"))
+        raise ImportProblem(tr("That prompt file was written by another version of "
+                               "Marginalia (format version %s).") % data.get("version"))
     items = data.get("prompts")
     if not isinstance(items, list) or len(items) > MAX_PROMPTS:
-        raise ImportProblem("That prompt file has no list of at most %d prompts."
+        raise ImportProblem(tr("That prompt file has no list of at most %d prompts.")
                             % MAX_PROMPTS)
     out = []
     for n, item in enumerate(items, 1):
@@ -197,20 +220,21 @@ def from_json(text: str) -> List[Prompt]:
 
 def _item(n: int, item) -> Prompt:
     if not isinstance(item, dict) or not isinstance(item.get("id"), str):
-        raise ImportProblem("Prompt %d of that file has no id." % n)
+        raise ImportProblem(tr("Prompt %d of that file has no id.") % n)
     pid, mode = item["id"], item.get("mode", REPLACE)
     hidden = item.get("hidden", False)
     if not isinstance(hidden, bool) or not isinstance(mode, str) or mode not in MODE_IDS:
-        raise ImportProblem("Prompt %d of that file has an unknown output mode or a hidden "
-                            "flag that is not true or false." % n)
-    if pid in _BUILTIN_IDS:
-        return replace(_BUILTIN_IDS[pid], mode=mode, hidden=hidden)
+        raise ImportProblem(tr("Prompt %d of that file has an unknown output mode or a hidden "
+                               "flag that is not true or false.") % n)
+    shipped = _builtin_ids()
+    if pid in shipped:
+        return replace(shipped[pid], mode=mode, hidden=hidden)
     name, instruction = item.get("name"), item.get("instruction")
     needs = item.get("needs_selection", True)
     if not isinstance(name, str) or not isinstance(instruction, str) \
             or not isinstance(needs, bool):
-        raise ImportProblem("Prompt %d of that file needs a name and an instruction as text."
-                            % n)
+        raise ImportProblem(tr("Prompt %d of that file needs a name and an instruction as "
+                               "text.") % n)
     problem = check(name, instruction, mode)
     if problem:
         raise ImportProblem(problem)

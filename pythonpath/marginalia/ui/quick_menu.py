@@ -10,6 +10,7 @@ from typing import Dict, Iterable, List, Optional, Sequence, Tuple
 from urllib.parse import parse_qsl, urlencode
 
 from marginalia.document import docview
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui import prompts as pl
 
 PROTOCOL = "org.marginalia.cmd:"
@@ -17,23 +18,29 @@ RUN = "Run"
 ASK = "Ask"
 FOCUS = "Focus"
 KEEP_OUT = "KeepOut"
-SUBMENU = "Marginalia"
-ASK_LABEL = "Ask Marginalia\u2026"
-FOCUS_LABEL = "Focus Marginalia chat"
-KEEP_OUT_LABEL = "Keep Marginalia out"
-LET_IN_LABEL = "Let Marginalia in"
-TOGGLE_KEEP_OUT_LABEL = "Keep Marginalia out or let it in"   # Tools > Marginalia (a fixed menu)
-TRANSLATE_TO = "Translate to"
+SUBMENU = "Marginalia"          # the product's name: the same in every language
+# Labels in English, translated where the menu is built (menu_entries, command_list).
+# Tools > Marginalia's are in Addons.xcu (translated at build time by i18n.package).
+ASK_LABEL = N_("Ask Marginalia\u2026")
+FOCUS_LABEL = N_("Focus Marginalia chat")
+KEEP_OUT_LABEL = N_("Keep Marginalia out")
+LET_IN_LABEL = N_("Let Marginalia in")
+TOGGLE_KEEP_OUT_LABEL = N_("Keep Marginalia out or let it in")  # Tools > Marginalia (fixed)
+TRANSLATE_TO = N_("Translate to")
 RECENT_LANGUAGES = 3
 
 # (code, English name): the Translate to submenu after the recent ones, and what
-# "/translate de" understands.
-LANGUAGES = (("en", "English"), ("de", "German"), ("fr", "French"), ("es", "Spanish"),
-             ("it", "Italian"), ("pt", "Portuguese"), ("nl", "Dutch"), ("pl", "Polish"),
-             ("sv", "Swedish"), ("da", "Danish"), ("fi", "Finnish"), ("cs", "Czech"),
-             ("el", "Greek"), ("tr", "Turkish"), ("ru", "Russian"), ("uk", "Ukrainian"),
-             ("ar", "Arabic"), ("zh", "Chinese"), ("ja", "Japanese"), ("ko", "Korean"))
+# "/translate de" understands. The English name is the data (the commands' URLs, the
+# recent languages kept); the user sees it translated (shown_language).
+LANGUAGES = (("en", N_("English")), ("de", N_("German")), ("fr", N_("French")),
+             ("es", N_("Spanish")), ("it", N_("Italian")), ("pt", N_("Portuguese")),
+             ("nl", N_("Dutch")), ("pl", N_("Polish")), ("sv", N_("Swedish")),
+             ("da", N_("Danish")), ("fi", N_("Finnish")), ("cs", N_("Czech")),
+             ("el", N_("Greek")), ("tr", N_("Turkish")), ("ru", N_("Russian")),
+             ("uk", N_("Ukrainian")), ("ar", N_("Arabic")), ("zh", N_("Chinese")),
+             ("ja", N_("Japanese")), ("ko", N_("Korean")))
 _BY_CODE = dict(LANGUAGES)
+_KNOWN = frozenset(name for _code, name in LANGUAGES)
 
 
 @dataclass
@@ -65,9 +72,17 @@ def parse_url(url: str) -> Tuple[str, Dict[str, str]]:
 
 
 def language_name(argument: str) -> str:
-    """"de" -> "German"; a name is kept as written (capitalised), "" stays ""."""
+    """"de" -> "German"; a name is kept as written (capitalised), "" stays "". English:
+    what is kept and put in URLs."""
     text = (argument or "").strip()
     return _BY_CODE.get(text.lower(), text[:1].upper() + text[1:])
+
+
+def shown_language(argument: str) -> str:
+    """The language as the user reads it: "de" and "German" -> "Deutsch" in German; a name
+    the user typed is kept as written."""
+    name = language_name(argument)
+    return tr(name) if name in _KNOWN else name
 
 
 def remember_language(recent: Sequence[str], name: str) -> List[str]:
@@ -80,10 +95,10 @@ def translate_entries(prompt: pl.Prompt, recent: Sequence[str]) -> List[Entry]:
     """Translate to's submenu: the recent languages, a separator, then the rest."""
     names = [r for r in recent if r][:RECENT_LANGUAGES]
     rest = [name for _code, name in LANGUAGES if name not in names]
-    out = [Entry(n, command_url(RUN, id=prompt.pid, arg=n)) for n in names]
+    out = [Entry(shown_language(n), command_url(RUN, id=prompt.pid, arg=n)) for n in names]
     if out:
         out.append(Entry())
-    out.extend(Entry(n, command_url(RUN, id=prompt.pid, arg=n)) for n in rest)
+    out.extend(Entry(shown_language(n), command_url(RUN, id=prompt.pid, arg=n)) for n in rest)
     return out
 
 
@@ -104,30 +119,31 @@ def menu_entries(library: Iterable[pl.Prompt], has_selection: bool,
         if not usable(prompt, has_selection):
             continue
         if prompt.takes_argument and prompt.builtin:
-            entry = Entry(TRANSLATE_TO, children=translate_entries(prompt, recent))
+            entry = Entry(tr(TRANSLATE_TO), children=translate_entries(prompt, recent))
         elif prompt.takes_argument:
             continue        # a user prompt with {argument} is for the chat box ("/name x")
         else:
             entry = Entry(prompt.name, command_url(RUN, id=prompt.pid))
         (builtins if prompt.builtin else own).append(entry)
-    out = builtins + [Entry(ASK_LABEL, command_url(ASK))]
+    out = builtins + [Entry(tr(ASK_LABEL), command_url(ASK))]
     if own:
         out.append(Entry())
         out.extend(own)
     if has_selection:
         out.append(Entry())
-        out.append(Entry(LET_IN_LABEL if kept_out else KEEP_OUT_LABEL, command_url(KEEP_OUT)))
+        out.append(Entry(tr(LET_IN_LABEL) if kept_out else tr(KEEP_OUT_LABEL),
+                         command_url(KEEP_OUT)))
     return out
 
 
 def command_list(library: Iterable[pl.Prompt]) -> List[Tuple[str, str]]:
     """(url, label) of every command users can bind: the built-ins, Ask, Focus chat, Keep
     Marginalia out."""
-    out = [(command_url(RUN, id=p.pid), "Marginalia: " + p.name)
+    out = [(command_url(RUN, id=p.pid), tr("Marginalia: %s") % p.name)
            for p in library if p.builtin and not p.takes_argument]
-    out.append((command_url(ASK), "Marginalia: Ask\u2026"))
-    out.append((command_url(FOCUS), FOCUS_LABEL))
-    out.append((command_url(KEEP_OUT), "Marginalia: " + TOGGLE_KEEP_OUT_LABEL))
+    out.append((command_url(ASK), tr("Marginalia: Ask\u2026")))
+    out.append((command_url(FOCUS), tr(FOCUS_LABEL)))
+    out.append((command_url(KEEP_OUT), tr("Marginalia: %s") % tr(TOGGLE_KEEP_OUT_LABEL)))
     return out
 
 
@@ -139,6 +155,8 @@ def translate_urls(library: Iterable[pl.Prompt]) -> List[Tuple[str, str]]:
 
 # ---------------------------------------------------------------- the message
 _REWRITES = (pl.REPLACE, pl.SUGGEST)
+# For the model (English, which models follow best); only the prompt's own instruction
+# is in the user's language (they see and edit it on the Prompts page).
 ONLY_TEXT = ("Reply with the new text only: no introduction, no quotes around it, no notes. "
              "Keep the paragraphs: separate them with one blank line, and keep as many as "
              "the original has unless the instruction asks otherwise. Use plain text unless "
@@ -149,7 +167,7 @@ ONLY_COMMENT = "Reply with the comment only, in a few sentences, as plain text."
 def instruction(prompt: pl.Prompt, argument: str = "") -> str:
     text = prompt.instruction
     if "{argument}" in text:
-        text = text.replace("{argument}", language_name(argument) if prompt.builtin
+        text = text.replace("{argument}", shown_language(argument) if prompt.builtin
                             else (argument or "").strip())
     elif argument:
         text += "\n" + argument.strip()
@@ -173,14 +191,18 @@ def action_message(prompt: pl.Prompt, argument: str, selected: str,
 
 def shown_request(prompt: pl.Prompt, argument: str, selected: str) -> str:
     """What the transcript shows as the user's message for an action."""
-    name = prompt.name + (" " + language_name(argument) if argument and prompt.builtin
-                          else (" " + argument if argument else ""))
+    name = prompt.name
+    if argument:
+        name = tr("%(prompt)s %(argument)s") % {
+            "prompt": prompt.name,
+            "argument": shown_language(argument) if prompt.builtin else argument}
     if not selected:
         return name
-    return "%s: \u201c%s\u201d" % (name, docview.short(selected, 80))
+    return tr("%(request)s: \u201c%(text)s\u201d") % {
+        "request": name, "text": docview.short(selected, 80)}
 
 
 def needs_argument_sentence(prompt: pl.Prompt) -> str:
-    return "%s needs to know what to do: type /%s and then, say, %s." % (
-        prompt.name, prompt.key, "de" if prompt.builtin else "a word")
-
+    return tr("%(prompt)s needs to know what to do: type /%(key)s and then, say, "
+              "%(example)s.") % {"prompt": prompt.name, "key": prompt.key,
+                                 "example": "de" if prompt.builtin else tr("a word")}

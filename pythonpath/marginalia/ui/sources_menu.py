@@ -7,6 +7,7 @@ Writer documents open. The picker offers every kind the reader takes.
 
 from typing import List, Optional, Sequence, Tuple
 
+from marginalia.i18n.catalog import N_, Deferred, tr, trn
 from marginalia.sources import cite_as
 from marginalia.ui.history_menu import MenuItem
 
@@ -21,26 +22,31 @@ REMOVE_BASE = 2000        # menu id of the n-th source's removal
 LIST_BASE = 3000          # the n-th source as listed (a label: nothing to choose)
 CITE_BASE = 4000          # the n-th of cite_as.STYLES
 
-ADD_FILE_LABEL = "Add a file\u2026"
-OPEN_LABEL = "Add an open document"
-NO_OPEN_LABEL = "No other document is open"
-NONE_YET_LABEL = "This chat has no sources yet"
-REMOVE_LABEL = "Remove a source"
-CITE_LABEL = "Insert citations as"
-PICKER_TITLE = "Add a source"
-FILTER = ("Sources (*.odt, *.docx, *.doc, *.rtf, *.pdf, *.txt, *.md, *.html)",
+# English, translated where shown (menu_items here; tr(sm.BUSY) in the panel). The three
+# sentences the panel formats translate themselves when formatted (Deferred).
+ADD_FILE_LABEL = N_("Add a file\u2026")
+OPEN_LABEL = N_("Add an open document")
+NO_OPEN_LABEL = N_("No other document is open")
+NONE_YET_LABEL = N_("This chat has no sources yet")
+REMOVE_LABEL = N_("Remove a source")
+CITE_LABEL = N_("Insert citations as")
+PICKER_TITLE = N_("Add a source")
+FILTER = (N_("Sources (*.odt, *.docx, *.doc, *.rtf, *.pdf, *.txt, *.md, *.html)"),
           "*.odt;*.ott;*.fodt;*.docx;*.doc;*.rtf;*.pdf;*.txt;*.md;*.markdown;*.html;*.htm")
-READING = "Reading %s\u2026"
-ADDED = "%s is a source of this chat now (%d passages); the model can search and cite it."
-REMOVED = "%s is no longer a source of this chat."
-BUSY = "Wait until the answer ends to change the sources."
+READING = Deferred(N_("Reading %s\u2026"))
+# The source's name, then the number of its passages (in this order).
+ADDED = Deferred(N_("%s is a source of this chat now (%d passages); the model can search "
+                    "and cite it."))
+REMOVED = Deferred(N_("%s is no longer a source of this chat."))
+BUSY = N_("Wait until the answer ends to change the sources.")
 
 
 def scope(line: str, count: int) -> str:
     """The line above the message box with the chat's sources: "Whole document + 2 sources"."""
     if not count:
         return line
-    return "%s + %d source%s" % (line, count, "" if count == 1 else "s")
+    return trn("%(line)s + %(count)d source", "%(line)s + %(count)d sources", count) % {
+        "line": line, "count": count}
 
 
 def menu_items(sources: Sequence[Tuple[str, str]], documents: Sequence[str],
@@ -52,19 +58,20 @@ def menu_items(sources: Sequence[Tuple[str, str]], documents: Sequence[str],
         for n, (ident, name) in enumerate(sources):
             items.append(MenuItem(LIST_BASE + n, "%s  (%s)" % (name, ident), enabled=False))
     else:
-        items.append(MenuItem(NONE_YET, NONE_YET_LABEL, enabled=False))
+        items.append(MenuItem(NONE_YET, tr(NONE_YET_LABEL), enabled=False))
     items.append(MenuItem(0, ""))
-    items.append(MenuItem(ADD_FILE, ADD_FILE_LABEL))
+    items.append(MenuItem(ADD_FILE, tr(ADD_FILE_LABEL)))
     opened = [MenuItem(OPEN_BASE + n, title) for n, title in enumerate(documents)]
-    items.append(MenuItem(OPEN_MENU, OPEN_LABEL, submenu=opened or [
-        MenuItem(NO_OPEN, NO_OPEN_LABEL, enabled=False)]))
+    items.append(MenuItem(OPEN_MENU, tr(OPEN_LABEL), submenu=opened or [
+        MenuItem(NO_OPEN, tr(NO_OPEN_LABEL), enabled=False)]))
     if sources:
         removals = [MenuItem(REMOVE_BASE + n, name) for n, (_i, name) in enumerate(sources)]
-        items.append(MenuItem(REMOVE_MENU, REMOVE_LABEL, submenu=removals))
+        items.append(MenuItem(REMOVE_MENU, tr(REMOVE_LABEL), submenu=removals))
     current = cite_as.style(citations_as)
     items.append(MenuItem(0, ""))
-    items.append(MenuItem(CITE_MENU, CITE_LABEL, submenu=[
-        MenuItem(CITE_BASE + n, label, checked=name == current)
+    # cite_as.STYLES' labels are marked in sources.cite_as
+    items.append(MenuItem(CITE_MENU, tr(CITE_LABEL), submenu=[
+        MenuItem(CITE_BASE + n, tr(label), checked=name == current)
         for n, (name, label) in enumerate(cite_as.STYLES)]))
     return items
 

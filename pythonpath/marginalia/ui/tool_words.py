@@ -11,6 +11,7 @@ import re
 from typing import Optional
 
 from marginalia.document.tool_specs import SPECS
+from marginalia.i18n.catalog import N_, tr
 
 # What each tool does, as "Couldn't ..." would finish it; its line when done; the
 # status line while it runs (the loop says "Running replace_text…"): its declaration's words.
@@ -18,12 +19,14 @@ ACTIONS = {spec.name: spec.words.action for spec in SPECS}
 DONE = {spec.name: spec.words.done for spec in SPECS}
 RUNNING = {spec.name: spec.words.running for spec in SPECS}
 # The chat's source tools (marginalia.sources.tools) are no document tools: their words here.
-ACTIONS.update(search_sources="search the sources", read_source="read the source")
-DONE.update(search_sources="Searched the sources", read_source="Read a source passage")
-RUNNING.update(search_sources="Searching the sources\u2026",
-               read_source="Reading a source passage\u2026")
-WORKING = "Working on the document\u2026"
-NOTHING_CHANGED = " \u2014 nothing changed"
+# All in English here, translated where a line is written (the reasons that come from a
+# tool's refusal are the model's English: only the known ones get the user's words).
+ACTIONS.update(search_sources=N_("search the sources"), read_source=N_("read the source"))
+DONE.update(search_sources=N_("Searched the sources"), read_source=N_("Read a source passage"))
+RUNNING.update(search_sources=N_("Searching the sources\u2026"),
+               read_source=N_("Reading a source passage\u2026"))
+WORKING = N_("Working on the document\u2026")
+NOTHING_CHANGED = N_("%s \u2014 nothing changed")     # after a line: what was not done
 _NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
 _SENTENCE = re.compile(r"(?<=[.;])\s+")
@@ -36,28 +39,31 @@ _COMMON = ("The", "That", "This", "Nothing", "A", "An", "It", "Inside", "There")
 
 # Refusals with their own line: the writer's reasons (writer.keepout, writer.plan,
 # writer.toolbox, document.expect) say them to the model; the user is told what happened.
-KEPT_OUT = "Left %s alone: you keep Marginalia out of it"
-IN_TRACKED = "Left %s alone: it holds a tracked change not yet accepted or rejected"
+KEPT_OUT = N_("Left %s alone: you keep Marginalia out of it")
+IN_TRACKED = N_("Left %s alone: it holds a tracked change not yet accepted or rejected")
+# The patterns read the writer's English reasons (data); the lines are the user's words.
 _REFUSALS = (
     (re.compile("^(.+?) is marked \u201cKeep Marginalia out\u201d"),
-     lambda m, action: KEPT_OUT % _lower(m.group(1))),
+     lambda m, action: tr(KEPT_OUT) % _lower(m.group(1))),
     (re.compile(r"^That text is part of a tracked change .*?\((paragraph \d+)?"),
-     lambda m, action: IN_TRACKED % (m.group(1) or "that text")),
+     lambda m, action: tr(IN_TRACKED) % (m.group(1) or tr("that text"))),
     (re.compile("^Marginalia could not tell which part of the document"),
-     lambda m, action: "Couldn't tell which part of the document the edit would change"),
+     lambda m, action: tr("Couldn't tell which part of the document the edit would change")),
     (re.compile("^The document changed since you read it"),
-     lambda m, action: "Couldn't %s: the document changed since the model read it" % action),
+     lambda m, action: tr("Couldn't %s: the document changed since the model read it")
+     % action),
     (re.compile(r"^(Paragraph \d+) does not begin with"),
-     lambda m, action: "Couldn't %s: %s no longer reads as the model expected"
-     % (action, _lower(m.group(1)))),
+     lambda m, action: tr("Couldn't %(action)s: %(where)s no longer reads as the model "
+                          "expected") % {"action": action, "where": _lower(m.group(1))}),
     (re.compile(r"(must (not )?be\b|is out of range|not a valid regular expression|"
                 r"^The arguments|^replace_text writes plain text|^The replacement is the same)"),
-     lambda m, action: "Couldn't %s: the model's request did not fit" % action),
+     lambda m, action: tr("Couldn't %s: the model's request did not fit") % action),
 )
 
 
 def _action(name: Optional[str]) -> str:
-    return ACTIONS.get(name or "", "do that")
+    words = ACTIONS.get(name or "") or N_("do that")
+    return tr(words)
 
 
 def _lower(text: str) -> str:
@@ -77,7 +83,8 @@ def _for_user(reason: str) -> str:
 
 def running(name: str) -> str:
     """The status line while the tool ``name`` runs, in the user's words."""
-    return RUNNING.get(name, WORKING)
+    words = RUNNING.get(name, WORKING)
+    return tr(words)
 
 
 def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -> str:
@@ -86,30 +93,35 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -
     summary = (summary or "").strip()
     if ok:
         if not summary or summary == name:
-            return DONE.get(name, "Done")
+            words = DONE.get(name) or N_("Done")
+            return tr(words)
         return summary
     if summary.endswith(" cancelled"):
-        return "Stopped before it could %s" % _action(name)
+        return tr("Stopped before it could %s") % _action(name)
     if summary.startswith("Unknown tool"):
-        return "The model asked for something Marginalia cannot do"
+        return tr("The model asked for something Marginalia cannot do")
     reason = summary.split(" failed", 1)[1].lstrip(": ") if " failed" in summary else summary
     if reason == "bad arguments":
-        return "Couldn't %s: the model's request was incomplete" % _action(name)
+        return tr("Couldn't %s: the model's request was incomplete") % _action(name)
     found = _NO_MATCH.match(reason)
     if found:
-        return "Couldn't find %s%s" % (found.group(1), NOTHING_CHANGED)
+        return tr(NOTHING_CHANGED) % (tr("Couldn't find %s") % found.group(1))
     changed = "nothing was changed" in reason.lower() or "nothing was inserted" in reason
     for pattern, line in _REFUSALS:
         found = pattern.search(reason)
         if found:
-            return line(found, _action(name)) + (NOTHING_CHANGED if changed else "")
+            return _unchanged(line(found, _action(name)), changed)
     said = _for_user(reason)
     if not said:
-        return "Couldn't %s" % _action(name)
+        return tr("Couldn't %s") % _action(name)
     said = re.sub("(; )?nothing was changed", "", said, flags=re.IGNORECASE)
-    said = _lower(said)
-    return "Couldn't %s: %s%s" % (_action(name), said.strip(" ;") or "it failed",
-                                  NOTHING_CHANGED if changed else "")
+    said = _lower(said).strip(" ;") or tr("it failed")
+    return _unchanged(tr("Couldn't %(action)s: %(reason)s") % {"action": _action(name),
+                                                               "reason": said}, changed)
+
+
+def _unchanged(line: str, changed: bool) -> str:
+    return tr(NOTHING_CHANGED) % line if changed else line
 
 
 def in_user_words(reason: str) -> str:
@@ -129,8 +141,7 @@ def refusal(reason: str) -> str:
         found = pattern.search(reason)
         if found:
             changed = "nothing was changed" in reason.lower()
-            return line(found, "change the text") + (NOTHING_CHANGED if changed else "") + "."
+            return _unchanged(line(found, tr("change the text")), changed) + "."
     kept = [s for s in _SENTENCE.split(reason.strip())
             if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
-    return " ".join(kept) if kept else "Marginalia could not change the text there."
-
+    return " ".join(kept) if kept else tr("Marginalia could not change the text there.")
