@@ -141,3 +141,22 @@ def test_every_shipped_languages_plural_rule_is_one_gettext_reads():
         translations = gettext.GNUTranslations(io.BytesIO(po.to_mo(po.parse(text))))
         seen = {translations.ngettext("%d file", "%d files", n) for n in range(0, 120)}
         assert len(seen) == catalogs.plural_count(name), name
+
+
+def test_every_translation_keeps_its_placeholders():
+    """A translation that drops or renames a %s, %(name)s or {argument} would fail (or say
+    something else) when formatted: each must keep exactly the English one's."""
+    import re
+    from marginalia.i18n import catalogs
+    marks = re.compile(r"%(?:\([a-z_]+\))?[-#0 +]*\d*(?:\.\d+)?[sdifrx%]|\{[a-z_0-9]*\}")
+    wrong = []
+    for name in catalogs.LANGUAGES:
+        with open(os.path.join(ROOT, "extension", "locale", name + ".po"),
+                  encoding="utf-8") as fh:
+            entries = [e for e in po.parse(fh.read()) if e.msgid]
+        for entry in entries:
+            english = sorted(marks.findall(entry.plural or entry.msgid))
+            for text in entry.strings:
+                if text and sorted(marks.findall(text)) != english:
+                    wrong.append("%s.po: %r -> %r" % (name, entry.msgid[:40], text[:40]))
+    assert not wrong, "\n".join(wrong[:20])
