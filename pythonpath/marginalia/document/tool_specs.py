@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from marginalia.document import docview
+from marginalia.i18n.catalog import N_
 
 Schema = Dict[str, Any]
 Arguments = Dict[str, Any]
@@ -160,14 +161,15 @@ SPECS: List[ToolSpec] = [
         "Title, paragraph/word/page counts, the outline of headings with their paragraph "
         "numbers, whether text is selected and whether changes are being recorded.",
         schema({}),
-        Words("Looking at the document\u2026", "Looked at the document", "look at the document"),
+        Words(N_("Looking at the document\u2026"), N_("Looked at the document"),
+              N_("look at the document")),
         reads=BY_DOCUMENT, names_kept_out=True),
     ToolSpec(
         "read_document",
         "Read numbered paragraphs start..end in a compact form. " + docview.LEGEND +
         " Long ranges are cut to a size limit with a note saying where to continue.",
         schema({"start": PARA_START, "end": PARA_END}),
-        Words("Reading the document\u2026", "Read the document", "read the document"),
+        Words(N_("Reading the document\u2026"), N_("Read the document"), N_("read the document")),
         reads=ATTRIBUTES, sized=True, names_kept_out=True),
     ToolSpec(
         "search_document",
@@ -177,13 +179,15 @@ SPECS: List[ToolSpec] = [
                 "match_case": described(BOOL, "Match upper/lower case exactly (default "
                                               "false).")},
                ("query",)),
-        Words("Searching the document\u2026", "Searched the document", "search the document"),
+        Words(N_("Searching the document\u2026"), N_("Searched the document"),
+              N_("search the document")),
         reads=BY_DOCUMENT, sized=True, names_kept_out=True),
     ToolSpec(
         "get_selection",
         "The text the user has selected and its paragraph numbers (offsets count characters).",
         schema({}),
-        Words("Reading the selection\u2026", "Read the selection", "read the selection"),
+        Words(N_("Reading the selection\u2026"), N_("Read the selection"),
+              N_("read the selection")),
         reads=NUMBERS),
     ToolSpec(
         "replace_text",
@@ -201,7 +205,7 @@ SPECS: List[ToolSpec] = [
                 "regex": described(BOOL, "Treat search as a regular expression (default "
                                          "false).")},
                ("search", "replacement")),
-        Words("Changing the text\u2026", "Changed the text", "change the text"),
+        Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
         target=FOUND, kind=REPLACE, after=_argument("replacement"),
         proposal=_replace_with(_argument("replacement"))),
     ToolSpec(
@@ -209,7 +213,7 @@ SPECS: List[ToolSpec] = [
         "Insert new paragraphs written in markdown after a paragraph." + NUMBERS_NOTE,
         schema({"markdown": MARKDOWN, "after_paragraph": AFTER_PARA},
                ("markdown", "after_paragraph")),
-        Words("Adding paragraphs\u2026", "Added paragraphs", "add the paragraphs"),
+        Words(N_("Adding paragraphs\u2026"), N_("Added paragraphs"), N_("add the paragraphs")),
         target=AFTER, kind=INSERT, after=_markdown, proposal=_insert_after(_markdown)),
     ToolSpec(
         "replace_paragraphs",
@@ -218,21 +222,23 @@ SPECS: List[ToolSpec] = [
         "differ, keeping the formatting of the rest." + NUMBERS_NOTE,
         schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
                ("start", "end", "markdown")),
-        Words("Rewriting paragraphs\u2026", "Rewrote paragraphs", "rewrite the paragraphs"),
+        Words(N_("Rewriting paragraphs\u2026"), N_("Rewrote paragraphs"),
+              N_("rewrite the paragraphs")),
         target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_replace_with(_markdown)),
     ToolSpec(
         "delete_paragraphs",
         "Delete paragraphs start..end (a table counts as one paragraph)." + NUMBERS_NOTE,
         schema({"start": PARA_START, "end": PARA_END, "expect": EXPECT}, ("start", "end")),
-        Words("Deleting paragraphs\u2026", "Deleted paragraphs", "delete the paragraphs"),
+        Words(N_("Deleting paragraphs\u2026"), N_("Deleted paragraphs"),
+              N_("delete the paragraphs")),
         target=BLOCKS, kind=DELETE, proposal=lambda _arguments: "Delete this."),
     ToolSpec(
         "replace_selection",
         "Replace the text the user selected with markdown content. With plain text only the "
         "words that differ are replaced, so the rest keeps its formatting.",
         schema({"markdown": MARKDOWN}, ("markdown",)),
-        Words("Replacing the selection\u2026", "Replaced the selection",
-              "replace the selection"),
+        Words(N_("Replacing the selection\u2026"), N_("Replaced the selection"),
+              N_("replace the selection")),
         target=SELECTION, reads=NUMBERS, kind=REPLACE, after=_markdown,
         proposal=_replace_with(_markdown)),
     ToolSpec(
@@ -242,8 +248,8 @@ SPECS: List[ToolSpec] = [
         schema({"start": PARA_START, "end": PARA_END,
                 "style": described(STR, "Paragraph style name."), "expect": EXPECT},
                ("start", "end", "style")),
-        Words("Setting a paragraph style\u2026", "Set a paragraph style",
-              "set the paragraph style"),
+        Words(N_("Setting a paragraph style\u2026"), N_("Set a paragraph style"),
+              N_("set the paragraph style")),
         target=BLOCKS, kind=RESTYLE, after=_style,
         proposal=lambda arguments: "Set the paragraph %s." % _style(arguments)),
     ToolSpec(
@@ -259,7 +265,7 @@ SPECS: List[ToolSpec] = [
                 "all": described(BOOL, "Format every occurrence (default false: only the "
                                        "first).")},
                ("search",)),
-        Words("Formatting text\u2026", "Formatted text", "format the text"),
+        Words(N_("Formatting text\u2026"), N_("Formatted text"), N_("format the text")),
         target=FOUND, kind=FORMAT, after=_flags,
         proposal=lambda arguments: "Format: %s." % _flags(arguments)),
     ToolSpec(
@@ -267,7 +273,7 @@ SPECS: List[ToolSpec] = [
         "Add a Writer comment (shown in the margin) anchored on the first occurrence of a text.",
         schema({"search": described(STR, "Exact text the comment refers to."),
                 "comment": described(STR, "The comment.")}, ("search", "comment")),
-        Words("Adding a comment\u2026", "Added a comment", "add the comment"),
+        Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
         target=FOUND, reads=NUMBERS, kind=COMMENT, after=_argument("comment"),
         proposal=_argument("comment"), proposes=False),
     ToolSpec(
@@ -280,7 +286,7 @@ SPECS: List[ToolSpec] = [
                          "items": {"type": "array", "items": STR}},
                 "header": described(BOOL, "The first row is a header row (default true).")},
                ("after_paragraph", "rows")),
-        Words("Inserting a table\u2026", "Inserted a table", "insert the table"),
+        Words(N_("Inserting a table\u2026"), N_("Inserted a table"), N_("insert the table")),
         target=AFTER, kind=TABLE, after=_table, proposal=_insert_after(_table)),
 ]
 
