@@ -168,6 +168,7 @@ def test_undo_used_or_taken_back_by_anything_else_said():
     presenter.undone()
     assert presenter.shown().status == st.CHAT_BACK and not presenter.shown().undo
     assert st.focus_after("undo") == st.INPUT          # the button that had focus is gone
+    assert st.focus_after("restore") == st.INPUT       # the message is back in the box
     # Another sentence takes the offer back: no status explains the button then.
     presenter.new_chat(undo)
     presenter.say("Added notes.md to the sources.")

@@ -389,7 +389,7 @@ class ChangeCard:
             self.panel.presenter.edit_ended()
             self.panel.replay()
             self.panel.view.keep_input(outcome["text"])
-            self.panel.view.focus_input()
+            self.panel.focus_after("restore")
         self._say(outcome["sentence"])
 
     def _pick(self, items) -> Optional[int]:

@@ -56,7 +56,7 @@ class ChatPanel(PanelStates):
 
     It decides no wording: what the panes show comes from the TranscriptRenderer;
     the status line, Send/Stop and Undo from the PanelPresenter (ui.status), which it
-    tells what happened and then draws (``_present``).
+    tells what happened and then draws (``present``).
     """
 
     def __init__(self, ctx, frame, parent):
@@ -146,7 +146,7 @@ class ChatPanel(PanelStates):
     def _card_changed(self) -> None:
         """The card's sentence or settings changed: lay out again, refresh an idle status."""
         self.view.relayout()
-        self._present()
+        self.present()
 
     # -- session -> view -----------------------------------------------------
     def _replay(self) -> None:
@@ -162,7 +162,7 @@ class ChatPanel(PanelStates):
         self.view.show_toggle(bool(out.thinking))
         self.presenter.reset()
         self.presenter.see(entries, self.session.busy)
-        self._present()
+        self.present()
         self.actions.refresh()
         self._refresh_changes()
 
@@ -208,7 +208,7 @@ class ChatPanel(PanelStates):
                 if spoken:
                     self.presenter.say(spoken)
             self._turn_ended(entries)
-        self._present()
+        self.present()
 
     def _show(self, out) -> None:
         self.view.append("transcript", out.chat, out.retract)
@@ -224,7 +224,7 @@ class ChatPanel(PanelStates):
             event = Event(ERROR, message=text)
             self._show(self.renderer.event(event))
             self.presenter.see([Entry.event(event)], self.session.busy)
-            self._present()
+            self.present()
         except Exception:
             log.exception("could not show an error in the panel")
 
@@ -270,7 +270,7 @@ class ChatPanel(PanelStates):
             # Enter while a turn runs: the message waits and goes when the answer ends.
             self.presenter.queue(text)
             self.view.clear_input()
-            self._present()
+            self.present()
             return
         if self.quick.run_typed(text):
             self.view.clear_input()
@@ -286,7 +286,7 @@ class ChatPanel(PanelStates):
             self.say(STILL_ANSWERING)
             return False
         self.presenter.sent()        # connecting; the user entry says it again when it comes
-        self._present()
+        self.present()
         self.actions.refresh()
         self.view.jump_to_end()
         self._refresh_changes()
@@ -306,7 +306,7 @@ class ChatPanel(PanelStates):
                      else report_lines(result, settings))
             self._show(self.renderer.report(lines))
             self.presenter.quiet()
-            self._present()
+            self.present()
         server_look.check_later(self.ctx, settings, show, server_look.Latest())
 
     @guarded
@@ -316,7 +316,7 @@ class ChatPanel(PanelStates):
             return False
         self.session.stop()
         self.presenter.stop()
-        self._present()
+        self.present()
         return True
 
     @guarded
@@ -337,10 +337,10 @@ class ChatPanel(PanelStates):
         self.view.show_toggle(False)
         self.presenter.new_chat(undo if had_chat else None)
         self.presenter.busy = self.session.busy
-        self._present()
+        self.present()
         self.actions.refresh()
         self._refresh_changes()
-        self._focus_after("new_chat")
+        self.focus_after("new_chat")
         if had_chat:
             self._undo_later(undo)
 

@@ -157,8 +157,8 @@ class PanelActions:
             return
         self.panel.view.keep_input(self.session.log[cut[1]][1])
         self.presenter.edit()
-        self.panel._present()
-        self.panel._focus_after("edit")
+        self.panel.present()
+        self.panel.focus_after("edit")
         if self._typed is None:
             from marginalia.office.panel_listen import Listener
             self._typed = Listener(on_text=self._edited)
@@ -170,7 +170,7 @@ class PanelActions:
         text comes; Send then still replaces the last turn, as the sentence says again."""
         if self.presenter.editing and not self.session.busy:
             self.presenter.box_changed(bool(self.panel.view.take_input()))
-            self.panel._present()
+            self.panel.present()
 
     def before_send(self) -> None:
         """Called as a message is sent: after Edit, it replaces the last turn."""

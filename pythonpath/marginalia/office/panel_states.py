@@ -37,7 +37,7 @@ class PanelStates:
     """Needs the ChatPanel's ctx, session, view, presenter (ui.status), card, _thought_at,
     _shown_setting, _disposed, replay and send_text."""
 
-    def _present(self) -> None:
+    def present(self) -> None:
         """Draw what the presenter says now: the one place the status line, Send/Stop and
         New chat's Undo change (the card's hint is the idle status while no model is set)."""
         presenter = self.presenter
@@ -50,7 +50,7 @@ class PanelStates:
     def say(self, sentence: str) -> None:
         """An action's one sentence on the status line (change card, sources, commands)."""
         self.presenter.say(sentence)
-        self._present()
+        self.present()
 
     def _began(self, what: str) -> None:
         """Thinking opens while it streams, and folds to "Thought for N s" as the answer starts."""
@@ -71,11 +71,12 @@ class PanelStates:
         send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
         if keep is not None:
             self.view.keep_input(keep)
-            self._focus_after("queue_kept")
+            self.focus_after("queue_kept")
         elif send is not None:
             self.send_text(send)
 
-    def _focus_after(self, action: str) -> None:
+    def focus_after(self, action: str) -> None:
+        """Move the keyboard where the presenter says it goes after ``action``."""
         if status.focus_after(action) == status.INPUT:
             self.view.focus_input()
 
@@ -98,12 +99,12 @@ class PanelStates:
     @guarded
     def _undo_expired(self, undo) -> None:
         if not self._disposed and self.presenter.undo_expired(undo):
-            self._present()
+            self.present()
 
     def undo_new_chat(self) -> None:
         undo = self.presenter.take_undo()
         if undo is not None and self.session.undo_new_chat(undo):
             self.replay()
             self.presenter.undone()
-        self._present()
-        self._focus_after("undo")
+        self.present()
+        self.focus_after("undo")

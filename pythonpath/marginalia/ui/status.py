@@ -48,7 +48,8 @@ STOP = ("Stop", "Stop the answer")        # ... while a turn runs
 INPUT = "input"                           # the message box, for focus_after
 # Where the keyboard goes after an action: the message box whenever the action leaves
 # the user something to type (a button that hid itself would leave focus nowhere).
-FOCUS_AFTER = {"new_chat": INPUT, "undo": INPUT, "edit": INPUT, "queue_kept": INPUT}
+FOCUS_AFTER = {"new_chat": INPUT, "undo": INPUT, "edit": INPUT, "queue_kept": INPUT,
+               "restore": INPUT}
 
 
 @dataclass(frozen=True)
