@@ -242,6 +242,22 @@ def test_a_replayed_chat_shows_where_it_ended():
     assert presenter.shown() == st.Shown(st.READY, "", False, st.SEND, False)
 
 
+def test_a_replay_keeps_the_users_queued_message_and_edit_new_chat_ends_them():
+    presenter = PanelPresenter()
+    presenter.see([user(), state(ev.WRITING)], busy=True)
+    presenter.queue("Next")
+    presenter.reset()                       # the chat shown again (History, a deleted chat)
+    presenter.see([user(), state(ev.WRITING)], busy=True)
+    assert presenter.queued == "Next" and presenter.status().endswith(st.QUEUED_MARK)
+    presenter.new_chat(None)
+    assert presenter.queued is None
+    presenter.edit()
+    presenter.reset()
+    assert presenter.editing
+    presenter.new_chat(None)
+    assert not presenter.editing
+
+
 def test_the_answer_row_acts_only_between_turns_on_what_there_is():
     assert st.answer_row(busy=False, answered=True, asked=True) == dict.fromkeys(
         ("copy", "insert", "retry", "edit"), True)

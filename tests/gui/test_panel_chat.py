@@ -11,7 +11,7 @@ import time
 from tests.support import sse_server as sse
 
 from marginalia.ui import first_run
-from marginalia.ui.status import NEW_CHAT, STOPPED, WRITING
+from marginalia.ui.status import CHAT_BACK, NEW_CHAT, STOPPED, WRITING
 from marginalia.ui.transcript import STOPPED_MARK
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
@@ -95,6 +95,16 @@ def test_shift_enter_adds_a_line_and_new_chat_clears(gui_office, gui_doc, chat_s
     panel.press("New chat")
     wait_for(lambda: panel.transcript() == "", what="an empty transcript after New chat")
     assert panel.status() == NEW_CHAT
+
+    # Undo clicked: the chat comes back, the button hides, and the keyboard is back in the
+    # message box (ui.status.focus_after), not on the hidden button.
+    # (Waiting on the status line: reading the conversation would click into it.)
+    panel.click("Undo")
+    wait_for(lambda: panel.status() == CHAT_BACK, what="the chat back")
+    assert "Undo" not in panel.names()
+    panel.key("H", "i")
+    assert panel.read("Message") == "Hi"
+    assert "Two lines received." in panel.transcript()
 
 
 def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui_doc,

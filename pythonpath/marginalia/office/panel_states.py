@@ -76,8 +76,15 @@ class PanelStates:
             self.send_text(send)
 
     def focus_after(self, action: str) -> None:
-        """Move the keyboard where the presenter says it goes after ``action``."""
+        """Move the keyboard where the presenter says it goes after ``action``: posted, so
+        it lands after the click that ran the action (VCL hands focus back to a clicked
+        button once its handler returns, also to one the action hid)."""
         if status.focus_after(action) == status.INPUT:
+            mainthread.post(self.ctx, self._focus_input)
+
+    @guarded
+    def _focus_input(self) -> None:
+        if not self._disposed:
             self.view.focus_input()
 
     @guarded

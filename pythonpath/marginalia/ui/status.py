@@ -97,10 +97,13 @@ class PanelPresenter:
     def __init__(self):
         self.offer = Offer()
         self.hint = None          # the first-run card's line while no model is set
+        self.queued = None        # a message Enter queued while a turn ran
+        self.editing = False      # Edit pressed: the next Send replaces the last turn
         self.reset()
 
     def reset(self) -> None:
-        """A chat shown afresh (another chat, New chat): nothing seen yet."""
+        """A chat shown afresh (replayed): nothing of it seen yet. A queued message and
+        an Edit in progress are the user's, not the chat's: they stay (New chat ends them)."""
         self.busy = False
         self.state = READY        # the turn's state in words
         self.said = None          # a sentence an action said, until the state next changes
@@ -109,8 +112,6 @@ class PanelPresenter:
         self.usage = None         # this turn's usage so far
         self.last_turn = ""       # the last finished turn's usage, in words
         self.context = None       # (tokens, window) of the last request
-        self.queued = None        # a message Enter queued while a turn ran
-        self.editing = False      # Edit pressed: the next Send replaces the last turn
         self.offer.take()
 
     # -- events in: the chat ---------------------------------------------------
@@ -169,8 +170,7 @@ class PanelPresenter:
 
     def say(self, sentence: str) -> None:
         """An action's one sentence; it takes back an offer it does not word."""
-        if sentence != self.offer.status:
-            self.offer.take()
+        self.offer.status_shown(sentence)
         self.said = sentence
 
     def quiet(self) -> None:
@@ -198,6 +198,8 @@ class PanelPresenter:
         """New chat: a fresh start; ``undo`` (not None) brings the last chat back, offered
         with its sentence until used, withdrawn or timed out."""
         self.reset()
+        self.queued = None
+        self.editing = False
         if undo is not None:
             self.offer.start(UNDO, NEW_CHAT, undo)
             self.said = NEW_CHAT
