@@ -3,16 +3,11 @@
 import pytest
 
 from marginalia import config
-from marginalia.chat import loop
-from marginalia.chat.tools import ToolRegistry
-from marginalia.chat.transport import CancelToken
 from marginalia.document.docview import utf16_len
-from marginalia.events import STATUS, Event
+from marginalia.events import Event
 from marginalia.ui import options_form
 from marginalia.ui import panel_layout
-from marginalia.ui.tool_words import WORKING, running
-from marginalia.ui.transcript import READY, STOPPED, TranscriptRenderer, format_usage
-from tests.support.sse_server import text_response, tool_calls_response
+from marginalia.ui.transcript import TranscriptRenderer
 
 
 def pane_after(outs, pane=""):
@@ -45,56 +40,6 @@ def test_thinking_goes_to_its_own_pane_and_tools_are_short_lines():
                         "  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d\n\nDone.")
     assert "Look for colour" not in out.chat
     assert out.thinking == "\u2014 Fix the spelling\nLook for colour.\n\nNow confirm."
-    # The transcript words no state inside a turn: that is the loop's STATUS events' job.
-    assert out.status == loop.CONNECTING
-
-
-class _ScriptedClient:
-    """Serves each scripted response's SSE body, as the transport would."""
-
-    def __init__(self, *responses):
-        self.responses = list(responses)
-
-    def open_stream(self, body, cancel):
-        return iter([piece.encode("utf-8") for piece in self.responses.pop(0)["body"]])
-
-
-def _shown_statuses(client, settings=config.Settings(model="test-model")):
-    """Run a real turn into a renderer: (what the status line showed, what the loop said)."""
-    registry = ToolRegistry()
-    registry.register("get_text", "Read the document.", {"type": "object"}, lambda: "Text.")
-    renderer = TranscriptRenderer()
-    shown = [renderer.render([("user", "Go")]).status]
-    said = []
-
-    def on_event(event):
-        if event.kind == STATUS:
-            said.append(event.text)
-        out = renderer.render([("event", event)])
-        if out.status is not None:
-            shown.append(out.status)
-    loop.run_turn(client, loop.Conversation(), "Go", registry, settings, on_event,
-                  CancelToken())
-    return shown, said, renderer
-
-
-def test_status_line_shows_what_the_loop_said_and_words_only_the_end():
-    client = _ScriptedClient(
-        tool_calls_response([("c1", "get_text", {})], reasoning="Read it first."),
-        text_response("Done.", reasoning="Fine.",
-                      usage={"prompt_tokens": 10, "completion_tokens": 2, "total_tokens": 12}))
-    shown, said, renderer = _shown_statuses(client)
-    assert said == [loop.CONNECTING, loop.WAITING, loop.THINKING, loop.RUNNING % "get_text",
-                    loop.CONNECTING, loop.WAITING, loop.THINKING, loop.WRITING]
-    assert said[3] == "Running get_text\u2026" and said[-1] == "Writing\u2026"
-    # The user entry shows the loop's first state, then every change is the loop's own text,
-    # but a running tool, which is said in the user's words.
-    assert shown[0] == loop.CONNECTING
-    assert shown[1:-1] == [WORKING if text == said[3] else text for text in said]
-    assert running("replace_text") == "Changing the text\u2026"
-    # Plain words on the line; the numbers go to its tooltip.
-    assert shown[-1] == renderer.status == READY
-    assert renderer.details == "Last turn: 12 tokens (10 prompt, 2 answer)"
 
 
 def test_pieces_rendered_one_by_one_equal_the_batch():
@@ -109,19 +54,9 @@ def test_pieces_rendered_one_by_one_equal_the_batch():
                           "Assistant:\nYes")
 
 
-def test_end_of_turn_status_reports_usage():
-    used = ("event", Event(
-        "usage", usage={"prompt_tokens": 1000, "completion_tokens": 234, "total_tokens": 1234}))
-    renderer, out = _render_all([("user", "Hi"), used, ("event", Event("done",
-                                                                         finish_reason="stop"))])
-    assert out.status == renderer.status == READY
-    assert out.details == "Last turn: 1,234 tokens (1,000 prompt, 234 answer)"
-    _, out = _render_all([("user", "Hi"), used, ("event", Event("done",
-                                                                 finish_reason="cancelled"))])
-    assert out.status == STOPPED and out.details.startswith("Last turn: 1,234 tokens")
-    assert out.chat.endswith("\u25a0 Stopped\n")         # the mark in the conversation
-    assert TranscriptRenderer().status == READY          # a new chat
-    assert format_usage(None) == ""
+def test_a_stopped_turn_is_marked_in_the_conversation():
+    _, out = _render_all([("user", "Hi"), ("event", Event("done", finish_reason="cancelled"))])
+    assert out.chat.endswith("\u25a0 Stopped\n")
 
 
 def test_utf16_length_counts_astral_characters_twice():

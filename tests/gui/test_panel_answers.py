@@ -139,7 +139,7 @@ def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_
 
 def test_an_emptied_box_after_edit_shows_the_idle_status_until_text_comes_back(
         gui_office, gui_doc, chat_server):
-    from marginalia.ui import transcript
+    from marginalia.ui import status
     chat_server.add(sse.text_response("Answer in French."),
                     sse.text_response("Answer in German."))
     panel = PanelDriver(gui_office, gui_doc)
@@ -150,7 +150,7 @@ def test_an_emptied_box_after_edit_shows_the_idle_status_until_text_comes_back(
     panel.click("Message")
     panel.key("ctrl+Home", "ctrl+shift+End", "BackSpace")
     # Issue 24: the status kept "Editing your last message…" over an empty box.
-    wait_for(lambda: panel.status().startswith(transcript.READY), what="the idle status")
+    wait_for(lambda: panel.status().startswith(status.READY), what="the idle status")
     # New text after it: the edit goes on, and the status says so again.
     panel.key("D", "e")
     wait_for(lambda: panel.status() == hm.EDITING, what="the Edit sentence again")

@@ -10,9 +10,9 @@ import time
 
 from tests.support import sse_server as sse
 
-from marginalia.chat.loop import WRITING
 from marginalia.ui import first_run
-from marginalia.ui.transcript import NEW_CHAT, STOPPED, STOPPED_MARK
+from marginalia.ui.status import CHAT_BACK, NEW_CHAT, STOPPED, WRITING
+from marginalia.ui.transcript import STOPPED_MARK
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
@@ -96,6 +96,16 @@ def test_shift_enter_adds_a_line_and_new_chat_clears(gui_office, gui_doc, chat_s
     wait_for(lambda: panel.transcript() == "", what="an empty transcript after New chat")
     assert panel.status() == NEW_CHAT
 
+    # Undo clicked: the chat comes back, the button hides, and the keyboard is back in the
+    # message box (ui.status.focus_after), not on the hidden button.
+    # (Waiting on the status line: reading the conversation would click into it.)
+    panel.click("Undo")
+    wait_for(lambda: panel.status() == CHAT_BACK, what="the chat back")
+    assert "Undo" not in panel.names()
+    panel.key("H", "i")
+    assert panel.read("Message") == "Hi"
+    assert "Two lines received." in panel.transcript()
+
 
 def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui_doc,
                                                                  chat_server):
@@ -107,9 +117,9 @@ def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui
     panel.key("Return")
     wait_for(lambda: panel.send_label() == "Stop", what="Send to turn into Stop")
     panel.wait_transcript("word5 ")
-    # The status line says what the loop said, in its words (then the context meter).
-    wait_for(lambda: panel.status().startswith(WRITING + " \u00b7 context "),
-             what="the loop's %r in the status" % WRITING)
+    # The status line words the loop's state (ui.status); the numbers are its tooltip.
+    wait_for(lambda: panel.status() == WRITING, what="the loop's state %r in the status" % WRITING)
+    assert panel.status_details().startswith("Context: ")
     panel.press("Stop")
     panel.wait_idle(timeout=10)
     shown = panel.transcript()

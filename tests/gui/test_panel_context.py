@@ -18,9 +18,11 @@ def test_the_meter_the_test_report_and_a_model_without_tools(gui_office, gui_doc
         panel.key("Return")
         panel.wait_transcript("It reads well.")
         panel.wait_idle()
-        # The server's count of the last request (prompt + answer) over the window.
-        wait_for(lambda: "context 5.2k / 32k" in panel.status(), what="the context meter")
-        assert panel.status().startswith("Ready")
+        # The server's count of the last request (prompt + answer) over the window: the
+        # status line's tooltip, so the line itself stays plain words at any width.
+        wait_for(lambda: "Context: 5.2k of 32k tokens" in panel.status_details(),
+                 what="the context meter")
+        assert panel.status() == "Ready"
         request = chat_server.chat_requests[0].json
         assert len(request["tools"]) == 13          # 32k: the full tool descriptions
         screenshot(gui_office, "panel_context_meter.png")

@@ -15,6 +15,7 @@ from tests.support.panel_driver import (PanelDriver, clipboard_text, has_state, 
 
 from marginalia.office.panel_view import JUMP_LABEL, PLACEHOLDER
 from marginalia.ui.panel_layout import LINE
+from marginalia.ui import status as st
 from marginalia.ui import transcript as tr
 from marginalia.ui.answer_format import BULLET, CELL, CODE
 
@@ -195,7 +196,7 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     wait_for(lambda: panel.send_label() == "Stop", what="the turn to start")
     panel.type("Second of two.")
     panel.key("Return")
-    wait_for(lambda: tr.QUEUED_MARK in panel.status(),
+    wait_for(lambda: st.QUEUED_MARK in panel.status(),
              what="the queued status (it says %r)" % panel.status())
     assert panel.read("Message") == ""
     panel.wait_transcript("Queued one answered.", timeout=60)
@@ -218,7 +219,7 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     before = panel.transcript()
     panel.press("New chat")
     wait_for(lambda: panel.transcript() == "", what="an empty conversation")
-    assert panel.status() == tr.NEW_CHAT
+    assert panel.status() == st.NEW_CHAT
     panel.press("Undo")
     wait_for(lambda: panel.transcript() == before, what="the chat back after Undo")
     assert "Undo" not in panel.names()

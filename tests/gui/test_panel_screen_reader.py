@@ -17,7 +17,7 @@ from tests.support import sse_server as sse
 from tests.support.atspi import (Reader, describe, interfaces, size_window, states, text_of,
                                  walk)
 from marginalia.ui.spoken import ANSWERED
-from marginalia.ui.transcript import READY
+from marginalia.ui.status import READY
 from tests.support.office import ARTIFACTS
 from tests.support.panel_driver import DECK, screenshot, scripted_chat, wait_for
 

@@ -12,7 +12,7 @@ from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, wait_for
 
 from marginalia.office.panel_view import JUMP_LABEL
-from marginalia.ui import transcript as tr
+from marginalia.ui import status as st
 
 LONG = "\n".join("Line %d of a long answer." % i for i in range(80))
 
@@ -136,12 +136,12 @@ def test_new_chats_undo_and_its_sentence_end_together(gui_office, gui_doc, chat_
         # between two calls, and only a look where the button stayed the same counts.
         before, status, after = "Undo" in panel.names(), panel.status(), "Undo" in panel.names()
         if before == after:
-            seen.append((after, status == tr.NEW_CHAT))
-        if not before and not after and status != tr.NEW_CHAT:
+            seen.append((after, status == st.NEW_CHAT))
+        if not before and not after and status != st.NEW_CHAT:
             break
         time.sleep(0.1)
     # Every look saw both or neither: the button never outlived its sentence, nor the reverse.
     assert all(undo == sentence for undo, sentence in seen), seen[-5:]
     assert seen[0] == (True, True) and seen[-1] == (False, False)
     assert time.time() - started > 5            # it was offered for its few seconds
-    assert panel.status() == tr.READY
+    assert panel.status() == st.READY

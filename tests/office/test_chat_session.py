@@ -65,7 +65,9 @@ def test_two_documents_chat_at_once_without_crossing(office):
         text_a = "".join(e.get("text", "") for e in entries_a if e["type"] == "text")
         text_b = "".join(e.get("text", "") for e in entries_b if e["type"] == "text")
         assert (text_a, text_b) == ("Done for A.", "Done for B.")
-        assert entries_a[0] == {"type": "user", "text": "add a line"}
+        # The one JSON form of an entry (events.Entry): a message carries its send time.
+        assert entries_a[0]["type"] == "user" and entries_a[0]["text"] == "add a line"
+        assert entries_a[0]["at"] > 0
         # The two turns streamed at the same time: each began before the other ended.
         assert first["B"] < done["A"] and first["A"] < done["B"]
         # Each turn is one undo step named after the request; one Undo takes it back.
@@ -141,7 +143,7 @@ def test_new_chat_drops_the_stopped_turns_late_events(office):
             office.job("chat.start", doc, message="second", settings=settings)
             entries = _wait_done(office, doc)
             second = srv.chat_requests[1].json["messages"]
-        assert entries[0] == {"type": "user", "text": "second"}
+        assert (entries[0]["type"], entries[0]["text"]) == ("user", "second")
         assert "".join(e.get("text", "") for e in entries if e["type"] == "text") == \
             "After the reset."
         # The cleared conversation is not sent again.

@@ -17,7 +17,7 @@ import os
 import time
 import uuid
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional, Tuple, Union
+from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.document.docview import short
@@ -30,18 +30,8 @@ TITLE_LIMIT = 60
 # Status events only animate a running turn; nothing replays them.
 _NOT_KEPT = frozenset([ev.STATUS, ev.TOOL_CALL_STARTED])
 
-Entry = Tuple[str, Union[str, ev.Event]]
-
-
-class Said(str):
-    """A user message as the log keeps it: its text, and when it was sent (``at``, in
-    seconds since the epoch; 0 for a chat kept before the time was), which Restore
-    shows to tell two like messages apart."""
-
-    def __new__(cls, text: str, at: Optional[float] = None) -> "Said":
-        said = super().__new__(cls, text)
-        said.at = time.time() if at is None else float(at)
-        return said
+Said = ev.Said            # a user message as the log keeps it (events.Said)
+Entry = ev.Entry
 
 
 class HistoryUnreadable(Exception):
@@ -81,37 +71,20 @@ class ChatSummary:
 
 # -- entries <-> JSON ----------------------------------------------------------
 def entry_to_dict(entry: Entry) -> Optional[Dict[str, Any]]:
-    """A log entry as JSON; None for what is not kept (status lines)."""
+    """A log entry as a kept chat holds it (events.Entry.to_dict); None for what is not
+    kept (status lines)."""
     role, payload = entry
-    if role == "user":
-        at = getattr(payload, "at", 0)
-        return {"type": "user", "text": str(payload), "at": at} if at else \
-            {"type": "user", "text": str(payload)}
-    if payload.kind in _NOT_KEPT:
+    if role == ev.EVENT and payload.kind in _NOT_KEPT:
         return None
-    out = payload.to_dict()
-    if payload.kind == ev.TOOL_RESULT:
+    out = ev.Entry(role, payload).to_dict()
+    if role == ev.EVENT and payload.kind == ev.TOOL_RESULT:
         # The panel shows the summary; the full result is in the tool message.
         out.pop("result", None)
     return out
 
 
 def entry_from_dict(data: Dict[str, Any]) -> Entry:
-    kind = data.get("type")
-    if kind == "user":
-        return ("user", Said(str(data.get("text", "")), _moment(data.get("at"))))
-    values = dict((k, v) for k, v in data.items() if k != "type")
-    return ("event", ev.Event(kind, **values))
-
-
-def _moment(value: Any) -> float:
-    """A kept send time as seconds since the epoch; 0 (unknown) for anything that is
-    not one a clock could show (a damaged or hand-edited file)."""
-    try:
-        at = float(value or 0)
-    except (TypeError, ValueError, OverflowError):
-        return 0.0
-    return at if 0 < at < 1e11 else 0.0
+    return ev.Entry.from_dict(data)
 
 
 def to_json(chat: KeptChat) -> Dict[str, Any]:
@@ -148,7 +121,7 @@ def _with_citations(log: List[Entry], cited: Any) -> List[Entry]:
             and isinstance(c.get("citations"), dict)]
     for after, _, citations in sorted(good, reverse=True):   # the last first
         out.insert(min(max(after, 0), len(log)),
-                   ("event", ev.Event(ev.CITATIONS, citations=citations)))
+                   ev.Entry.event(ev.Event(ev.CITATIONS, citations=citations)))
     return out
 
 

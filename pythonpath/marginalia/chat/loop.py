@@ -37,8 +37,9 @@ from marginalia.chat import budget, misfire, textcalls, window as server_window,
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
-from marginalia.events import (CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY, STATUS, TEXT,
-                               TOOL_CALL, TOOL_CALL_STARTED, TOOL_RESULT, USAGE, Event)
+from marginalia.events import (CONNECTING, CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY,
+                               RUNNING, STATUS, TEXT, THINKING, TOOL_CALL, TOOL_CALL_STARTED,
+                               TOOL_RESULT, USAGE, WAITING, WRITING, Event)
 from marginalia.chat.prompt import system_prompt  # noqa: F401 (re-exported)
 from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
 from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
@@ -57,16 +58,6 @@ NO_EDITS = ("Edits are unavailable with this model: it cannot call tools, so it 
             "the chat only.")
 STOPPED = " [stopped]"
 INTERRUPTED = " [interrupted]"
-
-# The one wording of each state inside a turn, sent as STATUS events; the panel
-# shows them as they come (and CONNECTING the moment Send is pressed). The idle
-# states ("Ready", "Stopped") are worded by ui.transcript.
-CONNECTING = "Connecting\u2026"
-WAITING = "Waiting for the model\u2026"
-WRITING = "Writing\u2026"
-THINKING = "Thinking\u2026"
-RUNNING = "Running %s\u2026"      # the tool's name
-
 
 
 @dataclass
@@ -134,10 +125,11 @@ class _Turn:
     def emit(self, event):
         self.on_event(event)
 
-    def set_status(self, text):
-        if text != self.status:
-            self.status = text
-            self.emit(Event(STATUS, text=text))
+    def set_status(self, state, name=None, arguments=None):
+        """Say the turn's state (events.STATES) when it changes; the panel words it."""
+        if (state, name, arguments) != self.status:
+            self.status = (state, name, arguments)
+            self.emit(Event(STATUS, text=state, name=name, arguments=arguments))
 
     def fail(self, message, emit=True):
         self.result.error = message
@@ -369,7 +361,7 @@ class _Turn:
                 self.cancel_rest(calls[position:])
                 return False
             name = call["name"]
-            self.set_status(RUNNING % name)
+            self.set_status(RUNNING, name, call["arguments"])
             self.emit(Event(TOOL_CALL, call_id=call["id"], name=name,
                             arguments=call["arguments"]))
             try:
@@ -424,7 +416,7 @@ class _Forwarder:
             elif kind == TEXT:
                 turn.set_status(WRITING)
             elif kind == TOOL_CALL_STARTED:
-                turn.set_status(RUNNING % event.name)
+                turn.set_status(RUNNING, event.name)
             elif kind == REASONING:
                 turn.set_status(THINKING)   # shown or not is the panel's choice
             elif kind == ERROR:

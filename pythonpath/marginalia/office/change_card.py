@@ -236,11 +236,11 @@ class ChangeCard:
                 before = None
                 # Apply's refusals are the tools' own, worded for the model: the user's words.
                 from marginalia.ui.tool_words import in_user_words
-                self.panel.view.set_status(in_user_words(str(exc)))
+                self.panel.say(in_user_words(str(exc)))
             except Exception as exc:
                 before = None
                 log.exception("change card %s failed", name)
-                self.panel.view.set_status(user_sentence(exc))
+                self.panel.say(user_sentence(exc))
             try:
                 self.refresh()
                 if before is not None:
@@ -253,7 +253,7 @@ class ChangeCard:
         return run
 
     def _say(self, sentence: str) -> None:
-        self.panel.view.set_status(sentence)
+        self.panel.say(sentence)
 
     def _chosen(self) -> Optional[cl.Change]:
         pos = self.controls["changes"].getSelectedItemPos()
@@ -386,10 +386,10 @@ class ChangeCard:
                     return
                 outcome = restore_to(self.panel.session, index, confirmed=True)
         if outcome.get("restored"):
-            self.panel.actions.editing = False
+            self.panel.presenter.edit_ended()
             self.panel.replay()
             self.panel.view.keep_input(outcome["text"])
-            self.panel.view.focus_input()
+            self.panel.focus_after("restore")
         self._say(outcome["sentence"])
 
     def _pick(self, items) -> Optional[int]:

@@ -15,7 +15,7 @@ History, Retry and Edit work on the session's conversation and log together.
 import logging
 import threading
 import time
-from typing import Callable, List, Optional, Tuple, Union
+from typing import Callable, List, Optional, Tuple
 
 import unohelper
 from com.sun.star.util import XCloseListener
@@ -28,8 +28,7 @@ from marginalia.office import chat_sources, chat_store, mainthread, source_turn
 
 log = logging.getLogger("marginalia.chat")
 
-# A log entry: ("user", the message) or ("event", an events.Event).
-Entry = Tuple[str, Union[str, ev.Event]]
+Entry = ev.Entry     # the user's message or an event of the turn
 Listener = Callable[[List[Entry]], None]
 
 _sessions = {}
@@ -215,7 +214,7 @@ class ChatSession:
         self._running = True
         for fn in list(_starting):              # office.mcp_turns: an agent's turn ends
             fn(self.key)
-        self._push(self._generation, ("user", history.Said(text)))
+        self._push(self._generation, ev.Entry.user(text))
         self._cancel = CancelToken()
         threads.start(self._run, text, self._cancel, self._generation, action,
                       name="marginalia-turn")
@@ -384,7 +383,7 @@ class ChatSession:
             if event.kind == ev.DONE:
                 ends.append(event)
             else:
-                self._push(generation, ("event", event))
+                self._push(generation, ev.Entry.event(event))
         finish = "error"
         toolbox = None
         try:
@@ -435,8 +434,8 @@ class ChatSession:
                 # The turn's change records, settled as it ended (writer.ledger).
                 for change in toolbox.changes():
                     source_turn.drew_on(self.sources, change)    # the card names its source
-                    self._push(generation, ("event", ev.Event(ev.CHANGE,
-                                                              change=change.to_dict())))
-            self._push(generation, ("event", ends[0] if ends
-                                        else ev.Event(ev.DONE, finish_reason=finish)))
+                    self._push(generation, ev.Entry.event(ev.Event(ev.CHANGE,
+                                                                   change=change.to_dict())))
+            self._push(generation, ev.Entry.event(ends[0] if ends
+                                                  else ev.Event(ev.DONE, finish_reason=finish)))
 

@@ -11,6 +11,7 @@ History menu does.
 import threading
 from typing import Any
 
+from marginalia.events import Entry
 from marginalia.office import chat_session, chat_store, mainthread
 
 _queues = {}
@@ -18,10 +19,7 @@ _lock = threading.Lock()
 
 
 def _entry_dict(entry):
-    role, payload = entry
-    if role == "user":
-        return {"type": "user", "text": payload}
-    return payload.to_dict()
+    return Entry(*entry).to_dict()
 
 
 def _collector(key):

@@ -329,7 +329,7 @@ def _to_card(turn, changes):
         session = chat_session.session_for(turn.toolbox.ctx, turn.doc, recover=False)
         for change in changes:
             session._push(session._generation,
-                          ("event", ev.Event(ev.CHANGE, change=change.to_dict())))
+                          ev.Entry.event(ev.Event(ev.CHANGE, change=change.to_dict())))
     try:
         mainthread.run_sync(turn.toolbox.ctx, hand)
     except Exception:

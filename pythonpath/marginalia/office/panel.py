@@ -20,12 +20,12 @@ from com.sun.star.ui.UIElementType import TOOLPANEL
 import uno
 
 from marginalia.chat import history
-from marginalia.chat.loop import CONNECTING
 from marginalia import debuglog
-from marginalia.events import DONE, ERROR, NOTICE, Event
+from marginalia.events import DONE, ERROR, NOTICE, Entry, Event
 from marginalia.office import mainthread
 from marginalia.ui import bidi, first_run, panel_layout, transcript
 from marginalia.office.panel_states import PanelStates, guarded
+from marginalia.ui.status import STILL_ANSWERING, TESTING, PanelPresenter
 from marginalia.ui.transcript import TranscriptRenderer
 
 log = logging.getLogger("marginalia.panel")
@@ -54,9 +54,9 @@ def create_ui_element(ctx, url: str, args: dict) -> "PanelElement":
 class ChatPanel(PanelStates):
     """Connects one PanelView to the ChatSession of the frame's document.
 
-    It decides no wording: what the panes and the status line show comes from
-    the TranscriptRenderer (which shows the loop's STATUS texts), and Send/Stop
-    follows ``session.busy``.
+    It decides no wording: what the panes show comes from the TranscriptRenderer;
+    the status line, Send/Stop and Undo from the PanelPresenter (ui.status), which it
+    tells what happened and then draws (``present``).
     """
 
     def __init__(self, ctx, frame, parent):
@@ -68,8 +68,9 @@ class ChatPanel(PanelStates):
         self.document = frame.getController().getModel()
         self.session = chat_session.session_for(ctx, self.document)
         self.renderer = TranscriptRenderer()
+        self.presenter = PanelPresenter()
+        self.card = None                  # the first-run card, while shown
         self._disposed = False
-        self.queued = None                # a message Enter queued while a turn ran
         self._thought_at = None           # when this turn's thinking began (monotonic)
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
@@ -84,7 +85,6 @@ class ChatPanel(PanelStates):
         except Exception:
             log.exception("reading settings failed; showing thinking")
             self._shown_setting = True
-        self.card = None
         self._open_card()
         from marginalia.office import agent_banner
         self.banner = agent_banner.attach(self)     # an outside agent editing this document
@@ -147,16 +147,7 @@ class ChatPanel(PanelStates):
     def _card_changed(self) -> None:
         """The card's sentence or settings changed: lay out again, refresh an idle status."""
         self.view.relayout()
-        if not self.session.busy:
-            self.view.set_status(self._idle_status())
-
-    def _idle_status(self) -> str:
-        """The status line between turns: the card's hint while no model is set."""
-        if self.card is not None and not self.session.log:
-            hint = first_run.status_hint(self.card.settings)
-            if hint:
-                return hint
-        return self.renderer.status
+        self.present()
 
     # -- session -> view -----------------------------------------------------
     def _replay(self) -> None:
@@ -170,8 +161,9 @@ class ChatPanel(PanelStates):
         self.view.set_text("transcript", (TRIMMED_NOTE if start else "") + out.chat)
         self.view.set_text("thinking", out.thinking)
         self.view.show_toggle(bool(out.thinking))
-        self.view.set_status(self._idle_status(), self.renderer.details)
-        self.view.set_busy(self.session.busy)
+        self.presenter.reset()
+        self.presenter.see(entries, self.session.busy)
+        self.present()
         self.actions.refresh()
         self._refresh_changes()
 
@@ -203,9 +195,9 @@ class ChatPanel(PanelStates):
         if self._disposed:
             return
         self._show(self.renderer.render(entries))
+        self.presenter.see(entries, self.session.busy)
         for pane, rtl in self.directions.see(entries).items():
             self.view.set_rtl(pane, rtl)
-        self.view.set_busy(self.session.busy)
         self.actions.refresh()
         self._refresh_changes(always=False)
         if self.card is not None and first_run.answered_in(entries):
@@ -213,17 +205,15 @@ class ChatPanel(PanelStates):
         if not self.session.busy and any(role == "event" and payload.kind == DONE
                                          for role, payload in entries):
             if not transcript.turn_failed(self.session.log):
-                self.view.announce(history.last_answer(self.session.log))
+                spoken = self.view.announce(history.last_answer(self.session.log))
+                if spoken:
+                    self.presenter.say(spoken)
             self._turn_ended(entries)
+        self.present()
 
     def _show(self, out) -> None:
         self.view.append("transcript", out.chat, out.retract)
         self.view.append("thinking", out.thinking)
-        if out.status is not None or out.details is not None:
-            status = out.status if out.status is not None else self.renderer.status
-            if self.queued is not None and self.session.busy:
-                status += transcript.QUEUED_MARK
-            self.view.set_status(status, out.details)
         for began in out.began:
             if began == "answer":
                 # bench/bench_panel.py and tests/gui/test_panel_polish.py read this line.
@@ -232,7 +222,10 @@ class ChatPanel(PanelStates):
 
     def show_error(self, text: str) -> None:
         try:
-            self._show(self.renderer.event(Event(ERROR, message=text)))
+            event = Event(ERROR, message=text)
+            self._show(self.renderer.event(event))
+            self.presenter.see([Entry.event(event)], self.session.busy)
+            self.present()
         except Exception:
             log.exception("could not show an error in the panel")
 
@@ -268,7 +261,7 @@ class ChatPanel(PanelStates):
         if self.card is not None and not self.card.ensure_model():
             # Nothing to send it to yet: the message stays, the status says what to do.
             self.view.keep_input(typed[:-1] if from_enter and typed.endswith("\n") else typed)
-            self.view.set_status(first_run.KEPT)
+            self.say(first_run.KEPT)
             return
         if text == transcript.TEST_COMMAND:
             self.view.clear_input()
@@ -276,9 +269,9 @@ class ChatPanel(PanelStates):
             return
         if self.session.busy:
             # Enter while a turn runs: the message waits and goes when the answer ends.
-            self.queued = text if self.queued is None else self.queued + "\n\n" + text
+            self.presenter.queue(text)
             self.view.clear_input()
-            self.view.set_status(self.renderer.status + transcript.QUEUED_MARK)
+            self.present()
             return
         if self.quick.run_typed(text):
             self.view.clear_input()
@@ -291,15 +284,13 @@ class ChatPanel(PanelStates):
         """Start a turn with ``text`` (typed, or the last message again for Retry)."""
         self._refresh_thinking_setting()
         if not self.session.send(text):
-            self.view.set_status(transcript.STILL_ANSWERING)
+            self.say(STILL_ANSWERING)
             return False
-        self.view.set_busy(self.session.busy)
+        self.presenter.sent()        # connecting; the user entry says it again when it comes
+        self.present()
         self.actions.refresh()
         self.view.jump_to_end()
-        self.view.take_offer()
         self._refresh_changes()
-        # The loop's own first state; the user entry says it again when it arrives.
-        self.view.set_status(CONNECTING)
         return True
 
     def _test_connection(self) -> None:
@@ -307,7 +298,7 @@ class ChatPanel(PanelStates):
         from marginalia.office import server_look, settings_store
         from marginalia.ui.check_report import report_lines
         settings = settings_store.load(self.ctx)
-        self.view.set_status(transcript.TESTING)
+        self.say(TESTING)
 
         def show(result):
             if self._disposed:
@@ -315,6 +306,8 @@ class ChatPanel(PanelStates):
             lines = ([server_look.sentence(result)] if isinstance(result, Exception)
                      else report_lines(result, settings))
             self._show(self.renderer.report(lines))
+            self.presenter.quiet()
+            self.present()
         server_look.check_later(self.ctx, settings, show, server_look.Latest())
 
     @guarded
@@ -323,7 +316,8 @@ class ChatPanel(PanelStates):
         if self._disposed or not self.session.busy:
             return False
         self.session.stop()
-        self.view.set_status(transcript.STOPPING)
+        self.presenter.stop()
+        self.present()
         return True
 
     @guarded
@@ -334,25 +328,22 @@ class ChatPanel(PanelStates):
 
     @guarded
     def on_new_chat(self) -> None:
-        self.actions.editing = False
         had_chat = bool(self.session.log) and not self.session.busy
         undo = self.session.new_chat()
         self.scope.refresh()             # a new chat starts without sources
-        self.queued = None
         self.renderer.reset()
         self.view.set_text("transcript", "")
         self.view.set_text("thinking", "")
         self._directions_from([])
         self.view.show_toggle(False)
-        self.view.set_busy(self.session.busy)
-        self.view.take_offer()
+        self.presenter.new_chat(undo if had_chat else None)
+        self.presenter.busy = self.session.busy
+        self.present()
         self.actions.refresh()
         self._refresh_changes()
-        self.view.focus_input()
+        self.focus_after("new_chat")
         if had_chat:
-            self._offer_undo(undo)
-        else:
-            self.view.set_status(self._idle_status(), "")
+            self._undo_later(undo)
 
     @guarded
     def on_toggle_thinking(self) -> None:

@@ -21,6 +21,7 @@ from marginalia.chat import history
 from marginalia.errors import MarginaliaError
 from marginalia.ui import history_menu as hm
 from marginalia.ui.chat_export import to_markdown
+from marginalia.ui.status import answer_row
 
 log = logging.getLogger("marginalia.panel")
 
@@ -88,7 +89,6 @@ class PanelActions:
 
     def __init__(self, panel):
         self.panel = panel
-        self.editing = False        # Edit pressed: the next Send replaces the last turn
         self._typed = None          # the message box's listener, added at the first Edit
 
     @property
@@ -96,20 +96,22 @@ class PanelActions:
         return self.panel.session
 
     def _say(self, sentence: str) -> None:
-        self.panel.view.set_status(sentence)
+        self.panel.say(sentence)
+
+    @property
+    def presenter(self):
+        return self.panel.presenter
 
     def run(self, name: str) -> None:
         getattr(self, "on_" + name)()
 
     # -- the answer row ------------------------------------------------------
     def refresh(self) -> None:
-        """Grey out what cannot act now (no answer yet, or a turn running)."""
-        idle = not self.session.busy
-        answer = bool(history.last_answer(self.session.log))
+        """Grey out what cannot act now (ui.status.answer_row)."""
+        answered = bool(history.last_answer(self.session.log))
         asked = any(role == "user" for role, _payload in self.session.log)
-        view = self.panel.view
-        view.enable(("copy", "insert"), idle and answer)
-        view.enable(("retry", "edit"), idle and asked)
+        for name, enabled in answer_row(self.session.busy, answered, asked).items():
+            self.panel.view.enable((name,), enabled)
 
     def on_copy(self) -> None:
         text = history.last_answer(self.session.log)
@@ -137,7 +139,7 @@ class PanelActions:
         self._say(hm.INSERTED)
 
     def on_retry(self) -> None:
-        self.editing = False
+        self.presenter.edit_ended()
         text = self._take_back()
         if text is not None:
             self.panel.send_text(text)
@@ -154,9 +156,9 @@ class PanelActions:
         if cut is None or self.session.busy:
             return
         self.panel.view.keep_input(self.session.log[cut[1]][1])
-        self.panel.view.focus_input()
-        self.editing = True
-        self._say(hm.EDITING)
+        self.presenter.edit()
+        self.panel.present()
+        self.panel.focus_after("edit")
         if self._typed is None:
             from marginalia.office.panel_listen import Listener
             self._typed = Listener(on_text=self._edited)
@@ -166,20 +168,14 @@ class PanelActions:
         """After Edit the status says so while the box holds a message: an emptied box
         (select all, delete) has nothing to send, so the idle status shows until the new
         text comes; Send then still replaces the last turn, as the sentence says again."""
-        if not self.editing or self.session.busy:
-            return
-        shown = self.panel.view.controls["status"].getModel().Label
-        idle = self.panel.renderer.status
-        if self.panel.view.take_input():
-            if shown == idle:
-                self._say(hm.EDITING)
-        elif shown == hm.EDITING:
-            self.panel.view.set_status(idle, self.panel.renderer.details)
+        if self.presenter.editing and not self.session.busy:
+            self.presenter.box_changed(bool(self.panel.view.take_input()))
+            self.panel.present()
 
     def before_send(self) -> None:
         """Called as a message is sent: after Edit, it replaces the last turn."""
-        if self.editing:
-            self.editing = False
+        if self.presenter.editing:
+            self.presenter.edit_ended()
             self._take_back()
 
     def _take_back(self) -> Optional[str]:
@@ -219,7 +215,7 @@ class PanelActions:
             return
         action, chat_id = choice
         if action == "open":
-            self.editing = False
+            self.presenter.edit_ended()
             if not self.session.open_chat(chat_id):
                 self.show_notes()
                 return
@@ -231,7 +227,7 @@ class PanelActions:
         elif action == "export":
             self.export()
         elif action == "forget" and self._confirm(hm.FORGET_QUESTION):
-            self.editing = False
+            self.presenter.edit_ended()
             self.session.forget_chats()
             self.panel.replay()
             self._say(hm.FORGOTTEN)

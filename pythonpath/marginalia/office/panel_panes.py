@@ -6,7 +6,7 @@ lists mirroring the panes, alignment by direction, and copying without the
 view's soft breaks. PanelView mixes it in; all methods run on the VCL main
 thread and need the view's ``ctx``, ``controls``, ``_lengths``, ``_items``,
 ``mirrored``, ``assistive``, ``follow`` (ui.follow), ``scroll`` (office.pane_scroll),
-``_jump_shown``, ``relayout`` and ``set_status``.
+``_jump_shown`` and ``relayout``.
 """
 
 import uno
@@ -143,15 +143,17 @@ class PaneText:
         self._items[pane] = assistive.mirror(self.controls[MIRRORS[pane]], self._items[pane],
                                              self._text_peer(pane).getText())
 
-    def announce(self, answer: str) -> None:
-        """A reply finished: say so where a screen reader hears it (office.assistive)."""
+    def announce(self, answer: str) -> str:
+        """A reply finished: say so where a screen reader hears it (office.assistive);
+        the sentence for the status line, or "" (the presenter, ui.status, shows it)."""
         if self.assistive and answer.strip():
             if self.mirrored:
                 self._mirror("thinking")
                 self._mirror("transcript")
                 assistive.show_answer(self.controls[MIRRORS["transcript"]],
                                       self._items["transcript"], answer)
-            self.set_status(spoken.announcement(answer))
+            return spoken.announcement(answer)
+        return ""
 
     def set_rtl(self, pane: str, rtl: bool) -> None:
         """Align a pane (or the message box) right for right-to-left text, else left.

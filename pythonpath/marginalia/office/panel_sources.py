@@ -145,7 +145,7 @@ def mention_list(panel):
             return
         index = int(match.key[len(mentions.DOCUMENT_KEY):])
         doc, title = offered["documents"][index], offered["titles"][index]
-        PanelSources(panel, panel.view.set_status).add(
+        PanelSources(panel, panel.say).add(
             title, lambda run: panel.session.sources.add_document(doc, run))
 
     return SlashList(panel.ctx, panel.view, lambda: (), matcher, completer, chosen,

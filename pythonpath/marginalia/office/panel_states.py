@@ -3,7 +3,8 @@
 A mixin of office.panel.ChatPanel (kept apart so the panel's module stays
 small): what the user sees change when a turn thinks, answers and ends, a
 message Enter queued while a turn ran, New chat's few seconds of Undo, and
-Up arrow giving the last message back. Main thread.
+Up arrow giving the last message back. What each of these shows is the
+presenter's (ui.status); this mixin tells it and draws. Main thread.
 """
 
 import logging
@@ -13,7 +14,7 @@ from typing import Callable
 from marginalia import threads
 from marginalia.errors import user_sentence
 from marginalia.office import mainthread
-from marginalia.ui import transcript
+from marginalia.ui import first_run, status, transcript
 
 log = logging.getLogger("marginalia.panel")
 
@@ -33,8 +34,23 @@ def guarded(method: Callable) -> Callable:
 
 
 class PanelStates:
-    """Needs the ChatPanel's ctx, session, view, renderer, queued, _thought_at,
-    _shown_setting, _disposed, _idle_status and send_text."""
+    """Needs the ChatPanel's ctx, session, view, presenter (ui.status), card, _thought_at,
+    _shown_setting, _disposed, replay and send_text."""
+
+    def present(self) -> None:
+        """Draw what the presenter says now: the one place the status line, Send/Stop and
+        New chat's Undo change (the card's hint is the idle status while no model is set)."""
+        presenter = self.presenter
+        presenter.hint = first_run.status_hint(self.card.settings) if self.card else None
+        shown = presenter.shown()
+        self.view.set_status(shown.status, shown.details)
+        self.view.set_send(shown.send)
+        self.view.show("undo", shown.undo)
+
+    def say(self, sentence: str) -> None:
+        """An action's one sentence on the status line (change card, sources, commands)."""
+        self.presenter.say(sentence)
+        self.present()
 
     def _began(self, what: str) -> None:
         """Thinking opens while it streams, and folds to "Thought for N s" as the answer starts."""
@@ -52,15 +68,24 @@ class PanelStates:
     def _turn_ended(self, entries) -> None:
         """A queued message goes now, unless the turn was stopped or failed (then it waits
         in the box for the user to send or change)."""
-        stopped = transcript.turn_failed(self.session.log)
-        queued, self.queued = self.queued, None
-        if queued is None:
-            return
-        if stopped:
-            self.view.keep_input(queued)
-            self.view.set_status(transcript.QUEUE_KEPT)
-        else:
-            self.send_text(queued)
+        send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
+        if keep is not None:
+            self.view.keep_input(keep)
+            self.focus_after("queue_kept")
+        elif send is not None:
+            self.send_text(send)
+
+    def focus_after(self, action: str) -> None:
+        """Move the keyboard where the presenter says it goes after ``action``: posted, so
+        it lands after the click that ran the action (VCL hands focus back to a clicked
+        button once its handler returns, also to one the action hid)."""
+        if status.focus_after(action) == status.INPUT:
+            mainthread.post(self.ctx, self._focus_input)
+
+    @guarded
+    def _focus_input(self) -> None:
+        if not self._disposed:
+            self.view.focus_input()
 
     @guarded
     def on_recall(self) -> None:
@@ -73,19 +98,20 @@ class PanelStates:
         if last and not self.view.take_input():
             self.view.keep_input(last)
 
-    def _offer_undo(self, undo) -> None:
-        """Offer Undo after New chat for UNDO_SECONDS, with the status sentence that says
-        so (ui.offer): both end together, and any other status takes the offer back."""
-        self.view.show_offer("undo", transcript.NEW_CHAT, undo)
+    def _undo_later(self, undo) -> None:
+        """New chat's Undo (offered by the presenter with the sentence that says so) ends
+        after UNDO_SECONDS: both together; any other status takes it back sooner."""
         threads.later(UNDO_SECONDS, mainthread.post, self.ctx, lambda: self._undo_expired(undo))
 
     @guarded
     def _undo_expired(self, undo) -> None:
-        if not self._disposed:
-            self.view.expire_offer(undo, self._idle_status())
+        if not self._disposed and self.presenter.undo_expired(undo):
+            self.present()
 
     def undo_new_chat(self) -> None:
-        undo = self.view.take_offer()
+        undo = self.presenter.take_undo()
         if undo is not None and self.session.undo_new_chat(undo):
             self.replay()
-            self.view.set_status(transcript.CHAT_BACK)
+            self.presenter.undone()
+        self.present()
+        self.focus_after("undo")

@@ -17,8 +17,7 @@ from marginalia.ui import bidi, panel_layout, theme
 from marginalia.ui.answer_format import pane_columns
 from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
-from marginalia.ui.offer import Offer
-from marginalia.ui.transcript import READY
+from marginalia.ui.status import READY, SEND
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_UP = 1025              # com.sun.star.awt.Key.UP
@@ -86,13 +85,12 @@ class PanelView(PaneText):
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
         self.banner = None                # an outside agent editing (office.agent_banner)
-        self._busy_shown = False          # the button starts as Send
+        self._send_shown = SEND           # the one button's (label, tooltip)
         self._lengths = {"transcript": 0, "thinking": 0}
         self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
         self._input_lines = panel_layout.MIN_LINES
         self.follow = Follow()            # whether the conversation follows its end
         self._jump_shown = False
-        self.offer = Offer()              # New chat's Undo and the sentence offering it
         self._undo_shown = False
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
@@ -264,56 +262,31 @@ class PanelView(PaneText):
             self.toggle_visible = shown
             self.relayout()
 
-    def set_status(self, text: str, details: str = None) -> None:
+    def set_status(self, text: str, details: str) -> None:
+        """Draw the status line ui.status decided: plain words, the numbers as its tooltip."""
         model = self.controls["status"].getModel()
-        model.Label = text
-        if details is not None:
-            # The numbers (tokens, context) are the tooltip; the line stays plain words.
+        if model.Label != text:
+            model.Label = text
+        if model.HelpText != details:
             model.HelpText = details
-        ended = self.offer.status_shown(text)
-        if ended is not None:
-            self.show(ended, False)
-
-    # -- a transient offer (ui.offer) ------------------------------------------
-    def show_offer(self, button: str, status: str, value) -> None:
-        """Show ``button`` and the status sentence offering it, until one of them ends."""
-        self.take_offer()
-        self.offer.start(button, status, value)
-        self.set_status(status, "")
-        self.show(button, True)
-
-    def take_offer(self):
-        """The offer is used or withdrawn: its button goes; returns what it held."""
-        button = self.offer.button
-        value = self.offer.take()
-        if button is not None:
-            self.show(button, False)
-        return value
-
-    def expire_offer(self, value, status: str) -> None:
-        """The offer holding ``value`` timed out: its button and its sentence go together."""
-        button = self.offer.button
-        if self.offer.expire(value):
-            self.show(button, False)
-            self.set_status(status)
 
     def set_scope(self, text: str) -> None:
         model = self.controls["scope"].getModel()
         if model.Label != text:
             model.Label = text
 
-    def set_busy(self, busy: bool) -> None:
-        # One button: Send while idle, Stop while a turn runs (its label is its accessible name).
-        # Called for every batch the panel shows: only a change touches the button.
-        if busy == self._busy_shown:
+    def set_send(self, send) -> None:
+        """One button: Send while idle, Stop while a turn runs (ui.status.SEND, STOP: its
+        label, which is its accessible name, and tooltip). Only a change touches it."""
+        if send == self._send_shown:
             return
-        self._busy_shown = busy
-        label = "Stop" if busy else "Send"
+        self._send_shown = send
         model = self.controls["send"].getModel()
-        model.Label = label
-        model.HelpText = "Stop the answer" if busy else "Send the message"
+        model.Label, model.HelpText = send
 
     def show(self, name: str, shown: bool) -> None:
+        if name == "undo" and shown == self._undo_shown:
+            return
         self.controls[name].setVisible(shown)
         if name == "undo" and shown != self._undo_shown:
             self._undo_shown = shown

@@ -17,7 +17,7 @@ from marginalia.i18n.catalog import tr
 from marginalia.office import chat_session, prompt_store, settings_store
 from marginalia.ui import prompts as pl
 from marginalia.ui import policy, quick_menu, tool_words
-from marginalia.ui.transcript import STILL_ANSWERING
+from marginalia.ui.status import STILL_ANSWERING
 from marginalia.writer import action_output
 
 log = logging.getLogger("marginalia.quick")

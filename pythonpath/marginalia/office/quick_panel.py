@@ -95,7 +95,7 @@ def say(doc: Any, sentence: str) -> None:
     panel = _shown_by(doc, sentence)
     if panel is not None:
         try:
-            panel.view.set_status(sentence)
+            panel.say(sentence)
         except Exception:
             log.exception("could not show a sentence in the panel")
 

@@ -124,7 +124,7 @@ class _Writer:
 
 def to_markdown(log: Iterable[Tuple[str, object]], title: str = "",
                 when: Optional[float] = None) -> str:
-    """The chat log (``("user", text)`` / ``("event", Event)`` entries) as Markdown."""
+    """The chat log (events.Entry: the user's messages and the turns' events) as Markdown."""
     writer = _Writer()
     heading = "# " + (tr("Chat about %s") % title if title else tr("Chat"))
     stamp = time.strftime("%Y-%m-%d %H:%M", time.localtime(when if when else time.time()))

@@ -2,80 +2,54 @@
 
 The panel has a conversation pane and a separate thinking pane. This module
 turns the session's log entries (``("user", text)`` or ``("event", Event)``)
-into the text to append to each pane plus the status line; the UNO view only
-inserts that text at the end of its controls. Appending keeps the cost of an
-update proportional to the new text, never to the transcript's length.
-
-The status line shows a turn's states as the loop words them (its STATUS
-events, and chat.loop.CONNECTING for a message just sent); this module words
-only what the panel shows outside a turn, below.
+into the text to append to each pane; the UNO view only inserts that text at
+the end of its controls. Appending keeps the cost of an update proportional to
+the new text, never to the transcript's length. The status line is ui.status's.
 """
 
 from dataclasses import dataclass
-from typing import Iterable, List, Optional, Tuple
+from typing import Iterable, List, Tuple
 
-from marginalia.chat.budget import short_count
-from marginalia.chat.loop import CONNECTING, RUNNING
 from marginalia.document.docview import short
 from marginalia.events import REASONING, Event
 from marginalia.ui import citation_lines
 from marginalia.ui.answer_format import DEFAULT_COLUMNS, LineFormatter, combine
 from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
                                     SoftWrap, trim_point)
-from marginalia.ui.tool_words import running, tool_line
+from marginalia.ui.tool_words import tool_line
 
-READY = "Ready"
-STOPPED = "Stopped"                       # the turn ended with finish_reason "cancelled"
-STOPPING = "Stopping\u2026"               # Stop pressed, the turn not yet ended
-ERROR_STATUS = "Error"
-STILL_ANSWERING = "Still answering; press Stop first."
-LAST_TURN = "Last turn: "                # the status tooltip: the turn's usage
 ASSISTANT = "Assistant:"
 STOPPED_MARK = "\u25a0 Stopped"           # where the user stopped a turn
-
-QUEUED_MARK = " \u00b7 your next message is queued"   # after the status while one waits
-QUEUE_KEPT = "The answer stopped; your queued message is back in the box."
-NEW_CHAT = "New chat started. Undo brings the last one back."
-CHAT_BACK = "The chat is back."
 THOUGHT_FOR = "Thought for %d s \u25b8"
 THOUGHT_SHORT = "%d s \u25b8"            # the same on a narrow toggle (its name stays whole)
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
-METER = " \u00b7 context %s / %s"   # after the status: the last request's size / the window
 TEST_COMMAND = "/test"
 # Turns on the debug log until LibreOffice closes (marginalia.debuglog).
 DEBUG_LOG_COMMAND = "/debuglog"
-TESTING = "Testing the connection and whether the model can edit\u2026"
 TEST_TITLE = "Test connection:"
 THINKING_HEADER_LIMIT = 60
 
 
 @dataclass
 class Appends:
-    """What to change at the end of each pane, and the new status line (None: unchanged).
+    """What to change at the end of each pane.
 
     ``retract`` is text to take off the end of the conversation pane before
     ``chat`` is added (a formatted line drawn again, or an answer that turned
-    out to be R1 reasoning). ``details`` is the status line's tooltip: the
-    numbers the status line leaves out. ``began`` names what the turn began
-    in this batch ("thinking", "answer"), so the panel can time the thinking.
+    out to be R1 reasoning). ``began`` names what the turn began in this batch
+    ("thinking", "answer"), so the panel can time the thinking.
     """
 
     chat: str = ""
     thinking: str = ""
-    status: Optional[str] = None
     retract: str = ""
-    details: Optional[str] = None
     began: Tuple[str, ...] = ()
 
     def extend(self, other: "Appends") -> "Appends":
         self.retract, self.chat = combine(self.retract, self.chat, other.retract, other.chat)
         self.thinking += other.thinking
-        if other.status is not None:
-            self.status = other.status
-        if other.details is not None:
-            self.details = other.details
         self.began += other.began
         return self
 
@@ -119,22 +93,6 @@ def turn_failed(entries: List[Tuple[str, object]]) -> bool:
     return False
 
 
-def format_usage(usage: Optional[dict]) -> str:
-    """'1,234 tokens (1,000 prompt, 234 answer)' from an OpenAI-style usage dict."""
-    if not usage:
-        return ""
-    prompt = usage.get("prompt_tokens")
-    completion = usage.get("completion_tokens")
-    total = usage.get("total_tokens")
-    if total is None and prompt is not None and completion is not None:
-        total = prompt + completion
-    if total is None:
-        return ""
-    if prompt is not None and completion is not None:
-        return "{:,} tokens ({:,} prompt, {:,} answer)".format(total, prompt, completion)
-    return "{:,} tokens".format(total)
-
-
 class TranscriptRenderer:
     """Keeps just enough state to know where the next piece of text belongs.
 
@@ -155,8 +113,6 @@ class TranscriptRenderer:
         self.columns = columns
 
     def reset(self) -> None:
-        self.status = READY         # the status line as the entries so far leave it
-        self.details = ""           # its tooltip
         self._block = None          # None, "user", "answer", "tool", "error", "notice"
         self._at_line_start = True
         self._empty = True
@@ -171,18 +127,9 @@ class TranscriptRenderer:
         self._answer = None         # the answer's LineFormatter while its text streams
         self._run = None            # chat shown since this response's text began ([str])
         self._before_run = None     # the state to go back to if that text was reasoning
-        self.usage = None
-        self._base = READY          # the status line without the context meter
-        self.meter = ""
 
     def _finished(self, out: Appends) -> Appends:
         out.thinking = self._think_wrap.feed(out.thinking)
-        if out.status is not None:
-            self._base = out.status
-            out.status += self.meter
-            self.status = out.status
-        if out.details is not None:
-            self.details = out.details
         return out
 
     # -- entries -------------------------------------------------------------
@@ -198,12 +145,11 @@ class TranscriptRenderer:
         return out
 
     def user(self, text: str) -> Appends:
-        out = Appends(status=CONNECTING)
+        out = Appends()
         self._close_answer(out)
         self._question = text
         self._assistant_started = False
         self._thinking_header_done = False
-        self.usage = None
         self._chat(out, self._start_block("user", blank_line=True) + "You: " + text.rstrip()
                    + "\n")
         return self._finished(out)
@@ -317,17 +263,6 @@ class TranscriptRenderer:
         self._chat(out, chat)
         return out
 
-    def _on_usage(self, ev):
-        self.usage = ev.usage
-        return Appends()
-
-    def _on_context(self, ev):
-        """The meter: "context 5.2k / 32k", kept after whatever the status line says."""
-        usage = ev.usage or {}
-        if usage.get("tokens") is not None and usage.get("window"):
-            self.meter = METER % (short_count(usage["tokens"]), short_count(usage["window"]))
-        return Appends(status=self._base)
-
     def _on_notice(self, ev):
         if not ev.message:
             return Appends()
@@ -351,31 +286,22 @@ class TranscriptRenderer:
 
     def report(self, lines: Iterable[str]) -> Appends:
         """Test connection's report (``/test``): a titled block of short lines."""
-        out = Appends(status=READY)
+        out = Appends()
         self._close_answer(out)
         chat = self._start_block("notice", blank_line=True) + TEST_TITLE + "\n"
         chat += "".join(TOOL_MARK + short(line, 300) + "\n" for line in lines)
         self._chat(out, chat)
         return self._finished(out)
 
-    def _on_status(self, ev):
-        if not ev.text:
-            return Appends()
-        head, _, tail = RUNNING.partition("%s")
-        if ev.text.startswith(head) and ev.text.endswith(tail):
-            # The loop names the tool; the user is told what it does.
-            return Appends(status=running(ev.text[len(head):len(ev.text) - len(tail)]))
-        return Appends(status=ev.text)
-
     def _on_error(self, ev):
-        out = Appends(status=ERROR_STATUS)
+        out = Appends()
         self._close_answer(out)
         sentence = short(ev.message or "Something went wrong.", 400)
         self._chat(out, self._start_block("error") + ERROR_MARK + sentence + "\n")
         return out
 
     def _on_done(self, ev):
-        """The turn's end (its one DONE, see office.chat_session): the idle status line."""
+        """The turn's end (its one DONE, see office.chat_session): a mark if it was stopped."""
         out = Appends()
         self._close_answer(out)
         stopped = ev.finish_reason == "cancelled"
@@ -385,9 +311,6 @@ class TranscriptRenderer:
             self._block, self._empty = "notice", False
         self._chat(out, chat)
         self._run = None
-        used = format_usage(self.usage)
-        out.status = STOPPED if stopped else READY
-        out.details = LAST_TURN + used if used else ""
         return out
 
     # -- helpers -------------------------------------------------------------
