@@ -25,6 +25,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr
+
 Message = Dict[str, Any]
 
 RATIO = 0.32             # tokens per byte before any calibration: cautious for English
@@ -36,12 +39,13 @@ MIN_READ = 600           # the smallest read limit worth offering a tool, in cha
 INLINE_MAX = 6000        # characters of a short document the system message shows whole
 
 PLACEHOLDER = '{"note": "arguments removed to fit the context window"}'
-TOO_LONG = ("Your message is too long for this model's context window (about %s tokens, "
-            "%s fit); shorten it or choose a model with a larger window.")
+# The user's sentences (a turn's error, shown in the panel): in the user's language.
+TOO_LONG = N_("Your message is too long for this model's context window (about %(size)s "
+              "tokens, %(room)s fit); shorten it or choose a model with a larger window.")
 NO_FIT = ("This turn's tool results no longer fit the model's context window, so the turn "
           "stopped; send a message to go on.")
-NO_ROOM = ("This model's context window (%s tokens) is too small for Marginalia's "
-           "instructions and tools; give the model a larger context window.")
+NO_ROOM = N_("This model's context window (%s tokens) is too small for Marginalia's "
+             "instructions and tools; give the model a larger context window.")
 
 
 def text_size(text: Any) -> int:
@@ -80,7 +84,10 @@ def short_count(tokens: int) -> str:
     if tokens < 1000:
         return str(int(tokens))
     if tokens < 10000:
-        return ("%.1fk" % (int(tokens / 100) / 10.0)).replace(".0k", "k")
+        tenths = int(tokens / 100)
+        if tenths % 10 == 0:
+            return "%dk" % (tenths // 10)
+        return formats.decimal(tenths / 10.0, 1) + "k"     # 5,2k where a comma is the mark
     return "%dk" % int(tokens / 1000)
 
 
@@ -207,12 +214,13 @@ def fit(system: str, tools_size: int, messages: List[Message], turn_start: int, 
     costs = [message_size(m) + per_message for m in messages]
     out = Fit(list(messages), window=window)
     if limit <= 0:
-        out.error = NO_ROOM % "{:,}".format(window)
+        out.error = tr(NO_ROOM) % formats.number(window)
         return out
     turn_start = min(max(0, turn_start), len(messages))
     if turn_start < len(messages) and costs[turn_start] > limit:
-        out.error = TOO_LONG % ("{:,}".format(calibration.tokens(costs[turn_start])),
-                                "{:,}".format(max(0, calibration.tokens(limit))))
+        out.error = tr(TOO_LONG) % {
+            "size": formats.number(calibration.tokens(costs[turn_start])),
+            "room": formats.number(max(0, calibration.tokens(limit)))}
         return out
     total = sum(costs)
     keep = [True] * len(messages)

@@ -19,32 +19,34 @@ from typing import Any, Iterable, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.chat.budget import short_count
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui.history_menu import EDITING
 from marginalia.ui.offer import Offer
 from marginalia.ui.tool_words import running
 
-READY = "Ready"
-STOPPED = "Stopped"                       # the turn ended with finish_reason "cancelled"
-STOPPING = "Stopping\u2026"               # Stop pressed, the turn not yet ended
-ERROR_STATUS = "Error"                    # an error sentence is in the chat; the turn ends next
-CONNECTING = "Connecting\u2026"
-WAITING = "Waiting for the model\u2026"
-THINKING = "Thinking\u2026"
-WRITING = "Writing\u2026"
+READY = N_("Ready")
+STOPPED = N_("Stopped")                       # the turn ended with finish_reason "cancelled"
+STOPPING = N_("Stopping\u2026")               # Stop pressed, the turn not yet ended
+ERROR_STATUS = N_("Error")                    # an error sentence is in the chat; the turn ends next
+CONNECTING = N_("Connecting\u2026")
+WAITING = N_("Waiting for the model\u2026")
+THINKING = N_("Thinking\u2026")
+WRITING = N_("Writing\u2026")
 WORDS = {ev.CONNECTING: CONNECTING, ev.WAITING: WAITING, ev.THINKING: THINKING,
          ev.WRITING: WRITING}
-STILL_ANSWERING = "Still answering; press Stop first."
-# On the status line's second line, so it is never the part a narrow panel cuts.
-QUEUED_MARK = "\nYour next message is queued."
-QUEUE_KEPT = "The answer stopped; your queued message is back in the box."
-NEW_CHAT = "New chat started. Undo brings the last one back."
-CHAT_BACK = "The chat is back."
-TESTING = "Testing the connection and whether the model can edit\u2026"
-CONTEXT_TIP = "Context: %s of %s tokens"  # the tooltip: the last request's size, the window
-LAST_TURN = "Last turn: "                 # the tooltip: the turn's usage
+STILL_ANSWERING = N_("Still answering; press Stop first.")
+# On the status line's second line (status()), so it is never the part a narrow panel cuts.
+QUEUED_MARK = N_("Your next message is queued.")
+QUEUE_KEPT = N_("The answer stopped; your queued message is back in the box.")
+NEW_CHAT = N_("New chat started. Undo brings the last one back.")
+CHAT_BACK = N_("The chat is back.")
+TESTING = N_("Testing the connection and whether the model can edit\u2026")
+CONTEXT_TIP = N_("Context: %s of %s tokens")  # the tooltip: the last request's size, the window
+LAST_TURN = N_("Last turn: %s")               # the tooltip: the turn's usage
 UNDO = "undo"                             # the offer's button
-SEND = ("Send", "Send the message")       # the one button's label and tooltip, idle
-STOP = ("Stop", "Stop the answer")        # ... while a turn runs
+SEND = (N_("Send"), N_("Send the message"))       # the one button's label and tooltip, idle
+STOP = (N_("Stop"), N_("Stop the answer"))        # ... while a turn runs
 INPUT = "input"                           # the message box, for focus_after
 # Where the keyboard goes after an action: the message box whenever the action leaves
 # the user something to type (a button that hid itself would leave focus nowhere).
@@ -74,9 +76,12 @@ def format_usage(usage: Optional[dict]) -> str:
         total = prompt + completion
     if total is None:
         return ""
+    tokens = trn("%s token", "%s tokens", total) % formats.number(total)
     if prompt is not None and completion is not None:
-        return "{:,} tokens ({:,} prompt, {:,} answer)".format(total, prompt, completion)
-    return "{:,} tokens".format(total)
+        return tr("%(tokens)s (%(prompt)s prompt, %(answer)s answer)") % {
+            "tokens": tokens, "prompt": formats.number(prompt),
+            "answer": formats.number(completion)}
+    return tokens
 
 
 def answer_row(busy: bool, answered: bool, asked: bool) -> dict:
@@ -244,6 +249,8 @@ class PanelPresenter:
 
     # -- state out ---------------------------------------------------------------
     def status(self) -> str:
+        """The status line in the user's language (the state is kept in English, as the
+        catalog's keys; a sentence an action said is translated already or is a key)."""
         if self.said is not None:
             text = self.said
         elif self.stopping and self.busy:
@@ -252,19 +259,21 @@ class PanelPresenter:
             text = self.hint
         else:
             text = self.state
+        text = tr(text)
         if self.queued is not None and self.busy:
-            text += QUEUED_MARK
+            text += "\n" + tr(QUEUED_MARK)      # its own line: a narrow panel never cuts it
         return text
 
     def details(self) -> str:
         lines = []
         if self.context is not None:
-            lines.append(CONTEXT_TIP % (short_count(self.context[0]),
-                                        short_count(self.context[1])))
+            lines.append(tr(CONTEXT_TIP) % (short_count(self.context[0]),
+                                            short_count(self.context[1])))
         if self.last_turn:
-            lines.append(LAST_TURN + self.last_turn)
+            lines.append(tr(LAST_TURN) % self.last_turn)
         return "\n".join(lines)
 
     def shown(self) -> Shown:
-        return Shown(self.status(), self.details(), self.busy, STOP if self.busy else SEND,
+        label, tip = STOP if self.busy else SEND
+        return Shown(self.status(), self.details(), self.busy, (tr(label), tr(tip)),
                      self.offer.button == UNDO)
