@@ -34,6 +34,7 @@ from marginalia.chat.textcalls import TextCallFilter, tool_names
 from marginalia.chat.toolroute import CallRouter, arguments_text, is_json, new_call_id
 from marginalia.events import (DONE, ERROR, REASONING, RECLASSIFY, TEXT, TOOL_CALL_STARTED,
                                USAGE, Event)
+from marginalia.i18n.catalog import tr
 
 # eos / eos_token: llama.cpp forks and some vLLM builds; "" is sent by a few gateways.
 _FINISH_ALIASES = {"eos": "stop", "eos_token": "stop", "": None}
@@ -59,10 +60,10 @@ def _error_sentence(error):
     # Never a web page or a traceback (a proxy's page, a Python server's crash).
     message = clean_message(message) if isinstance(message, str) else None
     if not message:
-        return "The model server reported an error while answering."
+        return tr("The model server reported an error while answering.")
     if message[-1] not in ".!?":
         message += "."
-    return "The model server reported an error: " + message
+    return tr("The model server reported an error: %s") % message
 
 
 @dataclass
@@ -165,7 +166,7 @@ class StreamAccumulator:
         except ValueError:
             if not event.complete:
                 return self._fail(STREAM_CUT)    # the body ended inside this event
-            return self._fail("The model server sent a garbled answer stream.")
+            return self._fail(tr("The model server sent a garbled answer stream."))
         return self.feed(chunk)
 
     def feed(self, chunk: Any) -> List[Event]:
@@ -206,7 +207,7 @@ class StreamAccumulator:
             reason = _FINISH_ALIASES.get(reason, reason)
             if reason == "error":
                 # OpenRouter: a finish reason of "error" is an error too.
-                events.extend(self._fail("The model server stopped the answer with an error."))
+                events.extend(self._fail(tr("The model server stopped the answer with an error.")))
             elif reason is not None:
                 self._finish_reason = reason
         return events

@@ -37,6 +37,8 @@ from marginalia.chat.endpoint import Endpoint
 from marginalia.chat.transport import ChatClient, CancelToken
 from marginalia.config import PRESETS, Settings, preset_endpoint
 from marginalia.errors import EndpointError, MarginaliaError
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr
 
 log = logging.getLogger("marginalia.chat.window")
 
@@ -49,9 +51,10 @@ LEARNED_SECONDS = 3600.0     # a window named in a refusal: until the user may h
 CACHE_SECONDS = 600.0
 UNLOADED_SECONDS = 20.0      # an Ollama model not loaded yet: ask again soon
 
-OLLAMA_HINT = ("Ollama runs %s with a %s-token context, though the model supports %s; "
-               "Marginalia shortens the chat to fit. For more, start Ollama with "
-               "OLLAMA_CONTEXT_LENGTH=%s (or set num_ctx in a Modelfile).")
+OLLAMA_HINT = N_("Ollama runs %(model)s with a %(runs)s-token context, though the model "
+                 "supports %(most)s; Marginalia shortens the chat to fit. For more, start "
+                 "Ollama with OLLAMA_CONTEXT_LENGTH=%(suggest)s (or set num_ctx in a "
+                 "Modelfile).")
 
 _PORTS = {11434: "ollama", 1234: "lmstudio", 8080: "llamacpp", 8000: "vllm"}
 _cache: Dict[Tuple[str, str], Tuple[float, Optional[Window]]] = {}
@@ -228,8 +231,8 @@ def _ollama(client: ChatClient, root: str, model: str, cancel) -> Tuple[Optional
     source = "ollama /api/ps" if loaded else "ollama default"
     if maximum and runs < maximum:
         suggest = min(maximum, 32768)
-        hint = OLLAMA_HINT % (model, "{:,}".format(runs), "{:,}".format(maximum),
-                              suggest)
+        hint = tr(OLLAMA_HINT) % {"model": model, "runs": formats.number(runs),
+                                  "most": formats.number(maximum), "suggest": suggest}
         return Window(runs, source, model_max=maximum, hint=hint), bool(loaded)
     return Window(runs, source), bool(loaded)
 

@@ -19,6 +19,7 @@ from com.sun.star.datatransfer import XTransferable
 
 from marginalia.chat import history
 from marginalia.errors import MarginaliaError
+from marginalia.i18n.catalog import tr
 from marginalia.ui import history_menu as hm
 from marginalia.ui.chat_export import to_markdown
 from marginalia.ui.status import answer_row
@@ -288,8 +289,8 @@ class PanelActions:
         try:
             history.write_atomic(path, to_markdown(self.session.log, title))
         except OSError as exc:
-            self._say("The chat could not be written to %s (%s)."
-                      % (path, exc.strerror or "the folder refused it"))
+            self._say(tr("The chat could not be written to %(path)s (%(reason)s).")
+                      % {"path": path, "reason": exc.strerror or tr("the folder refused it")})
             return
         self._say(hm.EXPORTED % os.path.basename(path))
 
@@ -297,7 +298,7 @@ class PanelActions:
         ctx = self.panel.ctx
         picker = ctx.ServiceManager.createInstanceWithArgumentsAndContext(
             "com.sun.star.ui.dialogs.FilePicker", (FILESAVE_AUTOEXTENSION,), ctx)
-        picker.setTitle("Export chat")
+        picker.setTitle(tr("Export chat"))
         picker.appendFilter(MARKDOWN_FILTER, "*.md")
         picker.setCurrentFilter(MARKDOWN_FILTER)
         picker.setDefaultName(name)
