@@ -195,8 +195,23 @@ def test_a_sentence_said_lasts_until_the_turn_next_changes():
     presenter.see([state(ev.WRITING)], busy=True)
     assert presenter.status() == st.WRITING
     presenter.say(st.TESTING)
-    presenter.quiet()
+    presenter.quiet(st.TESTING)
     assert presenter.status() == st.WRITING
+
+
+def test_tests_report_quiets_only_its_own_sentence_and_never_an_offer():
+    presenter = PanelPresenter()
+    presenter.see([user(), event(ev.DONE, finish_reason="stop")], busy=False)
+    presenter.say(st.TESTING)
+    undo = object()
+    presenter.new_chat(undo)                    # New chat while /test runs
+    presenter.quiet(st.TESTING)                 # its report arrives
+    shown = presenter.shown()
+    assert shown.undo and shown.status == st.NEW_CHAT       # the offer and its sentence
+    presenter.take_undo()
+    presenter.say("The last answer is on the clipboard.")
+    presenter.quiet(st.TESTING)
+    assert presenter.status() == "The last answer is on the clipboard."
 
 
 def test_editing_the_last_message_is_said_only_while_the_box_holds_it():
@@ -226,7 +241,7 @@ def test_the_first_run_hint_is_the_idle_line_until_the_first_message():
     assert presenter.status() == first_run.NEEDS_MODEL
     presenter.say(first_run.KEPT)
     assert presenter.status() == first_run.KEPT
-    presenter.quiet()
+    presenter.quiet(first_run.KEPT)
     presenter.see([user(), event(ev.DONE, finish_reason="stop")], busy=False)
     assert presenter.status() == st.READY
 

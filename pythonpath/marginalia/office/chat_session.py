@@ -177,7 +177,7 @@ class ChatSession:
                 ended = True
             # Entries of a turn that New chat cleared may still arrive: drop them.
             if gen == self._generation:
-                kept.append((role, payload))
+                kept.append(ev.Entry(role, payload))
         batch = ev.merge_entries(kept)
         if not batch and not ended:
             return

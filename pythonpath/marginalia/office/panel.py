@@ -194,17 +194,20 @@ class ChatPanel(PanelStates):
         """
         if self._disposed:
             return
-        self._show(self.renderer.render(entries))
+        # The presenter first: a batch that fails to draw still ends its turn there.
         self.presenter.see(entries, self.session.busy)
+        self._show(self.renderer.render(entries))
         for pane, rtl in self.directions.see(entries).items():
             self.view.set_rtl(pane, rtl)
         self.actions.refresh()
         self._refresh_changes(always=False)
         if self.card is not None and first_run.answered_in(entries):
             self._close_card()
-        if not self.session.busy and any(role == "event" and payload.kind == DONE
-                                         for role, payload in entries):
-            if not transcript.turn_failed(self.session.log):
+        done = any(role == "event" and payload.kind == DONE for role, payload in entries)
+        # A queued message waits only while a turn runs: also the end of a turn New chat
+        # cleared (an empty batch) hands it over.
+        if not self.session.busy and (done or self.presenter.queued is not None):
+            if done and not transcript.turn_failed(self.session.log):
                 spoken = self.view.announce(history.last_answer(self.session.log))
                 if spoken:
                     self.presenter.say(spoken)
@@ -306,7 +309,7 @@ class ChatPanel(PanelStates):
             lines = ([server_look.sentence(result)] if isinstance(result, Exception)
                      else report_lines(result, settings))
             self._show(self.renderer.report(lines))
-            self.presenter.quiet()
+            self.presenter.quiet(TESTING)
             self.present()
         server_look.check_later(self.ctx, settings, show, server_look.Latest())
 

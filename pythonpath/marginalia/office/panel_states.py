@@ -71,7 +71,10 @@ class PanelStates:
         send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
         if keep is not None:
             self.view.keep_input(keep)
-            self.focus_after("queue_kept")
+            # Only a keyboard already in the panel goes to the box: a turn that failed on
+            # its own must not pull it out of the document the user is typing in.
+            if self.view.has_focus():
+                self.focus_after("queue_kept")
         elif send is not None:
             self.send_text(send)
 

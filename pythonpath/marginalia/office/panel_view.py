@@ -317,6 +317,10 @@ class PanelView(PaneText):
         peer.setSelection(selection(end, end))
         self._input_changed()
 
+    def has_focus(self) -> bool:
+        """Whether the keyboard is in one of the panel's controls."""
+        return bool(self._handler.focus_inside)
+
     def focus_input(self) -> None:
         self.controls["input"].setFocus()
 

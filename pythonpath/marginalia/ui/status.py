@@ -178,9 +178,11 @@ class PanelPresenter:
         self.offer.status_shown(sentence)
         self.said = sentence
 
-    def quiet(self) -> None:
-        """What was said is done with (/test's report is in the chat): the state shows."""
-        self.said = None
+    def quiet(self, sentence: str) -> None:
+        """``sentence`` is done with (/test's report is in the chat): the state shows
+        again, unless something else was said meanwhile (an offer keeps its own)."""
+        if self.said == sentence:
+            self.said = None
 
     def queue(self, text: str) -> None:
         """Enter while a turn runs: the message waits and goes when the answer ends."""
