@@ -16,10 +16,12 @@ ids, types, statuses), not what was written. Two rules keep it so:
 import logging
 import traceback
 
+from marginalia.i18n.catalog import N_
+
 _on = [False]
 
-NOTE = ("Debug log on until LibreOffice closes: marginalia-debug.log now holds document "
-        "text, prompts and answers.")
+NOTE = N_("Debug log on until LibreOffice closes: marginalia-debug.log now holds document "
+          "text, prompts and answers.")
 
 
 def turn_on() -> None:

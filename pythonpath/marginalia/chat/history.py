@@ -21,6 +21,7 @@ from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.document.docview import short
+from marginalia.i18n.catalog import tr
 
 FORMAT = 1
 SUFFIX = ".json"
@@ -201,11 +202,11 @@ def set_aside(path: str) -> str:
     aside = path + ASIDE_SUFFIX
     try:
         os.replace(path, aside)
-        where = "it was kept as %s" % os.path.basename(aside)
+        return tr("A saved chat of this document could not be read (it was kept as %s); the "
+                  "others are unaffected.") % os.path.basename(aside)
     except OSError:
-        where = "it could not be moved aside"
-    return ("A saved chat of this document could not be read (%s); the others are "
-            "unaffected." % where)
+        return tr("A saved chat of this document could not be read (it could not be moved "
+                  "aside); the others are unaffected.")
 
 
 def read_chat(path: str) -> KeptChat:

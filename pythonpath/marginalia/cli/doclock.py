@@ -14,6 +14,7 @@ from urllib.parse import urlparse
 from urllib.request import url2pathname
 
 from marginalia.cli.profile_lock import profile_in_use
+from marginalia.i18n.catalog import tr
 
 
 class LockOwner(NamedTuple):
@@ -77,13 +78,16 @@ def is_stale(owner: LockOwner, this_host: str, in_use: Callable[[str], bool]) ->
 
 def describe(owner: LockOwner, document: str) -> str:
     """One sentence: who holds ``document`` since when, and the way forward."""
-    who = owner.user or "someone"
+    who = owner.user or tr("someone")
     if owner.name and owner.name != owner.user:
         who = "%s (%s)" % (owner.name, owner.user) if owner.user else owner.name
-    since = " since %s" % owner.since if owner.since else ""
-    return ("%s is open in LibreOffice by %s on %s%s; close it there, or add --ignore-lock "
-            "to work on a copy." % (os.path.basename(document), who, owner.host or "another "
-                                    "computer", since))
+    values = {"file": os.path.basename(document), "who": who,
+              "host": owner.host or tr("another computer"), "since": owner.since}
+    if owner.since:
+        return tr("%(file)s is open in LibreOffice by %(who)s on %(host)s since %(since)s; "
+                  "close it there, or add --ignore-lock to work on a copy.") % values
+    return tr("%(file)s is open in LibreOffice by %(who)s on %(host)s; close it there, or "
+              "add --ignore-lock to work on a copy.") % values
 
 
 def holder(document: str) -> Optional[LockOwner]:

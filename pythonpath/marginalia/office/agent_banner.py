@@ -14,6 +14,7 @@ import logging
 import time
 
 from marginalia import threads
+from marginalia.i18n.catalog import tr
 from marginalia.office import button_width, mainthread, mcp_turns
 from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
@@ -49,7 +50,7 @@ class AgentBanner:
         self.controls = {}
         for name, kind, props in (
                 ("text", "FixedText", {"Label": "", "NoLabel": True, "MultiLine": True}),
-                ("stop", "Button", {"Label": wording.STOP_LABEL})):
+                ("stop", "Button", {"Label": tr(wording.STOP_LABEL)})):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                    ctx)
             for prop, value in props.items():

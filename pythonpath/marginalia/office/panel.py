@@ -22,6 +22,7 @@ import uno
 from marginalia.chat import history
 from marginalia import debuglog
 from marginalia.events import DONE, ERROR, NOTICE, Entry, Event
+from marginalia.i18n.catalog import tr
 from marginalia.office import mainthread
 from marginalia.ui import bidi, first_run, panel_layout, transcript
 from marginalia.office.panel_states import PanelStates, guarded
@@ -259,7 +260,7 @@ class ChatPanel(PanelStates):
             from marginalia.office import logfile
             self.view.clear_input()
             logfile.debug_on()
-            self._show(self.renderer.event(Event(NOTICE, message=debuglog.NOTE)))
+            self._show(self.renderer.event(Event(NOTICE, message=tr(debuglog.NOTE))))
             return
         if self.card is not None and not self.card.ensure_model():
             # Nothing to send it to yet: the message stays, the status says what to do.

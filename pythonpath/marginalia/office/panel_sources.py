@@ -16,6 +16,7 @@ import uno
 
 from marginalia import threads
 from marginalia.errors import user_sentence
+from marginalia.i18n.catalog import tr
 from marginalia.office import chat_sources, mainthread, source_reader
 from marginalia.sources import cite_as
 from marginalia.ui import sources_menu as sm
@@ -52,7 +53,7 @@ class PanelSources:
             # Only the Chat group: this menu never loaded the key, which a whole save drops.
             settings_store.save(self.panel.ctx, settings.copy(citations_as=what),
                                 only=("Chat",))
-            self._say(cite_as.CHOSEN % dict(cite_as.STYLES)[what].lower())
+            self._say(tr(cite_as.CHOSEN) % tr(dict(cite_as.STYLES)[what]))
             return
         if self.session.busy:
             self._say(sm.BUSY)        # the turn's tools read the sources meanwhile

@@ -8,13 +8,15 @@ per cited passage after the answer, for documents that take no notes.
 
 from typing import Dict, Optional, Tuple
 
+from marginalia.i18n.catalog import N_, tr
+
 FOOTNOTES, ENDNOTES, LIST = "footnotes", "endnotes", "list"
 STYLES: Tuple[Tuple[str, str], ...] = (
-    (FOOTNOTES, "Footnotes"), (ENDNOTES, "Endnotes"),
-    (LIST, "A sources list after the answer"))
+    (FOOTNOTES, N_("Footnotes")), (ENDNOTES, N_("Endnotes")),
+    (LIST, N_("A sources list after the answer")))
 SERVICES = {FOOTNOTES: "com.sun.star.text.Footnote", ENDNOTES: "com.sun.star.text.Endnote"}
-LIST_HEADING = "Sources"
-CHOSEN = "Insert will put citations as %s from now on."
+LIST_HEADING = N_("Sources")      # written into the document, in the user's language
+CHOSEN = N_("Insert's citations from now on: %s.")
 
 
 def style(value: Optional[str]) -> str:
@@ -26,7 +28,7 @@ def with_list(markdown: str, notes: Dict[int, str]) -> str:
     """The answer with its cited passages listed after it, in key order, as markdown."""
     if not notes:
         return markdown
-    lines = ["**%s**" % LIST_HEADING] + ["[%d] %s" % (key, _one_line(notes[key]))
+    lines = ["**%s**" % tr(LIST_HEADING)] + ["[%d] %s" % (key, _one_line(notes[key]))
                                           for key in sorted(notes)]
     return markdown.rstrip() + "\n\n" + "\n\n".join(lines) + "\n"
 

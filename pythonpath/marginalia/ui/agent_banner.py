@@ -11,6 +11,7 @@ here; office.agent_banner only shows it.
 
 from typing import Any, Dict, Iterable, List, NamedTuple, Sequence, Tuple
 
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui.first_run import text_lines
 
 # A name from an agent's clientInfo can be any length; the row says it whole up to
@@ -18,14 +19,14 @@ from marginalia.ui.first_run import text_lines
 NAME_MAX = 40
 ELLIPSIS = "\u2026"
 
-EDITING_ONE = "%s is editing this document."
-EDITING_TWO = "%s and %s are editing this document."
-EDITING_MORE = "%s and %d other agents are editing this document."
-STOPPED = "%s was stopped: its calls are refused until LibreOffice restarts."
-STOPPED_MANY = "%s were stopped: their calls are refused until LibreOffice restarts."
-STOP_LABEL = "Stop"
-STOP_NAME = "Stop %s"
-ROW_NAME = "Outside agent: %s"        # the row's accessible name: what it is, then its words
+# The user's words, translated where the row is made (banner()); agents' names are theirs.
+EDITING_ONE = N_("%s is editing this document.")
+EDITING_TWO = N_("%(first)s and %(second)s are editing this document.")
+STOPPED = N_("%s was stopped: its calls are refused until LibreOffice restarts.")
+STOPPED_MANY = N_("%s were stopped: their calls are refused until LibreOffice restarts.")
+STOP_LABEL = N_("Stop")
+STOP_NAME = N_("Stop %s")
+ROW_NAME = N_("Outside agent: %s")    # the row's accessible name: what it is, then its words
 
 
 class Banner(NamedTuple):
@@ -40,7 +41,7 @@ HIDDEN = Banner(False)
 
 
 def short(name: str) -> str:
-    name = " ".join((name or "").split()) or "An outside agent"
+    name = " ".join((name or "").split()) or tr("An outside agent")
     return name if len(name) <= NAME_MAX else name[:NAME_MAX - 1].rstrip() + ELLIPSIS
 
 
@@ -60,7 +61,10 @@ def editing(turns: Iterable[Dict[str, Any]], document: str,
 
 def _both(names: List[str]) -> str:
     shown = [short(n) for n in names]
-    return shown[0] if len(shown) == 1 else "%s and %s" % (", ".join(shown[:-1]), shown[-1])
+    if len(shown) == 1:
+        return shown[0]
+    return tr("%(first)s and %(last)s") % {"first": tr(", ").join(shown[:-1]),
+                                           "last": shown[-1]}
 
 
 def banner(turns: Iterable[Dict[str, Any]], document: str, stopped: Sequence[str] = (),
@@ -74,16 +78,20 @@ def banner(turns: Iterable[Dict[str, Any]], document: str, stopped: Sequence[str
     names = editing(turns, document, stopped)
     if names:
         if len(names) == 1:
-            text = EDITING_ONE % short(names[0])
+            text = tr(EDITING_ONE) % short(names[0])
         elif len(names) == 2:
-            text = EDITING_TWO % (short(names[0]), short(names[1]))
+            text = tr(EDITING_TWO) % {"first": short(names[0]), "second": short(names[1])}
         else:
-            text = EDITING_MORE % (short(names[0]), len(names) - 1)
-        return Banner(True, text, ROW_NAME % text, tuple(names), STOP_NAME % _both(names))
+            others = len(names) - 1
+            text = trn("%(first)s and %(count)d other agent are editing this document.",
+                       "%(first)s and %(count)d other agents are editing this document.",
+                       others) % {"first": short(names[0]), "count": others}
+        return Banner(True, text, tr(ROW_NAME) % text, tuple(names),
+                      tr(STOP_NAME) % _both(names))
     if just_stopped:
         names = list(just_stopped)
-        text = (STOPPED if len(names) == 1 else STOPPED_MANY) % _both(names)
-        return Banner(True, text, ROW_NAME % text)
+        text = (tr(STOPPED) if len(names) == 1 else tr(STOPPED_MANY)) % _both(names)
+        return Banner(True, text, tr(ROW_NAME) % text)
     return HIDDEN
 
 
