@@ -23,15 +23,16 @@ from typing import Any, List, Optional
 from marginalia.document import answer_fit
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui import prompts as pl
 from marginalia.writer import answer, read, rewrite
 from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.block_tools import forward, replace_selection
 from marginalia.writer.text_tools import check_writable, insert_comment
 
-CHANGED = ("The text changed while Marginalia was working on it, so the answer was not put "
-           "in the document; it is in the chat.")
-NO_SELECTION = "%s works on selected text: select some text first."
+CHANGED = N_("The text changed while Marginalia was working on it, so the answer was not put "
+             "in the document; it is in the chat.")
+NO_SELECTION = N_("%s works on selected text: select some text first.")
 
 
 class Target:
@@ -95,7 +96,7 @@ def capture(doc: Any, rng: Any = None, whole: bool = False) -> Target:
 
 def _unchanged(target: Target) -> None:
     if [p.getString() for p in target.pieces] != target.old:
-        raise ToolError(CHANGED)
+        raise ToolError(tr(CHANGED))
 
 
 def _replace(target: Target, reply: str) -> str:
@@ -103,8 +104,10 @@ def _replace(target: Target, reply: str) -> str:
     if new is not None:
         for piece, old, text in reversed(list(zip(target.pieces, target.old, new))):
             rewrite.replace_range(piece, text, old)
-        return "Replaced the selection" if len(new) < 2 else \
-            "Replaced the %d selected paragraphs" % len(new)
+        if len(new) < 2:
+            return tr("Replaced the selection")
+        return trn("Replaced the %d selected paragraph", "Replaced the %d selected paragraphs",
+                   len(new)) % len(new)
     # Another shape (more or fewer paragraphs, a list, formatting): the replace tool's
     # markdown writer does it, on the captured range selected again.
     target.doc.getCurrentController().select(target.range)
@@ -115,20 +118,20 @@ def _replace(target: Target, reply: str) -> str:
 def _below(target: Target, reply: str) -> str:
     blocks = md.parse(answer_fit.clean(reply))
     if not blocks:
-        raise ToolError("The answer has no text to insert.")
+        raise ToolError(tr("The answer has no text to insert."))
     text = target.range.getText()
     cursor = text.createTextCursorByRange(target.range.getEnd())
     cursor.gotoEndOfParagraph(False)
     made = answer.write_at(target.doc, text, cursor, blocks)
-    return "Inserted %d paragraph%s below" % (made, "" if made == 1 else "s")
+    return trn("Inserted %d paragraph below", "Inserted %d paragraphs below", made) % made
 
 
 def _comment(target: Target, reply: str) -> str:
     note = answer_fit.comment_text(reply)
     if not note:
-        raise ToolError("The answer has no text for a comment.")
+        raise ToolError(tr("The answer has no text for a comment."))
     insert_comment(target.doc, target.range, note)
-    return "Added the answer as a comment"
+    return tr("Added the answer as a comment")
 
 
 def apply(target: Target, mode: str, reply: str) -> Optional[str]:
@@ -136,9 +139,9 @@ def apply(target: Target, mode: str, reply: str) -> Optional[str]:
     if mode == pl.PANEL:
         return None
     if not answer_fit.clean(reply):
-        raise ToolError("The answer was empty; nothing was changed.")
+        raise ToolError(tr("The answer was empty; nothing was changed."))
     if target.doc.isReadonly():
-        raise ToolError("The document is read-only; the answer is in the chat.")
+        raise ToolError(tr("The document is read-only; the answer is in the chat."))
     _unchanged(target)
     check_writable([target.range], "That part of the document")
     if mode in (pl.REPLACE, pl.SUGGEST):

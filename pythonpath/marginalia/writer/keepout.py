@@ -20,20 +20,23 @@ from typing import Any, List, Optional, Tuple
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import keepout_names
 from marginalia.errors import ToolError
+from marginalia.i18n.catalog import N_, tr
 from marginalia.writer import read
 from marginalia.writer.bodymap import Offsets, span
 
 PREFIX = keepout_names.PREFIX
-UNDO_MARK = "Keep Marginalia out"
-UNDO_UNMARK = "Let Marginalia in"
+# Edit > Undo's titles and the command's sentences: the user's words (the refusals for
+# the model, refuse(), stay English).
+UNDO_MARK = N_("Keep Marginalia out")
+UNDO_UNMARK = N_("Let Marginalia in")
 NOTE = ("Paragraphs %s are marked \u201cKeep Marginalia out\u201d by the user: do not change "
         "them (the edit tools refuse to).")
 REFUSED = ("%s is marked \u201cKeep Marginalia out\u201d by the user, so it may not be changed; "
            "nothing was changed. Leave that passage as it is, or ask the user to remove the "
            "mark.")
-MARKED = "Marginalia will keep out of %s: its edits there are refused."
-UNMARKED = "The Keep Marginalia out mark is removed from %s."
-NO_SELECTION = "Put the cursor in the main text (or select a passage) to mark it."
+MARKED = N_("Marginalia will keep out of %s: its edits there are refused.")
+UNMARKED = N_("The Keep Marginalia out mark is removed from %s.")
+NO_SELECTION = N_("Put the cursor in the main text (or select a passage) to mark it.")
 
 
 def marks(doc: Any) -> List[Tuple[str, Any]]:
@@ -119,6 +122,15 @@ def _span(first, last):
     if last is None or last == first:
         return "paragraph %d" % first
     return "paragraphs %d\u2013%d" % (first, last)
+
+
+def _user_span(first, last):
+    """_span in the user's words (the command's sentences)."""
+    if first is None:
+        return tr("a marked passage")
+    if last is None or last == first:
+        return tr("paragraph %d") % first
+    return tr("paragraphs %(first)d\u2013%(last)d") % {"first": first, "last": last}
 
 
 def refuse(doc: Any, anchor: Any) -> None:
@@ -207,7 +219,7 @@ def mark(doc: Any, rng: Any) -> str:
     text = doc.getText()
     stem = keepout_names.next_stem(doc.getBookmarks().getElementNames())
     manager = doc.getUndoManager()
-    manager.enterUndoContext(UNDO_MARK)
+    manager.enterUndoContext(tr(UNDO_MARK))
     try:
         for index, para in enumerate(_paragraphs(cursor), 1):
             bookmark = doc.createInstance("com.sun.star.text.Bookmark")
@@ -226,7 +238,7 @@ def unmark(doc: Any, name: str) -> bool:
     if not members:
         return False
     manager = doc.getUndoManager()
-    manager.enterUndoContext(UNDO_UNMARK)
+    manager.enterUndoContext(tr(UNDO_UNMARK))
     try:
         for member in members:
             bookmark = bookmarks.getByName(member)
@@ -251,17 +263,17 @@ def toggle(doc: Any) -> str:
     """The one-click command: mark the selection, or remove the mark it is in. A sentence."""
     rng = _selection_range(doc)
     if rng is None:
-        return NO_SELECTION
+        return tr(NO_SELECTION)
     touched = _touched(doc, rng)
     if touched is not None:
         name, anchor = touched
-        span = _span(*_paragraph_numbers(doc, anchor))
+        span = _user_span(*_paragraph_numbers(doc, anchor))
         unmark(doc, name)
-        return UNMARKED % span
+        return tr(UNMARKED) % span
     name = mark(doc, rng)
     anchor = dict(marks(doc)).get(name)
-    return MARKED % (_span(*_paragraph_numbers(doc, anchor)) if anchor is not None
-                     else "the selected paragraphs")
+    return tr(MARKED) % (_user_span(*_paragraph_numbers(doc, anchor)) if anchor is not None
+                         else tr("the selected paragraphs"))
 
 
 def noted(doc: Any, out: Any) -> Any:
