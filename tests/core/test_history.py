@@ -188,8 +188,18 @@ def test_the_history_menu_lists_chats_newest_first_with_delete_export_and_forget
              history.ChatSummary("old", "Fix the spelling", now - 86400 * 40)]
     items = hm.menu_items(chats, "new", can_export=True, now=now)
     labels = [i.label for i in items]
-    assert labels[0] == "Shorten the intro \u2014 14:50"
-    assert labels[1].startswith("Fix the spelling \u2014 15 Oct")
+    # Dates the locale's way (English until the office says: 12-hour clock, month/day).
+    assert labels[0] == "Shorten the intro \u2014 2:50 PM"
+    assert labels[1] == "Fix the spelling \u2014 10/15 3:00 PM"
+    from marginalia.i18n import formats
+    try:
+        formats.install(formats.Formats(decimal=",", thousands=".", date_order="DMY",
+                                        date_separator=".", twelve_hour=False))
+        german = [i.label for i in hm.menu_items(chats, "new", can_export=True, now=now)]
+        assert german[:2] == ["Shorten the intro \u2014 14:50",
+                              "Fix the spelling \u2014 15.10. 15:00"]
+    finally:
+        formats.install(formats.ENGLISH)
     assert items[0].checked and not items[1].checked
     assert labels[2:] == ["", hm.DELETE_LABEL, hm.EXPORT_LABEL, hm.FORGET_LABEL]
     assert [s.label for s in items[3].submenu] == labels[:2]

@@ -4,6 +4,7 @@ from typing import List
 
 from marginalia.chat.check import AS_TEXT, NOT_CALLED, REFUSED, STRUCTURED, CheckReport
 from marginalia.config import Settings
+from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, tr
 from marginalia.ui.options_form import connection_sentence
 
@@ -38,7 +39,7 @@ def report_lines(report: CheckReport, settings: Settings) -> List[str]:
             parts.append(tr("thinking: shown") if report.thinking else tr("thinking: none"))
         lines.append(" \u00b7 ".join(parts))
     if report.window is not None:
-        lines.append(tr("context window: %s tokens") % "{:,}".format(report.window.tokens))
+        lines.append(tr("context window: %s tokens") % formats.number(report.window.tokens))
     else:
         lines.append(tr("context window: not reported by the server"))
     if report.error:
@@ -71,5 +72,5 @@ def report_summary(report: CheckReport, settings: Settings) -> str:
     if report.tools != REFUSED:
         parts.append(tr("thinking shown") if report.thinking else tr("no thinking"))
     if report.window is not None:
-        parts.append(tr("window %s") % "{:,}".format(report.window.tokens))
+        parts.append(tr("window %s") % formats.number(report.window.tokens))
     return tr("Connected: %s.") % " \u00b7 ".join(parts)

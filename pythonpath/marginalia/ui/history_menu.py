@@ -9,6 +9,7 @@ import time
 from typing import List, NamedTuple, Optional, Sequence
 
 from marginalia.chat.history import ChatSummary
+from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, Deferred, tr
 
 OPEN_BASE = 1000          # menu id of the n-th chat: OPEN_BASE + n
@@ -52,14 +53,15 @@ class MenuItem(NamedTuple):
 
 
 def when(stamp: float, now: Optional[float] = None) -> str:
-    """A short date: the time today, the day and month this year, else the full date."""
+    """A short date the locale's way (i18n.formats): the time today, the day and month
+    this year, else the full date."""
     now = time.time() if now is None else now
     moment, today = time.localtime(stamp), time.localtime(now)
     if moment[:3] == today[:3]:
-        return time.strftime("%H:%M", moment)
+        return formats.clock(moment)
     if moment.tm_year == today.tm_year:
-        return time.strftime("%d %b %H:%M", moment).lstrip("0")
-    return time.strftime("%d %b %Y", moment).lstrip("0")
+        return "%s %s" % (formats.day_month(moment), formats.clock(moment))
+    return formats.full_date(moment)
 
 
 def chat_label(summary: ChatSummary, now: Optional[float] = None) -> str:
