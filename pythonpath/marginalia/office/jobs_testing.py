@@ -335,6 +335,30 @@ def _failing_edit(ctx, document, payload):
         box.end_turn()
 
 
+@_on_main
+def _panel_fit(ctx, doc, payload):
+    """Every shown control of the document's panel against the toolkit's measure of it
+    (office.fit_probe); with stretch, after making every text ~30% longer and laying out."""
+    from marginalia.office import fit_probe, quick_panel
+    panel = quick_panel._panel_for(doc)
+    if panel is None:
+        raise ValueError("no panel is open for this document")
+    view = panel.view
+    ids = dict(view.controls)
+    for part, prefix in ((view.strip, "card_"), (view.banner, "agent_"), (view.card, "setup_")):
+        for name, control in (getattr(part, "controls", None) or {}).items():
+            ids[prefix + name] = control
+    changed = fit_probe.stretch(view.container) if payload.get("stretch") else []
+    try:
+        view.relayout()
+        size = view.parent.getPosSize()
+        return {"parent": (size.Width, size.Height),
+                "controls": fit_probe.measure(view.container, "", ids)}
+    finally:
+        fit_probe.restore(changed)
+        view.relayout()
+
+
 # Command -> handler(ctx, document, payload); each hops to the main thread itself.
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "writer.failing_edit": _failing_edit,
@@ -348,4 +372,5 @@ COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "bench.floor": _floor,
     "bench.probe": _probe,
     "bench.roundtrip": _roundtrip,
+    "panel.fit": _panel_fit,
 }
