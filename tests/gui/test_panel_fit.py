@@ -20,6 +20,11 @@ from tests.support.panel_driver import (PanelDriver, screenshot,
 # Siblings meant to lie on each other: the jump button over the conversation's bottom
 # edge, the hint inside the empty message box (their names in office.panel_view).
 MEANT = {frozenset(("jump", "transcript")), frozenset(("placeholder", "input"))}
+# The "/" and "@" lists lie over the bottom of the conversation, just above the box
+# (never over the box, the status line or Send).
+MEANT |= {frozenset((lst, under)) for lst in ("slash_list", "mention_list")
+          for under in ("transcript", "thinking", "jump", "copy", "insert", "retry", "edit",
+                        "scope")}
 ONE_LINE_TEXT = ("FixedText", "Button", "CheckBox", "RadioButton", "ListBox", "ComboBox")
 # A label's minimum height is its line's; a button's or a box's adds the toolkit's padding
 # (gen: 26 px for a button, 21 for a box), which the Options dialog's own 20-23 px rows
@@ -85,6 +90,7 @@ def _panel_fits(office, doc, what, shot):
         found += ["%s%s: %s" % (what, " (longer words)" if stretch else "", p)
                   for p in problems(controls)]
         screenshot(office, "panel_fit_%s%s.png" % (shot, "_long" if stretch else ""))
+    office.job("panel.fit", document=doc)      # the words as they were
     return found
 
 
@@ -126,6 +132,10 @@ def test_the_slash_list_fits_and_leaves_the_status_and_send(gui_office, gui_doc,
                          for c in gui_office.job("panel.fit", document=gui_doc)["controls"]),
              what="the slash list")
     found = _panel_fits(gui_office, gui_doc, "slash list", "slash")
+    boxes = {c["id"]: c["box"] for c in gui_office.job("panel.fit", document=gui_doc)["controls"]}
+    x, y, w, h = boxes["slash_list"]
+    assert y + h <= boxes["input"][1], boxes       # above the box: status and Send in sight
+    assert h >= 5 * 17, boxes                      # five entries or more at once
     assert not found, "\n".join(found)
 
 

@@ -90,10 +90,30 @@ def measure(container: Any, path: str = "", ids: Dict[str, Any] = None) -> List[
                 need = fit.Height
                 entry["wrap_w"] = fit.Width
             entry["need_h"] = need
+            shown = _dropdown_text(control, k)
+            if shown is not None:
+                # A drop-down shows one choice; its popup is as wide as its longest. The
+                # room the choice needs is its text and the box's own padding, measured.
+                from marginalia.office import text_fit
+                entry["min"] = (text_fit.width(control, shown) + text_fit.padding(control),
+                                least.Height)
+                entry["text"] = shown
         except Exception:      # a control without XLayoutConstrains: box and overlap only
             pass
         out.append(entry)
     return out
+
+
+def _dropdown_text(control: Any, k: str) -> Any:
+    """The text a drop-down list box or a combo box shows now, else None."""
+    try:
+        if k == "ComboBox":
+            return control.getText()
+        if k == "ListBox" and control.getModel().Dropdown:
+            return control.getSelectedItem()
+    except Exception:
+        pass
+    return None
 
 
 def _multiline(control: Any) -> bool:
@@ -122,7 +142,7 @@ def longer(text: str, share: float = 0.3) -> str:
 
 
 def stretch(container: Any, undo: List[Any] = None) -> List[Any]:
-    """Make every shown control's text (and a list's entries) ~30% longer.
+    """Make every shown control's text (and a drop-down's choices) ~30% longer.
 
     Returns [(model, property, old value)] for ``restore``."""
     changed = [] if undo is None else undo
@@ -137,7 +157,9 @@ def stretch(container: Any, undo: List[Any] = None) -> List[Any]:
         if k in TEXT_KINDS and model.Label:
             changed.append((model, "Label", model.Label))
             model.Label = longer(model.Label)
-        elif k in ("ListBox", "ComboBox"):
+        elif k == "ComboBox" or (k == "ListBox" and model.Dropdown):
+            # A drop-down's choices are words a translation changes; a list's rows are
+            # data (changes, prompts, sources) the product shortens to fit at any length.
             items = tuple(longer(item) for item in model.StringItemList)
             if items:
                 changed.append((model, "StringItemList", tuple(model.StringItemList)))

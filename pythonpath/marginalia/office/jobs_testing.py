@@ -348,15 +348,19 @@ def _panel_fit(ctx, doc, payload):
     for part, prefix in ((view.strip, "card_"), (view.banner, "agent_"), (view.card, "setup_")):
         for name, control in (getattr(part, "controls", None) or {}).items():
             ids[prefix + name] = control
-    changed = fit_probe.stretch(view.container) if payload.get("stretch") else []
-    try:
-        view.relayout()
-        size = view.parent.getPosSize()
-        return {"parent": (size.Width, size.Height),
-                "controls": fit_probe.measure(view.container, "", ids)}
-    finally:
-        fit_probe.restore(changed)
-        view.relayout()
+    # The longer words stay until the next call (a screenshot shows them), which puts
+    # them back first.
+    fit_probe.restore(_STRETCHED)
+    del _STRETCHED[:]
+    if payload.get("stretch"):
+        fit_probe.stretch(view.container, _STRETCHED)
+    view.relayout()
+    size = view.parent.getPosSize()
+    return {"parent": (size.Width, size.Height),
+            "controls": fit_probe.measure(view.container, "", ids)}
+
+
+_STRETCHED = []         # (model, property, text) that panel.fit lengthened
 
 
 # Command -> handler(ctx, document, payload); each hops to the main thread itself.

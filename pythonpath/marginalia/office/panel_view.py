@@ -13,6 +13,7 @@ from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
 from marginalia.office.setup_card import EXTENSION_ID
+from marginalia.office.slash_list import LISTS
 from marginalia.ui import bidi, panel_layout, theme
 from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
@@ -46,7 +47,9 @@ CONTROLS = (
     ("thinking", "Edit", "Thinking", {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
     # The button over the conversation's bottom edge comes first: VCL paints the
-    # earlier of two overlapping siblings on top.
+    # earlier of two overlapping siblings on top. So do the "/" and "@" lists
+    # (office.slash_list), which lie over its bottom while a command is typed.
+) + tuple((key, "ListBox", name, {"Dropdown": False}) for key, name in LISTS) + (
     ("jump", "Button", "Go to the newest reply", {"Label": JUMP_LABEL}),
     ("transcript", "Edit", "Conversation", {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
@@ -65,7 +68,7 @@ CONTROLS = (
 ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("edits", "sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
-HIDDEN_AT_START = ("jump", "undo")
+HIDDEN_AT_START = ("jump", "undo") + tuple(key for key, _name in LISTS)
 
 
 class PanelView(PaneText):
@@ -202,6 +205,8 @@ class PanelView(PaneText):
             top += self.card.place(0, top, size.Width)
         if self.strip is not None:
             top += self.strip.place(0, top, size.Width)
+        if self.controls["placeholder"].getPeer().isVisible():   # the box holds the whole hint
+            self._input_lines = max(self._input_lines, self._hint_lines(size.Width))
         shown = self.thinking_visible and self._lengths["thinking"] > 0
         need = button_width.widest_need(self.controls[name] for name in panel_layout.ANSWER_ROW)
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
@@ -215,6 +220,14 @@ class PanelView(PaneText):
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
         if self.toggle_visible:
             self._fit_toggle(boxes["thinking_toggle"][2])
+
+    def _hint_lines(self, width: int) -> int:
+        """The lines the hint's words take in the box at this width (the toolkit's measure)."""
+        import uno
+        inner = panel_layout.placeholder_width(width)
+        need = self.controls["placeholder"].calcAdjustedSize(
+            uno.createUnoStruct("com.sun.star.awt.Size", inner, 0)).Height
+        return -(-(need - panel_layout.HINT_PAD) // panel_layout.LINE)
 
     def set_thinking_visible(self, visible: bool, label: str = None, short: str = None) -> None:
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its

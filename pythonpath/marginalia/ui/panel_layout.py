@@ -24,6 +24,7 @@ ICON_GAP = 2              # five icons and the thinking toggle share the top row
 SCOPE = 18
 LINE = 17                 # one line of the message box, in pixels
 INPUT_PAD = 8
+HINT_PAD = 2              # the hint's box is this much taller than its lines (it sits 3 px in)
 MIN_LINES = 2
 MAX_LINES = 8
 STATUS = 32               # two short lines of plain words beside Send
@@ -38,6 +39,11 @@ ICONS = ("edits", "sources", "history", "new_chat", "settings")   # right to lef
 THINKING_SHARE = 0.28
 THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
+
+
+def placeholder_width(width: int) -> int:
+    """The hint's width inside the message box of a panel ``width`` wide."""
+    return max(max(width, MIN_WIDTH) - 2 * MARGIN - 24, 20)
 
 
 def input_height(lines: int) -> int:
@@ -102,7 +108,9 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     boxes["jump"] = (MARGIN + inner - jump_w - 20, y + transcript_h - ROW - GAP, jump_w, ROW)
     boxes["scope"] = (MARGIN, scope_y, inner, SCOPE)
     boxes["input"] = (MARGIN, input_y, inner, box_h)
-    boxes["placeholder"] = (MARGIN + 4, input_y + 3, max(inner - 24, 20), 2 * LINE)
+    # The hint fills the box (office.panel_view grows the box to the hint's lines).
+    boxes["placeholder"] = (MARGIN + 4, input_y + 3, placeholder_width(width),
+                            box_h - INPUT_PAD + HINT_PAD)
     button_y = buttons_y + (STATUS - ROW) // 2
     boxes["send"] = (width - MARGIN - SEND_WIDTH, button_y, SEND_WIDTH, ROW)
     boxes["undo"] = (width - MARGIN - SEND_WIDTH - GAP - UNDO_WIDTH, button_y, UNDO_WIDTH, ROW)
