@@ -10,7 +10,7 @@ again with every text ~30% longer (German against English): the layout must
 wrap, shorten or grow, not cut. Screenshots: tests/artifacts/panel_fit_*.png.
 """
 
-from marginalia.office import fit_probe
+from marginalia.office import fit_probe, page_fit
 from marginalia.office.button_width import SLACK
 from tests.gui.test_panel_options import on_main
 from tests.support import sse_server as sse
@@ -181,7 +181,10 @@ def test_the_options_pages_fit(gui_office, gui_doc):
         try:
             for stretch in (False, True):
                 if stretch:
-                    on_main(gui_office, lambda: fit_probe.stretch(window))
+                    # The words as a translation would give them at "initialize", which
+                    # lays the page out for them (office.page_fit) as it does there.
+                    on_main(gui_office, lambda: (fit_probe.stretch(window),
+                                                 page_fit.fit(window)))
                 controls = fit_probe.measure(window, page)
                 CHECKED.append((page, stretch, len(controls)))
                 assert len(controls) >= 5, controls

@@ -82,6 +82,9 @@ class PanelView(PaneText):
         self.toggle_visible = False       # shown once there is thinking to show
         self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
+        self._toggle_measured = ("", 0)   # (whole label, the width it needs)
+        self._hint = (PLACEHOLDER, PLACEHOLDER.split(" \u2014 ")[0])   # whole, and short
+        self._status_h = 0                # the status line's words' height at its width
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
         self.banner = None                # an outside agent editing (office.agent_banner)
@@ -209,25 +212,65 @@ class PanelView(PaneText):
             self._input_lines = max(self._input_lines, self._hint_lines(size.Width))
         shown = self.thinking_visible and self._lengths["thinking"] > 0
         need = button_width.widest_need(self.controls[name] for name in panel_layout.ANSWER_ROW)
+        self._status_h = self._words_height("status", panel_layout.status_width(
+            size.Width, self._undo_shown))
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
-                                    self.toggle_visible, self._undo_shown, need)
+                                    self.toggle_visible, self._undo_shown, need,
+                                    self._status_h, self._toggle_need())
         for name, (x, y, w, h) in boxes.items():
             for placed in (name, MIRRORS.get(name)) if self.mirrored else (name,):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
+        self._fit_hint(boxes["placeholder"])
         self.keep_end()
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
         if self.toggle_visible:
             self._fit_toggle(boxes["thinking_toggle"][2])
 
-    def _hint_lines(self, width: int) -> int:
-        """The lines the hint's words take in the box at this width (the toolkit's measure)."""
+    def _words_height(self, name: str, width: int) -> int:
+        """The height a wrapping label's words take at ``width`` (the toolkit's measure)."""
         import uno
-        inner = panel_layout.placeholder_width(width)
-        need = self.controls["placeholder"].calcAdjustedSize(
-            uno.createUnoStruct("com.sun.star.awt.Size", inner, 0)).Height
+        try:
+            return self.controls[name].calcAdjustedSize(
+                uno.createUnoStruct("com.sun.star.awt.Size", width, 0)).Height
+        except Exception:      # no peer (yet): the layout's least height
+            return 0
+
+    def _hint_lines(self, width: int) -> int:
+        """The lines the hint's words take in the box at this width."""
+        need = self._hint_need(panel_layout.placeholder_width(width))
         return -(-(need - panel_layout.HINT_PAD) // panel_layout.LINE)
+
+    def _hint_need(self, width: int) -> int:
+        """The height the whole hint takes at ``width``, whichever form shows now."""
+        model = self.controls["placeholder"].getModel()
+        if model.Label not in self._hint:       # new words (a translation, the fit test)
+            self._hint = (model.Label, model.Label.split(" \u2014 ")[0])
+        shown, model.Label = model.Label, self._hint[0]
+        try:
+            return self._words_height("placeholder", width)
+        finally:
+            model.Label = shown
+
+    def _fit_hint(self, box) -> None:
+        """The whole hint, or its first clause where the box is squeezed (cards open)."""
+        label = self._hint[self._hint_need(box[2]) > box[3]]
+        if self.controls["placeholder"].getModel().Label != label:
+            self.controls["placeholder"].getModel().Label = label
+
+    def _toggle_need(self) -> int:
+        """The width the thinking toggle's whole label needs (measured once per label)."""
+        full = self._toggle_labels[0]
+        if not self.toggle_visible or not full:
+            return 0
+        if self._toggle_measured[0] != full:
+            toggle = self.controls["thinking_toggle"]
+            shown = toggle.getModel().Label
+            toggle.getModel().Label = full
+            self._toggle_measured = (full, button_width.widest_need((toggle,)))
+            toggle.getModel().Label = shown
+        return self._toggle_measured[1]
 
     def set_thinking_visible(self, visible: bool, label: str = None, short: str = None) -> None:
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
@@ -261,6 +304,9 @@ class PanelView(PaneText):
     def set_status(self, text: str, details: str = None) -> None:
         model = self.controls["status"].getModel()
         model.Label = text
+        width = self.controls["status"].getPosSize().Width
+        if width > 1 and self._words_height("status", width) != self._status_h:
+            self.relayout()               # more lines, or fewer: the row fits its words
         if details is not None:
             # The numbers (tokens, context) are the tooltip; the line stays plain words.
             model.HelpText = details

@@ -161,21 +161,46 @@ def text_lines(text: str, width: int) -> int:
     return lines
 
 
-def card_layout(width: int, text: str) -> Tuple[Dict[str, Tuple[int, int, int, int]], int]:
-    """({control: (x, y, w, h)}, the card's height) for a card ``width`` pixels wide."""
+def card_layout(width: int, text: str, needs: Optional[Dict[str, int]] = None
+                ) -> Tuple[Dict[str, Tuple[int, int, int, int]], int]:
+    """({control: (x, y, w, h)}, the card's height) for a card ``width`` pixels wide.
+
+    ``needs``: what the toolkit measured (office.setup_card): "text_h" the sentence's
+    height at the card's width, "label" the wider field label's width, "provider" and
+    "model" what the boxes' shown choices need, "test" and "settings" the buttons'.
+    A label and its box share a row when both fit, else the label goes above its box;
+    the two buttons likewise share a row or take one each: words are never cut.
+    """
+    needs = needs or {}
     inner = max(width - 2 * PAD, 120)
     boxes = {}
     y = PAD
     boxes["title"] = (PAD, y, inner, TITLE_H)
     y += TITLE_H + GAP
-    text_h = text_lines(text, inner) * LINE_H + 4
+    text_h = max(text_lines(text, inner) * LINE_H + 4 if "text_h" not in needs else 0,
+                 needs.get("text_h", 0))
     boxes["text"] = (PAD, y, inner, text_h)
     y += text_h + GAP
+    label_w = max(LABEL_W, needs.get("label", 0))
+    beside = label_w <= inner // 2 and all(
+        needs.get(name, 0) <= inner - label_w for name in ("provider", "model"))
     for name in ("provider", "model"):
-        boxes[name + "_label"] = (PAD, y + 4, LABEL_W, ROW - 6)
-        boxes[name] = (PAD + LABEL_W, y, inner - LABEL_W, ROW)
+        if beside:
+            boxes[name + "_label"] = (PAD, y + 4, label_w, ROW - 6)
+            boxes[name] = (PAD + label_w, y, inner - label_w, ROW)
+        else:
+            boxes[name + "_label"] = (PAD, y, inner, ROW - 6)
+            y += ROW - 6
+            boxes[name] = (PAD, y, inner, ROW)
         y += ROW + GAP
-    boxes["test"] = (PAD, y, TEST_W, ROW)
-    boxes["settings"] = (PAD + TEST_W + GAP, y, min(SETTINGS_W, inner - TEST_W - GAP), ROW)
+    test_w = max(TEST_W, needs.get("test", 0))
+    if test_w + GAP + max(needs.get("settings", 0), 0) <= inner:
+        boxes["test"] = (PAD, y, test_w, ROW)
+        boxes["settings"] = (PAD + test_w + GAP, y, min(max(SETTINGS_W, needs.get(
+            "settings", 0)), inner - test_w - GAP), ROW)
+    else:
+        boxes["test"] = (PAD, y, inner, ROW)
+        y += ROW + GAP
+        boxes["settings"] = (PAD, y, inner, ROW)
     y += ROW + PAD
     return boxes, y

@@ -41,6 +41,12 @@ THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
 
 
+def status_width(width: int, undo_visible: bool) -> int:
+    """The status line's width, beside Send (and Undo while it shows)."""
+    beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
+    return max(width, MIN_WIDTH) - 2 * MARGIN - beside
+
+
 def placeholder_width(width: int) -> int:
     """The hint's width inside the message box of a panel ``width`` wide."""
     return max(max(width, MIN_WIDTH) - 2 * MARGIN - 24, 20)
@@ -54,12 +60,17 @@ def input_height(lines: int) -> int:
 def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
            input_lines: int = MIN_LINES,
            toggle_visible: bool = True, undo_visible: bool = False,
-           answer_need: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
+           answer_need: int = 0, status_h: int = STATUS,
+           toggle_need: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
     """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden.
 
     ``top`` pixels at the top belong to the first-run card (ui.first_run).
     ``answer_need`` is the width the widest answer button's label needs in this
     toolkit (office.button_width): when four do not fit in a row, they go two to a row.
+    ``status_h`` is the height the status line's words take at its width (at
+    least two lines); ``toggle_need`` the width the thinking toggle's whole label needs:
+    when it does not fit beside the icons, the toggle takes a row of its own under them
+    (its words stay: "Thought for 3 s ▸", not "3 s ▸").
     """
     width = max(width, MIN_WIDTH)
     height = max(height, MIN_HEIGHT + top)
@@ -74,11 +85,15 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     toggle_w = min(TOGGLE_WIDTH, x - MARGIN) if toggle_visible else 0
     boxes["thinking_toggle"] = (MARGIN, y, max(toggle_w, 0), ROW)
     y += ROW + GAP
+    if toggle_visible and toggle_need > toggle_w:
+        boxes["thinking_toggle"] = (MARGIN, y, min(inner, max(toggle_need, TOGGLE_WIDTH)), ROW)
+        y += ROW + GAP
 
     count = len(ANSWER_ROW)
     per_row = count if count * answer_need + (count - 1) * GAP <= inner else 2
     rows = -(-count // per_row)
-    buttons_y = height - MARGIN - STATUS
+    status_h = max(STATUS, status_h)
+    buttons_y = height - MARGIN - status_h
     box_h = input_height(input_lines)
     # The box grows upwards, but never squeezes the conversation below 3 rows
     # (nor the thinking pane, when open, below its least height).
@@ -111,9 +126,8 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     # The hint fills the box (office.panel_view grows the box to the hint's lines).
     boxes["placeholder"] = (MARGIN + 4, input_y + 3, placeholder_width(width),
                             box_h - INPUT_PAD + HINT_PAD)
-    button_y = buttons_y + (STATUS - ROW) // 2
+    button_y = buttons_y + (status_h - ROW) // 2
     boxes["send"] = (width - MARGIN - SEND_WIDTH, button_y, SEND_WIDTH, ROW)
     boxes["undo"] = (width - MARGIN - SEND_WIDTH - GAP - UNDO_WIDTH, button_y, UNDO_WIDTH, ROW)
-    beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
-    boxes["status"] = (MARGIN, buttons_y, inner - beside, STATUS)
+    boxes["status"] = (MARGIN, buttons_y, status_width(width, undo_visible), status_h)
     return boxes
