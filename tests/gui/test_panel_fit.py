@@ -14,7 +14,7 @@ from marginalia.office import fit_probe, page_fit
 from marginalia.office.button_width import SLACK
 from tests.gui.test_panel_options import on_main
 from tests.support import sse_server as sse
-from tests.support.panel_driver import (PanelDriver, screenshot,
+from tests.support.panel_driver import (PanelDriver, has_state, screenshot,
                                         set_model_answered, set_paragraphs, wait_for)
 
 # Siblings meant to lie on each other: the jump button over the conversation's bottom
@@ -122,6 +122,23 @@ def test_the_panel_with_its_cards_fits_at_the_default_width(gui_office, gui_doc,
     panel.edit_options()
     found += _panel_fits(gui_office, gui_doc, "review list and tray open", "review")
     assert not found, "\n".join(found)
+    _tab_order_follows_the_eye(panel)
+
+
+def _tab_order_follows_the_eye(panel):
+    """Tab goes through the panel's children in their window order: it must run top to
+    bottom, left to right (the change card's controls came after Send before)."""
+    places = []
+    for ctx in panel._panel_children():
+        if not has_state(ctx, "SHOWING") or not has_state(ctx, "FOCUSABLE"):
+            continue
+        where = ctx.getLocation()
+        places.append(((where.Y, where.X), ctx.getAccessibleName()))
+    names = [name for _place, name in places]
+    assert "Accept all" in names and "Send" in names, names
+    assert names.index("Accept all") < names.index("Send"), names
+    rows = [place for place, _name in places]
+    assert rows == sorted(rows), places
 
 
 def test_the_slash_list_fits_and_leaves_the_status_and_send(gui_office, gui_doc, chat_server):

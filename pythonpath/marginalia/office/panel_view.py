@@ -2,12 +2,12 @@
 
 Owns the windows and nothing else: it knows how to lay itself out, change
 text at the end of a pane (office.panel_panes) and show a status; office.panel
-decides what to show. Controls are added top to bottom, which is the Tab order. Colours come
-from the window's theme (ui.theme). All methods run on the VCL main thread.
+decides what to show. The Tab order follows the controls' places (office.tab_order).
+Colours come from the window's theme (ui.theme). All methods run on the VCL main thread.
 """
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive, button_width, control_names
+from marginalia.office import assistive, button_width, control_names, tab_order
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
@@ -83,6 +83,7 @@ class PanelView(PaneText):
         self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
         self._toggle_measured = ("", 0)   # (whole label, the width it needs)
+        self._tabs = ()                   # the Tab order last set (office.tab_order)
         self._hint = (PLACEHOLDER, PLACEHOLDER.split(" \u2014 ")[0])   # whole, and short
         self._status_h = 0                # the status line's words' height at its width
         self.card = None                  # the first-run card (office.setup_card) while shown
@@ -222,6 +223,7 @@ class PanelView(PaneText):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
         self._fit_hint(boxes["placeholder"])
+        self._tabs = tab_order.apply(self.container, self._children(), self._tabs)
         self.keep_end()
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
         self.controls["thinking_toggle"].setVisible(self.toggle_visible)
@@ -241,6 +243,15 @@ class PanelView(PaneText):
         """The lines the hint's words take in the box at this width."""
         need = self._hint_need(panel_layout.placeholder_width(width))
         return -(-(need - panel_layout.HINT_PAD) // panel_layout.LINE)
+
+    def _children(self) -> dict:
+        """The container's children by name: the view's, the cards'."""
+        out = dict(self.controls)
+        for prefix, part in (("agent_", self.banner), ("card_", self.strip)):
+            out.update((prefix + n, c) for n, c in getattr(part, "controls", {}).items())
+        if self.card is not None:
+            out["setup_card"] = self.card.container
+        return out
 
     def _hint_need(self, width: int) -> int:
         """The height the whole hint takes at ``width``, whichever form shows now."""

@@ -1,7 +1,7 @@
 """Pixel layout of the chat panel for a given size (pure, so it is testable without a window).
 
-Top to bottom, which is also the tab order (office.panel_view adds the
-controls in this order): the first-run card while it shows; a row with the
+Top to bottom, which is also the tab order (office.tab_order puts the
+controls in the order of their places): the first-run card while it shows; a row with the
 thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
 thought) and small icon buttons at the right (Editing options, Sources, History,
 New chat, Settings);
