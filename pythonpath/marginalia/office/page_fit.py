@@ -49,6 +49,27 @@ def _row_after(rects: List[Any], r: Any) -> List[int]:
             if o.X >= r.X + r.Width and o.Y < r.Y + r.Height and r.Y < o.Y + o.Height]
 
 
+FIELDS = ("Edit", "ComboBox")      # boxes whose text scrolls: they can give up width
+
+
+def _from_left(controls, kinds, rects, i, more) -> int:
+    """Widen control ``i`` leftwards into the field before it on its row (a button at the
+    row's end: "List models" after the model box); 0 when that field has no width to give."""
+    r = rects[i]
+    before = [j for j, o in enumerate(rects) if o.X + o.Width <= r.X and kinds[j] in FIELDS
+              and o.Y < r.Y + r.Height and r.Y < o.Y + o.Height]
+    if not before:
+        return 0
+    j = max(before, key=lambda k: rects[k].X)
+    if rects[j].Width - more < LEAST * 2:
+        return 0
+    o = rects[j]
+    controls[j].setPosSize(o.X, o.Y, o.Width - more, o.Height, POSSIZE)
+    controls[i].setPosSize(r.X - more, r.Y, r.Width + more, r.Height, POSSIZE)
+    rects[j], rects[i] = controls[j].getPosSize(), controls[i].getPosSize()
+    return 2
+
+
 def fit(window: Any) -> int:
     """Widen what is cut on ``window`` where its row has room; how many controls moved."""
     controls = list(window.getControls())
@@ -70,7 +91,8 @@ def fit(window: Any) -> int:
         else:
             give = 0
         if more > spare + give:
-            continue             # no room on this row: the test names it
+            moved += _from_left(controls, kinds, rects, i, more)
+            continue
         shrink = max(0, more - spare)
         for j in after:          # all move right; the last gives up what the edge lacks
             o = rects[j]
