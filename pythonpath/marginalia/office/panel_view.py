@@ -7,7 +7,7 @@ Colours come from the window's theme (ui.theme). All methods run on the VCL main
 """
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive, button_width, control_names, tab_order
+from marginalia.office import assistive, button_width, control_names, tab_order, text_fit
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
@@ -84,7 +84,8 @@ class PanelView(PaneText):
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
         self._toggle_measured = ("", 0)   # (whole label, the width it needs)
         self._tabs = ()                   # the Tab order last set (office.tab_order)
-        self._hint = (PLACEHOLDER, PLACEHOLDER.split(" \u2014 ")[0])   # whole, and short
+        self._hint = text_fit.forms(PLACEHOLDER)   # the hint, then shorter forms of it
+        self._hint_fitted = None          # (box, forms) the hint was last fitted to
         self._status_h = 0                # the status line's words' height at its width
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
@@ -209,8 +210,6 @@ class PanelView(PaneText):
             top += self.card.place(0, top, size.Width)
         if self.strip is not None:
             top += self.strip.place(0, top, size.Width)
-        if self.controls["placeholder"].getPeer().isVisible():   # the box holds the whole hint
-            self._input_lines = max(self._input_lines, self._hint_lines(size.Width))
         shown = self.thinking_visible and self._lengths["thinking"] > 0
         need = button_width.widest_need(self.controls[name] for name in panel_layout.ANSWER_ROW)
         self._status_h = self._words_height("status", panel_layout.status_width(
@@ -230,19 +229,16 @@ class PanelView(PaneText):
         if self.toggle_visible:
             self._fit_toggle(boxes["thinking_toggle"][2])
 
-    def _words_height(self, name: str, width: int) -> int:
-        """The height a wrapping label's words take at ``width`` (the toolkit's measure)."""
+    def _words_height(self, name: str, width: int, wide: bool = False) -> int:
+        """The height a wrapping label's words take at ``width`` (the toolkit's measure);
+        with ``wide``, a huge height where a word is wider than ``width``."""
         import uno
         try:
-            return self.controls[name].calcAdjustedSize(
-                uno.createUnoStruct("com.sun.star.awt.Size", width, 0)).Height
+            need = self.controls[name].calcAdjustedSize(
+                uno.createUnoStruct("com.sun.star.awt.Size", width, 0))
         except Exception:      # no peer (yet): the layout's least height
             return 0
-
-    def _hint_lines(self, width: int) -> int:
-        """The lines the hint's words take in the box at this width."""
-        need = self._hint_need(panel_layout.placeholder_width(width))
-        return -(-(need - panel_layout.HINT_PAD) // panel_layout.LINE)
+        return 1 << 20 if wide and need.Width > width else need.Height
 
     def _children(self) -> dict:
         """The container's children by name: the view's, the cards'."""
@@ -253,22 +249,19 @@ class PanelView(PaneText):
             out["setup_card"] = self.card.container
         return out
 
-    def _hint_need(self, width: int) -> int:
-        """The height the whole hint takes at ``width``, whichever form shows now."""
-        model = self.controls["placeholder"].getModel()
-        if model.Label not in self._hint:       # new words (a translation, the fit test)
-            self._hint = (model.Label, model.Label.split(" \u2014 ")[0])
-        shown, model.Label = model.Label, self._hint[0]
-        try:
-            return self._words_height("placeholder", width)
-        finally:
-            model.Label = shown
-
     def _fit_hint(self, box) -> None:
-        """The whole hint, or its first clause where the box is squeezed (cards open)."""
-        label = self._hint[self._hint_need(box[2]) > box[3]]
-        if self.controls["placeholder"].getModel().Label != label:
-            self.controls["placeholder"].getModel().Label = label
+        """The longest form of the hint the box shows whole (office.text_fit.forms)."""
+        hint = self.controls["placeholder"]
+        if hint.getModel().Label not in self._hint:   # new words (a translation, the fit test)
+            self._hint = text_fit.forms(hint.getModel().Label)
+        elif self._hint_fitted == (box, self._hint):
+            return                        # relayout runs on every resize and draft line
+        self._hint_fitted = (box, self._hint)
+        for label in self._hint:
+            hint.getModel().Label = label
+            if self._words_height("placeholder", box[2], wide=True) <= box[3]:
+                break
+        hint.getPeer().setProperty("AccessibleName", self._hint[0])   # read whole
 
     def _toggle_need(self) -> int:
         """The width the thinking toggle's whole label needs (measured once per label)."""

@@ -174,16 +174,16 @@ class SetupCard:
         """What the card's words need in this toolkit (ui.first_run.card_layout)."""
         c = self.controls
         try:
-            inner = max(width - 2 * first_run.PAD, 120)
-            text_h = c["text"].calcAdjustedSize(
-                uno.createUnoStruct("com.sun.star.awt.Size", inner, 0)).Height
+            text_h = c["text"].calcAdjustedSize(uno.createUnoStruct(
+                "com.sun.star.awt.Size", first_run.text_width(width), 0)).Height
             shown = {"provider": c["provider"].getSelectedItem(), "model": c["model"].getText()}
             needs = {name: text_fit.width(c[name], value) + text_fit.padding(c[name])
                      for name, value in shown.items()}
             needs.update(text_h=text_h + 4, label=max(
                 c[n].getMinimumSize().Width for n in ("provider_label", "model_label")),
                 test=button_width.widest_need((c["test"],)),
-                settings=button_width.widest_need((c["settings"],)))
+                settings=button_width.widest_need((c["settings"],)),
+                row=max(c[n].getMinimumSize().Height for n in ("provider", "model", "test")))
             return needs
         except Exception:          # no peers yet: the estimates until the next layout
             log.debug("card measure failed", exc_info=True)

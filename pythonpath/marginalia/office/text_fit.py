@@ -68,3 +68,15 @@ def fit_items(control: Any, items: Sequence[str], box_width: int) -> Tuple[str, 
     font = _font(control)
     room = box_width - padding(control, font)
     return tuple(shorten(control, item, room, font) for item in items)
+
+
+def forms(text: str) -> Tuple[str, ...]:
+    """``text`` and its shorter forms, longest first: without its last clause after ", ",
+    then only what comes before " — " ("Ask about your document — Enter to send, Shift+Enter
+    for a new line" -> "… — Enter to send" -> "Ask about your document")."""
+    out = [text]
+    if ", " in text:
+        out.append(text.rsplit(", ", 1)[0])
+    if " \u2014 " in text:
+        out.append(text.split(" \u2014 ")[0])
+    return tuple(out)

@@ -24,6 +24,7 @@ ICON_GAP = 2              # five icons and the thinking toggle share the top row
 SCOPE = 18
 LINE = 17                 # one line of the message box, in pixels
 INPUT_PAD = 8
+HINT_RIGHT = 20           # the box's scroll bar and frame right of the hint (gen: 14 + 2)
 HINT_PAD = 2              # the hint's box is this much taller than its lines (it sits 3 px in)
 MIN_LINES = 2
 MAX_LINES = 8
@@ -49,7 +50,7 @@ def status_width(width: int, undo_visible: bool) -> int:
 
 def placeholder_width(width: int) -> int:
     """The hint's width inside the message box of a panel ``width`` wide."""
-    return max(max(width, MIN_WIDTH) - 2 * MARGIN - 24, 20)
+    return max(max(width, MIN_WIDTH) - 2 * MARGIN - HINT_RIGHT, 20)
 
 
 def input_height(lines: int) -> int:
