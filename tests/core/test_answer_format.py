@@ -226,3 +226,21 @@ def test_message_box_grows_from_two_to_eight_lines_without_overlaps(width, heigh
             assert boxes["transcript"][3] >= 3 * pl.ROW - 2 * pl.GAP
     assert heights[0] == heights[1] < heights[2] < heights[3]
     assert heights[3] >= heights[4]      # capped at 8 lines (less when the panel is short)
+
+
+def test_status_row_grows_with_its_words_and_the_toggle_takes_a_row_when_its_words_need_it():
+    """Issue 24: the status line gets the height its words take (measured by the office);
+    the thinking toggle whose whole label does not fit beside the icons gets a row of its
+    own instead of showing "3 s ▸"."""
+    from marginalia.ui import panel_layout as pl
+    plain = pl.layout(180, 800, False)
+    tall = pl.layout(180, 800, False, status_h=3 * 17)
+    assert tall["status"][3] == 51 and plain["status"][3] == pl.STATUS
+    assert tall["input"][1] + tall["input"][3] <= tall["status"][1]
+    assert tall["send"][1] >= tall["status"][1]
+    beside = pl.layout(180, 800, False, toggle_visible=True, toggle_need=30)
+    own = pl.layout(180, 800, False, toggle_visible=True, toggle_need=110)
+    assert beside["thinking_toggle"][1] == beside["settings"][1]
+    assert own["thinking_toggle"][1] >= own["settings"][1] + pl.ROW
+    assert own["thinking_toggle"][2] >= 110
+    assert own["transcript"][1] >= own["thinking_toggle"][1] + pl.ROW

@@ -72,6 +72,15 @@ def test_headline_rows_and_buttons():
     assert card.enabled(proposed, 0, True, True)["apply"]
 
 
+def test_rows_show_no_markdown_marks():
+    """A row is read, not rendered: "**Summary**" was shown with its stars (issue 24)."""
+    change = _change(1)
+    change.before, change.after = "", "## **Summary** of *the* `plan` and 2*3*4"
+    assert card.rows([change])[0].endswith("+ \u201cSummary of the plan and 2*3*4\u201d"), \
+        card.rows([change])
+    assert card.plain("__bold__ ~~gone~~") == "bold gone"
+
+
 def _overlap(a, b):
     return a[0] < b[0] + b[2] and b[0] < a[0] + a[2] and a[1] < b[1] + b[3] and b[1] < a[1] + a[3]
 

@@ -247,6 +247,25 @@ def test_first_run_card_layout_fits_its_width_and_grows_with_the_text(width):
             assert x >= 0 and x + w <= width and y + h <= height
 
 
+def test_first_run_card_puts_a_box_under_its_label_when_its_choice_needs_the_width():
+    """Issue 24: "Ollama (l" and "scripted-" were cut beside their labels at 180 px."""
+    from marginalia.ui import first_run
+    fits = {"provider": 80, "model": 80, "label": 50, "test": 40, "settings": 90, "text_h": 60}
+    boxes, _h = first_run.card_layout(180, "x", fits)
+    label, box = boxes["provider_label"], boxes["provider"]
+    assert box[1] <= label[1] and label[1] + label[3] <= box[1] + box[3]   # side by side
+    wide = dict(fits, provider=150, settings=140)
+    boxes, height = first_run.card_layout(180, "x", wide)
+    assert boxes["provider"][1] > boxes["provider_label"][1]          # under its label
+    assert boxes["provider"][2] == 168 and boxes["model"][2] == 168
+    assert boxes["settings"][1] > boxes["test"][1] and boxes["settings"][2] >= 140
+    assert boxes["text"][3] == 60
+    tall = first_run.card_layout(180, "x", dict(wide, row=34))[0]       # gtk3's boxes
+    assert tall["model_label"][1] >= tall["provider"][1] + 34
+    for x, y, w, h in boxes.values():
+        assert x >= 0 and x + w <= 180 and y + h <= height
+
+
 def test_probe_settings_shorten_the_connect_timeout_on_local_hosts_only():
     from marginalia.ui import first_run
     local = first_run.probe_settings(config.Settings(endpoint="http://127.0.0.1:9/v1"))

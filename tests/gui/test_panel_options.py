@@ -169,7 +169,7 @@ def test_options_page_sections_provider_list_and_stale_result(gui_office, gui_do
         ctx = window.getAccessibleContext()
         names = [ctx.getAccessibleChild(i).getAccessibleContext().getAccessibleName()
                  for i in range(ctx.getAccessibleChildCount())]
-        for heading in ("Server", "Model", "Answers", "Panel, editing and chats"):
+        for heading in ("Server", "Model and answers", "Panel, editing and chats"):
             assert heading in names
         # Keeping chats is a tick box, on by default, that says where they are kept.
         assert "Keep chats (this computer only)" in names

@@ -123,7 +123,12 @@ def test_at_offers_open_documents_and_choosing_one_makes_it_a_source(gui_office,
         panel = PanelDriver(gui_office, gui_doc)
         panel.type("Compare with @Min")
         shown = wait_for(lambda: _mention_list(panel), what="the @ list")
-        assert shown == ["@Minutes  (open document: add it)"]
+        # Whole where the list is wide enough; at the sidebar's default width shortened at
+        # a word with "…" (issue 24: it scrolled sideways before).
+        assert len(shown) == 1 and shown[0] in ("@Minutes  (open document: add it)",
+                                                "@Minutes  (open document: add\u2026",
+                                                "@Minutes  (open document:\u2026",
+                                                "@Minutes  (open\u2026"), shown
         screenshot(gui_office, "panel_sources_mention.png")
         panel.key("Tab")
         wait_for(lambda: panel.read("Message") == "Compare with @Minutes ",

@@ -13,7 +13,8 @@ setting to confirm. Main thread.
 import logging
 from typing import Optional
 
-from marginalia.office import dialog_words, mcp_host, mcp_token, mcp_turns, settings_store
+from marginalia.office import (dialog_words, mcp_host, mcp_token, mcp_turns,
+                               page_fit, settings_store)
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import options_form
@@ -181,6 +182,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         mcp_turns.know_ctx(ctx)
         page.fill()
         _attach(page)
+        page_fit.fit(window)         # longer words (a translation) get their room
         return True
     page = page_for(window)
     if page is None:

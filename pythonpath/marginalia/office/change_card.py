@@ -22,7 +22,7 @@ import uno
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
-from marginalia.office import button_width, control_names
+from marginalia.office import button_width, control_names, text_fit
 from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
 from marginalia.ui import change_fold
@@ -106,6 +106,9 @@ class ChangeCard:
         except Exception:
             return 0        # no peer yet: the next layout asks again
 
+    def _list_width(self) -> int:
+        return self.panel.view.parent.getPosSize().Width - 2 * wording.MARGIN
+
     def place(self, x: int, y: int, width: int) -> int:
         height, boxes = wording.layout(width, y, self.review_open, self.visible, self._need(),
                                        self.tray_open, self._headline_need())
@@ -139,7 +142,8 @@ class ChangeCard:
             model.Label = wording.headline(changes)
         box = self.controls["changes"]
         chosen = box.getSelectedItemPos() if self.review_open else -1
-        rows = wording.rows(changes)
+        # Each row whole or shortened at a word with "…", never scrolled sideways.
+        rows = text_fit.fit_items(box, wording.rows(changes), self._list_width())
         model = box.getModel()
         if tuple(model.StringItemList) != rows:
             model.StringItemList = rows

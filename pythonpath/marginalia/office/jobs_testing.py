@@ -335,6 +335,34 @@ def _failing_edit(ctx, document, payload):
         box.end_turn()
 
 
+@_on_main
+def _panel_fit(ctx, doc, payload):
+    """Every shown control of the document's panel against the toolkit's measure of it
+    (office.fit_probe); with stretch, after making every text ~30% longer and laying out."""
+    from marginalia.office import fit_probe, quick_panel
+    panel = quick_panel._panel_for(doc)
+    if panel is None:
+        raise ValueError("no panel is open for this document")
+    view = panel.view
+    ids = dict(view.controls)
+    for part, prefix in ((view.strip, "card_"), (view.banner, "agent_"), (view.card, "setup_")):
+        for name, control in (getattr(part, "controls", None) or {}).items():
+            ids[prefix + name] = control
+    # The longer words stay until the next call (a screenshot shows them), which puts
+    # them back first.
+    fit_probe.restore(_STRETCHED)
+    del _STRETCHED[:]
+    if payload.get("stretch"):
+        fit_probe.stretch(view.container, _STRETCHED)
+    view.relayout()
+    size = view.parent.getPosSize()
+    return {"parent": (size.Width, size.Height),
+            "controls": fit_probe.measure(view.container, "", ids)}
+
+
+_STRETCHED = []         # (model, property, text) that panel.fit lengthened
+
+
 # Command -> handler(ctx, document, payload); each hops to the main thread itself.
 def _ui_language(ctx, document, payload):
     """The office's UI language as office.ui_language reads it, and the interface's
@@ -376,4 +404,5 @@ COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "bench.floor": _floor,
     "bench.probe": _probe,
     "bench.roundtrip": _roundtrip,
+    "panel.fit": _panel_fit,
 }

@@ -18,7 +18,7 @@ from typing import Dict, Union
 
 from marginalia import config
 from marginalia import debuglog
-from marginalia.office import dialog_words, server_look, settings_store
+from marginalia.office import dialog_words, page_fit, server_look, settings_store
 from marginalia.office.control_events import Call
 from marginalia.ui import admin_locks, check_report, options_form, policy
 
@@ -49,6 +49,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         lock(window, settings_store.locked(ctx), settings_store.load_policy(ctx))
         _attach(ctx, window)
         _fetch_models(ctx, window, read_form(window), quiet=True)
+        page_fit.fit(window)         # longer words (a translation) get their room
         return True
     if event_object == "ok":
         base = settings_store.load(ctx, with_key=False)

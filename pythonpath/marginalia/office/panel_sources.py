@@ -18,6 +18,7 @@ from marginalia import threads
 from marginalia.errors import user_sentence
 from marginalia.i18n.catalog import tr
 from marginalia.office import chat_sources, mainthread, source_reader
+from marginalia.office.slash_list import MENTIONS_NAME
 from marginalia.sources import cite_as
 from marginalia.ui import sources_menu as sm
 
@@ -119,9 +120,6 @@ class PanelSources:
             log.info("a source was read after its panel closed")
 
 
-MENTIONS_NAME = "Sources to mention"
-
-
 def mention_list(panel):
     """The list under the message box offering sources after "@" (ui.mentions): the chat's
     sources, and the open documents, which become sources when chosen."""
@@ -150,4 +148,4 @@ def mention_list(panel):
             title, lambda run: panel.session.sources.add_document(doc, run))
 
     return SlashList(panel.ctx, panel.view, lambda: (), matcher, completer, chosen,
-                     MENTIONS_NAME)
+                     MENTIONS_NAME, key="mention_list")

@@ -2,17 +2,18 @@
 
 Owns the windows and nothing else: it knows how to lay itself out, change
 text at the end of a pane (office.panel_panes) and show a status; office.panel
-decides what to show. Controls are added top to bottom, which is the Tab order. Colours come
-from the window's theme (ui.theme). All methods run on the VCL main thread.
+decides what to show. The Tab order follows the controls' places (office.tab_order).
+Colours come from the window's theme (ui.theme). All methods run on the VCL main thread.
 """
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive, button_width, control_names
+from marginalia.office import assistive, button_width, control_names, tab_order, text_fit
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
 from marginalia.office.setup_card import EXTENSION_ID
+from marginalia.office.slash_list import LISTS
 from marginalia.ui import bidi, panel_layout, theme
 from marginalia.ui.answer_format import pane_columns
 from marginalia.ui.follow import Follow
@@ -46,7 +47,9 @@ CONTROLS = (
     ("thinking", "Edit", "Thinking", {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
     # The button over the conversation's bottom edge comes first: VCL paints the
-    # earlier of two overlapping siblings on top.
+    # earlier of two overlapping siblings on top. So do the "/" and "@" lists
+    # (office.slash_list), which lie over its bottom while a command is typed.
+) + tuple((key, "ListBox", name, {"Dropdown": False}) for key, name in LISTS) + (
     ("jump", "Button", "Go to the newest reply", {"Label": JUMP_LABEL}),
     ("transcript", "Edit", "Conversation", {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
@@ -65,7 +68,7 @@ CONTROLS = (
 ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("edits", "sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
-HIDDEN_AT_START = ("jump", "undo")
+HIDDEN_AT_START = ("jump", "undo") + tuple(key for key, _name in LISTS)
 
 
 class PanelView(PaneText):
@@ -82,6 +85,11 @@ class PanelView(PaneText):
         self.toggle_visible = False       # shown once there is thinking to show
         self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
+        self._toggle_measured = ("", 0)   # (whole label, the width it needs)
+        self._tabs = ()                   # the Tab order last set (office.tab_order)
+        self._hint = text_fit.forms(PLACEHOLDER)   # the hint, then shorter forms of it
+        self._hint_fitted = None          # (box, forms) the hint was last fitted to
+        self._status_h = 0                # the status line's words' height at its width
         self.card = None                  # the first-run card (office.setup_card) while shown
         self.strip = None                 # the change card (office.change_card)
         self.banner = None                # an outside agent editing (office.agent_banner)
@@ -206,12 +214,17 @@ class PanelView(PaneText):
             top += self.strip.place(0, top, size.Width)
         shown = self.thinking_visible and self._lengths["thinking"] > 0
         need = button_width.widest_need(self.controls[name] for name in panel_layout.ANSWER_ROW)
+        self._status_h = self._words_height("status", panel_layout.status_width(
+            size.Width, self._undo_shown))
         boxes = panel_layout.layout(size.Width, size.Height, shown, top, self._input_lines,
-                                    self.toggle_visible, self._undo_shown, need)
+                                    self.toggle_visible, self._undo_shown, need,
+                                    self._status_h, self._toggle_need())
         for name, (x, y, w, h) in boxes.items():
             for placed in (name, MIRRORS.get(name)) if self.mirrored else (name,):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
+        self._fit_hint(boxes["placeholder"])
+        self._tabs = tab_order.apply(self.container, self._children(), self._tabs)
         self.keep_end()
         self._tell_columns(boxes["transcript"][2])
         self.controls[MIRRORS["thinking"] if self.mirrored else "thinking"].setVisible(shown)
@@ -232,6 +245,53 @@ class PanelView(PaneText):
         if columns != self._columns:
             self._columns = columns
             self._on_columns(columns)
+
+    def _words_height(self, name: str, width: int, wide: bool = False) -> int:
+        """The height a wrapping label's words take at ``width`` (the toolkit's measure);
+        with ``wide``, a huge height where a word is wider than ``width``."""
+        import uno
+        try:
+            need = self.controls[name].calcAdjustedSize(
+                uno.createUnoStruct("com.sun.star.awt.Size", width, 0))
+        except Exception:      # no peer (yet): the layout's least height
+            return 0
+        return 1 << 20 if wide and need.Width > width else need.Height
+
+    def _children(self) -> dict:
+        """The container's children by name: the view's, the cards'."""
+        out = dict(self.controls)
+        for prefix, part in (("agent_", self.banner), ("card_", self.strip)):
+            out.update((prefix + n, c) for n, c in getattr(part, "controls", {}).items())
+        if self.card is not None:
+            out["setup_card"] = self.card.container
+        return out
+
+    def _fit_hint(self, box) -> None:
+        """The longest form of the hint the box shows whole (office.text_fit.forms)."""
+        hint = self.controls["placeholder"]
+        if hint.getModel().Label not in self._hint:   # new words (a translation, the fit test)
+            self._hint = text_fit.forms(hint.getModel().Label)
+        elif self._hint_fitted == (box, self._hint):
+            return                        # relayout runs on every resize and draft line
+        self._hint_fitted = (box, self._hint)
+        for label in self._hint:
+            hint.getModel().Label = label
+            if self._words_height("placeholder", box[2], wide=True) <= box[3]:
+                break
+        hint.getPeer().setProperty("AccessibleName", self._hint[0])   # read whole
+
+    def _toggle_need(self) -> int:
+        """The width the thinking toggle's whole label needs (measured once per label)."""
+        full = self._toggle_labels[0]
+        if not self.toggle_visible or not full:
+            return 0
+        if self._toggle_measured[0] != full:
+            toggle = self.controls["thinking_toggle"]
+            shown = toggle.getModel().Label
+            toggle.getModel().Label = full
+            self._toggle_measured = (full, button_width.widest_need((toggle,)))
+            toggle.getModel().Label = shown
+        return self._toggle_measured[1]
 
     def set_thinking_visible(self, visible: bool, label: str = None, short: str = None) -> None:
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
@@ -267,6 +327,9 @@ class PanelView(PaneText):
         model = self.controls["status"].getModel()
         if model.Label != text:
             model.Label = text
+            width = self.controls["status"].getPosSize().Width
+            if width > 1 and self._words_height("status", width) != self._status_h:
+                self.relayout()           # more lines, or fewer: the row fits its words
         if model.HelpText != details:
             model.HelpText = details
 

@@ -14,7 +14,7 @@ from dataclasses import replace
 from typing import Optional
 
 
-from marginalia.office import dialog_words, prompt_store
+from marginalia.office import dialog_words, page_fit, prompt_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import prompts as pl
@@ -208,6 +208,7 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
         page = _pages.start(window, _Page(ctx, window, prompt_store.load(ctx)))
         _attach(page)
         page.show_list()
+        page_fit.fit(window)         # longer words (a translation) get their room
         return True
     page = page_for(window)
     if page is None:

@@ -13,7 +13,8 @@ from typing import Callable
 import uno
 
 from marginalia import config
-from marginalia.office import control_names, mainthread, server_look, settings_store
+from marginalia.office import (button_width, control_names, mainthread, server_look,
+                               settings_store, text_fit)
 from marginalia.office.control_events import Call
 from marginalia.ui import admin_locks, first_run, policy, theme
 
@@ -163,11 +164,30 @@ class SetupCard:
     def place(self, x: int, y: int, width: int) -> int:
         """Lay the card out at (x, y), ``width`` wide; returns its height."""
         self._width = width
-        boxes, height = first_run.card_layout(width, self.text())
+        boxes, height = first_run.card_layout(width, self.text(), self._needs(width))
         self.container.setPosSize(x, y, width, height, POSSIZE)
         for name, (cx, cy, cw, ch) in boxes.items():
             self.controls[name].setPosSize(cx, cy, cw, ch, POSSIZE)
         return height
+
+    def _needs(self, width: int) -> dict:
+        """What the card's words need in this toolkit (ui.first_run.card_layout)."""
+        c = self.controls
+        try:
+            text_h = c["text"].calcAdjustedSize(uno.createUnoStruct(
+                "com.sun.star.awt.Size", first_run.text_width(width), 0)).Height
+            shown = {"provider": c["provider"].getSelectedItem(), "model": c["model"].getText()}
+            needs = {name: text_fit.width(c[name], value) + text_fit.padding(c[name])
+                     for name, value in shown.items()}
+            needs.update(text_h=text_h + 4, label=max(
+                c[n].getMinimumSize().Width for n in ("provider_label", "model_label")),
+                test=button_width.widest_need((c["test"],)),
+                settings=button_width.widest_need((c["settings"],)),
+                row=max(c[n].getMinimumSize().Height for n in ("provider", "model", "test")))
+            return needs
+        except Exception:          # no peers yet: the estimates until the next layout
+            log.debug("card measure failed", exc_info=True)
+            return {}
 
     def text(self) -> str:
         return first_run.card_text(self.settings, self.probe)

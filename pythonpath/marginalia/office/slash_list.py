@@ -1,7 +1,8 @@
 """The list of prompts under the chat box while a slash command is typed.
 
 Typing "/" in the message box shows the matching prompts (ui.slash) in a list
-box laid over the row below the box. The focus stays in the message box: a
+box laid over the bottom of the conversation, just above the box; entries too
+wide for it are shortened (office.text_fit). The focus stays in the message box: a
 toolkit key handler takes Up and Down (move in the list), Tab and Enter
 (complete the command, so Enter does not send) and Escape (close the list)
 while the list shows and the box has the focus; every other key goes on to
@@ -15,7 +16,7 @@ import logging
 import unohelper
 from com.sun.star.awt import XActionListener, XFocusListener, XKeyHandler, XTextListener
 
-from marginalia.office import control_names
+from marginalia.office import text_fit
 from marginalia.ui import slash
 
 log = logging.getLogger("marginalia.slash")
@@ -24,8 +25,13 @@ KEY_DOWN, KEY_UP = 1024, 1025        # com.sun.star.awt.Key
 KEY_RETURN, KEY_ESCAPE, KEY_TAB = 1280, 1281, 1282
 MODIFIERS = 1 | 2 | 4                # shift, mod1, mod2
 ROW = 17
+SHOWN = 8                            # entries shown at once, at the most
 POSSIZE = 15
 ACCESSIBLE_NAME = "Prompts"
+MENTIONS_NAME = "Sources to mention"
+# The lists the panel makes (office.panel_view: before the conversation, so that VCL
+# paints them over it), by their key there.
+LISTS = (("slash_list", ACCESSIBLE_NAME), ("mention_list", MENTIONS_NAME))
 
 
 class _Events(unohelper.Base, XTextListener, XKeyHandler, XFocusListener, XActionListener):
@@ -66,7 +72,7 @@ class SlashList:
     """The list box of one panel, following the text of its message box."""
 
     def __init__(self, ctx, view, library, matcher=None, completer=None, chosen=None,
-                 name=ACCESSIBLE_NAME):
+                 name=ACCESSIBLE_NAME, key="slash_list"):
         self._view = view
         self._library = library            # () -> the prompt library (read when "/" starts)
         # text -> the entries to offer; (text, entry) -> the box's text once one is chosen;
@@ -79,14 +85,7 @@ class SlashList:
         self.focused = False
         self._completing = False
         smgr = ctx.ServiceManager
-        model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBoxModel", ctx)
-        model.Dropdown = False
-        self.control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlListBox",
-                                                      ctx)
-        self.control.setModel(model)
-        view.container.addControl("slash_list", self.control)
-        control_names.name_peer(self.control, "ListBox", name)   # no tooltip
-        self.control.setVisible(False)
+        self.control = view.controls[key]    # made by the view, hidden, named ``name``
         self._events = _Events(self)
         self._input.addTextListener(self._events)
         self._input.addFocusListener(self._events)
@@ -118,8 +117,10 @@ class SlashList:
         if not found:
             self.control.setVisible(False)
             return
+        labels = text_fit.fit_items(self.control, [m.label for m in found],
+                                    self._input.getPosSize().Width)
         self.control.removeItems(0, self.control.getItemCount())
-        self.control.addItems(tuple(m.label for m in found), 0)
+        self.control.addItems(labels, 0)
         self.control.selectItemPos(0, True)
         self._place()
         self.control.setVisible(True)
@@ -129,11 +130,13 @@ class SlashList:
             else []
 
     def _place(self) -> None:
+        """Over the bottom of the conversation, just above the box: the status line and
+        Send below the box stay in sight, and the conversation has room for several."""
         box = self._input.getPosSize()
-        area = self._view.container.getPosSize()
-        top = box.Y + box.Height
-        height = min(len(self._matches) * ROW + 4, max(area.Height - top - 2, 3 * ROW))
-        self.control.setPosSize(box.X, top, box.Width, height, POSSIZE)
+        room = box.Y - self._view.controls["transcript"].getPosSize().Y
+        height = min(len(self._matches), SHOWN) * ROW + 4
+        height = max(min(height, room), min(len(self._matches), 2) * ROW + 4)
+        self.control.setPosSize(box.X, box.Y - height, box.Width, height, POSSIZE)
 
     def key(self, event) -> bool:
         """The toolkit's key handler: True when the key was the list's."""

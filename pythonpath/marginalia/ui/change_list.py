@@ -10,6 +10,8 @@ chat's messages: the document and the chat go back to before the one chosen)
 and Keep out (marks or unmarks the selected passage).
 """
 
+import dataclasses
+import re
 import time
 from typing import Dict, List, Optional, Sequence, Tuple
 
@@ -91,9 +93,22 @@ def headline(changes: Sequence[cl.Change]) -> str:
     return " \u00b7 ".join(parts)
 
 
+_MARKS = re.compile(r"\*\*|__|~~|`")
+_HEADING = re.compile(r"^#{1,6}\s+")
+_STRESS = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)\*(?![\w*])")
+
+
+def plain(text: str) -> str:
+    """A snippet without markdown's marks (a row is read, not rendered): "**Sum**" -> "Sum"."""
+    text = _HEADING.sub("", text or "", count=1)
+    return _STRESS.sub(r"\1", _MARKS.sub("", text))
+
+
 def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
-    """The review list's lines, one per change."""
-    return tuple(cl.line(c) for c in changes)
+    """The review list's lines, one per change (the office shortens them to the list's
+    width: office.text_fit)."""
+    return tuple(cl.line(dataclasses.replace(c, before=plain(c.before), after=plain(c.after)))
+                 for c in changes)
 
 
 def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,

@@ -138,6 +138,7 @@ GAP = 4
 ROW = 24
 TITLE_H = 18
 LABEL_W = 56
+LABEL_H = ROW - 6        # a field label's line
 LINE_H = 14            # one line of the sentence at the sidebar's font
 CHAR_W = 5.8           # a little more than an average character's width
 TEST_W = 56
@@ -161,21 +162,53 @@ def text_lines(text: str, width: int) -> int:
     return lines
 
 
-def card_layout(width: int, text: str) -> Tuple[Dict[str, Tuple[int, int, int, int]], int]:
-    """({control: (x, y, w, h)}, the card's height) for a card ``width`` pixels wide."""
+def text_width(width: int) -> int:
+    """The sentence's width on a card ``width`` pixels wide."""
+    return max(width - 2 * PAD, 120)
+
+
+def card_layout(width: int, text: str, needs: Optional[Dict[str, int]] = None
+                ) -> Tuple[Dict[str, Tuple[int, int, int, int]], int]:
+    """({control: (x, y, w, h)}, the card's height) for a card ``width`` pixels wide.
+
+    ``needs``: what the toolkit measured (office.setup_card): "text_h" the sentence's
+    height at the card's width, "label" the wider field label's width, "provider" and
+    "model" what the boxes' shown choices need, "test" and "settings" the buttons', "row"
+    the height the toolkit gives a box or a button.
+    A label and its box share a row when both fit, else the label goes above its box;
+    the two buttons likewise share a row or take one each: words are never cut.
+    """
+    needs = needs or {}
+    row = max(ROW, needs.get("row", 0))      # gtk3's boxes and buttons are taller than gen's
     inner = max(width - 2 * PAD, 120)
     boxes = {}
     y = PAD
     boxes["title"] = (PAD, y, inner, TITLE_H)
     y += TITLE_H + GAP
-    text_h = text_lines(text, inner) * LINE_H + 4
-    boxes["text"] = (PAD, y, inner, text_h)
+    text_h = max(text_lines(text, inner) * LINE_H + 4 if "text_h" not in needs else 0,
+                 needs.get("text_h", 0))
+    boxes["text"] = (PAD, y, text_width(width), text_h)
     y += text_h + GAP
+    label_w = max(LABEL_W, needs.get("label", 0))
+    beside = label_w <= inner // 2 and all(
+        needs.get(name, 0) <= inner - label_w for name in ("provider", "model"))
     for name in ("provider", "model"):
-        boxes[name + "_label"] = (PAD, y + 4, LABEL_W, ROW - 6)
-        boxes[name] = (PAD + LABEL_W, y, inner - LABEL_W, ROW)
-        y += ROW + GAP
-    boxes["test"] = (PAD, y, TEST_W, ROW)
-    boxes["settings"] = (PAD + TEST_W + GAP, y, min(SETTINGS_W, inner - TEST_W - GAP), ROW)
-    y += ROW + PAD
+        if beside:
+            boxes[name + "_label"] = (PAD, y + (row - LABEL_H) // 2, label_w, LABEL_H)
+            boxes[name] = (PAD + label_w, y, inner - label_w, row)
+        else:
+            boxes[name + "_label"] = (PAD, y, inner, LABEL_H)
+            y += LABEL_H
+            boxes[name] = (PAD, y, inner, row)
+        y += row + GAP
+    test_w = max(TEST_W, needs.get("test", 0))
+    if test_w + GAP + max(needs.get("settings", 0), 0) <= inner:
+        boxes["test"] = (PAD, y, test_w, row)
+        boxes["settings"] = (PAD + test_w + GAP, y, min(max(SETTINGS_W, needs.get(
+            "settings", 0)), inner - test_w - GAP), row)
+    else:
+        boxes["test"] = (PAD, y, inner, row)
+        y += row + GAP
+        boxes["settings"] = (PAD, y, inner, row)
+    y += row + PAD
     return boxes, y

@@ -1,7 +1,7 @@
 """Pixel layout of the chat panel for a given size (pure, so it is testable without a window).
 
-Top to bottom, which is also the tab order (office.panel_view adds the
-controls in this order): the first-run card while it shows; a row with the
+Top to bottom, which is also the tab order (office.tab_order puts the
+controls in the order of their places): the first-run card while it shows; a row with the
 thinking toggle at the left ("Thought for 6 s ▸", only once a turn has
 thought) and small icon buttons at the right (Editing options, Sources, History,
 New chat, Settings);
@@ -24,6 +24,8 @@ ICON_GAP = 2              # five icons and the thinking toggle share the top row
 SCOPE = 18
 LINE = 17                 # one line of the message box, in pixels
 INPUT_PAD = 8
+HINT_RIGHT = 20           # the box's scroll bar and frame right of the hint (gen: 14 + 2)
+HINT_PAD = 2              # the hint's box is this much taller than its lines (it sits 3 px in)
 MIN_LINES = 2
 MAX_LINES = 8
 STATUS = 32               # two short lines of plain words beside Send
@@ -40,6 +42,17 @@ THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
 
 
+def status_width(width: int, undo_visible: bool) -> int:
+    """The status line's width, beside Send (and Undo while it shows)."""
+    beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
+    return max(width, MIN_WIDTH) - 2 * MARGIN - beside
+
+
+def placeholder_width(width: int) -> int:
+    """The hint's width inside the message box of a panel ``width`` wide."""
+    return max(max(width, MIN_WIDTH) - 2 * MARGIN - HINT_RIGHT, 20)
+
+
 def input_height(lines: int) -> int:
     """The message box's height for a draft of ``lines`` lines (2 to 8 shown)."""
     return max(MIN_LINES, min(MAX_LINES, lines)) * LINE + INPUT_PAD
@@ -48,12 +61,17 @@ def input_height(lines: int) -> int:
 def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
            input_lines: int = MIN_LINES,
            toggle_visible: bool = True, undo_visible: bool = False,
-           answer_need: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
+           answer_need: int = 0, status_h: int = STATUS,
+           toggle_need: int = 0) -> Dict[str, Tuple[int, int, int, int]]:
     """{control name: (x, y, w, h)}; the thinking pane gets zero height when hidden.
 
     ``top`` pixels at the top belong to the first-run card (ui.first_run).
     ``answer_need`` is the width the widest answer button's label needs in this
     toolkit (office.button_width): when four do not fit in a row, they go two to a row.
+    ``status_h`` is the height the status line's words take at its width (at
+    least two lines); ``toggle_need`` the width the thinking toggle's whole label needs:
+    when it does not fit beside the icons, the toggle takes a row of its own under them
+    (its words stay: "Thought for 3 s ▸", not "3 s ▸").
     """
     width = max(width, MIN_WIDTH)
     height = max(height, MIN_HEIGHT + top)
@@ -68,11 +86,15 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     toggle_w = min(TOGGLE_WIDTH, x - MARGIN) if toggle_visible else 0
     boxes["thinking_toggle"] = (MARGIN, y, max(toggle_w, 0), ROW)
     y += ROW + GAP
+    if toggle_visible and toggle_need > toggle_w:
+        boxes["thinking_toggle"] = (MARGIN, y, min(inner, max(toggle_need, TOGGLE_WIDTH)), ROW)
+        y += ROW + GAP
 
     count = len(ANSWER_ROW)
     per_row = count if count * answer_need + (count - 1) * GAP <= inner else 2
     rows = -(-count // per_row)
-    buttons_y = height - MARGIN - STATUS
+    status_h = max(STATUS, status_h)
+    buttons_y = height - MARGIN - status_h
     box_h = input_height(input_lines)
     # The box grows upwards, but never squeezes the conversation below 3 rows
     # (nor the thinking pane, when open, below its least height).
@@ -102,10 +124,11 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     boxes["jump"] = (MARGIN + inner - jump_w - 20, y + transcript_h - ROW - GAP, jump_w, ROW)
     boxes["scope"] = (MARGIN, scope_y, inner, SCOPE)
     boxes["input"] = (MARGIN, input_y, inner, box_h)
-    boxes["placeholder"] = (MARGIN + 4, input_y + 3, max(inner - 24, 20), 2 * LINE)
-    button_y = buttons_y + (STATUS - ROW) // 2
+    # The hint fills the box (office.panel_view grows the box to the hint's lines).
+    boxes["placeholder"] = (MARGIN + 4, input_y + 3, placeholder_width(width),
+                            box_h - INPUT_PAD + HINT_PAD)
+    button_y = buttons_y + (status_h - ROW) // 2
     boxes["send"] = (width - MARGIN - SEND_WIDTH, button_y, SEND_WIDTH, ROW)
     boxes["undo"] = (width - MARGIN - SEND_WIDTH - GAP - UNDO_WIDTH, button_y, UNDO_WIDTH, ROW)
-    beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
-    boxes["status"] = (MARGIN, buttons_y, inner - beside, STATUS)
+    boxes["status"] = (MARGIN, buttons_y, status_width(width, undo_visible), status_h)
     return boxes
