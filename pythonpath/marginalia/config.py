@@ -73,6 +73,9 @@ class Settings:
     mcp_apply_mode: str = "tracked"
     # How Insert shows an answer's citations: footnotes, endnotes or list (sources.cite_as).
     citations_as: str = "footnotes"
+    # The language answers are written in (chat.prompt.language_rule): "" the language of
+    # the user's message, "document" the document's, else a language tag ("de-DE").
+    answer_language: str = ""
     # The administrator's policy as a check of any address a request goes to (a redirect
     # too): the refusal sentence, or None. Not a registry value: settings_store.load sets it.
     endpoint_check: Optional[Callable[[str], Optional[str]]] = field(

@@ -6,7 +6,7 @@ import io
 
 import pytest
 
-from marginalia.i18n import catalog, extract, office_terms, po, pseudo, tags
+from marginalia.i18n import catalog, extract, languages, office_terms, po, pseudo, tags
 
 GERMAN = r'''
 # A translator's comment
@@ -175,3 +175,33 @@ def test_numbers_and_dates_the_locales_way():
     assert formats.clock(when, german) == "09:05"
     assert formats.clock(when, formats.ENGLISH) == "9:05 AM"
     assert formats.number(1234) == "1,234"        # English until the office says
+
+
+@pytest.mark.parametrize("tag, name", [
+    ("de-DE", "German"), ("pt-BR", "Brazilian Portuguese"), ("pt-PT", "Portuguese"),
+    ("zh-TW", "Traditional Chinese"), ("zh-Hant-HK", "Traditional Chinese"),
+    ("zh-CN", "Simplified Chinese"), ("ja", "Japanese"), ("zxx", None), ("", None),
+    ("qq-XX", None),
+])
+def test_languages_are_named_in_english_for_the_model(tag, name):
+    assert languages.english_name(tag) == name
+
+
+def test_the_answer_language_setting_words_the_prompts_rule():
+    from marginalia.chat import prompt
+    from marginalia.config import Settings
+    default = prompt.system_prompt(Settings())
+    assert prompt.USERS_LANGUAGE.rstrip(".") in default
+    german = prompt.system_prompt(Settings(answer_language="de-DE"))
+    assert "Answer in German, whatever language the user writes in." in german
+    assert prompt.USERS_LANGUAGE.rstrip(".") not in german
+    typed = prompt.system_prompt(Settings(answer_language="Plattdeutsch"), has_tools=False)
+    assert "Answer in Plattdeutsch, whatever language the user writes in and keep" in typed
+    # "The document's" before the office resolved it (no language known): the user's.
+    assert prompt.language_rule("document") == prompt.USERS_LANGUAGE
+    assert prompt.language_rule("document", "fr-FR") == \
+        "Answer in the document's language (French), whatever language the user writes in."
+    # A quick action's own prompt keeps the text's language whatever the setting says.
+    action = prompt.system_prompt(Settings(answer_language="de-DE"), base="Shorten it, "
+                                  "in the text's language.")
+    assert "German" not in action

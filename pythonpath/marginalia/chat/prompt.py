@@ -9,6 +9,7 @@ whole text of a short document).
 from typing import List, Optional, Sequence, Tuple
 
 from marginalia.config import Settings
+from marginalia.i18n.languages import english_name
 
 SYSTEM_PROMPT = (
     "You are Marginalia, a writing partner working inside LibreOffice Writer. You help the "
@@ -49,6 +50,26 @@ SOURCES_PROMPT = (
     "source into the document goes in through the document tools, as any edit.")
 WHOLE_SOURCES = "The sources are short, so here they are whole, each passage under its key:\n"
 
+# The chat prompts' language rule, and what the answer-language setting puts in its place.
+USERS_LANGUAGE = "Answer in the language of the user's message."
+DOCUMENTS_LANGUAGE = ("Answer in the document's language (%s), whatever language the user "
+                      "writes in.")
+FIXED_LANGUAGE = "Answer in %s, whatever language the user writes in."
+
+
+def language_rule(setting: str, document_language: Optional[str] = None) -> str:
+    """The sentence telling the model which language to answer in: the user's message's
+    (""), the document's ("document"; the user's when the document's is not known: the
+    office side passes it, or resolves the setting to the document's tag before the turn),
+    or a fixed one (a tag, or a name the user typed)."""
+    setting = (setting or "").strip()
+    if setting == "document":
+        name = english_name(document_language or "")
+        return DOCUMENTS_LANGUAGE % name if name else USERS_LANGUAGE
+    if not setting:
+        return USERS_LANGUAGE
+    return FIXED_LANGUAGE % (english_name(setting) or setting)
+
 
 def sources_section(names: Sequence[Tuple[str, str]], whole: str = "",
                     told: Optional[str] = None) -> str:
@@ -68,9 +89,16 @@ def system_prompt(settings: Settings, context: Optional[str] = None,
     """The system message text: the base prompt, the user's instructions, the chat's
     sources (sources_section), the document context.
 
-    ``base`` replaces the chat's own prompt (a quick action says what it needs itself).
+    ``base`` replaces the chat's own prompt (a quick action says what it needs itself, and
+    keeps the language of the text it works on, whatever the answer-language setting says).
     """
-    parts: List[str] = [base or (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT)]
+    if base:
+        first = base
+    else:
+        first = (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT).replace(
+            USERS_LANGUAGE.rstrip("."),
+            language_rule(settings.answer_language).rstrip("."))
+    parts: List[str] = [first]
     extra = (settings.extra_instructions or "").strip()
     if extra:
         parts.append("Instructions from the user, to follow in every answer:\n" + extra)

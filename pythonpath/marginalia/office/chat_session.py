@@ -403,10 +403,12 @@ class ChatSession:
                 # The chat's sources: read, their tools registered, named in the prompt.
                 sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner,
                                             cancel)
+                context = toolbox.context(inline=budget.inline_chars(fits))
+                if settings.answer_language == "document":
+                    settings = settings.copy(answer_language=toolbox.document_language or "")
                 result = loop.run_turn(ChatClient(settings), self.conversation, text,
                                        toolbox.registry, settings, emit, cancel,
-                                       context=toolbox.context(inline=budget.inline_chars(fits)),
-                                       window=fits, sources=sources)
+                                       context=context, window=fits, sources=sources)
                 cited = source_turn.end(self.sources, result.text)
                 if cited is not None:
                     emit(cited)

@@ -29,7 +29,7 @@ GROUPS = {
                    "connect_timeout", "read_timeout"),
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
              "extra_instructions", "max_rounds", "context_window", "track_changes", "apply_mode",
-             "keep_chats", "citations_as"),
+             "keep_chats", "citations_as", "answer_language"),
     "Mcp": ("mcp_enabled", "mcp_port", "mcp_apply_mode"),
 }
 # Registry types, so a Python int written into a double property does not fail.

@@ -364,3 +364,21 @@ def statistics(doc: Any) -> Dict[str, Optional[int]]:
             pages = None
     out["pages"] = pages
     return out
+
+
+def language(doc: Any) -> Optional[str]:
+    """The language of the text where the user works, as a tag ("de-DE"): the selection's
+    start, else the body's; None when it is unset ("zxx": no language) or unreadable."""
+    try:
+        controller = doc.getCurrentController()
+        cursor = controller.getViewCursor() if controller is not None else None
+        where = cursor.getStart() if cursor is not None else doc.getText().getStart()
+        locale = where.getPropertyValue("CharLocale")
+    except Exception:                 # a selection of frames or shapes: no text to ask
+        try:
+            locale = doc.getText().getStart().getPropertyValue("CharLocale")
+        except Exception:
+            return None
+    if not locale.Language or locale.Language == "zxx":
+        return None
+    return locale.Language + ("-" + locale.Country if locale.Country else "")

@@ -31,6 +31,7 @@ from marginalia.writer import (binding, bodymap, guard, keepout, ledger, mark_ke
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
+from marginalia.i18n.languages import english_name
 from marginalia.ui import policy
 
 log = logging.getLogger("marginalia.writer")
@@ -90,6 +91,7 @@ class WriterToolbox:
         self.settings = settings
         # The administrator's policy (ui.policy): selection only leaves the selection's tools.
         self.rules = rules if rules is not None else policy.Policy()
+        self.document_language = None      # a tag, once context() has read it
         self._runner = runner
         self.slice = SLICE
         # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
@@ -374,6 +376,8 @@ class WriterToolbox:
         self._check_open()
         bmap = read.body_map(self.doc)
         sel = read.selection(self.doc, bmap)
+        # Kept for the answer-language setting "the document's" (office.chat_session).
+        self.document_language = read.language(self.doc)
         if self.rules.selection_only:
             return selection_context(sel)
         stats = read.statistics(self.doc)
@@ -384,6 +388,9 @@ class WriterToolbox:
         lines = ["Document: %s" % read.title(self.doc),
                  "Size: %d paragraphs, %s words, %s pages." % (
                      len(bmap), stats["words"], stats["pages"])]
+        named = english_name(self.document_language or "")
+        if named:
+            lines.append("Language: %s." % named)
         if self.doc.isReadonly():
             lines.append("The document is read-only.")
         if self.mode == cl.COMMENTS:
