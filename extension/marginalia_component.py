@@ -22,6 +22,7 @@ OPTIONS_HANDLER = "org.marginalia.OptionsHandler"
 JOB = "org.marginalia.Job"
 PROMPTS_HANDLER = "org.marginalia.PromptsHandler"
 AGENTS_HANDLER = "org.marginalia.AgentsHandler"
+LANGUAGE_HANDLER = "org.marginalia.LanguageHandler"
 COMMANDS = "org.marginalia.Commands"
 VIEW_JOB = "org.marginalia.ViewJob"
 PROTOCOL = "org.marginalia.cmd:"
@@ -148,6 +149,23 @@ class AgentsHandler(OptionsHandler):
             return False
 
 
+class LanguageHandler(OptionsHandler):
+    """Tools > Options > Marginalia > Language page events (the answers' language)."""
+
+    IMPL = LANGUAGE_HANDLER
+    SERVICES = (LANGUAGE_HANDLER,)
+
+    def callHandlerMethod(self, window, event_object, method):
+        try:
+            from marginalia.office import mainthread
+            from marginalia.office import language_page
+            with mainthread.called_by_office():
+                return language_page.handle(self.ctx, window, event_object, method)
+        except Exception:
+            log.exception("language page %s failed", method)
+            return False
+
+
 class Commands(_Info, XDispatchProvider, XDispatch, XInitialization):
     """The org.marginalia.cmd: protocol: quick actions and Focus chat, for menus and keys."""
 
@@ -261,5 +279,7 @@ g_ImplementationHelper.addImplementation(Job, JOB, Job.SERVICES)
 g_ImplementationHelper.addImplementation(PromptsHandler, PROMPTS_HANDLER,
                                          PromptsHandler.SERVICES)
 g_ImplementationHelper.addImplementation(AgentsHandler, AGENTS_HANDLER, AgentsHandler.SERVICES)
+g_ImplementationHelper.addImplementation(LanguageHandler, LANGUAGE_HANDLER,
+                                         LanguageHandler.SERVICES)
 g_ImplementationHelper.addImplementation(Commands, COMMANDS, Commands.SERVICES)
 g_ImplementationHelper.addImplementation(ViewJob, VIEW_JOB, ViewJob.SERVICES)

@@ -51,8 +51,9 @@ def test_every_locked_control_is_on_the_page_and_every_page_setting_can_be_locke
     # what it rules out). The key is not a registry value.
     # The MCP server's settings have no Options controls yet (issue 27: the panel's part).
     mcp = {"mcp_enabled", "mcp_port", "mcp_apply_mode"}
-    # Chosen in the panel's Sources menu, not on the Options page.
-    mcp.add("citations_as")
+    # Chosen in the panel's Sources menu, not on the Options page; the answers' language on
+    # its own page (Tools > Options > Marginalia > Language).
+    mcp.update(("citations_as", "answer_language"))
     assert stored - shown == {"connect_timeout", "read_timeout"} | set(policy.Policy._fields) | mcp
     assert "api_key" not in stored and "api_key" in dict(config.Settings.FIELDS)
 
