@@ -93,7 +93,11 @@ def test_the_pane_width_in_characters_comes_from_its_font():
     assert pane_columns(180, 6.0) == 26                 # the sidebar's default width
     assert pane_columns(400, 6.0) == 62
     assert pane_columns(180, 0.0) == pane_columns(180, USUAL_CHAR) > 8   # nothing measured
-    assert pane_columns(30, 7.0) == 8                   # a sliver still lays out something
+    # A pane too narrow to tell (the panel's first layout, a collapsed deck) gives no
+    # count: the panel keeps the last good one (review of issue 24).
+    assert pane_columns(30, 7.0) is None
+    assert pane_columns(24 + 8 * 6, 6.0) is None
+    assert pane_columns(24 + 9 * 6, 6.0) == 9
 
 
 def test_a_line_starting_with_a_bar_without_a_delimiter_row_under_it_still_shows():
@@ -180,3 +184,21 @@ def test_a_record_skips_an_empty_cell_and_ends_with_a_blank_line():
     for cuts in ([], range(1, len(text))):
         assert answer(streamed(text, cuts)[0]) == (
             "Name: Al\nRole: Ed\nCity: Paris\n\n  \u2022 item\n")
+
+
+def test_text_shown_at_another_width_asks_to_be_laid_out_again():
+    renderer = TranscriptRenderer()
+    renderer.set_columns(80)
+    assert not renderer.stale                  # nothing shown yet: nothing to lay out again
+    renderer.render([("user", "Go"), ("event", Event("text", text=WIDE)),
+                     ("event", Event("done", finish_reason="stop"))])
+    renderer.set_columns(80)
+    assert not renderer.stale
+    renderer.set_columns(20)                   # the sidebar narrowed after the answer
+    assert renderer.stale
+    # The panel's replay (office.panel._replay) resets and renders the log at the new width.
+    renderer.reset()
+    assert not renderer.stale
+    out = renderer.render([("user", "Go"), ("event", Event("text", text=WIDE)),
+                           ("event", Event("done", finish_reason="stop"))])
+    assert answer(out.chat) == RECORDS

@@ -31,7 +31,7 @@ the pane's SoftWrap (ui.transcript), whose state is restored before a redraw.
 
 import re
 import unicodedata
-from typing import Tuple
+from typing import Optional, Tuple
 
 from marginalia.document.inline import parse_inline
 
@@ -74,11 +74,13 @@ PANE_CHROME = 24
 USUAL_CHAR = 6.5          # pixels per character at the sidebar's font, if none is measured
 
 
-def pane_columns(width: int, char_width: float) -> int:
-    """Characters one line of a pane ``width`` pixels wide holds."""
+def pane_columns(width: int, char_width: float) -> Optional[int]:
+    """Characters one line of a pane ``width`` pixels wide holds; None when it holds
+    8 or fewer: the panel's first layout or a collapsed deck, not a width to lay out at."""
     if not char_width or char_width <= 0:
         char_width = USUAL_CHAR
-    return max(8, int((width - PANE_CHROME) / char_width))
+    columns = int((width - PANE_CHROME) / char_width)
+    return columns if columns > 8 else None
 
 
 def width(text: str) -> int:
