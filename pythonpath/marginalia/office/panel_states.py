@@ -87,6 +87,7 @@ class PanelStates:
         # A later width change, or a running turn (its end asks again), waits.
         if (not self._disposed and seen == self._widths and not self.session.busy
                 and self.renderer.stale):
+            log.info("chat laid out again at %d characters a line", self.renderer.columns)
             self._replay()
 
     def _turn_ended(self, entries) -> None:
