@@ -184,6 +184,10 @@ def test_a_record_skips_an_empty_cell_and_ends_with_a_blank_line():
     for cuts in ([], range(1, len(text))):
         assert answer(streamed(text, cuts)[0]) == (
             "Name: Al\nRole: Ed\nCity: Paris\n\n  \u2022 item\n")
+    text = "| Name | Role | City |\n|---|---|---|\n| Al | Ed | Paris |\n```\nx = 1\n```\nDone."
+    for cuts in ([], range(1, len(text))):
+        assert answer(streamed(text, cuts)[0]) == (
+            "Name: Al\nRole: Ed\nCity: Paris\n\n\u2503 x = 1\nDone.\n")
 
 
 def test_text_shown_at_another_width_asks_to_be_laid_out_again():

@@ -262,8 +262,10 @@ class LineFormatter:
                 self._pending = None          # the delimiter row: it was a table
             self._table.rows += 1
             self._table.shown += not hidden
+        lead = self.lead if hidden else ""
         self._new_line()
         if hidden:
+            self.lead = lead   # a blank line after records goes before the code instead
             return ""          # a fence without a language shows as nothing, not a blank line
         out = self.wrap.feed("\n" + extra)
         self._snapshot = self._wrap_state()
@@ -364,7 +366,8 @@ class LineFormatter:
         if not table.rows:
             table.header = cells      # the first row is the header (GFM's tables have one)
         shown = (" %s " % CELL).join(cells)
-        across = width(shown)
+        # Cell by cell: a long streaming row's cells are mostly ASCII, measured at C speed.
+        across = sum(width(cell) for cell in cells) + 3 * (len(cells) - 1)
         stacked = table.stacked or across > self.columns or (
             final and not table.rows and across > self.columns * HEADER_SHARE)
         if final:
