@@ -95,6 +95,31 @@ def test_the_same_answers_in_a_dark_theme(dark_office):
         time.sleep(1.0)
         shot = screenshot(dark_office, "answers_narrow_dark.png")
         assert _light(shot) < 0.05, _light(shot)      # the records are drawn on the dark pane
+        # gtk3 lays the pane out with its own font: the table still reads as records.
+        shown = dark_office.job("panel.text", doc)["text"]
+        assert "Item: Rent\nOwner: Alice\nCost: 1,200\n\nItem: Paper" in shown, shown
+        assert ARABIC_ANSWER in shown
     finally:
         dark_office.close(doc)
         next(server, None)
+
+
+def test_a_wider_pane_lays_the_answer_shown_out_again(gui_office, gui_doc, chat_server):
+    # Review of issue 24: text already shown kept the layout of the width it came at.
+    chat_server.add(sse.text_response(ANSWER, pieces=7))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Sum up the costs")
+    panel.key("Return")
+    panel.wait_transcript("Done.")
+    panel.wait_idle()
+    before = gui_office.job("panel.text", gui_doc)
+    assert "Item: Rent\nOwner: Alice" in before["text"] and before["columns"] < 40, before
+    # As a sidebar dragged wider tells the panel: nothing changes while the width moves...
+    moved = gui_office.job("panel.text", gui_doc, columns=80)
+    assert moved["text"] == before["text"]
+    # ...and once it holds, the chat shows again laid out at it.
+    rows = "Rent \u2502 Alice \u2502 1,200"
+    wait_for(lambda: rows in gui_office.job("panel.text", gui_doc)["text"], timeout=10,
+             what="the table's rows at 80 characters a line")
+    again = gui_office.job("panel.text", gui_doc)["text"]
+    assert "Item: Rent" not in again and "You: Sum up the costs" in again

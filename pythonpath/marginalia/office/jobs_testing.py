@@ -389,7 +389,29 @@ def _locale_formats(ctx, document, payload):
     return locale_formats.read(ctx, payload["tag"])._asdict()
 
 
+def _panel(ctx, document):
+    """The chat panel shown for ``document`` (tests): the session's listener that is one."""
+    from marginalia.office import chat_session
+    session = chat_session.session_for(ctx, document, recover=False)
+    for listener in session._listeners:
+        panel = getattr(listener, "__self__", None)
+        if panel is not None and hasattr(panel, "renderer"):
+            return panel
+    raise ValueError("no chat panel shows this document")
+
+
+@_on_main
+def _panel_text(ctx, doc, payload):
+    """The conversation pane's text, and the width in characters it is laid out at; with
+    ``columns``, first tell the panel its pane has that width (as a resized sidebar does)."""
+    panel = _panel(ctx, doc)
+    if payload.get("columns"):
+        panel.on_columns(int(payload["columns"]))
+    return {"text": panel.view.pane_text("transcript"), "columns": panel.renderer.columns}
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
+    "panel.text": _panel_text,
     "i18n.formats": _locale_formats,
     "i18n.language": _ui_language,
     "i18n.words": _office_words,

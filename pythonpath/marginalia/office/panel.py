@@ -73,11 +73,12 @@ class ChatPanel(PanelStates):
         self.card = None                  # the first-run card, while shown
         self._disposed = False
         self._thought_at = None           # when this turn's thinking began (monotonic)
+        self._widths = 0                  # pane width changes so far (panel_states.on_columns)
         self.view = PanelView(ctx, parent, on_send=self.on_send, on_stop_key=self.on_stop,
                               on_new_chat=self.on_new_chat,
                               on_toggle_thinking=self.on_toggle_thinking,
                               on_action=self.on_action, on_recall=self.on_recall,
-                              on_columns=self.renderer.set_columns)
+                              on_columns=self.on_columns)
         self.actions = PanelActions(self)
         self.changes = None
         self._open_changes()

@@ -19,6 +19,9 @@ from marginalia.ui import first_run, status, transcript
 log = logging.getLogger("marginalia.panel")
 
 UNDO_SECONDS = 8          # how long New chat offers Undo
+# The pane's width holds this long before the chat shown is laid out again at it:
+# dragging the sidebar's edge changes it on every pixel.
+RELAYOUT_PAUSE = 0.4
 
 
 def guarded(method: Callable) -> Callable:
@@ -34,8 +37,8 @@ def guarded(method: Callable) -> Callable:
 
 
 class PanelStates:
-    """Needs the ChatPanel's ctx, session, view, presenter (ui.status), card, _thought_at,
-    _shown_setting, _disposed, replay and send_text."""
+    """Needs the ChatPanel's ctx, session, view, presenter (ui.status), renderer, card,
+    _thought_at, _shown_setting, _disposed, _widths, replay, _replay and send_text."""
 
     def present(self) -> None:
         """Draw what the presenter says now: the one place the status line, Send/Stop and
@@ -65,9 +68,33 @@ class PanelStates:
             self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds,
                                            transcript.THOUGHT_SHORT % seconds)
 
+    @guarded
+    def on_columns(self, columns: int) -> None:
+        """The conversation pane's width in characters changed (office.panel_view): the
+        next answer fits it; the chat already shown is replayed at it after a pause."""
+        self.renderer.set_columns(columns)
+        self._relayout_later()
+
+    def _relayout_later(self) -> None:
+        if not self.renderer.stale:
+            return
+        self._widths += 1
+        seen = self._widths
+        threads.later(RELAYOUT_PAUSE, mainthread.post, self.ctx, lambda: self._width_held(seen))
+
+    @guarded
+    def _width_held(self, seen: int) -> None:
+        # A later width change, or a running turn (its end asks again), waits.
+        if (not self._disposed and seen == self._widths and not self.session.busy
+                and self.renderer.stale):
+            log.info("chat laid out again at %d characters a line", self.renderer.columns)
+            self._replay()
+
     def _turn_ended(self, entries) -> None:
         """A queued message goes now, unless the turn was stopped or failed (then it waits
-        in the box for the user to send or change)."""
+        in the box for the user to send or change). Text shown at an older width is
+        laid out again."""
+        self._relayout_later()
         send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
         if keep is not None:
             self.view.keep_input(keep)

@@ -242,7 +242,8 @@ class PanelView(PaneText):
         except Exception:
             char = 0.0                    # pane_columns falls back to a usual width
         columns = pane_columns(width, char)
-        if columns != self._columns:
+        # None: a pane too narrow to tell (first layout, collapsed deck) keeps the last count.
+        if columns is not None and columns != self._columns:
             self._columns = columns
             self._on_columns(columns)
 

@@ -30,7 +30,8 @@ the pane's SoftWrap (ui.transcript), whose state is restored before a redraw.
 """
 
 import re
-from typing import Tuple
+import unicodedata
+from typing import Optional, Tuple
 
 from marginalia.document.inline import parse_inline
 
@@ -63,6 +64,8 @@ _TABLE_SEPARATOR = re.compile(r"^\s*\|?\s*:?-+:?\s*(\|\s*:?-+:?\s*)*\|?\s*$")
 # A line start that could still turn into a block marker: wait for one more character.
 _UNDECIDED = re.compile(r"^ {0,3}(#{1,6}|[-*+_]|[-*_]{2,}|`{1,2}|~{1,2}|\d{1,9}[.)]?|>)$|^ *$")
 _ESCAPED_PIPE = "\x00"
+# What a line holds while it streams that could still become a table's delimiter row.
+_DELIMITER_SO_FAR = re.compile(r"^\s*(\|[\s|:-]*)?$")
 
 
 # What a multi-line edit's width holds besides text: its border, the vertical
@@ -71,11 +74,25 @@ PANE_CHROME = 24
 USUAL_CHAR = 6.5          # pixels per character at the sidebar's font, if none is measured
 
 
-def pane_columns(width: int, char_width: float) -> int:
-    """Characters one line of a pane ``width`` pixels wide holds."""
+def pane_columns(width: int, char_width: float) -> Optional[int]:
+    """Characters one line of a pane ``width`` pixels wide holds; None when it holds
+    8 or fewer: the panel's first layout or a collapsed deck, not a width to lay out at."""
     if not char_width or char_width <= 0:
         char_width = USUAL_CHAR
-    return max(8, int((width - PANE_CHROME) / char_width))
+    columns = int((width - PANE_CHROME) / char_width)
+    return columns if columns > 8 else None
+
+
+def width(text: str) -> int:
+    """Columns ``text`` takes in the pane: a wide (CJK) character two, a combining mark none."""
+    if text.isascii():
+        return len(text)
+    total = 0
+    for ch in text:
+        if unicodedata.combining(ch):
+            continue
+        total += 2 if unicodedata.east_asian_width(ch) in "WF" else 1
+    return total
 
 
 def inline_text(text: str) -> str:
@@ -121,6 +138,10 @@ class LineFormatter:
         self.columns = max(8, columns)
         self.in_code = False
         self._table = None            # the table being shown: its Table, else None
+        # A table's first line hidden until the next one tells whether it is one (GFM:
+        # only a delimiter row under it makes it a header); else it shows as text.
+        self._pending = None
+        self._finishing = False
         self._new_line()
 
     def _rule(self, width: int) -> str:
@@ -135,6 +156,7 @@ class LineFormatter:
         self.shown = ""               # wrapped display of line[:], as the pane has it
         self.mid_line = False         # part of this line was settled (shown, final)
         self.hidden = False           # the line shows as nothing, not even its line break
+        self.lead = ""                # shown before the line (a blank line after records)
         self._snapshot = self._wrap_state()
 
     def _wrap_state(self):
@@ -164,8 +186,10 @@ class LineFormatter:
     def finish(self) -> Tuple[str, str]:
         """The answer block ends (a tool line, an error, the turn's end): draw the line whole."""
         if not self.line and not self.shown:
-            return "", ""
+            return "", self._show_pending()
+        self._finishing = True
         out = self._redraw(final=True)
+        self._finishing = False
         self.kind = None
         mid_line = bool(self.shown) or self.mid_line
         self._new_line()
@@ -175,6 +199,12 @@ class LineFormatter:
 
     # -- drawing -------------------------------------------------------------
     def _redraw(self, final: bool) -> Tuple[str, str]:
+        before = ""
+        if self._pending is not None and not self._may_be_delimiter(final):
+            # The hidden first line was no table's header: it shows as text, and this
+            # line is decided again (it may start a table of its own).
+            before = self._show_pending()
+            self._table, self.kind, self.hidden = None, None, False
         display = self._display(final)
         # Wrapping the line again from its start gives the same breaks as before.
         self._restore(self._snapshot)
@@ -185,7 +215,26 @@ class LineFormatter:
             add, retract = wrapped, self.shown
         self.shown = wrapped
         self._settle()
-        return retract, add
+        return combine("", before, retract, add)
+
+    def _may_be_delimiter(self, final: bool) -> bool:
+        """Whether the current line is, or may still become, the delimiter row."""
+        line = self.line
+        if final:
+            return bool(line.lstrip().startswith("|") and _TABLE_SEPARATOR.match(line)
+                        and "-" in line)
+        return bool(_DELIMITER_SO_FAR.match(line))
+
+    def _show_pending(self) -> str:
+        """The hidden first line, shown as the text it turned out to be (nothing is shown
+        of the current line while it is pending)."""
+        if self._pending is None:
+            return ""
+        text, self._pending = self._pending, None
+        self._restore(self._snapshot)
+        out = self.wrap.feed(inline_text(text.strip()) + "\n")
+        self._snapshot = self._wrap_state()
+        return out
 
     def _settle(self) -> None:
         """A long tail with every marker closed becomes final: later pieces skip it."""
@@ -203,14 +252,20 @@ class LineFormatter:
         """The newline after a line (and a heading's underline)."""
         extra = ""
         if self.kind == "heading" and self.level in HEADING_RULE:
-            width = min(UNDERLINE_MAX, max(4, len(self.line) - self.body_start))
-            extra = HEADING_RULE[self.level] * len(self._rule(width)) + "\n"
+            across = min(UNDERLINE_MAX, max(4, width(self.line[self.body_start:])))
+            extra = HEADING_RULE[self.level] * len(self._rule(across)) + "\n"
         hidden = self.kind == "fence-hidden" or self.hidden
         if self.kind == "table":
+            if hidden and not self._table.rows:
+                self._pending = self.line     # a stacked header: shown if no delimiter follows
+            elif self._table.rows == 1:
+                self._pending = None          # the delimiter row: it was a table
             self._table.rows += 1
             self._table.shown += not hidden
+        lead = self.lead if hidden else ""
         self._new_line()
         if hidden:
+            self.lead = lead   # a blank line after records goes before the code instead
             return ""          # a fence without a language shows as nothing, not a blank line
         out = self.wrap.feed("\n" + extra)
         self._snapshot = self._wrap_state()
@@ -225,24 +280,25 @@ class LineFormatter:
         body = line[self.body_start:]
         kind = self.kind
         if kind == "code":
-            return self.prefix + body
+            return self.lead + self.prefix + body
         if kind in ("fence", "fence-hidden"):
-            return self.prefix
+            return self.lead + self.prefix if self.prefix else ""
         if kind == "rule":
-            return self._rule(len(RULE))
+            return self.lead + self._rule(len(RULE))
         if kind == "table":
             return self._row(body, final)
         if not final:
-            hold = _open_marker(body)
-            if len(body) - hold <= HOLD:
-                body = body[:hold]
-        return self.prefix + inline_text(body)
+            body = _held(body)
+        shown = self.prefix + inline_text(body)
+        return self.lead + shown if shown else ""
 
     def _decide(self, line: str, final: bool) -> None:
         """The block kind of the current line, from its first characters."""
         self.prefix, self.body_start = "", 0
         if self.in_code or not line.lstrip().startswith("|"):
-            self._table = None        # any other line ends a table
+            table, self._table = self._table, None      # any other line ends a table
+            if table is not None and table.record_last and line.strip():
+                self.lead = "\n"      # records end with a blank line, as they are separated
         fence = _FENCE.match(line)
         if self.in_code:
             if fence and fence.group(2) == "":
@@ -299,25 +355,38 @@ class LineFormatter:
         """
         table = self._table
         self.hidden = False
-        if _TABLE_SEPARATOR.match("|" + body) and "-" in body:
+        if self._pending is not None:
+            # Under a hidden header: its delimiter row, once whole (else _redraw showed it).
+            self.hidden = final
+            return ""
+        if table.rows == 1 and _TABLE_SEPARATOR.match("|" + body) and "-" in body:
             self.hidden = table.stacked
             return self._rule(len(RULE)) if final and not table.stacked else ""
         cells = _cells(body, final)
         if not table.rows:
             table.header = cells      # the first row is the header (GFM's tables have one)
         shown = (" %s " % CELL).join(cells)
-        if len(shown) > self.columns or (final and not table.rows and
-                                         len(shown) > self.columns * HEADER_SHARE):
-            table.stacked = True
-        if not table.stacked:
+        # Cell by cell: a long streaming row's cells are mostly ASCII, measured at C speed.
+        across = sum(width(cell) for cell in cells) + 3 * (len(cells) - 1)
+        stacked = table.stacked or across > self.columns or (
+            final and not table.rows and across > self.columns * HEADER_SHARE)
+        if final:
+            # Only a whole row decides for the rows after it: a streaming one's last
+            # cell may still hold markdown that will not show.
+            table.stacked = stacked
+            table.record_last = stacked and bool(table.rows)
+        if not stacked:
             return shown
         if not table.rows:
+            if self._finishing:
+                return inline_text(self.line.strip())    # stopped after it: no table
             self.hidden = final
             return ""
         lines = []
         for index, cell in enumerate(cells):
             label = table.header[index] if index < len(table.header) else ""
-            lines.append("%s: %s" % (label, cell) if label else cell)
+            if cell:
+                lines.append("%s: %s" % (label, cell) if label else cell)
         # A blank line between records, and between rows shown as rows and the first record.
         return ("\n" if table.shown else "") + "\n".join(lines)
 
@@ -330,6 +399,13 @@ class Table:
         self.rows = 0            # rows so far (the separator row included)
         self.shown = 0           # rows shown so far (not hidden)
         self.stacked = False     # a row did not fit: rows show as records from then on
+        self.record_last = False  # the last whole row showed as a record
+
+
+def _held(body: str) -> str:
+    """A streaming line's text without an inline marker opened near its end (``**bol``)."""
+    hold = _open_marker(body)
+    return body[:hold] if len(body) - hold <= HOLD else body
 
 
 def _cells(body: str, final: bool):
@@ -339,6 +415,9 @@ def _cells(body: str, final: bool):
         cut = body.rfind("|")
         if cut >= 0 and not body[cut + 1:].strip():
             body = body[:cut]          # the row's closing "|" or the next cell's start
+        else:
+            cut = body.rfind("|") + 1  # the last cell, still streaming: markers held
+            body = body[:cut] + _held(body[cut:])
     elif body.rstrip().endswith("|"):
         body = body.rstrip()[:-1]
     return [inline_text(cell.strip()).replace(_ESCAPED_PIPE, "|") for cell in body.split("|")]

@@ -109,10 +109,17 @@ class TranscriptRenderer:
         self.reset()
 
     def set_columns(self, columns: int) -> None:
-        """The pane's width in characters (office.panel_view); the next answer fits it."""
+        """The pane's width in characters (office.panel_view); the next answer fits it.
+
+        Text already shown keeps its layout: ``stale`` says the panel should show the
+        chat again (replay it after reset) once the width holds and no turn runs.
+        """
+        if columns != self.columns and not self._empty:
+            self.stale = True
         self.columns = columns
 
     def reset(self) -> None:
+        self.stale = False          # text shown was laid out at another width
         self._block = None          # None, "user", "answer", "tool", "error", "notice"
         self._at_line_start = True
         self._empty = True
