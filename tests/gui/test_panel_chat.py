@@ -12,7 +12,7 @@ from tests.support import sse_server as sse
 
 from marginalia.ui import first_run
 from marginalia.ui.status import CHAT_BACK, NEW_CHAT, STOPPED, WRITING
-from marginalia.ui.transcript import STOPPED_MARK
+from marginalia.ui import transcript
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
@@ -126,7 +126,7 @@ def test_stop_mid_stream_keeps_what_arrived_and_frees_the_button(gui_office, gui
     assert "word5 " in shown
     assert "word399" not in shown               # the stream was cut short
     assert panel.status().startswith(STOPPED)
-    assert shown.rstrip().endswith(STOPPED_MARK)   # the conversation shows where it stopped
+    assert shown.rstrip().endswith(transcript.STOPPED_MARK + transcript.STOPPED)
     # Stopped for good: nothing more arrives afterwards.
     time.sleep(1.0)
     assert panel.transcript() == shown

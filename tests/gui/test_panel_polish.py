@@ -212,7 +212,7 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     panel.wait_transcript("tick3 ")
     panel.press("Stop")
     panel.wait_idle(timeout=10)
-    assert panel.transcript().rstrip().endswith(tr.STOPPED_MARK)
+    assert panel.transcript().rstrip().endswith(tr.STOPPED_MARK + tr.STOPPED)
     screenshot(gui_office, "panel_states.png")
 
     # New chat offers Undo for a few seconds.

@@ -13,6 +13,7 @@ from typing import Callable
 
 from marginalia import threads
 from marginalia.errors import user_sentence
+from marginalia.i18n.catalog import tr
 from marginalia.office import mainthread
 from marginalia.ui import first_run, status, transcript
 
@@ -65,8 +66,9 @@ class PanelStates:
         elif what == "answer" and self._thought_at is not None:
             seconds = max(1, int(round(time.monotonic() - self._thought_at)))
             self._thought_at = None
-            self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds,
-                                           transcript.THOUGHT_SHORT % seconds)
+            self.view.set_thinking_visible(
+                False, tr(transcript.THOUGHT_FOR) % seconds + transcript.FOLDED,
+                tr(transcript.THOUGHT_SHORT) % seconds + transcript.FOLDED)
 
     @guarded
     def on_columns(self, columns: int) -> None:

@@ -14,6 +14,7 @@ from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
 from marginalia.office.panel_panes import PaneText, selection
 from marginalia.office.setup_card import EXTENSION_ID
 from marginalia.office.slash_list import LISTS
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui import bidi, panel_layout, theme
 from marginalia.ui.answer_format import pane_columns
 from marginalia.ui.follow import Follow
@@ -25,45 +26,46 @@ KEY_UP = 1025              # com.sun.star.awt.Key.UP
 KEY_ESCAPE = 1281          # com.sun.star.awt.Key.ESCAPE
 MOD_SHIFT = 1              # com.sun.star.awt.KeyModifier.SHIFT
 POSSIZE = 15               # com.sun.star.awt.PosSize.POSSIZE
-PLACEHOLDER = "Ask about your document \u2014 Enter to send, Shift+Enter for a new line"
-JUMP_LABEL = "\u2193 New reply below"
-HIDE_THINKING = "Thinking \u25be"
-SHOW_THINKING = "Thinking \u25b8"
+PLACEHOLDER = N_("Ask about your document \u2014 Enter to send, Shift+Enter for a new line")
+JUMP_LABEL = N_("\u2193 New reply below")
+HIDE_THINKING = N_("Thinking \u25be")
+SHOW_THINKING = N_("Thinking \u25b8")
 # The same where the top row is narrow (it shares it with five icons); the name stays whole.
-SHORT_TOGGLE = {HIDE_THINKING: "Think \u25be", SHOW_THINKING: "Think \u25b8"}
+SHORT_TOGGLE = {HIDE_THINKING: N_("Think \u25be"), SHOW_THINKING: N_("Think \u25b8")}
 # Characters of a draft line that fit one line of the message box, per pixel of width.
 CHARS_PER_PIXEL = 1 / 7.0
-EDIT_OPTIONS = "Editing options"
+EDIT_OPTIONS = N_("Editing options")
 
 # name: (model kind, accessible name (a button's tooltip too), model properties), top to bottom.
+# Names and labels are the catalog's English: translated as each control is made.
 CONTROLS = (
-    ("thinking_toggle", "Button", "Show or hide the thinking", {"Label": HIDE_THINKING}),
+    ("thinking_toggle", "Button", N_("Show or hide the thinking"), {"Label": HIDE_THINKING}),
     # The tray of edit options over the card (office.change_card): apply mode, Restore…, Keep out.
     ("edits", "Button", EDIT_OPTIONS, {"Toggle": True}),
-    ("sources", "Button", "Sources", {}),     # the chat's sources: add, remove (panel_sources)
-    ("history", "Button", "History", {}),     # this document's chats, export, forget
-    ("new_chat", "Button", "New chat", {}),
-    ("settings", "Button", "Marginalia settings", {}),
-    ("thinking", "Edit", "Thinking", {
+    ("sources", "Button", N_("Sources"), {}),     # the chat's sources: add, remove (panel_sources)
+    ("history", "Button", N_("History"), {}),     # this document's chats, export, forget
+    ("new_chat", "Button", N_("New chat"), {}),
+    ("settings", "Button", N_("Marginalia settings"), {}),
+    ("thinking", "Edit", N_("Thinking"), {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
     # The button over the conversation's bottom edge comes first: VCL paints the
     # earlier of two overlapping siblings on top. So do the "/" and "@" lists
     # (office.slash_list), which lie over its bottom while a command is typed.
 ) + tuple((key, "ListBox", name, {"Dropdown": False}) for key, name in LISTS) + (
-    ("jump", "Button", "Go to the newest reply", {"Label": JUMP_LABEL}),
-    ("transcript", "Edit", "Conversation", {
+    ("jump", "Button", N_("Go to the newest reply"), {"Label": JUMP_LABEL}),
+    ("transcript", "Edit", N_("Conversation"), {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
 ) + tuple((name, "Button", tip, {"Label": label, "Enabled": False})
           for name, label, tip in ANSWER_BUTTONS) + (
-    ("scope", "FixedText", "What the model will see", {"Label": "Whole document",
-                                                          "NoLabel": True}),
+    ("scope", "FixedText", N_("What the model will see"), {"Label": N_("Whole document"),
+                                                              "NoLabel": True}),
     # The hint before the box it lies on: VCL paints the earlier sibling on top.
-    ("placeholder", "FixedText", "Hint", {"Label": PLACEHOLDER, "NoLabel": True,
+    ("placeholder", "FixedText", N_("Hint"), {"Label": PLACEHOLDER, "NoLabel": True,
                                           "MultiLine": True}),
-    ("input", "Edit", "Message", {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
-    ("status", "FixedText", "Status", {"Label": READY, "NoLabel": True, "MultiLine": True}),
-    ("undo", "Button", "Undo New chat", {"Label": "Undo"}),
-    ("send", "Button", "Send", {"Label": "Send", "DefaultButton": False}),
+    ("input", "Edit", N_("Message"), {"MultiLine": True, "VScroll": True, "AutoVScroll": True}),
+    ("status", "FixedText", N_("Status"), {"Label": READY, "NoLabel": True, "MultiLine": True}),
+    ("undo", "Button", N_("Undo New chat"), {"Label": N_("Undo")}),
+    ("send", "Button", N_("Send"), {"Label": N_("Send"), "DefaultButton": False}),
 )
 ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
@@ -83,11 +85,11 @@ class PanelView(PaneText):
         self.parent = parent
         self.thinking_visible = True
         self.toggle_visible = False       # shown once there is thinking to show
-        self._toggle_labels = (HIDE_THINKING, None)     # the toggle's label, and a short one
+        self._toggle_labels = (tr(HIDE_THINKING), None)  # the toggle's label, and a short one
         self._toggle_fitted = None        # (labels, width) the toggle was last fitted to
         self._toggle_measured = ("", 0)   # (whole label, the width it needs)
         self._tabs = ()                   # the Tab order last set (office.tab_order)
-        self._hint = text_fit.forms(PLACEHOLDER)   # the hint, then shorter forms of it
+        self._hint = text_fit.forms(tr(PLACEHOLDER))   # the hint, then shorter forms of it
         self._hint_fitted = None          # (box, forms) the hint was last fitted to
         self._status_h = 0                # the status line's words' height at its width
         self.card = None                  # the first-run card (office.setup_card) while shown
@@ -115,9 +117,10 @@ class PanelView(PaneText):
         for name, kind, label, props in (assistive.reader_controls(CONTROLS) if self.mirrored
                                          else CONTROLS):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind, ctx)
+            label = tr(label)
             model.HelpText = control_names.tooltip(kind, label)
             for key, value in props.items():
-                setattr(model, key, value)
+                setattr(model, key, tr(value) if key == "Label" else value)
             if name in ICON_BUTTONS and icons:
                 model.ImageURL = icons % name
             elif name in ICON_BUTTONS:
@@ -298,8 +301,10 @@ class PanelView(PaneText):
         """Open or fold the thinking pane; ``label`` names the toggle, ``short`` is its
         label where the whole one does not fit (gtk3 pads buttons more than gen)."""
         self.thinking_visible = visible
-        label = label or (HIDE_THINKING if visible else SHOW_THINKING)
-        self._toggle_labels = (label, short or SHORT_TOGGLE.get(label))
+        if label is None:
+            english = HIDE_THINKING if visible else SHOW_THINKING
+            label, short = tr(english), short or tr(SHORT_TOGGLE[english])
+        self._toggle_labels = (label, short)
         self.relayout()
 
     def _fit_toggle(self, width: int) -> None:

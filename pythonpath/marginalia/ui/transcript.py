@@ -12,23 +12,29 @@ from typing import Iterable, List, Tuple
 
 from marginalia.document.docview import short
 from marginalia.events import REASONING, Event
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui import citation_lines
 from marginalia.ui.answer_format import DEFAULT_COLUMNS, LineFormatter, combine
 from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
                                     SoftWrap, trim_point)
 from marginalia.ui.tool_words import tool_line
 
-ASSISTANT = "Assistant:"
-STOPPED_MARK = "\u25a0 Stopped"           # where the user stopped a turn
-THOUGHT_FOR = "Thought for %d s \u25b8"
-THOUGHT_SHORT = "%d s \u25b8"            # the same on a narrow toggle (its name stays whole)
+# The pane's words are the user's: translated as they are drawn (a replay redraws them).
+YOU = N_("You: %s")
+ASSISTANT = N_("Assistant:")
+STOPPED_MARK = "\u25a0 "                  # where the user stopped a turn, before STOPPED
+STOPPED = N_("Stopped")
+THOUGHT_FOR = N_("Thought for %d s")       # the folded toggle, its arrow after (FOLDED)
+THOUGHT_SHORT = N_("%d s")                 # the same on a narrow toggle (its name stays whole)
+FOLDED = " \u25b8"
 TOOL_MARK = "  \u25b8 "        # small right-pointing triangle before a tool line
 ERROR_MARK = "\u26a0 "         # warning sign before an error sentence
 NOTICE_MARK = "\u2139 "       # information sign before a notice (not an error)
 TEST_COMMAND = "/test"
 # Turns on the debug log until LibreOffice closes (marginalia.debuglog).
 DEBUG_LOG_COMMAND = "/debuglog"
-TEST_TITLE = "Test connection:"
+TEST_TITLE = N_("Test connection:")
 THINKING_HEADER_LIMIT = 60
 
 
@@ -79,8 +85,8 @@ def scope_line(selected: str) -> str:
     """What the model will see besides the tools: "Selection: 12 words" or the document."""
     words = len(selected.split())
     if not words:
-        return "Whole document"
-    return "Selection: %s word%s" % ("{:,}".format(words), "" if words == 1 else "s")
+        return tr("Whole document")
+    return trn("Selection: %s word", "Selection: %s words", words) % formats.number(words)
 
 
 def turn_failed(entries: List[Tuple[str, object]]) -> bool:
@@ -157,7 +163,7 @@ class TranscriptRenderer:
         self._question = text
         self._assistant_started = False
         self._thinking_header_done = False
-        self._chat(out, self._start_block("user", blank_line=True) + "You: " + text.rstrip()
+        self._chat(out, self._start_block("user", blank_line=True) + tr(YOU) % text.rstrip()
                    + "\n")
         return self._finished(out)
 
@@ -210,7 +216,7 @@ class TranscriptRenderer:
         if not self._assistant_started:
             self._assistant_started = True
             out.began = ("answer",)
-            label = self._start_block("answer", blank_line=True) + ASSISTANT + "\n"
+            label = self._start_block("answer", blank_line=True) + tr(ASSISTANT) + "\n"
             self._shown(out, "", self._wrap.feed(label))
         elif self._block != "answer":
             # After a tool line ("  \u25b8 Inserted a table") the answer is a new paragraph.
@@ -264,7 +270,7 @@ class TranscriptRenderer:
         chat = ""
         if not self._assistant_started:
             self._assistant_started = True
-            chat = self._start_block("tool", blank_line=True) + ASSISTANT + "\n"
+            chat = self._start_block("tool", blank_line=True) + tr(ASSISTANT) + "\n"
             self._at_line_start = True
         chat += self._start_block("tool") + TOOL_MARK + short(line, 200) + "\n"
         self._chat(out, chat)
@@ -295,7 +301,7 @@ class TranscriptRenderer:
         """Test connection's report (``/test``): a titled block of short lines."""
         out = Appends()
         self._close_answer(out)
-        chat = self._start_block("notice", blank_line=True) + TEST_TITLE + "\n"
+        chat = self._start_block("notice", blank_line=True) + tr(TEST_TITLE) + "\n"
         chat += "".join(TOOL_MARK + short(line, 300) + "\n" for line in lines)
         self._chat(out, chat)
         return self._finished(out)
@@ -303,7 +309,7 @@ class TranscriptRenderer:
     def _on_error(self, ev):
         out = Appends()
         self._close_answer(out)
-        sentence = short(ev.message or "Something went wrong.", 400)
+        sentence = short(ev.message or tr("Something went wrong."), 400)
         self._chat(out, self._start_block("error") + ERROR_MARK + sentence + "\n")
         return out
 
@@ -314,7 +320,7 @@ class TranscriptRenderer:
         stopped = ev.finish_reason == "cancelled"
         chat = "" if self._at_line_start else "\n"
         if stopped:
-            chat += STOPPED_MARK + "\n"
+            chat += STOPPED_MARK + tr(STOPPED) + "\n"
             self._block, self._empty = "notice", False
         self._chat(out, chat)
         self._run = None
