@@ -36,7 +36,7 @@ def _oxt():
     return build.build()
 
 
-def _harness(gui, accessibility=False, language=None):
+def _harness(gui, accessibility=False, language=None, env=None):
     try:
         import uno  # noqa: F401
     except ImportError:
@@ -46,17 +46,17 @@ def _harness(gui, accessibility=False, language=None):
                     pytrace=False)
     from tests.support.office import OfficeHarness
     return OfficeHarness(_oxt(), gui=gui, accessibility=accessibility,
-                         language=language).start()
+                         language=language, env=env).start()
 
 
 @pytest.fixture
 def office_in():
-    """office_in("de-DE", gui=False): a private office whose UI language is that one (Debian's
-    libreoffice-l10n package gives its own words), stopped after the test."""
+    """office_in("de-DE", gui=False, env=None): a private office whose UI language is that
+    one (Debian's libreoffice-l10n package gives its own words), stopped after the test."""
     started = []
 
-    def start(language, gui=False):
-        started.append(_harness(gui=gui, language=language))
+    def start(language, gui=False, env=None):
+        started.append(_harness(gui=gui, language=language, env=env))
         return started[-1]
     yield start
     for harness in started:
