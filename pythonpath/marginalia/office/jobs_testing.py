@@ -356,15 +356,7 @@ def _panel_fit(ctx, doc, payload):
         fit_probe.stretch(view.container, _STRETCHED)
     view.relayout()
     size = view.parent.getPosSize()
-    # Where Send and the status line are on the screen: a right-to-left interface mirrors
-    # the panel, which the controls' own (logical) boxes do not show.
-    screen = {}
-    for name in ("send", "status"):
-        try:
-            screen[name] = view.controls[name].getAccessibleContext().getLocationOnScreen().X
-        except Exception:
-            pass
-    return {"parent": (size.Width, size.Height), "screen": screen,
+    return {"parent": (size.Width, size.Height),
             "controls": fit_probe.measure(view.container, "", ids)}
 
 
