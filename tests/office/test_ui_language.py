@@ -55,3 +55,23 @@ def test_numbers_and_dates_follow_libreoffices_locale_data(office):
     assert formats.full_date(when, japanese) == "2026/11/26"
     dutch = formats.Formats(**office.job("i18n.formats", tag="nl-NL"))
     assert formats.full_date(when, dutch) == "26-11-2026"
+
+
+def test_menus_and_the_options_tree_come_in_the_offices_language(office_in):
+    """The .xcu labels got each catalog's xml:lang values at build time (i18n.package):
+    a German office reads the German ones from its configuration."""
+    from tests.support.office import props
+    german = office_in("de-DE")
+    provider = german.create("com.sun.star.configuration.ConfigurationProvider")
+
+    def value(path, name):
+        node = provider.createInstanceWithArguments(
+            "com.sun.star.configuration.ConfigurationAccess", props(nodepath=path))
+        return node.getPropertyValue(name)
+    menu = ("/org.openoffice.Office.Addons/AddonUI/OfficeMenuBarMerging/org.marginalia.writer/"
+            "ToolsMarginalia/MenuItems/marginalia/Submenu/m01")
+    assert value(menu, "Title") == "Marginalia-Chat fokussieren"
+    page = ("/org.openoffice.Office.OptionsDialog/Nodes/org.marginalia.writer.Node/Leaves/"
+            "org.marginalia.writer.Language")
+    assert value(page, "Label") == "Sprache"
+    assert german.job("i18n.language")["in_use"] == "de"
