@@ -7,7 +7,8 @@ Colours come from the window's theme (ui.theme). All methods run on the VCL main
 """
 
 from marginalia.document.docview import utf16_len
-from marginalia.office import assistive, button_width, control_names, tab_order, text_fit
+from marginalia.office import (assistive, button_width, control_names, office_words, tab_order,
+                               text_fit)
 from marginalia.office.assistive import MIRRORS
 from marginalia.office.pane_scroll import PaneScroll
 from marginalia.office.panel_listen import FocusName, Listener, PanelKeys
@@ -67,6 +68,8 @@ CONTROLS = (
     ("undo", "Button", N_("Undo New chat"), {"Label": N_("Undo")}),
     ("send", "Button", N_("Send"), {"Label": N_("Send"), "DefaultButton": False}),
 )
+# Controls named by LibreOffice's own (translated) word for the concept (i18n.office_terms).
+OFFICE_WORDS = {"undo": "undo"}
 ICON_BUTTONS = ("edits", "sources", "history", "new_chat", "settings")
 # Buttons whose press goes to the panel's on_action(name).
 ACTIONS = ("edits", "sources", "history") + tuple(name for name, _label, _tip in ANSWER_BUTTONS)
@@ -121,6 +124,8 @@ class PanelView(PaneText):
             model.HelpText = control_names.tooltip(kind, label)
             for key, value in props.items():
                 setattr(model, key, tr(value) if key == "Label" else value)
+            if name in OFFICE_WORDS:      # LibreOffice's own word, as in its Edit menu
+                model.Label = office_words.word(ctx, OFFICE_WORDS[name])
             if name in ICON_BUTTONS and icons:
                 model.ImageURL = icons % name
             elif name in ICON_BUTTONS:
