@@ -194,3 +194,14 @@ def test_the_runner_speaks_the_terminals_language(tmp_path, monkeypatch, english
     document.write_bytes(b"x")
     assert headless.main([str(document), "--output", str(tmp_path / "out.odt")]) == 2
     assert err.getvalue() == "Gib --message oder --prompt an.\n"
+
+
+def test_a_refusals_place_is_in_the_users_words(pseudo_locale):
+    """The writer's reasons are the model's English; the place they name ("paragraph 3")
+    is said in the user's words in the line the user reads."""
+    line = tool_words.refusal("paragraphs 3\u20135 is marked \u201cKeep Marginalia out\u201d; "
+                              "leave it as it is.")
+    assert line == pseudo("Left %s alone: you keep Marginalia out of it") % (pseudo(
+        "paragraphs %(first)d\u2013%(last)d") % {"first": 3, "last": 5}) + "."
+    line = tool_words.refusal("Paragraph 4 does not begin with \u201cThe cat\u201d.")
+    assert pseudo("paragraph %d") % 4 in line

@@ -37,6 +37,23 @@ _ADVICE = re.compile(r"^(use|ask|call|give|leave|read|retry|try|to|if|put|select
 # A reason's first word that reads lower-case after "Couldn't ...: " (names keep theirs).
 _COMMON = ("The", "That", "This", "Nothing", "A", "An", "It", "Inside", "There")
 
+_PLACE = re.compile(r"^(?:[Tt]he )?[Pp]aragraphs? (\d+)(?:\u2013(\d+))?$")
+
+
+def _place(text: str) -> str:
+    """A place the writer's English reason names ("paragraph 3", "paragraphs 3\u20135", "a
+    marked passage") in the user's words (the same words as Keep out's own sentences)."""
+    found = _PLACE.match(text.strip())
+    if found and found.group(2):
+        return tr("paragraphs %(first)d\u2013%(last)d") % {"first": int(found.group(1)),
+                                                           "last": int(found.group(2))}
+    if found:
+        return tr("paragraph %d") % int(found.group(1))
+    if text.strip().lower() == "a marked passage":
+        return tr("a marked passage")
+    return _lower(text)
+
+
 # Refusals with their own line: the writer's reasons (writer.keepout, writer.plan,
 # writer.toolbox, document.expect) say them to the model; the user is told what happened.
 KEPT_OUT = N_("Left %s alone: you keep Marginalia out of it")
@@ -44,9 +61,10 @@ IN_TRACKED = N_("Left %s alone: it holds a tracked change not yet accepted or re
 # The patterns read the writer's English reasons (data); the lines are the user's words.
 _REFUSALS = (
     (re.compile("^(.+?) is marked \u201cKeep Marginalia out\u201d"),
-     lambda m, action: tr(KEPT_OUT) % _lower(m.group(1))),
+     lambda m, action: tr(KEPT_OUT) % _place(m.group(1))),
     (re.compile(r"^That text is part of a tracked change .*?\((paragraph \d+)?"),
-     lambda m, action: tr(IN_TRACKED) % (m.group(1) or tr("that text"))),
+     lambda m, action: tr(IN_TRACKED) % (_place(m.group(1)) if m.group(1)
+                                         else tr("that text"))),
     (re.compile("^Marginalia could not tell which part of the document"),
      lambda m, action: tr("Couldn't tell which part of the document the edit would change")),
     (re.compile("^The document changed since you read it"),
@@ -54,7 +72,7 @@ _REFUSALS = (
      % action),
     (re.compile(r"^(Paragraph \d+) does not begin with"),
      lambda m, action: tr("Couldn't %(action)s: %(where)s no longer reads as the model "
-                          "expected") % {"action": action, "where": _lower(m.group(1))}),
+                          "expected") % {"action": action, "where": _place(m.group(1))}),
     (re.compile(r"(must (not )?be\b|is out of range|not a valid regular expression|"
                 r"^The arguments|^replace_text writes plain text|^The replacement is the same)"),
      lambda m, action: tr("Couldn't %s: the model's request did not fit") % action),
