@@ -8,27 +8,13 @@ accessibility. The agent is the official MCP SDK (tests/support/mcp_client.py).
 import socket
 
 from tests.gui.test_panel_options import _press, on_main
-from tests.gui.test_quick_prompts_page import _top_window
+from tests.gui.test_quick_prompts_page import open_page
 from tests.support.mcp_client import agent
 from tests.support.panel_driver import screenshot, wait_for
 
 
 def _open(office):
-    provider = office.ctx.getValueByName(
-        "/singletons/com.sun.star.deployment.PackageInformationProvider")
-    url = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/AgentsPage.xdl"
-    handler = office.create("org.marginalia.AgentsHandler")
-    box = {}
-
-    def create():
-        parent = box["parent"] = _top_window(office)
-        windows = office.create("com.sun.star.awt.ContainerWindowProvider")
-        box["window"] = windows.createContainerWindow(url, "", parent, handler)
-        box["window"].setPosSize(0, 0, 600, 500, 15)
-        box["window"].setVisible(True)
-        assert handler.callHandlerMethod(box["window"], "initialize", "external_event")
-    on_main(office, create)
-    return box["window"], handler, box["parent"]
+    return open_page(office, "AgentsPage.xdl", "org.marginalia.AgentsHandler")
 
 
 def _free_port():

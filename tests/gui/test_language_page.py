@@ -5,7 +5,7 @@ language by default, a fixed one, or the document's (the language of its text)."
 import uno
 
 from tests.gui.test_panel_options import on_main
-from tests.gui.test_quick_prompts_page import _top_window
+from tests.gui.test_quick_prompts_page import open_page
 from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, screenshot
 
@@ -13,21 +13,7 @@ from marginalia.ui import answer_language
 
 
 def _open(office):
-    provider = office.ctx.getValueByName(
-        "/singletons/com.sun.star.deployment.PackageInformationProvider")
-    url = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/LanguagePage.xdl"
-    handler = office.create("org.marginalia.LanguageHandler")
-    box = {}
-
-    def create():
-        parent = box["parent"] = _top_window(office)
-        windows = office.create("com.sun.star.awt.ContainerWindowProvider")
-        box["window"] = windows.createContainerWindow(url, "", parent, handler)
-        box["window"].setPosSize(0, 0, 600, 500, 15)
-        box["window"].setVisible(True)
-        assert handler.callHandlerMethod(box["window"], "initialize", "external_event")
-    on_main(office, create)
-    return box["window"], handler
+    return open_page(office, "LanguagePage.xdl", "org.marginalia.LanguageHandler")
 
 
 def _choose(office, window, handler, text):
@@ -50,7 +36,7 @@ def _ask(panel, text, answer):
 
 def test_the_answers_language_is_chosen_on_its_page_and_told_to_the_model(
         gui_office, gui_doc, chat_server):
-    window, handler = _open(gui_office)
+    window, handler, parent = _open(gui_office)
     combo = window.getControl("AnswerLanguageCombo")
     labels = [label for _value, label in answer_language.choices()]
     assert list(combo.getItems()) == labels
@@ -87,5 +73,5 @@ def test_the_answers_language_is_chosen_on_its_page_and_told_to_the_model(
         assert "Language: French." in prompt                     # the document's context
     finally:
         _choose(gui_office, window, handler, "The language I write in")
-        on_main(gui_office, window.dispose)
+        on_main(gui_office, lambda: (window.dispose(), parent.dispose()))
     assert gui_office.job("settings.load")["answer_language"] == ""

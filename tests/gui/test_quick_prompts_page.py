@@ -26,11 +26,13 @@ def _top_window(office):
     return office.create("com.sun.star.awt.Toolkit").createWindow(desc)
 
 
-def _open(office, doc):
+def open_page(office, xdl, service):
+    """An Options page (its .xdl and handler service) in a window of its own, initialized
+    on the main thread as the Options dialog does: (page window, handler, its window)."""
     provider = office.ctx.getValueByName(
         "/singletons/com.sun.star.deployment.PackageInformationProvider")
-    url = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/PromptsPage.xdl"
-    handler = office.create("org.marginalia.PromptsHandler")
+    url = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/" + xdl
+    handler = office.create(service)
     box = {}
 
     def create():
@@ -42,6 +44,10 @@ def _open(office, doc):
         assert handler.callHandlerMethod(box["window"], "initialize", "external_event")
     on_main(office, create)
     return box["window"], handler, box["parent"]
+
+
+def _open(office, doc):
+    return open_page(office, "PromptsPage.xdl", "org.marginalia.PromptsHandler")
 
 
 def _items(window):
@@ -137,8 +143,9 @@ def test_the_page_is_registered_under_marginalia_in_tools_options(gui_office, gu
         cancel = [n for n, _above in accessible_tree(opened, 9)
                   if n.getAccessibleName() == "Cancel"] if opened is not None else []
         closed = bool(cancel) and cancel[0].doAccessibleAction(0)
-    # Other agents: the MCP server's page (tests/gui/test_agents_page.py).
-    assert leaves == ["Model and connection", "Prompts", "Other agents"]
+    # Other agents: the MCP server's page (tests/gui/test_agents_page.py); Language: the
+    # answers' language (tests/gui/test_language_page.py).
+    assert leaves == ["Model and connection", "Prompts", "Other agents", "Language"]
     assert closed
     opener.join(20)
     assert not opener.is_alive()
