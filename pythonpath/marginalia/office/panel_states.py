@@ -13,6 +13,7 @@ from typing import Callable
 
 from marginalia import threads
 from marginalia.errors import user_sentence
+from marginalia.i18n.catalog import tr
 from marginalia.office import mainthread
 from marginalia.ui import first_run, status, transcript
 
@@ -62,8 +63,9 @@ class PanelStates:
         elif what == "answer" and self._thought_at is not None:
             seconds = max(1, int(round(time.monotonic() - self._thought_at)))
             self._thought_at = None
-            self.view.set_thinking_visible(False, transcript.THOUGHT_FOR % seconds,
-                                           transcript.THOUGHT_SHORT % seconds)
+            # ui.transcript's constants (marked there with N_ when it is wrapped).
+            self.view.set_thinking_visible(False, tr(transcript.THOUGHT_FOR) % seconds,
+                                           tr(transcript.THOUGHT_SHORT) % seconds)
 
     def _turn_ended(self, entries) -> None:
         """A queued message goes now, unless the turn was stopped or failed (then it waits
