@@ -7,6 +7,7 @@ key from the password container; everything else receives a Settings.
 from dataclasses import dataclass, field, fields, replace
 from typing import Any, Callable, ClassVar, Optional, Tuple
 
+from marginalia.i18n.catalog import N_
 from marginalia.mcp import DEFAULT_PORT
 
 DEFAULT_ENDPOINT = "http://localhost:11434/v1"
@@ -15,17 +16,17 @@ DEFAULT_MCP_PORT = DEFAULT_PORT
 
 # (id, label, endpoint): the Options page's provider choice fills the endpoint.
 PRESETS = (
-    ("ollama", "Ollama (local)", "http://localhost:11434/v1"),
-    ("lmstudio", "LM Studio (local)", "http://localhost:1234/v1"),
-    ("llamacpp", "llama.cpp server (local)", "http://localhost:8080/v1"),
-    ("vllm", "vLLM (local)", "http://localhost:8000/v1"),
+    ("ollama", N_("Ollama (local)"), "http://localhost:11434/v1"),
+    ("lmstudio", N_("LM Studio (local)"), "http://localhost:1234/v1"),
+    ("llamacpp", N_("llama.cpp server (local)"), "http://localhost:8080/v1"),
+    ("vllm", N_("vLLM (local)"), "http://localhost:8000/v1"),
     ("openai", "OpenAI", "https://api.openai.com/v1"),
     ("openrouter", "OpenRouter", "https://openrouter.ai/api/v1"),
     ("deepseek", "DeepSeek", "https://api.deepseek.com/v1"),
     ("mistral", "Mistral", "https://api.mistral.ai/v1"),
     ("groq", "Groq", "https://api.groq.com/openai/v1"),
     ("gemini", "Gemini", "https://generativelanguage.googleapis.com/v1beta/openai"),
-    ("custom", "Custom", ""),
+    ("custom", N_("Custom"), ""),
 )
 
 REASONING_EFFORTS = ("", "minimal", "low", "medium", "high")

@@ -178,9 +178,20 @@ def test_restore_points_that_read_the_same_are_told_apart_newest_first():
     items = card.restore_items(rewind.user_messages(log), now=now)
     assert [index for index, _label in items] == [3, 2, 0]
     labels = [label for _index, label in items]
-    assert labels[1].startswith("2 \u00b7 14:59 \u00b7 \u201cPlease fix")
-    assert labels[2].startswith("1 \u00b7 14:00 \u00b7 \u201cPlease fix")
-    assert labels[0] == "3 \u00b7 24 Nov 15:00 \u00b7 \u201cShorter\u201d (newest)"
+    assert labels[1].startswith("2 \u00b7 2:59 PM \u00b7 \u201cPlease fix")
+    assert labels[2].startswith("1 \u00b7 2:00 PM \u00b7 \u201cPlease fix")
+    assert labels[0] == "3 \u00b7 11/24 3:00 PM \u00b7 \u201cShorter\u201d (newest)"
+    # the locale's clock and date order (LibreOffice's, as History's dates)
+    from marginalia.i18n import formats
+    try:
+        formats.install(formats.Formats(date_order="DMY", date_separator=".",
+                                        twelve_hour=False))
+        labels = [label for _index, label in card.restore_items(rewind.user_messages(log),
+                                                                now=now)]
+        assert labels[1].startswith("2 \u00b7 14:59 \u00b7 ")
+        assert labels[0].startswith("3 \u00b7 24.11. 15:00 \u00b7 ")
+    finally:
+        formats.install(formats.ENGLISH)
     assert len(set(labels)) == 3
     # The time travels with the kept chat (and an old one without it reads as unknown).
     again = history.entry_from_dict(history.entry_to_dict(log[0]))

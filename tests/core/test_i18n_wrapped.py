@@ -14,7 +14,7 @@ from marginalia.cli import headless, terminal_language
 from marginalia.config import Settings
 from marginalia.errors import UNEXPECTED, ToolError, user_sentence
 from marginalia.i18n import catalog, po
-from marginalia.i18n.catalog import N_, Deferred, tr
+from marginalia.i18n.catalog import N_, tr
 from marginalia.i18n.pseudo import pseudo
 from marginalia.ui import (chat_export, history_menu, policy, prompts, quick_menu,
                            sources_menu, tool_words)
@@ -62,7 +62,7 @@ def test_user_sentences_follow_the_catalog(pseudo_locale):
     assert _is_pseudo(str(refused), "The server rejected the API key (401); check the key "
                                     "in the options.")
     # a notice chat.loop formats itself: translated when formatted
-    assert window_errors.SHRUNK % "4,096" == pseudo(
+    assert tr(window_errors.SHRUNK) % "4,096" == pseudo(
         "The server's context window is %s tokens; older parts of the chat were shortened "
         "to fit.") % "4,096"
     # built-in prompts: names and instructions, placeholders kept
@@ -115,14 +115,14 @@ def test_what_the_model_reads_stays_english(pseudo_locale):
     assert policy.SELECTION_NOTE.startswith("Your administrator allows")
     assert policy.document_titles(policy.Policy(selection_only=True), ["a"]) == ["Document 1"]
     # the constants stay English (the MCP server sends UNEXPECTED to the agent as it is)
-    assert UNEXPECTED.startswith("Something went wrong") and str(window_errors.SHRUNK)[0] == "T"
+    assert UNEXPECTED.startswith("Something went wrong") and window_errors.SHRUNK[0] == "T"
 
 
-def test_a_deferred_constant_is_english_until_formatted(pseudo_locale):
-    text = Deferred(N_("Chat exported to %s."))
-    assert text == "Chat exported to %s." and text + "" == "Chat exported to %s."
-    assert text % "a.md" == pseudo("Chat exported to %s.") % "a.md"
-    assert history_menu.EXPORTED % "a.md" == pseudo("Chat exported to %s.") % "a.md"
+def test_the_formatted_sentences_translate_before_formatting(pseudo_locale):
+    assert tr(history_menu.EXPORTED) % "a.md" == pseudo("Chat exported to %s.") % "a.md"
+    assert sources_menu.added("a.md", 3) == pseudo(
+        "%(name)s is a source of this chat now (%(count)d passages); the model can search "
+        "and cite it.") % {"name": "a.md", "count": 3}
 
 
 def test_english_is_unchanged(english_after):

@@ -11,9 +11,9 @@ def test_the_announcement_is_the_reply_on_one_line():
 
 def test_a_long_reply_is_announced_by_its_first_words_cut_at_a_space():
     said = spoken.announcement("word " * 200)
-    assert said.startswith(spoken.ANSWERED + "word word")
+    assert said.startswith("Answered: word word")
     assert said.endswith("word\u2026")
-    assert len(said) <= len(spoken.ANSWERED) + spoken.ANNOUNCE_CHARS + 1
+    assert len(said) <= len("Answered: ") + spoken.ANNOUNCE_CHARS + 1
 
 
 def test_lines_join_soft_breaks_and_drop_empty_lines():

@@ -11,6 +11,7 @@ import json
 from marginalia.chat import window, window_errors
 from marginalia.chat.budget import reserve_for
 from marginalia.chat.loop import Conversation, run_turn
+from marginalia.i18n.catalog import tr
 from marginalia.chat.tools import ToolRegistry
 from marginalia.chat.transport import CancelToken, ChatClient
 from marginalia.config import Settings
@@ -112,7 +113,7 @@ def test_a_server_that_only_refuses_is_learned_from_its_refusal_and_the_turn_goe
     assert len(srv.refused) == 1, srv.refused                 # once, then remembered
     assert len(accepted) == 12 and max(accepted) <= WINDOW, accepted
     notices = [e.message for e in events if e.kind == NOTICE]
-    assert notices == [window_errors.SHRUNK % "4,096"]
+    assert notices == [tr(window_errors.SHRUNK) % "4,096"]
     assert window.window_for(settings).tokens == WINDOW
 
 
@@ -132,8 +133,8 @@ def test_a_llama_cpp_refusal_names_its_window_and_a_second_refusal_fails_plainly
     # Old code: one request, "The server rejected the request (400)..." and no resend.
     assert len(srv.refused) == 2                              # the first, and one resend only
     assert srv.refused[1] < srv.refused[0]
-    assert result.error == window_errors.STILL_TOO_LONG % "3,000"
-    assert [e.message for e in events if e.kind == NOTICE] == [window_errors.SHRUNK % "3,000"]
+    assert result.error == tr(window_errors.STILL_TOO_LONG) % "3,000"
+    assert [e.message for e in events if e.kind == NOTICE] == [tr(window_errors.SHRUNK) % "3,000"]
     assert "Traceback" not in result.error and "exceed_context_size_error" not in result.error
 
 
@@ -275,7 +276,7 @@ def test_a_length_refusal_inside_a_200_stream_is_resent_fitted_like_a_400():
         sizes = [count(r.json) for r in srv.chat_requests]
     assert result.error is None and result.text == "A short summary."
     assert len(srv.refused) == 1 and sizes[-1] <= WINDOW, sizes
-    assert [e.message for e in events if e.kind == NOTICE] == [window_errors.SHRUNK % "3,000"]
+    assert [e.message for e in events if e.kind == NOTICE] == [tr(window_errors.SHRUNK) % "3,000"]
     assert not [e for e in events if e.kind == ERROR]
 
 

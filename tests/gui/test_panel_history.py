@@ -11,6 +11,7 @@ import time
 from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
+from marginalia.i18n.catalog import tr
 from marginalia.ui import history_menu as hm
 
 
@@ -76,7 +77,7 @@ def test_export_writes_the_chat_as_markdown_through_the_file_picker(gui_office, 
     panel._xdotool("type", "--delay", "15", target)
     panel.key("Return")
     wait_for(lambda: os.path.exists(target), what="the exported file")
-    wait_for(lambda: panel.status() == hm.EXPORTED % "exported.md", what="the export sentence")
+    wait_for(lambda: panel.status() == tr(hm.EXPORTED) % "exported.md", what="the export sentence")
     with open(target, encoding="utf-8") as handle:
         text = handle.read()
     assert text.startswith("# Chat about ")

@@ -16,7 +16,8 @@ import pytest
 from tests.support import sse_server as sse
 from tests.support.atspi import (Reader, describe, interfaces, size_window, states, text_of,
                                  walk)
-from marginalia.ui.spoken import ANSWERED
+from marginalia.ui.spoken import ANSWERED as _ANSWERED
+ANSWERED = _ANSWERED.replace("%s", "")
 from marginalia.ui.status import READY
 from tests.support.office import ARTIFACTS
 from tests.support.panel_driver import DECK, screenshot, scripted_chat, wait_for

@@ -13,6 +13,7 @@ from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, popup, screenshot, wait_for
 
 from marginalia.ui import citation_lines
+from marginalia.i18n.catalog import tr
 from marginalia.ui import sources_menu as sm
 
 INVENTED = "otters never come back to the weir"
@@ -58,7 +59,7 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     panel.key("ctrl+a")
     panel._xdotool("type", "--delay", "15", notes)
     panel.key("Return")
-    wait_for(lambda: panel.status() == sm.ADDED % ("notes.md", 1), what="the added sentence")
+    wait_for(lambda: panel.status() == sm.added("notes.md", 1), what="the added sentence")
     # The line over the message box says what the model sees: the document and the source.
     wait_for(lambda: "Whole document + 1 source" in panel.names(), what="the scope line")
     # Listed in the menu now, with a way to remove it.
@@ -87,7 +88,7 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     removal.doAccessibleAction(0)
     inner = wait_for(lambda: _entries(removal).get("notes.md"), what="the Remove submenu")
     inner.doAccessibleAction(0)
-    wait_for(lambda: panel.status() == sm.REMOVED % "notes.md", what="the removed sentence")
+    wait_for(lambda: panel.status() == tr(sm.REMOVED) % "notes.md", what="the removed sentence")
     wait_for(lambda: "Whole document" in panel.names(), what="the scope line without it")
     entries = _menu(gui_office, panel)
     assert sm.NONE_YET_LABEL in entries
@@ -133,7 +134,7 @@ def test_at_offers_open_documents_and_choosing_one_makes_it_a_source(gui_office,
         panel.key("Tab")
         wait_for(lambda: panel.read("Message") == "Compare with @Minutes ",
                  what="the completed mention")
-        wait_for(lambda: panel.status() == sm.ADDED % ("Minutes", 1), what="the added sentence")
+        wait_for(lambda: panel.status() == sm.added("Minutes", 1), what="the added sentence")
         assert _mention_list(panel) is None
         # Now it is a source: "@" offers it as one, and the turn's prompt names it.
         panel.key("at")

@@ -37,6 +37,8 @@ from marginalia.chat import budget, misfire, textcalls, window as server_window,
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import tr
 from marginalia.events import (CONNECTING, CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY,
                                RUNNING, STATUS, TEXT, THINKING, TOOL_CALL, TOOL_CALL_STARTED,
                                TOOL_RESULT, USAGE, WAITING, WRITING, Event)
@@ -218,7 +220,7 @@ class _Turn:
             sum(map(budget.message_size, self.conversation.messages)))
         if self.resent_shorter:
             named = refusal.window or (self.window.tokens if self.window else sent)
-            self.fail(window_errors.STILL_TOO_LONG % "{:,}".format(named))
+            self.fail(tr(window_errors.STILL_TOO_LONG) % formats.number(named))
             return False
         self.resent_shorter = True
         if refusal.prompt_tokens and self.fitted is not None:
@@ -228,7 +230,7 @@ class _Turn:
         tokens = window_errors.window_after(refusal, sent, self.window and self.window.tokens)
         log.info("server refused %d estimated tokens as too long; window now %d", sent, tokens)
         self.window = server_window.learn(self.settings, tokens)
-        self.emit(Event(NOTICE, message=window_errors.SHRUNK % "{:,}".format(tokens)))
+        self.emit(Event(NOTICE, message=tr(window_errors.SHRUNK) % formats.number(tokens)))
         return True
 
     def fit(self, system, history, turn_start):

@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Iterator, Optional
 
-from marginalia.i18n.catalog import N_, Deferred, tr
+from marginalia.i18n.catalog import N_, tr
 
 _TYPES = ("exceed_context_size_error", "context_exceeded", "context_length_exceeded")
 
@@ -194,12 +194,12 @@ def cut_silently(prompt_tokens: int, estimate: int) -> str:
 
 
 # The user's sentences (a notice or the turn's error in the panel; the model never reads
-# them). chat.loop formats them itself, so they translate when formatted (Deferred).
-SHRUNK = Deferred(N_("The server's context window is %s tokens; older parts of the chat "
-                     "were shortened to fit."))
-STILL_TOO_LONG = Deferred(N_("The server refused the request as too long for its context "
-                             "window (%s tokens) even after the chat was shortened; start a "
-                             "new chat or give the model a larger context window."))
+# them). chat.loop formats them: tr(SHRUNK) % tokens.
+SHRUNK = N_("The server's context window is %s tokens; older parts of the chat were "
+            "shortened to fit.")
+STILL_TOO_LONG = N_("The server refused the request as too long for its context window (%s "
+                    "tokens) even after the chat was shortened; start a new chat or give the "
+                    "model a larger context window.")
 CUT_SILENTLY = N_("The server read only about %(read)s of the %(sent)s tokens sent, so it "
                   "dropped part of the chat without saying so; raise the model's context "
                   "length (for Ollama, num_ctx in a Modelfile or OLLAMA_CONTEXT_LENGTH when "

@@ -41,19 +41,6 @@ def trc(context: str, text: str) -> str:
     return _active.pgettext(context, text)
 
 
-class Deferred(str):
-    """A marked constant that translates itself when formatted: ``SHRUNK % n`` gives the
-    sentence in the user's language. Only for a constant that code outside the caller's
-    reach formats without tr(); anywhere else write ``tr(NAME) % n``. As a plain str
-    (compared, joined, logged) it stays English. Use: ``NAME = Deferred(N_("..."))``."""
-
-    __slots__ = ()
-
-    def __mod__(self, values):
-        english = str(self)      # marked with N_ where the constant is made
-        return tr(english) % values
-
-
 def language() -> str:
     """The language tag the interface shows now ("en" when no catalog is in use)."""
     return _language

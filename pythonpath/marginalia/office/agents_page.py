@@ -13,6 +13,7 @@ setting to confirm. Main thread.
 import logging
 from typing import Optional
 
+from marginalia.i18n.catalog import N_, tr
 from marginalia.office import (dialog_words, mcp_host, mcp_token, mcp_turns,
                                page_fit, settings_store)
 from marginalia.office.control_events import Call
@@ -23,12 +24,13 @@ log = logging.getLogger("marginalia.options")
 WHAT = "agents page action"    # how a failing control action is named in the log
 
 BAD_PORT = "The port must be a whole number from 1024 to 65535; it was left as it was."
-NO_TOKEN = "A token is made when you turn this on (or press Copy)."
-NEW_TOKEN = ("A new token is in use: agents with the old one are refused until you give "
-             "them this one.")
-COPIED = "The token is on the clipboard."
-NOBODY = "No agent is editing now."
-STOPPED = "%s is stopped: its calls are refused until LibreOffice restarts."
+# The page's sentences: English, translated where shown (tr()). BAD_PORT only goes to the log.
+NO_TOKEN = N_("A token is made when you turn this on (or press Copy).")
+NEW_TOKEN = N_("A new token is in use: agents with the old one are refused until you give "
+               "them this one.")
+COPIED = N_("The token is on the clipboard.")
+NOBODY = N_("No agent is editing now.")
+STOPPED = N_("%s is stopped: its calls are refused until LibreOffice restarts.")
 FIELDS = (("mcp_enabled", ("EnabledCheck",)), ("mcp_port", ("PortField",)),
           ("mcp_apply_mode", ("ApplyModeList",)))
 
@@ -37,10 +39,10 @@ _pages = ModalPages()
 
 def _status(state) -> str:
     if state["running"]:
-        return "Serving agents on this computer at %s." % state["url"]
+        return tr("Serving agents on this computer at %s.") % state["url"]
     if state["problem"]:
         return state["problem"]
-    return "Off: no agent can connect."
+    return tr("Off: no agent can connect.")
 
 
 class _Page:
@@ -59,7 +61,7 @@ class _Page:
         self.control("PortField").setText(str(settings.mcp_port))
         modes = self.control("ApplyModeList")
         modes.removeItems(0, modes.getItemCount())
-        modes.addItems(tuple(label for _mode, label in options_form.APPLY_MODES), 0)
+        modes.addItems(tuple(tr(label) for _mode, label in options_form.APPLY_MODES), 0)
         ids = [mode for mode, _label in options_form.APPLY_MODES]
         mode = settings.mcp_apply_mode if settings.mcp_apply_mode in ids else "tracked"
         modes.selectItemPos(ids.index(mode), True)
@@ -79,7 +81,7 @@ class _Page:
         self.control("UrlText").setText(state["url"])
         token = self.control("TokenField").getText()
         lines = [_status(state)] + ([self.note] if self.note else []) + (
-            [] if token else [NO_TOKEN])
+            [] if token else [tr(NO_TOKEN)])
         self.control("AgentsStatus").setText(" ".join(lines))
         self.show_active(state["active"])
 
@@ -88,9 +90,11 @@ class _Page:
         box.removeItems(0, box.getItemCount())
         self.shown = list(active)
         if not self.shown:
-            box.addItems((NOBODY,), 0)
+            box.addItems((tr(NOBODY),), 0)
         else:
-            box.addItems(tuple("%s in %s" % (t["agent"], t["title"]) for t in self.shown), 0)
+            box.addItems(tuple(tr("%(agent)s in %(document)s")
+                               % {"agent": t["agent"], "document": t["title"]}
+                               for t in self.shown), 0)
         self.control("StopButton").getModel().Enabled = bool(self.shown)
 
     def copy(self) -> None:
@@ -105,12 +109,12 @@ class _Page:
         clipboard = self.ctx.ServiceManager.createInstanceWithContext(
             "com.sun.star.datatransfer.clipboard.SystemClipboard", self.ctx)
         clipboard.setContents(PlainText(token), None)
-        self.note = COPIED
+        self.note = tr(COPIED)
         self.refresh()
 
     def new_token(self) -> None:
         self.control("TokenField").setText(mcp_host.new_token(self.ctx))
-        self.note = NEW_TOKEN
+        self.note = tr(NEW_TOKEN)
         self.refresh()
 
     def stop(self) -> None:
@@ -121,7 +125,7 @@ class _Page:
             return
         agent = self.shown[pos]["agent"]
         mcp_turns.stop_agent(agent)
-        self.note = STOPPED % agent
+        self.note = tr(STOPPED) % agent
         self.refresh()
 
     def save(self) -> None:

@@ -22,6 +22,7 @@ import uno
 
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.office import button_width, control_names, text_fit
 from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
@@ -31,10 +32,11 @@ from marginalia.ui import change_list as wording
 log = logging.getLogger("marginalia.panel")
 
 EXECUTE_DOWN = 1
-CONTROLS = (("headline", "FixedText", "Changes of the last turn", {"Label": "", "NoLabel": True,
-                                                                    "MultiLine": True}),
-            ("mode", "ListBox", "How edits are applied", {"Dropdown": True}),
-            ("changes", "ListBox", "This turn's changes", {"Dropdown": False}),
+# The tooltips (accessible names) and labels: English, translated where set (tr()).
+CONTROLS = (("headline", "FixedText", N_("Changes of the last turn"),
+             {"Label": "", "NoLabel": True, "MultiLine": True}),
+            ("mode", "ListBox", N_("How edits are applied"), {"Dropdown": True}),
+            ("changes", "ListBox", N_("This turn's changes"), {"Dropdown": False}),
             ) + tuple((name, "Button", tip, {"Label": label})
                       for name, label, tip in wording.BUTTONS)
 
@@ -65,9 +67,10 @@ class ChangeCard:
         for name, kind, tip, props in CONTROLS:
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                    ctx)
+            tip = tr(tip)
             model.HelpText = control_names.tooltip(kind, tip)
             for key, value in props.items():
-                setattr(model, key, value)
+                setattr(model, key, tr(value) if key == "Label" and value else value)
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             panel.view.container.addControl("card_" + name, control)
@@ -83,7 +86,7 @@ class ChangeCard:
         # Review shows whether its list is open (a toggle: "pressed" for a screen reader).
         self.controls["review"].getModel().Toggle = True
         self.controls["mode"].getModel().StringItemList = tuple(
-            label for _m, label in wording.MODE_LABELS)
+            tr(label) for _m, label in wording.MODE_LABELS)
         self._show_mode()
         # The Options page (or another panel's switch) may change the mode while this shows.
         from marginalia.office import mainthread, settings_store
@@ -312,10 +315,10 @@ class ChangeCard:
             done = review.judge(self.panel.ctx, self.panel.document, self._ledger(), targets,
                                 accept)
         if not done:
-            self._say(wording.NOTHING_OPEN)
+            self._say(tr(wording.NOTHING_OPEN))
             return
-        what = "%d change%s" % (done, "" if done == 1 else "s")
-        self._say((wording.ACCEPTED if accept else wording.REJECTED) % what)
+        what = trn("%d change", "%d changes", done) % done
+        self._say((tr(wording.ACCEPTED) if accept else tr(wording.REJECTED)) % what)
 
     def on_accept(self) -> None:
         change = self._chosen()
@@ -341,7 +344,7 @@ class ChangeCard:
         if change is not None:
             with self._back_home():
                 review.apply(self.panel.document, self._ledger(), change)
-            self._say(wording.APPLIED)
+            self._say(tr(wording.APPLIED))
 
     def on_undo_turn(self) -> None:
         from marginalia.writer import review
@@ -352,9 +355,9 @@ class ChangeCard:
                 review.restore(self.panel.document, self._ledger(), self.turn.number,
                                only_latest=True)
         except review.UserEdited:
-            self._say(wording.USER_EDITED)
+            self._say(tr(wording.USER_EDITED))
             return
-        self._say(wording.UNDONE)
+        self._say(tr(wording.UNDONE))
 
     def on_keep_out(self) -> None:
         # One click marks; once marks exist, a menu lists them too (office.keepout_menu).
@@ -371,14 +374,14 @@ class ChangeCard:
         mode, label = wording.MODE_LABELS[pos]
         settings = settings_store.load(self.panel.ctx)
         settings_store.save(self.panel.ctx, settings.copy(**cl.mode_fields(mode)))
-        self._say(wording.MODE_SET % label)
+        self._say(tr(wording.MODE_SET) % tr(label))
 
     def on_restore(self) -> None:
         from marginalia.chat import rewind
         from marginalia.office.restore import restore_to
         items = wording.restore_items(rewind.user_messages(self.panel.session.log))
         if not items:
-            self._say(wording.NO_MESSAGES)
+            self._say(tr(wording.NO_MESSAGES))
             return
         index = self._pick(items)
         if index is None:

@@ -11,6 +11,7 @@ import logging
 import secrets
 
 from marginalia.errors import ConfigError
+from marginalia.i18n.catalog import tr
 from marginalia.office import settings_store
 
 log = logging.getLogger("marginalia.mcp")
@@ -28,8 +29,8 @@ class TokenUnavailable(ConfigError):
     every agent configured with the stored one."""
 
     def __init__(self):
-        super().__init__("LibreOffice's password store did not give the token for outside "
-                         "agents; they can connect once it is unlocked (reopen this page).")
+        super().__init__(tr("LibreOffice's password store did not give the token for outside "
+                            "agents; they can connect once it is unlocked (reopen this page)."))
 
 
 def read_token(ctx) -> str:

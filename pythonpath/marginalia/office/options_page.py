@@ -18,6 +18,7 @@ from typing import Dict, Union
 
 from marginalia import config
 from marginalia import debuglog
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.office import dialog_words, page_fit, server_look, settings_store
 from marginalia.office.control_events import Call
 from marginalia.ui import admin_locks, check_report, options_form, policy
@@ -30,7 +31,7 @@ WHAT = "options page action"   # how a failing control action is named in the lo
 _LATEST = server_look.Latest()
 _LATEST_WINDOW = server_look.Latest()
 
-EFFORT_LABELS = {"": "default"}
+EFFORT_LABELS = {"": N_("default")}      # translated where shown (tr())
 CHECKS = {"show_thinking": "ShowThinkingCheck", "allow_http": "AllowHttpCheck",
           "keep_chats": "KeepChatsCheck"}
 TEXTS = {"endpoint": "EndpointField", "api_key": "ApiKeyField",
@@ -78,21 +79,22 @@ def fill(window, settings: config.Settings) -> None:
     form = options_form.settings_to_form(settings)
     provider = window.getControl("ProviderList")
     provider.removeItems(0, provider.getItemCount())
-    provider.addItems(tuple(label for _pid, label, _endpoint in config.PRESETS), 0)
+    provider.addItems(tuple(tr(label) for _pid, label, _endpoint in config.PRESETS), 0)
     ids = [pid for pid, _label, _endpoint in config.PRESETS]
     pid = form["provider"] if form["provider"] in ids else "custom"
     provider.selectItemPos(ids.index(pid), True)
 
     effort = window.getControl("ReasoningList")
     effort.removeItems(0, effort.getItemCount())
-    effort.addItems(tuple(EFFORT_LABELS.get(e, e) for e in config.REASONING_EFFORTS), 0)
+    effort.addItems(tuple(tr(EFFORT_LABELS[e]) if e in EFFORT_LABELS else e
+                          for e in config.REASONING_EFFORTS), 0)
     efforts = list(config.REASONING_EFFORTS)
     effort.selectItemPos(efforts.index(form["reasoning_effort"])
                          if form["reasoning_effort"] in efforts else 0, True)
 
     modes = window.getControl("ApplyModeList")
     modes.removeItems(0, modes.getItemCount())
-    modes.addItems(tuple(label for _mode, label in options_form.APPLY_MODES), 0)
+    modes.addItems(tuple(tr(label) for _mode, label in options_form.APPLY_MODES), 0)
     modes.selectItemPos([m for m, _label in options_form.APPLY_MODES].index(form["apply_mode"]),
                         True)
 
@@ -211,7 +213,7 @@ def _client_settings(ctx, form):
 def _fetch_models(ctx, window, form, quiet):
     settings = _client_settings(ctx, form)
     if not quiet:
-        _say(window, "Asking the server for its models\u2026")
+        _say(window, tr("Asking the server for its models\u2026"))
 
     def show(result):
         if isinstance(result, Exception):
@@ -222,8 +224,8 @@ def _fetch_models(ctx, window, form, quiet):
         server_look.fill_models(combo, result)
         _say(window, options_form.model_note(combo.getText(), result), "ModelNote")
         if not quiet:
-            plural = "" if len(result) == 1 else "s"
-            _say(window, "The server offers %d model%s." % (len(result), plural))
+            _say(window, trn("The server offers %d model.", "The server offers %d models.",
+                             len(result)) % len(result))
 
     server_look.list_models_later(ctx, settings, show, _LATEST)
     if settings.model:
@@ -239,7 +241,7 @@ def _show_window(window, found):
 
 def _test(ctx, window, form):
     settings = _client_settings(ctx, form)
-    _say(window, "Testing the connection and whether the model can edit\u2026")
+    _say(window, tr("Testing the connection and whether the model can edit\u2026"))
 
     def show(result):
         if isinstance(result, Exception):

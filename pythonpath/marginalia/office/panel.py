@@ -154,13 +154,13 @@ class ChatPanel(PanelStates):
     # -- session -> view -----------------------------------------------------
     def _replay(self) -> None:
         """Rebuild the panes from the session's log (a fresh panel for an old chat)."""
-        from marginalia.office.panel_panes import TRIMMED_NOTE
+        from marginalia.office.panel_panes import trimmed_note
         self.renderer.reset()
         entries = list(self.session.log)
         start = transcript.replay_start(entries, REPLAY_CHARS)
         out = self.renderer.render(entries[start:])
         self._directions_from(entries[start:])
-        self.view.set_text("transcript", (TRIMMED_NOTE if start else "") + out.chat)
+        self.view.set_text("transcript", (trimmed_note() if start else "") + out.chat)
         self.view.set_text("thinking", out.thinking)
         self.view.show_toggle(bool(out.thinking))
         self.presenter.reset()

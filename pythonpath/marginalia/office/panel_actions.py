@@ -292,7 +292,7 @@ class PanelActions:
             self._say(tr("The chat could not be written to %(path)s (%(reason)s).")
                       % {"path": path, "reason": exc.strerror or tr("the folder refused it")})
             return
-        self._say(hm.EXPORTED % os.path.basename(path))
+        self._say(tr(hm.EXPORTED) % os.path.basename(path))
 
     def _pick_file(self, name: str) -> Optional[str]:
         ctx = self.panel.ctx

@@ -12,6 +12,7 @@ thread and need the view's ``ctx``, ``controls``, ``_lengths``, ``_items``,
 import uno
 
 from marginalia.document.docview import utf16_len
+from marginalia.i18n.catalog import N_, tr
 from marginalia.office import assistive
 from marginalia.office.assistive import MIRRORS
 from marginalia.ui import spoken
@@ -24,7 +25,12 @@ ALIGN_LEFT, ALIGN_RIGHT = 0, 2   # an Edit model's Align
 # note, in one replace every ~40,000 characters streamed.
 TRIM_AT = 120000
 KEEP_CHARS = 80000
-TRIMMED_NOTE = "(Earlier messages of this chat are no longer shown here.)\n\n"
+TRIMMED = N_("(Earlier messages of this chat are no longer shown here.)")
+
+
+def trimmed_note() -> str:
+    """The note, in the user's language, that takes the oldest blocks' place."""
+    return tr(TRIMMED) + "\n\n"
 
 
 def selection(start, end):
@@ -116,20 +122,21 @@ class PaneText:
             self.scroll.move()
 
     def _trim(self, peer) -> int:
-        """Replace the oldest blocks with TRIMMED_NOTE; returns the net UTF-16 units removed."""
+        """Replace the oldest blocks with trimmed_note(); returns the net UTF-16 units removed."""
         text = peer.getText()
         cut = trim_point(text, KEEP_CHARS)
-        if cut <= len(TRIMMED_NOTE):
+        note = trimmed_note()
+        if cut <= len(note):
             return 0          # no line break in the last KEEP_CHARS: keep it all
         cut16 = utf16_len(text[:cut])
-        peer.insertText(selection(0, cut16), TRIMMED_NOTE)
-        return cut16 - utf16_len(TRIMMED_NOTE)
+        peer.insertText(selection(0, cut16), note)
+        return cut16 - utf16_len(note)
 
     def set_text(self, pane: str, text: str) -> None:
         if len(text) > TRIM_AT:      # a rebuilt panel replaying a long chat
             cut = trim_point(text, KEEP_CHARS)
             if cut > 0:
-                text = TRIMMED_NOTE + text[cut:]
+                text = trimmed_note() + text[cut:]
         self._text_peer(pane).setText(text)
         self._lengths[pane] = utf16_len(text)
         if self.mirrored:

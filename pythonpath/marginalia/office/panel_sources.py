@@ -62,7 +62,7 @@ class PanelSources:
         if action == "remove":
             name = dict(sources).get(what, what)
             if self.session.sources.remove(what):
-                self._say(sm.REMOVED % name)
+                self._say(tr(sm.REMOVED) % name)
                 self.panel.scope.refresh()
             return
         if action == "file":
@@ -97,12 +97,12 @@ class PanelSources:
             # The turn's tools read the library on their worker meanwhile.
             self._say(sm.BUSY)
             return
-        self._say(sm.READING % name)
+        self._say(tr(sm.READING) % name)
 
         def work():
             try:
                 source = read(lambda fn: mainthread.run_sync(ctx, fn))
-                sentence = sm.ADDED % (source.name, len(session.sources.library.passages(
+                sentence = sm.added(source.name, len(session.sources.library.passages(
                     source.id)))
             except source_reader.Unreadable as exc:
                 sentence = str(exc)

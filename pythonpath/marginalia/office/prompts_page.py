@@ -14,6 +14,7 @@ from dataclasses import replace
 from typing import Optional
 
 
+from marginalia.i18n.catalog import tr, trn
 from marginalia.office import dialog_words, page_fit, prompt_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
@@ -41,7 +42,8 @@ class _Page:
     def show_list(self) -> None:
         box = self.control("PromptList")
         box.removeItems(0, box.getItemCount())
-        box.addItems(tuple(p.name + (" (hidden)" if p.hidden else "") for p in self.library), 0)
+        box.addItems(tuple(tr("%s (hidden)") % p.name if p.hidden else p.name
+                           for p in self.library), 0)
         if self.current >= 0:
             box.selectItemPos(self.current, True)
         self.show_fields()
@@ -62,7 +64,7 @@ class _Page:
         modes = self.control("ModeList")
         if modes.getItemCount() != len(pl.MODES):
             modes.removeItems(0, modes.getItemCount())
-            modes.addItems(tuple(label for _mode, label in pl.MODES), 0)
+            modes.addItems(pl.mode_labels(), 0)
         if prompt:
             modes.selectItemPos(pl.MODE_IDS.index(prompt.mode), True)
 
@@ -98,11 +100,11 @@ class _Page:
 
     def add(self) -> None:
         self.take_fields()
-        self.library.append(pl.Prompt(pl.new_id(self.library), "New prompt", "",
+        self.library.append(pl.Prompt(pl.new_id(self.library), tr("New prompt"), "",
                                       pl.REPLACE, True))
         self.current = len(self.library) - 1
         self.show_list()
-        self.say("Give the new prompt a name and an instruction.")
+        self.say(tr("Give the new prompt a name and an instruction."))
 
     def delete(self) -> None:
         if self.current < 0:
@@ -112,8 +114,8 @@ class _Page:
         self.library = pl.remove(self.library, self.current)
         self.current = min(self.current, len(self.library) - 1)
         self.show_list()
-        self.say("Built-in prompts are hidden, not deleted: untick Hidden to bring one back."
-                 if builtin else "")
+        self.say(tr("Built-in prompts are hidden, not deleted: untick Hidden to bring one "
+                    "back.") if builtin else "")
 
     def move(self, delta: int) -> None:
         if self.current < 0:
@@ -129,9 +131,12 @@ class _Page:
         if path:
             try:
                 prompt_store.export_to(self.library, path)
-                self.say("Saved %d prompts to %s." % (len(self.library), path))
+                count = len(self.library)
+                self.say(trn("Saved %(count)d prompt to %(path)s.",
+                             "Saved %(count)d prompts to %(path)s.", count)
+                         % {"count": count, "path": path})
             except OSError:
-                self.say("The prompts could not be saved there; choose another folder.")
+                self.say(tr("The prompts could not be saved there; choose another folder."))
 
     def import_(self) -> None:
         path = pick_file(self.ctx, save=False)
@@ -143,12 +148,13 @@ class _Page:
         try:
             library = prompt_store.import_from(path)
         except pl.ImportProblem as exc:
-            self.say(str(exc) + " Your prompts are unchanged.")
+            self.say(tr("%s Your prompts are unchanged.") % str(exc))
             return False
         self.library = library
         self.current = 0
         self.show_list()
-        self.say("Imported %d prompts; OK keeps them." % len(library))
+        self.say(trn("Imported %d prompt; OK keeps it.", "Imported %d prompts; OK keeps them.",
+                     len(library)) % len(library))
         return True
 
     def save(self) -> None:
@@ -171,7 +177,7 @@ def pick_file(ctx, save: bool) -> Optional[str]:
     picker = ctx.ServiceManager.createInstanceWithContext(
         "com.sun.star.ui.dialogs.FilePicker", ctx)
     picker.initialize((FILESAVE_SIMPLE if save else FILEOPEN_SIMPLE,))
-    picker.appendFilter("Marginalia prompts (*.json)", "*.json")
+    picker.appendFilter(tr("Marginalia prompts (*.json)"), "*.json")
     if save:
         picker.setDefaultName("marginalia-prompts.json")
     if picker.execute() != 1:

@@ -11,6 +11,7 @@ from typing import Any, Dict
 from marginalia.chat import rewind
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
+from marginalia.i18n.catalog import tr
 from marginalia.ui import change_list as wording
 
 
@@ -20,21 +21,21 @@ def restore_to(session: Any, log_index: int, confirmed: bool = False) -> Dict[st
     from marginalia.writer import review
     from marginalia.writer.ledger import ledger_for
     if session.busy:
-        return {"restored": False, "sentence": wording.BUSY}
+        return {"restored": False, "sentence": tr(wording.BUSY)}
     cut = rewind.cut_at(session.conversation.messages, session.log, log_index)
     if cut is None:
-        return {"restored": False, "sentence": wording.NO_MESSAGES}
+        return {"restored": False, "sentence": tr(wording.NO_MESSAGES)}
     numbers = cl.turns_in(session.log[log_index:])
     ledger = ledger_for(session.doc)
     if any(n not in ledger.turns for n in numbers):
-        return {"restored": False, "sentence": wording.UNKNOWN_TURNS}
+        return {"restored": False, "sentence": tr(wording.UNKNOWN_TURNS)}
     done = review.Restored(0)
     live = [n for n in numbers if ledger.turns[n].steps and not ledger.turns[n].undone]
     if live:
         try:
             done = review.restore(session.doc, ledger, min(live), confirmed=confirmed)
         except review.UserEdited:
-            return {"restored": False, "question": wording.RESTORE_QUESTION}
+            return {"restored": False, "question": tr(wording.RESTORE_QUESTION)}
         except ToolError as exc:
             return {"restored": False, "sentence": str(exc)}
     text = session.log[log_index][1]

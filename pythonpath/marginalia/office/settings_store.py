@@ -19,6 +19,7 @@ import uno
 from marginalia import config
 from marginalia.chat.endpoint import default_port
 from marginalia.errors import ConfigError, PolicyError
+from marginalia.i18n.catalog import tr
 from marginalia.ui import admin_locks, policy as admin_policy
 
 log = logging.getLogger("marginalia.settings")
@@ -260,9 +261,9 @@ def load_key(ctx, endpoint: str) -> str:
         # The user cancelled LibreOffice's master-password prompt (or the store
         # is damaged): say so instead of failing the turn with a generic error.
         log.warning("the password container did not give the key for %s", url)
-        raise ConfigError("Marginalia could not read the API key from LibreOffice's "
-                          "password store; enter the master password when asked, or "
-                          "type the key again under Tools > Options > Marginalia.")
+        raise ConfigError(tr("Marginalia could not read the API key from LibreOffice's "
+                             "password store; enter the master password when asked, or "
+                             "type the key again under Tools > Options > Marginalia."))
 
 
 def save_key(ctx, endpoint: str, key: str) -> bool:

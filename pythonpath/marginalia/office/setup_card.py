@@ -13,6 +13,7 @@ from typing import Callable
 import uno
 
 from marginalia import config
+from marginalia.i18n.catalog import N_, tr
 from marginalia.office import (button_width, control_names, mainthread, server_look,
                                settings_store, text_fit)
 from marginalia.office.control_events import Call
@@ -31,13 +32,14 @@ CARD_BACKGROUND = 0xEAF1FB       # a window without StyleSettings to read
 CONTROLS = (
     ("title", "FixedText", first_run.TITLE, {"Label": first_run.TITLE, "NoLabel": True,
                                              "FontWeight": 150.0}),
-    ("text", "FixedText", "About setting up", {"NoLabel": True, "MultiLine": True}),
-    ("provider_label", "FixedText", "Provider:", {"Label": "Provider:"}),
-    ("provider", "ListBox", "Provider", {"Dropdown": True, "LineCount": 11}),
-    ("model_label", "FixedText", "Model:", {"Label": "Model:"}),
-    ("model", "ComboBox", "Model", {"Dropdown": True, "LineCount": 12, "Autocomplete": True}),
-    ("test", "Button", "Test", {"Label": "Test"}),
-    ("settings", "Button", "Open settings\u2026", {"Label": "Open settings\u2026"}),
+    ("text", "FixedText", N_("About setting up"), {"NoLabel": True, "MultiLine": True}),
+    ("provider_label", "FixedText", N_("Provider:"), {"Label": N_("Provider:")}),
+    ("provider", "ListBox", N_("Provider"), {"Dropdown": True, "LineCount": 11}),
+    ("model_label", "FixedText", N_("Model:"), {"Label": N_("Model:")}),
+    ("model", "ComboBox", N_("Model"), {"Dropdown": True, "LineCount": 12,
+                                        "Autocomplete": True}),
+    ("test", "Button", N_("Test"), {"Label": N_("Test")}),
+    ("settings", "Button", N_("Open settings\u2026"), {"Label": N_("Open settings\u2026")}),
 )
 
 
@@ -133,15 +135,15 @@ class SetupCard:
                                                     ctx)
             # Only the buttons have tooltips (office.control_names); each box is named
             # by the label before it (VCL's labelled-by), the texts by their words.
-            cmodel.HelpText = control_names.tooltip(kind, label)
+            cmodel.HelpText = control_names.tooltip(kind, tr(label))
             for key, value in props.items():
-                setattr(cmodel, key, value)
+                setattr(cmodel, key, tr(value) if key == "Label" and value else value)
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(cmodel)
             self.container.addControl(name, control)
             self.controls[name] = control
         provider = self.controls["provider"]
-        provider.addItems(tuple(label for _pid, label, _e in config.PRESETS), 0)
+        provider.addItems(tuple(tr(label) for _pid, label, _e in config.PRESETS), 0)
         self._select_provider()
         self.controls["model"].setText(self.settings.model)
         self._grey_locked()
@@ -205,7 +207,7 @@ class SetupCard:
                                                                 ("model", "model"))
                   if field in held]
         if not settings_store.load_policy(self.ctx).allow_test_connection:
-            greyed.append(("test", policy.TEST_OFF.rstrip(".")))
+            greyed.append(("test", policy.TEST_OFF_NOTE))
         for name, why in greyed:
             model = self.controls[name].getModel()
             if model.Enabled:

@@ -17,6 +17,7 @@ import unohelper
 from com.sun.star.awt import XActionListener, XFocusListener, XKeyHandler, XTextListener
 
 from marginalia.office import text_fit
+from marginalia.i18n.catalog import N_
 from marginalia.ui import slash
 
 log = logging.getLogger("marginalia.slash")
@@ -27,8 +28,9 @@ MODIFIERS = 1 | 2 | 4                # shift, mod1, mod2
 ROW = 17
 SHOWN = 8                            # entries shown at once, at the most
 POSSIZE = 15
-ACCESSIBLE_NAME = "Prompts"
-MENTIONS_NAME = "Sources to mention"
+# The lists' accessible names: English, translated where the view names the controls.
+ACCESSIBLE_NAME = N_("Prompts")
+MENTIONS_NAME = N_("Sources to mention")
 # The lists the panel makes (office.panel_view: before the conversation, so that VCL
 # paints them over it), by their key there.
 LISTS = (("slash_list", ACCESSIBLE_NAME), ("mention_list", MENTIONS_NAME))

@@ -17,49 +17,58 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from marginalia.document import change_log as cl
 from marginalia.document import docview
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr, trn
 
-MODE_LABELS = ((cl.DIRECT, "Edit directly"), (cl.TRACKED, "Suggest changes"),
-               (cl.COMMENTS, "Comment only"))
-# (control name, label, tooltip) of the card's buttons.
+# English, marked for the catalog and translated where shown: tr(MODE_LABELS[i][1]),
+# tr(label) and tr(tip) of BUTTONS, tr(BUSY), tr(ACCEPTED) % what.
+MODE_LABELS = ((cl.DIRECT, N_("Edit directly")), (cl.TRACKED, N_("Suggest changes")),
+               (cl.COMMENTS, N_("Comment only")))
+# (name, label, tooltip)
 BUTTONS = (
-    ("review", "Review", "List this turn's changes"),
-    ("undo_turn", "Undo turn", "Take this turn's edits back in one step"),
-    ("restore", "Restore\u2026", "Take the document and the chat back to before a message "
-                                 "(the newest first)"),
-    ("keep_out", "Keep out", "Keep Marginalia out of the selected passage; once passages are "
-                             "kept out, a list of them to go to or let Marginalia in"),
-    ("go_to", "Go to", "Select the chosen change in the document"),
-    ("accept", "Accept", "Accept the chosen tracked change"),
-    ("reject", "Reject", "Reject the chosen tracked change"),
-    ("apply", "Apply", "Make the chosen suggestion real"),
-    ("accept_all", "Accept all", "Accept this turn's tracked changes (only this turn's)"),
-    ("reject_all", "Reject all", "Reject this turn's tracked changes (only this turn's)"),
+    ("review", N_("Review"), N_("List this turn's changes")),
+    ("undo_turn", N_("Undo turn"), N_("Take this turn's edits back in one step")),
+    ("restore", N_("Restore\u2026"), N_("Take the document and the chat back to before a "
+                                        "message (the newest first)")),
+    ("keep_out", N_("Keep out"), N_("Keep Marginalia out of the selected passage; once "
+                                    "passages are kept out, a list of them to go to or let "
+                                    "Marginalia in")),
+    ("go_to", N_("Go to"), N_("Select the chosen change in the document")),
+    ("accept", N_("Accept"), N_("Accept the chosen tracked change")),
+    ("reject", N_("Reject"), N_("Reject the chosen tracked change")),
+    ("apply", N_("Apply"), N_("Make the chosen suggestion real")),
+    ("accept_all", N_("Accept all"), N_("Accept this turn's tracked changes (only this "
+                                        "turn's)")),
+    ("reject_all", N_("Reject all"), N_("Reject this turn's tracked changes (only this "
+                                        "turn's)")),
 )
 REVIEW_BUTTONS = ("go_to", "accept", "reject", "apply", "accept_all", "reject_all")
 REVIEW_PAIRS = ("go_to", "apply", "accept", "reject", "accept_all", "reject_all")
 
-RESTORE_QUESTION = ("You edited the document after that message. Restoring also takes back "
-                    "your own edits since then. Restore anyway?")
-RESTORED = "Restored to before message %d (\u201c%s\u201d): %s taken back; Redo brings them back."
-RESTORED_YOURS = ("Restored to before message %d (\u201c%s\u201d): %s and your own edits since "
-                  "then taken back; Redo brings them back.")
-RESTORED_CHAT = ("The chat is back to before message %d (\u201c%s\u201d); there were no "
-                 "document edits to take back.")
+RESTORE_QUESTION = N_("You edited the document after that message. Restoring also takes back "
+                      "your own edits since then. Restore anyway?")
 # The Restore menu's first entry says the order (a greyed title line would be hidden:
 # VCL hides a popup's disabled entries unless "Show inactive menu items" is on).
-NEWEST = "(newest)"
-UNKNOWN_TURNS = ("The edits after that message were made before the document was last opened, "
-                 "so they cannot be taken back from here; nothing was changed.")
-BUSY = "Wait for the answer to finish (or stop it) first."
-NO_MESSAGES = "There is no message to restore to yet."
-UNDONE = "This turn's edits are undone (Redo brings them back)."
-USER_EDITED = ("You edited the document after this turn: Restore\u2026 to before its message "
-               "takes back both.")
-ACCEPTED = "Accepted %s."
-REJECTED = "Rejected %s."
-APPLIED = "Applied the suggestion."
-NOTHING_OPEN = "Nothing of this turn is waiting for review."
-MODE_SET = "New turns: %s."
+NEWEST = N_("(newest)")
+UNKNOWN_TURNS = N_("The edits after that message were made before the document was last "
+                   "opened, so they cannot be taken back from here; nothing was changed.")
+BUSY = N_("Wait for the answer to finish (or stop it) first.")
+NO_MESSAGES = N_("There is no message to restore to yet.")
+UNDONE = N_("This turn's edits are undone (Redo brings them back).")
+USER_EDITED = N_("You edited the document after this turn: Restore\u2026 to before its "
+                 "message takes back both.")
+ACCEPTED = N_("Accepted %s.")
+REJECTED = N_("Rejected %s.")
+APPLIED = N_("Applied the suggestion.")
+NOTHING_OPEN = N_("Nothing of this turn is waiting for review.")
+MODE_SET = N_("New turns: %s.")
+
+# A change's state and kind as the review list shows them (the records keep English words).
+_STATES = {cl.ACCEPTED: N_("accepted"), cl.REJECTED: N_("rejected"), cl.APPLIED: N_("applied"),
+           cl.UNDONE: N_("undone"), cl.PROPOSED: N_("proposed"), cl.REVIEWED: N_("reviewed")}
+_KINDS = {cl.REPLACE: N_("replace"), cl.INSERT: N_("insert"), cl.DELETE: N_("delete"),
+          cl.RESTYLE: N_("restyle"), cl.FORMAT: N_("format"), cl.COMMENT: N_("comment"),
+          cl.TABLE: N_("table")}
 
 MARGIN = 6
 GAP = 4
@@ -72,8 +81,17 @@ HEADLINE_LINE = 16    # one line of the headline label
 HEADLINE_LINES = 3
 
 
-def _count(n: int, word: str) -> str:
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
+def _states(changes: Sequence[cl.Change], state: str) -> str:
+    n = sum(1 for c in changes if c.state == state)
+    if not n:
+        return ""
+    if state == cl.ACCEPTED:
+        return trn("%d accepted", "%d accepted", n) % n
+    if state == cl.REJECTED:
+        return trn("%d rejected", "%d rejected", n) % n
+    if state == cl.APPLIED:
+        return trn("%d applied", "%d applied", n) % n
+    return trn("%d undone", "%d undone", n) % n
 
 
 def headline(changes: Sequence[cl.Change]) -> str:
@@ -81,15 +99,18 @@ def headline(changes: Sequence[cl.Change]) -> str:
     if not changes:
         return ""
     proposed = sum(1 for c in changes if c.mode == cl.COMMENTS and c.kind != cl.COMMENT)
-    word = "suggestion" if proposed == len(changes) else "change"
-    parts = [_count(len(changes), word)]
+    n = len(changes)
+    if proposed == n:
+        parts = [trn("%d suggestion", "%d suggestions", n) % n]
+    else:
+        parts = [trn("%d change", "%d changes", n) % n]
     for state in (cl.ACCEPTED, cl.REJECTED, cl.APPLIED, cl.UNDONE):
-        n = sum(1 for c in changes if c.state == state)
-        if n:
-            parts.append("%d %s" % (n, state))
+        part = _states(changes, state)
+        if part:
+            parts.append(part)
     pending = sum(1 for c in changes if c.state in cl.OPEN_STATES)
     if pending and pending != len(changes):
-        parts.append("%d open" % pending)
+        parts.append(trn("%d open", "%d open", pending) % pending)
     return " \u00b7 ".join(parts)
 
 
@@ -107,8 +128,29 @@ def plain(text: str) -> str:
 def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
     """The review list's lines, one per change (the office shortens them to the list's
     width: office.text_fit)."""
-    return tuple(cl.line(dataclasses.replace(c, before=plain(c.before), after=plain(c.after)))
+    return tuple(_line(dataclasses.replace(c, before=plain(c.before), after=plain(c.after)))
                  for c in changes)
+
+
+def _line(change: cl.Change) -> str:
+    """change_log.line's row in the user's language: the state, where, kind, before -> after
+    (the state leads: at the sidebar's usual width the end of a line is cut off)."""
+    kind = tr(_KINDS[change.kind]) if change.kind in _KINDS else (change.kind or "")
+    head = " ".join(p for p in (cl.where(change), kind) if p)
+    if change.before and change.after:
+        body = "\u201c%s\u201d \u2192 \u201c%s\u201d" % (docview.short(change.before, 30),
+                                                       docview.short(change.after, 30))
+    elif change.after:
+        body = "+ \u201c%s\u201d" % docview.short(change.after, 50)
+    else:
+        body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
+    line = "%s: %s" % (head, body)
+    if change.source:
+        line = tr("%(change)s \u00b7 from %(source)s") % {"change": line, "source": change.source}
+    if change.state in (cl.MADE, cl.PENDING):
+        return line
+    state = tr(_STATES[change.state]) if change.state in _STATES else change.state
+    return "[%s] %s" % (state, line)
 
 
 def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
@@ -140,12 +182,8 @@ def when(at: float, now: Optional[float] = None) -> str:
         return ""
     today = time.localtime(time.time() if now is None else now)
     if moment[:3] == today[:3]:
-        return time.strftime("%H:%M", moment)
-    return "%d %s %s" % (moment.tm_mday, _MONTHS[moment.tm_mon - 1],
-                         time.strftime("%H:%M", moment))
-
-
-_MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+        return formats.clock(moment)
+    return "%s %s" % (formats.day_month(moment), formats.clock(moment))
 
 
 def restore_items(messages: List[Tuple[int, str]],
@@ -160,7 +198,7 @@ def restore_items(messages: List[Tuple[int, str]],
         items.append((index, " \u00b7 ".join(p for p in parts if p)))
     items.reverse()
     if len(items) > 1:
-        items[0] = (items[0][0], "%s %s" % (items[0][1], NEWEST))
+        items[0] = (items[0][0], "%s %s" % (items[0][1], tr(NEWEST)))
     return items
 
 
@@ -168,9 +206,16 @@ def restored_sentence(text: str, turns: int, yours: bool = False, number: int = 
     """What Restore did: back to before message ``number``, how many turns (and whether
     the user's own edits) it took back."""
     shown = docview.short(text.replace("\n", " "), 40)
+    values = {"number": number, "text": shown,
+              "turns": trn("%d turn", "%d turns", turns) % turns}
     if not turns and not yours:
-        return RESTORED_CHAT % (number, shown)
-    return (RESTORED_YOURS if yours else RESTORED) % (number, shown, _count(turns, "turn"))
+        return tr("The chat is back to before message %(number)d (\u201c%(text)s\u201d); "
+                  "there were no document edits to take back.") % values
+    if yours:
+        return tr("Restored to before message %(number)d (\u201c%(text)s\u201d): %(turns)s "
+                  "and your own edits since then taken back; Redo brings them back.") % values
+    return tr("Restored to before message %(number)d (\u201c%(text)s\u201d): %(turns)s taken "
+              "back; Redo brings them back.") % values
 
 
 def _grid(names: Sequence[str], per_row: int, top: int, inner: int,

@@ -16,11 +16,13 @@ from urllib.parse import urlsplit
 from marginalia import config
 from marginalia.chat.endpoint import default_port, is_local_host
 from marginalia.events import TEXT, TOOL_RESULT
+from marginalia.i18n.catalog import N_, tr, trn
 
-TITLE = "Set up a model"
+# English, translated where shown: tr(TITLE).
+TITLE = N_("Set up a model")
 # The status line under the message box while no model is set: it is the box's hint.
-NEEDS_MODEL = "Choose a model above; your message waits here."
-KEPT = "Message kept: choose a model above first."
+NEEDS_MODEL = N_("Choose a model above; your message waits here.")
+KEPT = N_("Message kept: choose a model above first.")
 OLLAMA_MODEL = "llama3.2"           # a small model that calls tools; named in the hint only
 # How long a look at a server on this computer or the LAN may take to connect:
 # a local server answers in milliseconds, and a dead port refuses at once.
@@ -83,7 +85,7 @@ def probe_failed(settings: config.Settings, sentence: str, status: Optional[int]
 def _where(endpoint: str) -> str:
     parts = urlsplit(endpoint or "")
     if not parts.hostname:
-        return endpoint or "the address in the settings"
+        return endpoint or tr("the address in the settings")
     return "%s:%s" % (parts.hostname, parts.port or default_port(parts.scheme))
 
 
@@ -91,45 +93,48 @@ def _provider_label(provider: str) -> str:
     for pid, label, _endpoint in config.PRESETS:
         if pid == provider:
             return label.replace(" (local)", "")
-    return "the model server"
+    return tr("the model server")
 
 
 def card_text(settings: config.Settings, probe: Probe) -> str:
     """The card's sentence(s) for the settings it shows and what the server said."""
     model = (settings.model or "").strip()
     if probe.state == CHECKING:
-        return "Looking for a model server at %s\u2026" % _where(settings.endpoint)
+        return tr("Looking for a model server at %s\u2026") % _where(settings.endpoint)
     if probe.state == NO_SERVER:
         if settings.provider == "ollama":
-            start = ("\u2022 Start Ollama: in a terminal run \u201collama serve\u201d, then "
-                     "\u201collama pull %s\u201d (or another model), and press Test."
-                     % OLLAMA_MODEL)
+            start = tr("\u2022 Start Ollama: in a terminal run \u201collama serve\u201d, then "
+                       "\u201collama pull %s\u201d (or another model), and press Test.") \
+                % OLLAMA_MODEL
         else:
-            start = ("\u2022 Start %s on this computer, load a model, and press Test."
-                     % _provider_label(settings.provider))
-        return ("Nothing answers at %s. Two ways forward:\n%s\n\u2022 Or choose a cloud "
-                "provider above, then paste its API key under Open settings\u2026"
-                % (_where(settings.endpoint), start))
+            start = tr("\u2022 Start %s on this computer, load a model, and press Test.") \
+                % _provider_label(settings.provider)
+        return tr("Nothing answers at %(where)s. Two ways forward:\n%(start)s\n\u2022 Or choose "
+                  "a cloud provider above, then paste its API key under Open settings\u2026") \
+            % {"where": _where(settings.endpoint), "start": start}
     if probe.state == FAILED:
-        return probe.sentence + "\nOpen settings\u2026 to check the address and the API key."
+        return tr("%s\nOpen settings\u2026 to check the address and the API key.") \
+            % probe.sentence
     if not probe.models:
-        return ("The server answers but offers no models yet. With Ollama, run "
-                "\u201collama pull %s\u201d, then press Test." % OLLAMA_MODEL)
+        return tr("The server answers but offers no models yet. With Ollama, run "
+                  "\u201collama pull %s\u201d, then press Test.") % OLLAMA_MODEL
     if not model:
         count = len(probe.models)
-        return ("The server offers %d model%s: choose one under Model, then press Test."
-                % (count, "" if count == 1 else "s"))
+        return trn("The server offers %d model: choose one under Model, then press Test.",
+                   "The server offers %d models: choose one under Model, then press Test.",
+                   count) % count
     if model not in probe.models:
-        return ("The server has no model named \u201c%s\u201d; choose one from the list."
-                % model)
+        return tr("The server has no model named \u201c%s\u201d; choose one from the list.") \
+            % model
     if probe.tested:
-        return "\u201c%s\u201d is ready. Type your message below and press Send." % model
-    return "Model \u201c%s\u201d. Press Test, or type your message below and press Send." % model
+        return tr("\u201c%s\u201d is ready. Type your message below and press Send.") % model
+    return tr("Model \u201c%s\u201d. Press Test, or type your message below and press Send.") \
+        % model
 
 
 def status_hint(settings: config.Settings) -> Optional[str]:
     """The status line while the card shows: a hint when no model is set, else None."""
-    return None if (settings.model or "").strip() else NEEDS_MODEL
+    return None if (settings.model or "").strip() else tr(NEEDS_MODEL)
 
 
 # -- layout (pixels, inside the card's own window) ---------------------------

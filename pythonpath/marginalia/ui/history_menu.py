@@ -10,7 +10,7 @@ from typing import List, NamedTuple, Optional, Sequence
 
 from marginalia.chat.history import ChatSummary
 from marginalia.i18n import formats
-from marginalia.i18n.catalog import N_, Deferred, tr
+from marginalia.i18n.catalog import N_, tr
 
 OPEN_BASE = 1000          # menu id of the n-th chat: OPEN_BASE + n
 DELETE_BASE = 2000
@@ -19,8 +19,7 @@ FORGET = 2
 DELETE_MENU = 3
 NO_CHATS = 4
 
-# English, translated where shown: tr(hm.COPIED). EXPORTED translates itself when the
-# file's name is put in (Deferred).
+# English, translated where shown: tr(hm.COPIED), tr(hm.EXPORTED) % name.
 NO_CHATS_LABEL = N_("No kept chats for this document yet")
 DELETE_LABEL = N_("Delete a chat")
 EXPORT_LABEL = N_("Export chat\u2026")
@@ -29,7 +28,7 @@ FORGET_QUESTION = N_("Remove every kept chat of this document from this computer
                      "This cannot be undone.")
 FORGOTTEN = N_("This document's chats are forgotten.")
 KEEPING_OFF = N_("Chats are not kept (Tools > Options > Marginalia).")
-EXPORTED = Deferred(N_("Chat exported to %s."))
+EXPORTED = N_("Chat exported to %s.")
 COPIED = N_("The last answer is on the clipboard.")
 INSERTED = N_("Inserted the last answer (one Undo takes it back).")
 EDITING = N_("Editing your last message: Send replaces it and its answer.")

@@ -10,14 +10,17 @@ from typing import Dict, List, Optional, Tuple, Union
 
 from marginalia import config
 from marginalia.document import change_log as cl
+from marginalia.i18n import formats
+from marginalia.i18n.catalog import N_, tr, trn
 
 TEXT_FIELDS = ("endpoint", "api_key", "model", "temperature", "max_tokens",
                "extra_instructions", "max_rounds", "context_window")
 CHECK_FIELDS = ("show_thinking", "allow_http", "keep_chats")
 # The page's "AI edits" choice, in the list's order. Longer than the panel's switch
 # (ui.change_list.MODE_LABELS): the page has the room to say what Suggest means.
-APPLY_MODES = ((cl.DIRECT, "Edit directly"), (cl.TRACKED, "Suggest as tracked changes"),
-               (cl.COMMENTS, "Comment only"))
+# Labels: English, translated where shown (tr(label)).
+APPLY_MODES = ((cl.DIRECT, N_("Edit directly")), (cl.TRACKED, N_("Suggest as tracked changes")),
+               (cl.COMMENTS, N_("Comment only")))
 
 
 def _number_text(value: Optional[float]) -> str:
@@ -54,9 +57,9 @@ def parse_temperature(text: Optional[str]) -> Optional[float]:
     try:
         value = float(text)
     except ValueError:
-        raise ValueError("Temperature must be a number from 0 to 2, or empty.")
+        raise ValueError(tr("Temperature must be a number from 0 to 2, or empty."))
     if not 0.0 <= value <= 2.0:
-        raise ValueError("Temperature must be a number from 0 to 2, or empty.")
+        raise ValueError(tr("Temperature must be a number from 0 to 2, or empty."))
     return value
 
 
@@ -66,7 +69,7 @@ def parse_max_tokens(text: Optional[str]) -> Optional[int]:
     if not text:
         return None
     if not text.isdigit() or int(text) < 1 or int(text) > 10000000:
-        raise ValueError("Max tokens must be a whole number above 0, or empty.")
+        raise ValueError(tr("Max tokens must be a whole number above 0, or empty."))
     return int(text)
 
 
@@ -74,7 +77,8 @@ def parse_rounds(text: Optional[str]) -> int:
     """The most tool steps per answer (the turn loop's round limit), from 1 to 100."""
     text = (text or "").strip()
     if not text.isdigit() or not 1 <= int(text) <= 100:
-        raise ValueError("Most tool steps per answer must be a whole number from 1 to 100.")
+        raise ValueError(tr("Most tool steps per answer must be a whole number from 1 to "
+                            "100."))
     return int(text)
 
 
@@ -84,14 +88,15 @@ def parse_context_window(text: Optional[str]) -> int:
     if not text:
         return 0
     if not text.isdigit() or not 512 <= int(text) <= 10000000:
-        raise ValueError("Context window must be a whole number of tokens from 512, or empty "
-                         "to use what the server reports.")
+        raise ValueError(tr("Context window must be a whole number of tokens from 512, or "
+                            "empty to use what the server reports."))
     return int(text)
 
 
 def window_note(tokens: Optional[int]) -> str:
     """The line beside the Context window field: what the server reported, if anything."""
-    return "detected: {:,}".format(tokens) if tokens else "not reported by the server"
+    return tr("detected: %s") % formats.number(tokens) if tokens \
+        else tr("not reported by the server")
 
 
 def form_to_settings(base: config.Settings,
@@ -110,7 +115,7 @@ def form_to_settings(base: config.Settings,
         if config.preset_endpoint(provider).rstrip("/") != endpoint.rstrip("/"):
             changes["provider"] = provider_for_endpoint(endpoint)
     else:
-        problems.append("The endpoint URL is empty; the previous one was kept.")
+        problems.append("The endpoint URL is empty; the previous one was kept.")   # the log's
     changes["api_key"] = (form.get("api_key") or "").strip()
     changes["model"] = (form.get("model") or "").strip()
     changes["extra_instructions"] = form.get("extra_instructions") or ""
@@ -145,24 +150,26 @@ def connection_sentence(settings: config.Settings, models: List[str]) -> str:
     """One sentence on what works, from the server's model list."""
     where = settings.endpoint
     if not settings.model:
-        return ("Connected to %s; it offers %d models: choose one under Model."
-                % (where, len(models)))
+        return trn("Connected to %(where)s; it offers %(count)d model: choose one under Model.",
+                   "Connected to %(where)s; it offers %(count)d models: choose one under "
+                   "Model.", len(models)) % {"where": where, "count": len(models)}
+    values = {"where": where, "model": settings.model}
     if models and settings.model not in models:
-        return ('Connected to %s, but it has no model named "%s"; choose one from the list.'
-                % (where, settings.model))
-    return 'Connected to %s; the model "%s" is available.' % (where, settings.model)
+        return tr('Connected to %(where)s, but it has no model named "%(model)s"; choose one '
+                  'from the list.') % values
+    return tr('Connected to %(where)s; the model "%(model)s" is available.') % values
 
 
 def model_note(model: Optional[str], models: List[str]) -> str:
     """The line beside the Model field after the server listed its models: "" when fine."""
     model = (model or "").strip()
     if not models:
-        return "The server lists no models."
+        return tr("The server lists no models.")
     if model and model not in models:
-        return "The server does not offer \u201c%s\u201d; choose one from the list." % model
+        return tr("The server does not offer \u201c%s\u201d; choose one from the list.") % model
     return ""
 
 
 def field_problem(sentence: str) -> str:
     """The page's line for a field typed wrong: what is wrong, and what OK will do."""
-    return "%s Until then, OK keeps the saved value." % sentence
+    return tr("%s Until then, OK keeps the saved value.") % sentence

@@ -7,7 +7,7 @@ Writer documents open. The picker offers every kind the reader takes.
 
 from typing import List, Optional, Sequence, Tuple
 
-from marginalia.i18n.catalog import N_, Deferred, tr, trn
+from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.sources import cite_as
 from marginalia.ui.history_menu import MenuItem
 
@@ -22,8 +22,8 @@ REMOVE_BASE = 2000        # menu id of the n-th source's removal
 LIST_BASE = 3000          # the n-th source as listed (a label: nothing to choose)
 CITE_BASE = 4000          # the n-th of cite_as.STYLES
 
-# English, translated where shown (menu_items here; tr(sm.BUSY) in the panel). The three
-# sentences the panel formats translate themselves when formatted (Deferred).
+# English, translated where shown (menu_items here; tr(sm.BUSY), tr(sm.READING) % name in
+# the panel; added() for the sentence with a plural).
 ADD_FILE_LABEL = N_("Add a file\u2026")
 OPEN_LABEL = N_("Add an open document")
 NO_OPEN_LABEL = N_("No other document is open")
@@ -33,11 +33,8 @@ CITE_LABEL = N_("Insert citations as")
 PICKER_TITLE = N_("Add a source")
 FILTER = (N_("Sources (*.odt, *.docx, *.doc, *.rtf, *.pdf, *.txt, *.md, *.html)"),
           "*.odt;*.ott;*.fodt;*.docx;*.doc;*.rtf;*.pdf;*.txt;*.md;*.markdown;*.html;*.htm")
-READING = Deferred(N_("Reading %s\u2026"))
-# The source's name, then the number of its passages (in this order).
-ADDED = Deferred(N_("%s is a source of this chat now (%d passages); the model can search "
-                    "and cite it."))
-REMOVED = Deferred(N_("%s is no longer a source of this chat."))
+READING = N_("Reading %s\u2026")
+REMOVED = N_("%s is no longer a source of this chat.")
 BUSY = N_("Wait until the answer ends to change the sources.")
 
 
@@ -89,3 +86,11 @@ def chosen(item_id: int, sources: Sequence[Tuple[str, str]],
     if 0 <= item_id - CITE_BASE < len(cite_as.STYLES):
         return ("cite as", cite_as.STYLES[item_id - CITE_BASE][0])
     return None
+
+
+def added(name: str, passages: int) -> str:
+    """The sentence for a source just added, in the user's language (a plural)."""
+    return trn("%(name)s is a source of this chat now (%(count)d passage); the model can "
+               "search and cite it.",
+               "%(name)s is a source of this chat now (%(count)d passages); the model can "
+               "search and cite it.", passages) % {"name": name, "count": passages}

@@ -7,9 +7,11 @@ lines, which it reads item by item.
 
 from typing import List
 
+from marginalia.i18n.catalog import N_, tr
 from marginalia.ui.softwrap import SOFT_BREAK
 
-ANSWERED = "Answered: "
+# The reply's first words follow (translated where the status line is made: announcement).
+ANSWERED = N_("Answered: %s")
 # Enough for a screen reader to say what the reply is about; the rest is in the conversation.
 ANNOUNCE_CHARS = 300
 
@@ -20,7 +22,7 @@ def announcement(answer: str) -> str:
     if len(words) > ANNOUNCE_CHARS:
         cut = words.rfind(" ", 0, ANNOUNCE_CHARS)
         words = words[:cut if cut > 0 else ANNOUNCE_CHARS] + "\u2026"
-    return ANSWERED + words
+    return tr(ANSWERED) % words
 
 
 def lines(text: str) -> List[str]:

@@ -1,0 +1,64 @@
+"""The panel side's words (issue 26, batch B) follow the catalog: the change card, the
+first-run card, the Options page's sentences and the screen reader's announcement."""
+
+import pytest
+
+from marginalia.config import Settings
+from marginalia.document import change_log as cl
+from marginalia.i18n import catalog
+from marginalia.i18n.catalog import tr
+from marginalia.i18n.pseudo import pseudo
+from marginalia.ui import change_list, first_run, options_form, spoken
+
+
+@pytest.fixture
+def pseudo_locale():
+    assert catalog.install(catalog.PSEUDO, "/nonexistent") == catalog.PSEUDO
+    yield
+    catalog.install("en", "/nonexistent")
+
+
+def _change(n, state=cl.MADE):
+    change = cl.make(n, 7, "replace_text", cl.TRACKED,
+                     {"search": "old words", "replacement": "new words"})
+    change.state = state
+    change.paragraphs = [n, n]
+    return change
+
+
+def test_the_change_card_speaks_the_users_language(pseudo_locale):
+    changes = [_change(1, cl.PENDING), _change(2, cl.ACCEPTED), _change(3, cl.PENDING)]
+    assert change_list.headline(changes) == " \u00b7 ".join(
+        (pseudo("%d changes") % 3, pseudo("%d accepted") % 1, pseudo("%d open") % 2))
+    row = change_list.rows(changes)[1]
+    assert row.startswith("[%s] \u00b62 %s: " % (pseudo("accepted"), pseudo("replace")))
+    assert change_list.restored_sentence("Fix it", 2, number=3) == pseudo(
+        "Restored to before message %(number)d (\u201c%(text)s\u201d): %(turns)s taken "
+        "back; Redo brings them back.") % {"number": 3, "text": "Fix it",
+                                           "turns": pseudo("%d turns") % 2}
+    assert tr(change_list.BUTTONS[0][1]) == pseudo("Review")
+    # the records keep their English words (the ledger, the tools' results)
+    assert changes[1].state == "accepted" and changes[1].kind == "replace"
+
+
+def test_the_first_run_card_and_the_options_page_speak_it(pseudo_locale):
+    probe = first_run.Probe(first_run.MODELS, models=["a", "b"])
+    assert first_run.card_text(Settings(model=""), probe) == pseudo(
+        "The server offers %d models: choose one under Model, then press Test.") % 2
+    assert first_run.status_hint(Settings(model="")) == pseudo(first_run.NEEDS_MODEL)
+    assert options_form.window_note(None) == pseudo("not reported by the server")
+    assert options_form.connection_sentence(Settings(endpoint="http://h/v1", model="m"),
+                                            ["m"]) == pseudo(
+        'Connected to %(where)s; the model "%(model)s" is available.') % {
+            "where": "http://h/v1", "model": "m"}
+    with pytest.raises(ValueError) as refused:
+        options_form.parse_rounds("0")
+    assert str(refused.value) == pseudo("Most tool steps per answer must be a whole number "
+                                        "from 1 to 100.")
+    assert spoken.announcement("Yes.") == pseudo("Answered: %s") % "Yes."
+
+
+def test_english_reads_as_before():
+    assert change_list.headline([_change(1), _change(2)]) == "2 changes"
+    assert options_form.window_note(131072) == "detected: 131,072"
+    assert spoken.announcement("Yes.") == "Answered: Yes."
