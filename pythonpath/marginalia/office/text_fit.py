@@ -9,6 +9,7 @@ and the control's minimum size, whose padding beyond its widest entry is the
 room the box's frame and scroll bar take.
 """
 
+import unicodedata
 from typing import Any, Sequence, Tuple
 
 ELLIPSIS = "\u2026"
@@ -46,21 +47,44 @@ def padding(control: Any, font: Any = None) -> int:
 
 
 def shorten(control: Any, text: str, room: int, font: Any = None) -> str:
-    """``text``, or its longest start ending at a word with "…", within ``room`` pixels."""
+    """``text``, or its longest start with "…" within ``room`` pixels: cut at a word, unless
+    that keeps much less than the room (Chinese or Japanese has no spaces between words:
+    its first space lost nearly all), then cut by character. The longest start is found
+    by halving (a few measurements, not one per word)."""
     font = font or _font(control)
     if width(control, text, font) <= room:
         return text
-    words = text.split(" ")
-    for n in range(len(words) - 1, 0, -1):
-        head = " ".join(words[:n]).rstrip(" ,;:\u00b7-") + ELLIPSIS
-        if width(control, head, font) <= room:
-            return head
-    # One word too long for the room: cut it by letters.
-    for n in range(len(text) - 1, 0, -1):
-        head = text[:n] + ELLIPSIS
-        if width(control, head, font) <= room:
-            return head
-    return ELLIPSIS
+    lo, hi = 0, len(text) - 1           # text[:lo] fits; text[:hi + 1] does not
+    while lo < hi:
+        mid = (lo + hi + 1) // 2
+        if width(control, _head(text, mid), font) <= room:
+            lo = mid
+        else:
+            hi = mid - 1
+    cut = _boundary(text, lo)
+    if cut <= 0:
+        return ELLIPSIS
+    space = text.rfind(" ", 0, cut + 1)
+    if space > 0:
+        by_word = _head(text, space)
+        if by_word != ELLIPSIS and width(control, by_word, font) * 3 >= room * 2:
+            return by_word
+    return _head(text, cut)
+
+
+def _head(text: str, n: int) -> str:
+    return text[:n].rstrip(" ,;:\u00b7-") + ELLIPSIS
+
+
+def _boundary(text: str, n: int) -> int:
+    """``n`` or the nearest cut before it that splits no character: not inside a surrogate
+    pair, not before a combining mark (or an emoji's modifier), not beside a zero-width joiner."""
+    while 0 < n < len(text) and (
+            "\udc00" <= text[n] <= "\udfff" or "\u200d" in (text[n - 1], text[n])
+            or unicodedata.category(text[n]).startswith("M")
+            or "\U0001f3fb" <= text[n] <= "\U0001f3ff" or "\ufe00" <= text[n] <= "\ufe0f"):
+        n -= 1
+    return n
 
 
 def fit_items(control: Any, items: Sequence[str], box_width: int) -> Tuple[str, ...]:
