@@ -60,3 +60,11 @@ def test_a_long_row_takes_a_few_measurements_not_one_per_word():
     out, calls = _shorten(row, 60)
     assert calls <= 12, calls
     assert out == "\u00b612 repla\u2026", out
+
+
+def test_a_shortened_rows_whole_text_is_the_lists_tooltip_while_selected():
+    full = ("/summarize Summarize the document in three lines", "/fix Fix typos")
+    shown = ("/summarize Summarize the\u2026", "/fix Fix typos")
+    assert text_fit.whole(full, shown, 0, "Prompts") == full[0]
+    assert text_fit.whole(full, shown, 1, "Prompts") == "Prompts"      # shown whole
+    assert text_fit.whole(full, shown, -1, "Prompts") == "Prompts"     # nothing selected

@@ -94,6 +94,15 @@ def fit_items(control: Any, items: Sequence[str], box_width: int) -> Tuple[str, 
     return tuple(shorten(control, item, room, font) for item in items)
 
 
+def whole(full: Sequence[str], shown: Sequence[str], pos: int, name: str) -> str:
+    """A list's tooltip (and accessible description: VCL reads the help text there) for
+    its selected entry: the entry's whole text when the row shows it shortened, else the
+    list's ``name``."""
+    if 0 <= pos < min(len(full), len(shown)) and shown[pos] != full[pos]:
+        return full[pos]
+    return name
+
+
 def forms(text: str) -> Tuple[str, ...]:
     """``text`` and its shorter forms, longest first: without its last clause after ", ",
     then only what comes before " — " ("Ask about your document — Enter to send, Shift+Enter
