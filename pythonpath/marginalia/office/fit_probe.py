@@ -89,6 +89,13 @@ def measure(container: Any, path: str = "", ids: Dict[str, Any] = None) -> List[
                 fit = control.calcAdjustedSize(size)
                 need = fit.Height
                 entry["wrap_w"] = fit.Width
+                # The toolkit splits a word wider than the label inside itself ("Ne|w"):
+                # its wrapped size does not tell, the word's own width does.
+                from marginalia.office import text_fit
+                words = entry["text"].split() or [""]
+                entry["word_w"] = max(text_fit.width(control, w) for w in words)
+            if k in ("CheckBox", "RadioButton") and _multiline(control):
+                need = _wrapped_box(control, entry, least, r.Width)
             entry["need_h"] = need
             shown = _dropdown_text(control, k)
             if shown is not None:
@@ -102,6 +109,20 @@ def measure(container: Any, path: str = "", ids: Dict[str, Any] = None) -> List[
             pass
         out.append(entry)
     return out
+
+
+def _wrapped_box(control: Any, entry: dict, least: Any, box_w: int) -> int:
+    """A tick box whose words wrap: the toolkit measures it on one line only (its
+    minimum), so its lines are filled word by word in its font, beside the tick. Sets
+    the entry's wrapped width and longest word; returns the height its lines need."""
+    from marginalia.office import text_fit
+    font = text_fit._font(control)
+    text = entry["text"]
+    tick = max(0, least.Width - text_fit.width(control, text, font))
+    lines = text_fit.wrap(lambda t: text_fit.width(control, t, font), text, box_w - tick)
+    entry["wrap_w"] = tick + max(text_fit.width(control, t, font) for t in lines)
+    entry["word_w"] = tick + max(text_fit.width(control, w, font) for w in text.split() or [""])
+    return len(lines) * least.Height
 
 
 def _dropdown_text(control: Any, k: str) -> Any:

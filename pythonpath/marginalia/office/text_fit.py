@@ -94,6 +94,18 @@ def fit_items(control: Any, items: Sequence[str], box_width: int) -> Tuple[str, 
     return tuple(shorten(control, item, room, font) for item in items)
 
 
+def wrap(measure: Any, text: str, room: int) -> Tuple[str, ...]:
+    """``text``'s lines filled word by word within ``room`` pixels as ``measure`` counts
+    them (a word wider than the room gets a line of its own, and sticks out)."""
+    out = []
+    for word in text.split():
+        if out and measure(out[-1] + " " + word) <= room:
+            out[-1] += " " + word
+        else:
+            out.append(word)
+    return tuple(out) or ("",)
+
+
 def whole(full: Sequence[str], shown: Sequence[str], pos: int, name: str) -> str:
     """A list's tooltip (and accessible description: VCL reads the help text there) for
     its selected entry: the entry's whole text when the row shows it shortened, else the
