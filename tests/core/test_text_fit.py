@@ -68,3 +68,18 @@ def test_a_shortened_rows_whole_text_is_the_lists_tooltip_while_selected():
     assert text_fit.whole(full, shown, 0, "Prompts") == full[0]
     assert text_fit.whole(full, shown, 1, "Prompts") == "Prompts"      # shown whole
     assert text_fit.whole(full, shown, -1, "Prompts") == "Prompts"     # nothing selected
+
+
+def test_words_wrap_into_lines_within_the_room():
+    font = _Font()
+    lines = text_fit.wrap(font.getStringWidth, "Keep chats (this computer only)", 66)
+    assert lines == ("Keep chats", "(this", "computer", "only)"), lines
+    assert text_fit.wrap(font.getStringWidth, "Supercalifragilistic word", 30)[0] == \
+        "Supercalifragilistic"
+
+
+def test_the_fit_tests_words_break_between_any_two_cjk_characters():
+    from marginalia.office import fit_probe
+    assert fit_probe.words("Keep chats (this) \u65e5\u672c\u8a9eOK") == \
+        ["Keep", "chats", "(this)", "\u65e5", "\u672c", "\u8a9e", "OK"]
+    assert fit_probe.words("") == [""]
