@@ -2,8 +2,9 @@
 
 A list box draws each entry on one line and scrolls sideways for a longer one;
 a drop-down shows its chosen entry cut. Here an entry too wide for its box is
-shortened at a word with "…" (its whole text goes in the tooltip or the
-accessible name, by the caller). Widths come from the toolkit: the peer's
+shortened at a word with "…", or by character where a word cut would leave
+much of the room empty (Chinese, Japanese); a selected entry's whole text is the list's
+tooltip (whole(), by the caller). Widths come from the toolkit: the peer's
 font (XDevice.getFont with an empty descriptor keeps the window's own font)
 and the control's minimum size, whose padding beyond its widest entry is the
 room the box's frame and scroll bar take.
