@@ -216,3 +216,15 @@ def test_a_change_of_several_places_names_each_one():
     assert cl.where(change) == "\u00b61, 3, 5, 7 +2"
     # A record without places reads as before (and its dict has no such key).
     assert "places" not in _change(4).to_dict() and cl.where(_change(4)) == "\u00b64"
+
+
+def test_rows_keep_the_documents_own_text_and_unpaired_marks():
+    """Only the model's text is markdown, and only marks in pairs are marks: the document's
+    "__init__ a**b `x`" was shown as "init ab x" (issue 24 review)."""
+    change = _change(1)
+    change.before = change.after = "__init__ a**b `x`"
+    row = card.rows([change])[0]
+    assert "\u201c__init__ a**b `x`\u201d" in row, row          # before: verbatim
+    assert row.endswith("\u201cinit a**b x\u201d"), row           # after: pairs only
+    assert card.plain("2 ** 3 and a ` tick") == "2 ** 3 and a ` tick"
+    assert card.plain("snake__case__x ~~a~~") == "snake__case__x a"

@@ -319,3 +319,31 @@ def test_a_turn_ending_on_a_tool_line_leaves_one_blank_line_before_the_next():
                              ("event", Event("done", finish_reason="stop"))]),
             renderer.render([("user", "Next")])]
     assert "  \u25b8 Inserted 1 paragraph below\n\nYou: Next\n" in pane_after(outs)
+
+
+@pytest.mark.parametrize("width", [180, 200, 240, 300, 420])
+def test_the_status_line_is_never_a_narrow_column_beside_undo(width):
+    """Beside Send and Undo at 180 px the status was 40 px wide: its words split mid-word.
+    Where that column would be narrow, the status takes a row of its own over them."""
+    height = 600
+    for undo in (False, True):
+        boxes = panel_layout.layout(width, height, False, undo_visible=undo, status_h=17)
+        status, send, undo_box = boxes["status"], boxes["send"], boxes["undo"]
+        assert status[2] >= panel_layout.STATUS_MIN_WIDTH, (width, undo, status)
+        assert status[2] == panel_layout.status_width(width, undo)
+        for button in (send, undo_box) if undo else (send,):
+            # no overlap with the status, and inside the panel
+            assert (button[1] >= status[1] + status[3] or button[0] >= status[0] + status[2]), \
+                (width, undo, status, button)
+            assert button[1] + button[3] <= height - panel_layout.MARGIN
+        if undo:
+            assert undo_box[0] + undo_box[2] <= send[0]
+        assert boxes["input"][1] + boxes["input"][3] <= status[1]
+
+
+def test_the_status_row_height_changes_only_past_two_lines():
+    """panel_view relaid the panel out when the status's words went from one line to two,
+    though the row (two lines at the least) stayed as high."""
+    row = panel_layout.status_row
+    assert row(17) == row(32) == row(0) == panel_layout.STATUS
+    assert row(48) == 48 != row(32)

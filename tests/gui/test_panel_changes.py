@@ -31,7 +31,10 @@ def _label(panel, start):
 
 def _click_row(panel, row):
     ctx = panel.control("This turn's changes")
-    assert ctx.getToolTipText() == ""       # named, with no tooltip over the rows
+    # Named, with no tooltip over the rows but a shortened selected row's whole text
+    # (office.text_fit.whole): the row as the review list could not show it.
+    tip = ctx.getToolTipText()
+    assert tip == "" or ("\u00b6" in tip and not tip.endswith("\u2026")), tip
     where = ctx.getLocationOnScreen()
     panel._xdotool("mousemove", str(where.X + 30), str(where.Y + 9), "click", "1")
     time.sleep(0.3)

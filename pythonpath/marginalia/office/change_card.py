@@ -146,12 +146,19 @@ class ChangeCard:
         box = self.controls["changes"]
         chosen = box.getSelectedItemPos() if self.review_open else -1
         # Each row whole or shortened at a word with "…", never scrolled sideways.
-        rows = text_fit.fit_items(box, wording.rows(changes), self._list_width())
+        full = wording.rows(changes)
+        rows = text_fit.fit_items(box, full, self._list_width())
         model = box.getModel()
         if tuple(model.StringItemList) != rows:
             model.StringItemList = rows
             if 0 <= chosen < len(rows):
                 self._select(box, chosen)
+        # A shortened row's whole text: the tooltip of the list while it is selected (every
+        # choice in the list runs this refresh). The list's own tooltip, kept from the first.
+        self._tip = getattr(self, "_tip", None) or model.HelpText
+        tip = text_fit.whole(full, rows, box.getSelectedItemPos(), self._tip)
+        if model.HelpText != tip:
+            model.HelpText = tip
         self._enable(changes)
         self._settle()
         self.render_ms = (time.perf_counter() - started) * 1000

@@ -4,7 +4,9 @@ HelpText is a control's tooltip, and VCL's fallback accessible name for a
 control without a label. Only buttons keep it (an icon needs its words). A
 tooltip over a pane, a list or a paragraph of text covers what is being read,
 so those are named through their peer's AccessibleName instead (a VCLXWindow
-property, on 7.4 as on 25.x); labels are named by their own text.
+property, on 7.4 as on 25.x); labels are named by their own text. One exception: a
+list whose selected row shows shortened has that row's whole text as its tooltip
+(office.text_fit.whole), the only place it can be read whole.
 """
 
 TOOLTIP = ("Button",)

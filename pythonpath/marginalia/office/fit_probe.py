@@ -13,6 +13,7 @@ bridge from a test alike.
 """
 
 import math
+import unicodedata
 from typing import Any, Dict, List
 
 TEXT_KINDS = ("FixedText", "Button", "CheckBox", "RadioButton")
@@ -89,6 +90,12 @@ def measure(container: Any, path: str = "", ids: Dict[str, Any] = None) -> List[
                 fit = control.calcAdjustedSize(size)
                 need = fit.Height
                 entry["wrap_w"] = fit.Width
+                # The toolkit splits a word wider than the label inside itself ("Ne|w"):
+                # its wrapped size does not tell, the word's own width does.
+                from marginalia.office import text_fit
+                entry["word_w"] = max(text_fit.width(control, w) for w in words(entry["text"]))
+            if k in ("CheckBox", "RadioButton") and _multiline(control):
+                need = _wrapped_box(control, entry, least, r.Width)
             entry["need_h"] = need
             shown = _dropdown_text(control, k)
             if shown is not None:
@@ -102,6 +109,37 @@ def measure(container: Any, path: str = "", ids: Dict[str, Any] = None) -> List[
             pass
         out.append(entry)
     return out
+
+
+def words(text: str) -> List[str]:
+    """The pieces a line may not break inside: words between spaces, and each wide (CJK)
+    character on its own (the toolkit breaks Chinese or Japanese between any two)."""
+    out = []
+    for word in text.split():
+        piece = ""
+        for ch in word:
+            if unicodedata.east_asian_width(ch) in "WF":
+                out.extend((piece, ch) if piece else (ch,))
+                piece = ""
+            else:
+                piece += ch
+        if piece:
+            out.append(piece)
+    return out or [""]
+
+
+def _wrapped_box(control: Any, entry: dict, least: Any, box_w: int) -> int:
+    """A tick box whose words wrap: the toolkit measures it on one line only (its
+    minimum), so its lines are filled word by word in its font, beside the tick. Sets
+    the entry's wrapped width and longest word; returns the height its lines need."""
+    from marginalia.office import text_fit
+    font = text_fit._font(control)
+    text = entry["text"]
+    tick = max(0, least.Width - text_fit.width(control, text, font))
+    lines = text_fit.wrap(lambda t: text_fit.width(control, t, font), text, box_w - tick)
+    entry["wrap_w"] = tick + max(text_fit.width(control, t, font) for t in lines)
+    entry["word_w"] = tick + max(text_fit.width(control, w, font) for w in words(text))
+    return len(lines) * least.Height
 
 
 def _dropdown_text(control: Any, k: str) -> Any:

@@ -25,7 +25,7 @@ def _need(control: Any, kind: str) -> int:
         model = control.getModel()
         if kind == "FixedText" and not model.MultiLine:
             return control.getMinimumSize().Width
-        if kind in ("CheckBox", "RadioButton"):
+        if kind in ("CheckBox", "RadioButton") and not model.MultiLine:
             return control.getMinimumSize().Width
         if kind == "Button" and not model.ImageURL:
             return control.getMinimumSize().Width - SLACK

@@ -339,7 +339,10 @@ class PanelView(PaneText):
         if model.Label != text:
             model.Label = text
             width = self.controls["status"].getPosSize().Width
-            if width > 1 and self._words_height("status", width) != self._status_h:
+            # Only when the row's height changes (two lines at the least): not for each
+            # new words' height inside it.
+            row = panel_layout.status_row
+            if width > 1 and row(self._words_height("status", width)) != row(self._status_h):
                 self.relayout()           # more lines, or fewer: the row fits its words
         if model.HelpText != details:
             model.HelpText = details

@@ -123,9 +123,18 @@ class SlashList:
                                     self._input.getPosSize().Width)
         self.control.removeItems(0, self.control.getItemCount())
         self.control.addItems(labels, 0)
-        self.control.selectItemPos(0, True)
+        self._shown = labels
+        self._choose(0)
         self._place()
         self.control.setVisible(True)
+
+    def _choose(self, pos: int) -> None:
+        """Select an entry; a shortened one's whole text becomes the list's tooltip."""
+        self.control.selectItemPos(pos, True)
+        model = self.control.getModel()
+        self._tip = getattr(self, "_tip", None) or model.HelpText   # the list's own, first
+        model.HelpText = text_fit.whole([m.label for m in self._matches], self._shown, pos,
+                                        self._tip)
 
     def _prompts(self, text):
         return slash.matches(self._library(), text) if slash.typed_word(text) is not None \
@@ -149,7 +158,7 @@ class SlashList:
             pos = self.control.getSelectedItemPos()
             step = 1 if code == KEY_DOWN else -1
             pos = max(0, min(len(self._matches) - 1, pos + step))
-            self.control.selectItemPos(pos, True)
+            self._choose(pos)
             self.control.makeVisible(pos)
             return True
         if code in (KEY_TAB, KEY_RETURN):

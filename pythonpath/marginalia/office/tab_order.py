@@ -13,7 +13,9 @@ before it.
 
 from typing import Any, Dict, Tuple
 
-# control -> the control it lies on (office.panel_view's names)
+# control -> the control it lies on (office.panel_view's names), in painting order: the
+# "/" and "@" lists before the jump button, so a list open over the conversation's bottom
+# is drawn over the button (as panel_view.CONTROLS adds them), not under it.
 OVERLAYS = {"slash_list": "transcript", "mention_list": "transcript", "jump": "transcript",
             "placeholder": "input"}
 
@@ -24,9 +26,9 @@ def order(boxes: Dict[str, Tuple[int, int]]) -> Tuple[str, ...]:
                    key=lambda n: (boxes[n][0], boxes[n][1], n))
     out = []
     for name in plain:
-        out.extend(sorted(o for o, under in OVERLAYS.items() if under == name and o in boxes))
+        out.extend(o for o, under in OVERLAYS.items() if under == name and o in boxes)
         out.append(name)
-    out.extend(o for o in sorted(OVERLAYS) if o in boxes and o not in out)
+    out.extend(o for o in OVERLAYS if o in boxes and o not in out)
     return tuple(out)
 
 

@@ -114,21 +114,26 @@ def headline(changes: Sequence[cl.Change]) -> str:
     return " \u00b7 ".join(parts)
 
 
-_MARKS = re.compile(r"\*\*|__|~~|`")
+# Marks in matching pairs only: a lone "**" or "`" is text ("a**b", "2 ** 3").
+_PAIRED = re.compile(r"(\*\*|~~|`)(?=\S)(.+?)(?<=\S)\1")
+# Underscores mark only outside a word (CommonMark): "snake__case__x" stays.
+_UNDER = re.compile(r"(?<!\w)__(\S|\S.*?\S)__(?!\w)")
 _HEADING = re.compile(r"^#{1,6}\s+")
 _STRESS = re.compile(r"(?<![\w*])\*(?=\S)([^*]+?)\*(?![\w*])")
 
 
 def plain(text: str) -> str:
-    """A snippet without markdown's marks (a row is read, not rendered): "**Sum**" -> "Sum"."""
+    """A snippet without markdown's marks (a row is read, not rendered): "**Sum**" -> "Sum".
+    Only marks in matching pairs go; for the model's text, never the document's own."""
     text = _HEADING.sub("", text or "", count=1)
-    return _STRESS.sub(r"\1", _MARKS.sub("", text))
+    return _STRESS.sub(r"\1", _UNDER.sub(r"\1", _PAIRED.sub(r"\2", text)))
 
 
 def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
     """The review list's lines, one per change (the office shortens them to the list's
     width: office.text_fit)."""
-    return tuple(_line(dataclasses.replace(c, before=plain(c.before), after=plain(c.after)))
+    # Only the model's text is markdown: the document's ("__init__", "a**b") stays as it is.
+    return tuple(_line(dataclasses.replace(c, after=plain(c.after)))
                  for c in changes)
 
 

@@ -11,7 +11,8 @@ buttons acting on the last answer (Copy, Insert, Retry, Edit: ANSWER_ROW, in
 one row, or two rows of two where the toolkit's labels need more room); a
 line saying what the model will see; the message box, which grows from 2 to
 8 lines as the user types; and a row with the status line and Send/Stop
-(Undo beside them for a few seconds after New chat).
+(Undo beside them for a few seconds after New chat; in a narrow panel the status then
+takes a row of its own over them).
 """
 
 from typing import Dict, Tuple
@@ -42,10 +43,28 @@ THINKING_MIN = 56
 TRANSCRIPT_MIN = 3 * ROW + GAP    # three lines of the conversation, at the least
 
 
-def status_width(width: int, undo_visible: bool) -> int:
-    """The status line's width, beside Send (and Undo while it shows)."""
+STATUS_MIN_WIDTH = 100    # narrower, the status's words split inside themselves
+
+
+def status_own_row(width: int, undo_visible: bool) -> bool:
+    """Whether the status line takes a row of its own over Send and Undo: beside both at
+    180 px it was a 40 px column whose words the toolkit split mid-word."""
     beside = SEND_WIDTH + GAP + ((UNDO_WIDTH + GAP) if undo_visible else 0)
-    return max(width, MIN_WIDTH) - 2 * MARGIN - beside
+    return max(width, MIN_WIDTH) - 2 * MARGIN - beside < STATUS_MIN_WIDTH
+
+
+def status_width(width: int, undo_visible: bool) -> int:
+    """The status line's width, beside Send (and Undo while it shows), or the whole row."""
+    inner = max(width, MIN_WIDTH) - 2 * MARGIN
+    if status_own_row(width, undo_visible):
+        return inner
+    return inner - SEND_WIDTH - GAP - ((UNDO_WIDTH + GAP) if undo_visible else 0)
+
+
+def status_row(words_h: int) -> int:
+    """The status row's height for its words' height (two lines at the least): the panel
+    lays out again only when this changes, not each time the words' height does."""
+    return max(STATUS, words_h)
 
 
 def placeholder_width(width: int) -> int:
@@ -93,8 +112,10 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     count = len(ANSWER_ROW)
     per_row = count if count * answer_need + (count - 1) * GAP <= inner else 2
     rows = -(-count // per_row)
-    status_h = max(STATUS, status_h)
-    buttons_y = height - MARGIN - status_h
+    status_h = status_row(status_h)
+    own_row = status_own_row(width, undo_visible)
+    # A status on its own row has Send and Undo in a row under it.
+    buttons_y = height - MARGIN - status_h - ((GAP + ROW) if own_row else 0)
     box_h = input_height(input_lines)
     # The box grows upwards, but never squeezes the conversation below 3 rows
     # (nor the thinking pane, when open, below its least height).
@@ -127,7 +148,7 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
     # The hint fills the box (office.panel_view grows the box to the hint's lines).
     boxes["placeholder"] = (MARGIN + 4, input_y + 3, placeholder_width(width),
                             box_h - INPUT_PAD + HINT_PAD)
-    button_y = buttons_y + (status_h - ROW) // 2
+    button_y = (buttons_y + status_h + GAP) if own_row else buttons_y + (status_h - ROW) // 2
     boxes["send"] = (width - MARGIN - SEND_WIDTH, button_y, SEND_WIDTH, ROW)
     boxes["undo"] = (width - MARGIN - SEND_WIDTH - GAP - UNDO_WIDTH, button_y, UNDO_WIDTH, ROW)
     boxes["status"] = (MARGIN, buttons_y, status_width(width, undo_visible), status_h)
