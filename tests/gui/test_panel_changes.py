@@ -84,7 +84,7 @@ def test_card_reviews_selects_accepts_and_rejects_one_change(gui_office, gui_doc
         panel = _two_tracked_edits(gui_office, gui_doc, chat_server)
         screenshot(gui_office, "panel_change_card.png")
         panel.press("Review")
-        wait_for(lambda: panel.refresh() or panel.control("Accept all"), what="the list")
+        wait_for(lambda: panel.refresh() or panel.control("Accept All"), what="the list")
         _click_row(panel, 0)
         selected = wait_for(lambda: gui_doc.CurrentController.getSelection().getByIndex(0)
                             .getString(), what="a selection in the document")
@@ -304,7 +304,7 @@ def test_the_cards_mode_switch_saves_the_setting_and_the_next_turn_uses_it(
         assert not gui_doc.RecordChanges      # only the AI's edit was tracked
         wait_for(lambda: panel.refresh() or _label(panel, "1 change"), what="the card")
         panel.press("Review")
-        wait_for(lambda: panel.refresh() or has_state(panel.control("Accept all"), "ENABLED"),
+        wait_for(lambda: panel.refresh() or has_state(panel.control("Accept All"), "ENABLED"),
                  what="Accept all for the tracked change")
         panel.press("Review")                 # fold the list again
 
@@ -337,7 +337,7 @@ def test_after_the_cards_review_undo_turn_asks_nothing_and_no_selection_strays(
         panel = _two_tracked_edits(gui_office, gui_doc, chat_server)
         assert _scope(panel) == "Whole document"
         panel.press("Review")
-        wait_for(lambda: panel.refresh() or panel.control("Accept all"), what="the list")
+        wait_for(lambda: panel.refresh() or panel.control("Accept All"), what="the list")
         _click_row(panel, 0)
         wait_for(lambda: (_scope(panel) or "").startswith("Selection"),
                  what="Go to selecting the change")

@@ -239,8 +239,8 @@ def _tab_order_follows_the_eye(panel):
         where = ctx.getLocation()
         places.append(((where.Y, where.X), ctx.getAccessibleName()))
     names = [name for _place, name in places]
-    assert "Accept all" in names and "Send" in names, names
-    assert names.index("Accept all") < names.index("Send"), names
+    assert "Accept All" in names and "Send" in names, names
+    assert names.index("Accept All") < names.index("Send"), names
     rows = [place for place, _name in places]
     assert rows == sorted(rows), places
 

@@ -168,10 +168,14 @@ class PanelDriver(object):
                 continue
 
     def control_now(self, names):
-        """Look among the panel window's children now (names change: Send/Stop)."""
-        for ctx in self._panel_children():
-            if ctx.getAccessibleName() in names:
-                return ctx
+        """Look among the panel window's children now (names change: Send/Stop). A layout
+        may reorder the children while we walk them (the Tab order follows the places:
+        office.tab_order), which can pass one over: a few more looks before failing."""
+        for attempt in range(4):
+            for ctx in self._panel_children():
+                if ctx.getAccessibleName() in names:
+                    return ctx
+            time.sleep(0.2)
         raise AssertionError("none of %r in the panel %r" % (names, self.names()))
 
     def dropdown_text(self, name):

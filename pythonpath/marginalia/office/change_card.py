@@ -23,7 +23,7 @@ import uno
 from marginalia.document import change_log as cl
 from marginalia.errors import MarginaliaError, user_sentence
 from marginalia.i18n.catalog import N_, tr, trn
-from marginalia.office import button_width, control_names, text_fit
+from marginalia.office import button_width, control_names, office_words, text_fit
 from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
 from marginalia.ui import change_fold
@@ -40,6 +40,11 @@ CONTROLS = (("headline", "FixedText", N_("Changes of the last turn"),
             ) + tuple((name, "Button", tip, {"Label": label})
                       for name, label, tip in wording.BUTTONS)
 
+
+# Buttons named by LibreOffice's own (translated) word for the concept (i18n.office_terms);
+# their tooltips say what differs (only this turn's changes).
+OFFICE_WORDS = {"accept": "accept", "reject": "reject", "accept_all": "accept_all",
+                "reject_all": "reject_all"}
 
 class ChangeCard:
     """The card's controls (in the panel's own container) and what they do."""
@@ -71,6 +76,8 @@ class ChangeCard:
             model.HelpText = control_names.tooltip(kind, tip)
             for key, value in props.items():
                 setattr(model, key, tr(value) if key == "Label" and value else value)
+            if name in OFFICE_WORDS:      # LibreOffice's own word, as in Edit > Track Changes
+                model.Label = office_words.word(ctx, OFFICE_WORDS[name])
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
             panel.view.container.addControl("card_" + name, control)
