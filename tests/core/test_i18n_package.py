@@ -160,3 +160,18 @@ def test_every_translation_keeps_its_placeholders():
                 if text and sorted(marks.findall(text)) != english:
                     wrong.append("%s.po: %r -> %r" % (name, entry.msgid[:40], text[:40]))
     assert not wrong, "\n".join(wrong[:20])
+
+
+def test_every_string_a_user_sees_is_translated_in_every_catalog():
+    """Each shipped language is complete: a string missing from a catalog (or left fuzzy)
+    fails here with the catalog and the place the string comes from."""
+    from marginalia.i18n import catalogs
+    missing = []
+    for name in catalogs.LANGUAGES:
+        with open(os.path.join(ROOT, "extension", "locale", name + ".po"),
+                  encoding="utf-8") as fh:
+            for entry in po.parse(fh.read()):
+                if entry.msgid and not entry.translated:
+                    missing.append("%s.po: %r (%s)" % (name, entry.msgid[:50],
+                                                       ", ".join(entry.where[:2])))
+    assert not missing, "%d untranslated:\n%s" % (len(missing), "\n".join(missing[:30]))
