@@ -153,6 +153,16 @@ def where(change: Change, most: int = 4) -> str:
     return "\u00b6%d" % first if first == last else "\u00b6%d\u2013%d" % (first, last)
 
 
+def text_of(change: Change) -> str:
+    """A change's text in a row: \u201cbefore\u201d \u2192 \u201cafter\u201d, + \u201cadded\u201d or \u2212 \u201cremoved\u201d."""
+    if change.before and change.after:
+        return "\u201c%s\u201d \u2192 \u201c%s\u201d" % (docview.short(change.before, 30),
+                                                     docview.short(change.after, 30))
+    if change.after:
+        return "+ \u201c%s\u201d" % docview.short(change.after, 50)
+    return "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
+
+
 def line(change: Change) -> str:
     """One line for the review list: the state, where, kind, before → after.
 
@@ -160,13 +170,7 @@ def line(change: Change) -> str:
     """
     parts = [p for p in (where(change), change.kind) if p]
     head = " ".join(parts)
-    if change.before and change.after:
-        body = "\u201c%s\u201d \u2192 \u201c%s\u201d" % (docview.short(change.before, 30),
-                                                       docview.short(change.after, 30))
-    elif change.after:
-        body = "+ \u201c%s\u201d" % docview.short(change.after, 50)
-    else:
-        body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
+    body = text_of(change)
     state = "" if change.state in (MADE, PENDING) else "[%s] " % change.state
     drawn = " \u00b7 from %s" % change.source if change.source else ""
     return "%s%s: %s%s" % (state, head, body, drawn)

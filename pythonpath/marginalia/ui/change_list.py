@@ -142,14 +142,7 @@ def _line(change: cl.Change) -> str:
     (the state leads: at the sidebar's usual width the end of a line is cut off)."""
     kind = tr(_KINDS[change.kind]) if change.kind in _KINDS else (change.kind or "")
     head = " ".join(p for p in (cl.where(change), kind) if p)
-    if change.before and change.after:
-        body = "\u201c%s\u201d \u2192 \u201c%s\u201d" % (docview.short(change.before, 30),
-                                                       docview.short(change.after, 30))
-    elif change.after:
-        body = "+ \u201c%s\u201d" % docview.short(change.after, 50)
-    else:
-        body = "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
-    line = "%s: %s" % (head, body)
+    line = "%s: %s" % (head, cl.text_of(change))
     if change.source:
         line = tr("%(change)s \u00b7 from %(source)s") % {"change": line, "source": change.source}
     if change.state in (cl.MADE, cl.PENDING):
