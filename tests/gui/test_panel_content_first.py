@@ -101,7 +101,7 @@ def test_a_plain_question_keeps_the_height_and_an_editing_turn_shows_one_line(
     # Review opens the list; the next turn folds it as it starts.
     panel.press("Review")
     wait_for(lambda: _showing(panel, "This turn's changes"), what="the review list")
-    assert _showing(panel, "Undo turn") and _showing(panel, "Accept all")
+    assert _showing(panel, "Undo turn") and _showing(panel, "Accept All")
     assert _pressed(panel, "Review")
     screenshot(gui_office, "panel_content_first_review.png")
     panel.type("Thanks")

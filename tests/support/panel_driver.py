@@ -209,16 +209,25 @@ class PanelDriver(object):
         return self.button().getAccessibleName()
 
     def _status_label(self):
-        """The status line: the label on the Send button's row (the scope line and the
-        message box's hint are labels too, above it)."""
+        """The status line: the label on the Send button's row, or on its own row just above
+        it (beside New chat's Undo the row is too narrow: ui.panel_layout). The scope line
+        and the message box's hint are labels too, above the message box."""
         button = self.button()
-        row = button.getLocationOnScreen().Y + button.getSize().Height // 2
+        top_of_button = button.getLocationOnScreen().Y
+        row = top_of_button + button.getSize().Height // 2
+        above = None
         for ctx in self._panel_children(button.getAccessibleParent().getAccessibleContext()):
             if ctx.getAccessibleRole() != LABEL:
                 continue
             top = ctx.getLocationOnScreen().Y
-            if top <= row <= top + ctx.getSize().Height:
+            bottom = top + ctx.getSize().Height
+            if top <= row <= bottom:
                 return ctx
+            if top_of_button - 12 <= bottom <= top_of_button + 2 and (
+                    above is None or top > above[0]):
+                above = (top, ctx)
+        if above is not None:
+            return above[1]
         raise AssertionError("no status line in the panel")
 
     def status(self):
