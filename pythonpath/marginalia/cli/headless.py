@@ -391,10 +391,10 @@ def main(argv: Optional[List[str]] = None, out: Optional[TextIO] = None) -> int:
     try:
         run(args, out, watch)
     except RunError as exc:
-        sys.stderr.write("%s\n" % exc)
+        watch.tell(str(exc))
         return 1
     except KeyboardInterrupt as exc:
-        sys.stderr.write(tr(interrupt.STOPPED) + "\n")
+        watch.tell(tr(interrupt.STOPPED))
         return 143 if isinstance(exc, _Terminated) else 130
     finally:
         watch.finished()

@@ -48,6 +48,7 @@ class Watch:
         self._done = threading.Event()
         self._lock = threading.Lock()
         self._ending = False
+        self._told = False               # the run's one sentence on stderr is said
         self._ended = threading.Event()
         self._reader: Optional[socket.socket] = None
         self._writer: Optional[socket.socket] = None
@@ -59,6 +60,17 @@ class Watch:
         signal.set_wakeup_fd(self._writer.fileno())
         threading.Thread(target=self._watch, name="marginalia-interrupt",
                          daemon=True).start()
+
+    def tell(self, sentence: str) -> None:
+        """Say the run's one closing sentence on stderr, once: the watcher and the main
+        thread (whose call failed as the watcher ended the office) may both reach the end
+        at the same moment."""
+        with self._lock:
+            if self._told:
+                return
+            self._told = True
+        sys.stderr.write(sentence + "\n")
+        sys.stderr.flush()
 
     def finished(self) -> None:
         """The main thread ends the run itself. Once the office is being ended here, the
@@ -87,8 +99,7 @@ class Watch:
         with self._lock:
             if self._done.is_set():     # the main thread says its own sentence
                 return
-        sys.stderr.write(tr(STOPPED) + "\n")
-        sys.stderr.flush()
+        self.tell(tr(STOPPED))
         self._exit(code)
 
     def _stuck(self) -> None:
