@@ -50,6 +50,10 @@ class SharedLayer(object):
             # a second try is the real test of the layer, and the first failure is shown.
             sys.stderr.write("unopkg add --shared failed (attempt %d):\n%s\n" % (
                 attempt, done.stdout.decode("utf-8", "replace")[-2000:]))
+            # A failed add can leave part of itself in the layer ("Extension has already
+            # been added" on the second try): the second try starts from an empty layer.
+            for part in ("cache", "unopkg-profile"):
+                shutil.rmtree(os.path.join(self.folder, part), ignore_errors=True)
         if done.returncode:
             raise AssertionError("unopkg add --shared failed:\n%s"
                                  % done.stdout.decode("utf-8", "replace")[-2000:])
