@@ -13,8 +13,8 @@ import pytest
 
 from tests.support import sse_server as sse
 from tests.support.atspi import size_window
-from tests.support.panel_driver import (DECK, screen_share, scripted_chat, screenshot,
-                                        set_model_answered, wait_for)
+from tests.support.panel_driver import (screen_share, scripted_chat, screenshot,
+                                        set_model_answered, show_deck, wait_for)
 
 from marginalia.ui import theme
 
@@ -51,11 +51,7 @@ def _open_panel(office, doc):
     size_window(office.display, frame.Title, width=WIDTH)
     wait_for(lambda: frame.ContainerWindow.getPosSize().Width >= WIDTH - 10,
              what="the window to take its size")
-    sidebar = doc.CurrentController.getSidebar()
-    sidebar.setVisible(True)
-    deck = sidebar.getDecks().getByName(DECK)
-    if not deck.isActive():
-        deck.activate(True)
+    deck = show_deck(doc)
     wait_for(deck.isActive, what="the Marginalia deck")
     time.sleep(2.0)                    # drawn
 

@@ -23,8 +23,9 @@ from marginalia.office import fit_probe, page_fit
 from marginalia.office.button_width import SLACK
 from tests.gui.test_panel_options import on_main
 from tests.support import sse_server as sse
-from tests.support.panel_driver import (DECK, PanelDriver, has_state, screenshot,
-                                        set_model_answered, set_paragraphs, wait_for)
+from tests.support.panel_driver import (PanelDriver, has_state, screenshot,
+                                        set_model_answered, set_paragraphs, show_deck,
+                                        wait_for)
 
 # Siblings meant to lie on each other: the jump button over the conversation's bottom
 # edge, the hint inside the empty message box (their names in office.panel_view).
@@ -82,11 +83,7 @@ def _gtk3_panel(office):
     size_window(office.display, frame.Title)
     wait_for(lambda: frame.ContainerWindow.getPosSize().Width >= 1000,
              what="the window to take its size")
-    sidebar = doc.CurrentController.getSidebar()
-    sidebar.setVisible(True)
-    deck = sidebar.getDecks().getByName(DECK)
-    if not deck.isActive():
-        deck.activate(True)
+    show_deck(doc)
     wait_for(lambda: _has_panel(office, doc), what="the panel under gtk3")
     return doc
 

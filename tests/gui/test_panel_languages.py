@@ -16,7 +16,7 @@ import time
 from marginalia.i18n import po, pseudo, tags
 from tests.gui.test_panel_fit import problems
 from tests.support import sse_server as sse
-from tests.support.panel_driver import DECK, screenshot, set_model_answered, wait_for
+from tests.support.panel_driver import screenshot, set_model_answered, show_deck, wait_for
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The panel's own words (not the user's text, not an icon): what must be translated.
@@ -38,11 +38,7 @@ def _panel_with_a_turn(office, answer):
                show_thinking=True)
     set_model_answered(office, True)
     doc = office.new_writer()
-    sidebar = doc.CurrentController.getSidebar()
-    sidebar.setVisible(True)
-    deck = sidebar.getDecks().getByName(DECK)
-    if not deck.isActive():
-        deck.activate(True)
+    show_deck(doc)
     wait_for(lambda: _open(office, doc), what="the panel")
     office.job("chat.start", document=doc, message="Hello")
     started = time.time()

@@ -91,6 +91,17 @@ def wait_for(predicate, timeout=20.0, interval=0.05, what="condition"):
         time.sleep(interval)
 
 
+
+def show_deck(doc):
+    """Show the sidebar with the Marginalia deck open in ``doc``'s window; the deck."""
+    sidebar = doc.CurrentController.getSidebar()
+    sidebar.setVisible(True)
+    deck = sidebar.getDecks().getByName(DECK)
+    # activate(True) on an active deck closes it, like a tab click.
+    if not deck.isActive():
+        deck.activate(True)
+    return deck
+
 class PanelDriver(object):
     """The Marginalia panel of one document window."""
 
@@ -104,12 +115,7 @@ class PanelDriver(object):
         self.refresh()
 
     def open_deck(self):
-        sidebar = self.doc.CurrentController.getSidebar()
-        sidebar.setVisible(True)
-        deck = sidebar.getDecks().getByName(DECK)
-        # activate(True) on an active deck closes it, like a tab click.
-        if not deck.isActive():
-            deck.activate(True)
+        show_deck(self.doc)
 
     # -- finding controls ------------------------------------------------------
     def refresh(self):
