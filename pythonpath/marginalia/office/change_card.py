@@ -51,12 +51,10 @@ class ChangeCard:
 
     def __init__(self, panel):
         self.panel = panel
-        self.review_open = False
-        self.tray_open = False         # the edit options (mode, Restore…, Keep out)
-        self.visible = False           # the summary line: ui.change_fold.card_shown
+        # What shows (the line, the list, the tray) is the presenter's (ui.card_state).
+        self.cards = panel.presenter.cards
         self._turns_seen = None        # the user's messages when the card last looked
         self._log_seen = 0             # ... and the chat log's length then
-        self.open_now = 0              # the shown turn's changes still open
         self._laid_out = None          # what the last layout showed (ui.change_fold)
         self._by_code = False          # True while the card selects a list entry itself
         self.turn = None               # the writer.ledger TurnLog shown, or None
@@ -105,7 +103,7 @@ class ChangeCard:
     @property
     def shown(self) -> bool:
         """Whether the card takes any room (the summary line, or the tray while open)."""
-        return self.visible or self.tray_open
+        return self.cards.shown().changes
 
     def _need(self) -> int:
         return button_width.widest_need(self.controls[name] for name, _l, _t in wording.BUTTONS)
@@ -120,8 +118,9 @@ class ChangeCard:
         return self.panel.view.parent.getPosSize().Width - 2 * wording.MARGIN
 
     def place(self, x: int, y: int, width: int) -> int:
-        height, boxes = wording.layout(width, y, self.review_open, self.visible, self._need(),
-                                       self.tray_open, self._headline_need())
+        shown = self.cards.shown()
+        height, boxes = wording.layout(width, y, shown.review, shown.summary, self._need(),
+                                       shown.tray, self._headline_need())
         place_boxes(self.controls, boxes, x)
         return height
 
@@ -142,16 +141,13 @@ class ChangeCard:
         changes = review.refresh(self.panel.document, ledger, self.turn) if self.turn else []
         log_now = self.panel.session.log
         self.turn_began()
-        self.visible = change_fold.card_shown(
+        self.cards.changes_seen(
             changes, self.turn is not None and change_fold.by_last_turn(log_now, self.turn.number))
-        if not self.visible:
-            self.review_open = False
-        self.open_now = change_fold.open_count(changes)
         model = self.controls["headline"].getModel()
         if model.Label != wording.headline(changes):
             model.Label = wording.headline(changes)
         box = self.controls["changes"]
-        chosen = box.getSelectedItemPos() if self.review_open else -1
+        chosen = box.getSelectedItemPos() if self.cards.shown().review else -1
         # Each row whole or shortened at a word with "…", never scrolled sideways.
         full = wording.rows(changes)
         rows = text_fit.fit_items(box, full, self._list_width())
@@ -181,27 +177,26 @@ class ChangeCard:
         began = change_fold.new_turn(self._turns_seen, turns)
         self._turns_seen, self._log_seen = turns, len(entries)
         if began:
-            self.review_open = change_fold.review_open(self.review_open, change_fold.NEW_TURN)
-            self.tray_open = False
+            self.cards.turn_began()
             self._settle()
         return began
 
     def _settle(self) -> None:
         """Lay the panel out again when what the card shows changed its size."""
-        key = (self.visible, self.review_open, self.tray_open,
-               self.controls["headline"].getModel().Label)
+        shown = self.cards.shown()
+        key = (shown, self.controls["headline"].getModel().Label)
         if key != self._laid_out:
             self._laid_out = key
-            _press(self.controls["review"], self.review_open)
-            _press(self.panel.view.controls["edits"], self.tray_open)
+            _press(self.controls["review"], shown.review)
+            _press(self.panel.view.controls["edits"], shown.tray)
             self.panel.view.relayout()
 
     def toggle_tray(self) -> None:
         """The Editing options button: open or fold the tray; opened, the switch has the focus."""
-        self.tray_open = not self.tray_open
+        focus = self.cards.tray_pressed()
         self._settle()
-        if self.tray_open:
-            self.controls["mode"].setFocus()
+        if focus is not None:
+            self.controls[focus].setFocus()
 
     def _enable(self, changes) -> None:
         from marginalia.writer import review
@@ -251,7 +246,7 @@ class ChangeCard:
             try:
                 if self.panel._disposed:
                     return
-                before = self.open_now
+                before = self.cards.open_now
                 getattr(self, "on_" + name)()
             except MarginaliaError as exc:
                 before = None
@@ -265,9 +260,8 @@ class ChangeCard:
             try:
                 self.refresh()
                 if before is not None:
-                    # The last open change settled: the list folds (ui.change_fold).
-                    self.review_open = change_fold.review_open(
-                        self.review_open, change_fold.REVIEWED, before, self.open_now)
+                    # The last open change settled: the list folds (ui.card_state).
+                    self.cards.reviewed(before)
                     self._settle()
             except Exception:
                 log.exception("change card refresh failed")
@@ -287,11 +281,11 @@ class ChangeCard:
 
     def on_review(self) -> None:
         # Pressed while open, it closes the list (ui.change_fold.CLOSED).
-        self.review_open = not self.review_open
-        if not self.review_open:
+        opened = self.cards.review_pressed()
+        if not opened:
             with self._back_home():
                 pass
-        if self.review_open and self.turn is not None:
+        if opened and self.turn is not None:
             from marginalia.writer import ledger
             # The user may have edited since: the numbers as they are now.
             ledger.finish(self.panel.document, self._ledger(), self.turn)

@@ -127,8 +127,8 @@ class ChatPanel(PanelStates):
         from marginalia.office import settings_store, setup_card
         try:
             model = settings_store.load(self.ctx, with_key=False).model
-            if not first_run.needs_card(model, setup_card.model_answered(self.ctx),
-                                        settings_store.locked(self.ctx)):
+            if not self.presenter.cards.model_state(model, setup_card.model_answered(self.ctx),
+                                                    settings_store.locked(self.ctx)):
                 return
             self.card = setup_card.SetupCard(self.ctx, self.frame, self.view.container,
                                              self._card_changed)
@@ -140,6 +140,7 @@ class ChatPanel(PanelStates):
     def _close_card(self) -> None:
         from marginalia.office import setup_card
         setup_card.remember_answer(self.ctx)
+        self.presenter.cards.answered()
         card, self.card = self.card, None
         self.view.card = None
         card.dispose()

@@ -9,6 +9,9 @@ running tool by what it does (ui.tool_words); the numbers (the context's size, t
 last turn's tokens) are the tooltip, so the line stays a few plain words at the
 sidebar's default width.
 
+Which cards show (the first-run card, the change card's line, its list and the
+editing tray) is its part ``cards`` (ui.card_state).
+
 A sentence an action says ("The last answer is on the clipboard.") stays until the
 turn's state next changes or something else is said. New chat's Undo and its sentence
 are one offer (ui.offer): they show together and end together.
@@ -21,6 +24,7 @@ from marginalia import events as ev
 from marginalia.chat.budget import short_count
 from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, tr, trn
+from marginalia.ui.card_state import CardState
 from marginalia.ui.history_menu import EDITING
 from marginalia.ui.offer import Offer
 from marginalia.ui.tool_words import running
@@ -101,6 +105,7 @@ class PanelPresenter:
 
     def __init__(self):
         self.offer = Offer()
+        self.cards = CardState()  # which cards show (ui.card_state)
         self.hint = None          # the first-run card's line while no model is set
         self.queued = None        # a message Enter queued while a turn ran
         self.editing = False      # Edit pressed: the next Send replaces the last turn
