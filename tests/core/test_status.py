@@ -281,3 +281,51 @@ def test_the_answer_row_acts_only_between_turns_on_what_there_is():
         "copy": False, "insert": False, "retry": True, "edit": True}
     assert not any(st.answer_row(busy=False, answered=False, asked=False).values())
     assert st.focus_after("copy") is None
+
+
+def test_what_the_user_left_in_a_panel_the_sidebar_took_down_comes_back_in_the_next():
+    old = PanelPresenter()
+    assert old.leave("") is None                        # nothing left: nothing kept
+    old.sent()
+    old.queue("Then shorten it.")
+    left = old.leave("half a thought")
+    assert left == st.Left("half a thought", "Then shorten it.", False)
+    # The turn still runs: the message waits for it, the draft is back in the box.
+    new = PanelPresenter()
+    new.see([user()], busy=True)
+    assert new.take_up(left, busy=True, failed=False) == ("half a thought", None)
+    assert st.QUEUED_MARK in new.status()
+    assert new.turn_ended(failed=False) == ("Then shorten it.", None)
+    # The turn ended while no panel showed: the queued message goes now...
+    new = PanelPresenter()
+    assert new.take_up(left, busy=False, failed=False) == ("half a thought", "Then shorten it.")
+    assert new.queued is None
+    # ... or, after a failed or stopped turn, comes back into the box before the draft.
+    new = PanelPresenter()
+    box, send = new.take_up(left, busy=False, failed=True)
+    assert (box, send) == ("Then shorten it.\n\nhalf a thought", None)
+    assert new.status() == st.QUEUE_KEPT
+
+
+def test_an_edit_in_progress_survives_the_panel_being_made_again():
+    old = PanelPresenter()
+    old.edit()
+    left = old.leave("Fix the second paragraph")
+    new = PanelPresenter()
+    assert new.take_up(left, busy=False, failed=False) == ("Fix the second paragraph", None)
+    assert new.editing and new.status() == EDITING
+
+
+def test_an_edit_in_progress_outlives_a_replay_while_the_box_holds_the_message():
+    presenter = PanelPresenter()
+    presenter.edit()
+    presenter.box_changed(True)
+    replayed = [user("Fix it"), event(ev.TEXT, text="Done."), event(ev.DONE,
+                                                                    finish_reason="stop")]
+    presenter.reset()                       # the pane laid out again at a new width
+    presenter.see(replayed, busy=False)
+    assert presenter.status() == EDITING
+    presenter.box_changed(False)
+    presenter.reset()
+    presenter.see(replayed, busy=False)
+    assert presenter.status() == st.tr(st.READY)

@@ -6,8 +6,6 @@ job runs. The row is found by its accessible name (office.agent_banner), as a
 screen reader finds it; a hidden control is not among the panel's children.
 """
 
-import time
-
 from tests.support.mcp_client import agent, sleep
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
@@ -22,15 +20,6 @@ def _row(panel):
     rows = [n[len(ROW):] for n in panel.names() if n.startswith(ROW)]
     assert len(rows) <= 1, rows
     return rows[0] if rows else None
-
-
-def _rebuild(panel):
-    """Switch to another deck and back: the sidebar destroys and makes the panel again."""
-    sidebar = panel.doc.CurrentController.getSidebar()
-    sidebar.getDecks().getByName("PropertyDeck").activate(True)
-    time.sleep(0.5)
-    panel.open_deck()
-    panel.refresh()
 
 
 def test_the_editing_agent_shows_in_its_documents_panel_and_stop_refuses_it(gui_office,
@@ -83,7 +72,7 @@ def test_the_editing_agent_shows_in_its_documents_panel_and_stop_refuses_it(gui_
             # A panel the sidebar rebuilds shows the turn open now, at once (a read
             # first: the idle window starts again, and the rebuild takes a moment).
             assert not (await a.call("read_document", document=doc_b.RuntimeUID))[0]
-            _rebuild(panel_b)
+            panel_b.rebuild()
             rebuilt = _row(panel_b)
             if rebuilt is None and not office.job("mcp.state")["active"]:
                 rebuilt = SLOW          # the turn ended during the rebuild: nothing to show

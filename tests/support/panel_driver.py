@@ -117,6 +117,22 @@ class PanelDriver(object):
     def open_deck(self):
         show_deck(self.doc)
 
+    def rebuild(self):
+        """Close the sidebar and open it again: LibreOffice disposes the panel with the
+        sidebar and makes a new one (another deck and back keeps the same panel)."""
+        made = self.panels_made()
+        self.doc.CurrentController.getSidebar().setVisible(False)
+        wait_for(lambda: not self._find_controls(), what="the panel to go with the sidebar")
+        self.open_deck()
+        self.refresh()
+        wait_for(lambda: self.panels_made() > made, what="a new panel in the extension's log")
+
+    def panels_made(self):
+        """How many panels the office made so far (the extension logs each one)."""
+        path = os.path.join(self.office.profile_dir, "user", "marginalia", "marginalia.log")
+        with open(path, encoding="utf-8", errors="replace") as log:
+            return sum(1 for line in log if "marginalia.panel" in line and "panel ready" in line)
+
     # -- finding controls ------------------------------------------------------
     def refresh(self):
         """Find the panel's controls again (after the sidebar rebuilt the panel)."""

@@ -146,6 +146,7 @@ class ChatSession:
         self._generation = 0
         self._closed = False
         self.restored = False
+        self.panel_left = None         # what a panel the sidebar took down left (ui.status.Left)
         self.kept = chat_store.DocChats(ctx, doc, self._keeping, self._expired)
         try:
             doc.addCloseListener(_CloseWatch(self))

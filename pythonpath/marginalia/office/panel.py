@@ -94,6 +94,7 @@ class ChatPanel(PanelStates):
         self._replay()
         self.actions.show_notes()
         self.session.add_listener(self.on_entries)
+        self._take_up()
         from marginalia.office.panel_scope import ScopeWatch
         self.scope = ScopeWatch(ctx, self.document, self._show_scope)
         from marginalia.office import quick_panel
@@ -369,6 +370,7 @@ class ChatPanel(PanelStates):
         if self._disposed:
             return
         self._disposed = True
+        self._leave()
         try:
             self.session.remove_listener(self.on_entries)
             if self.banner is not None:

@@ -160,6 +160,10 @@ class PanelActions:
         self.presenter.edit()
         self.panel.present()
         self.panel.focus_after("edit")
+        self.watch_box()
+
+    def watch_box(self) -> None:
+        """While an Edit is in progress, the status follows the box (_edited)."""
         if self._typed is None:
             from marginalia.office.panel_listen import Listener
             self._typed = Listener(on_text=self._edited)

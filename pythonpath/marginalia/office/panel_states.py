@@ -107,6 +107,37 @@ class PanelStates:
         elif send is not None:
             self.send_text(send)
 
+    def _take_up(self) -> None:
+        """What the last panel of this document left when the sidebar took it down
+        (ui.status.Left): the unsent text back in the box, a queued message waiting for
+        the turn or sent now, Edit still in progress."""
+        left, self.session.panel_left = self.session.panel_left, None
+        if left is None:
+            return
+        log.info("the last panel of this document left a draft, a queued message or an Edit")
+        box, send = self.presenter.take_up(left, self.session.busy,
+                                           transcript.turn_failed(self.session.log))
+        if box:
+            self.view.keep_input(box)
+        if self.presenter.editing:
+            self.actions.watch_box()
+        if send is not None:
+            # Posted: the panel is still being made (the sidebar lays it out first).
+            mainthread.post(self.ctx, lambda: self._send_left(send))
+        self.present()
+
+    @guarded
+    def _send_left(self, text: str) -> None:
+        if not self._disposed:
+            self.send_text(text)
+
+    def _leave(self) -> None:
+        """The panel goes: what the user left in it waits for the next one (_take_up)."""
+        try:
+            self.session.panel_left = self.presenter.leave(self.view.take_input())
+        except Exception:
+            log.exception("could not keep what was left in the panel")
+
     def focus_after(self, action: str) -> None:
         """Move the keyboard where the presenter says it goes after ``action``: posted, so
         it lands after the click that ran the action (VCL hands focus back to a clicked

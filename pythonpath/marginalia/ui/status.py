@@ -59,6 +59,16 @@ FOCUS_AFTER = {"new_chat": INPUT, "undo": INPUT, "edit": INPUT, "queue_kept": IN
 
 
 @dataclass(frozen=True)
+class Left:
+    """What the user left in a panel the sidebar took down (another deck chosen, the
+    sidebar closed): the next panel of the same document takes it up."""
+
+    draft: str                    # the message box's text, not sent
+    queued: Optional[str]         # a message Enter queued while a turn ran
+    editing: bool                 # Edit pressed: the next Send replaces the last turn
+
+
+@dataclass(frozen=True)
 class Shown:
     """What the view draws: the status line, its tooltip, the Send/Stop button, Undo."""
 
@@ -109,6 +119,7 @@ class PanelPresenter:
         self.hint = None          # the first-run card's line while no model is set
         self.queued = None        # a message Enter queued while a turn ran
         self.editing = False      # Edit pressed: the next Send replaces the last turn
+        self.box_has_text = False
         self.reset()
 
     def reset(self) -> None:
@@ -237,11 +248,13 @@ class PanelPresenter:
     def edit(self) -> None:
         """Edit: the last message is back in the box; the next Send replaces its turn."""
         self.editing = True
+        self.box_has_text = True
         self.say(EDITING)
 
     def box_changed(self, has_text: bool) -> None:
         """After Edit the status says so while the box holds a message: an emptied box has
         nothing to send, so the idle status shows until new text comes."""
+        self.box_has_text = has_text
         if not self.editing or self.busy:
             return
         if has_text and self.said is None:
@@ -254,6 +267,30 @@ class PanelPresenter:
         if self.said == EDITING:
             self.said = None
 
+    # -- a panel taken down and made again ------------------------------------------
+    def leave(self, draft: str) -> Optional[Left]:
+        """The panel goes: what the user left in it (None when nothing)."""
+        if not draft and self.queued is None and not self.editing:
+            return None
+        return Left(draft, self.queued, self.editing)
+
+    def take_up(self, left: Left, busy: bool, failed: bool) -> Tuple[str, Optional[str]]:
+        """A new panel takes up what the last one left: (the box's text, a queued message
+        to send now). A queued message waits while the turn runs; when the turn ended
+        meanwhile it goes now, or, after a stopped or failed turn, back into the box
+        before the draft (as turn_ended does)."""
+        self.editing = left.editing
+        self.queued = left.queued
+        box, send = left.draft, None
+        if self.queued is not None and not busy:
+            send, keep = self.turn_ended(failed)
+            if keep is not None:
+                box = keep + ("\n\n" + box if box else "")
+        self.box_has_text = bool(box)
+        if self.editing and box and self.said is None:
+            self.said = EDITING
+        return box, send
+
     # -- state out ---------------------------------------------------------------
     def status(self) -> str:
         """The status line in the user's language (the state is kept in English, as the
@@ -262,6 +299,8 @@ class PanelPresenter:
             text = self.said
         elif self.stopping and self.busy:
             text = STOPPING
+        elif self.editing and self.box_has_text and not self.busy:
+            text = EDITING        # the user's, so it outlives a replay (a new width)
         elif not self.busy and not self.asked and self.state == READY and self.hint:
             text = self.hint
         else:
