@@ -83,3 +83,33 @@ def test_export_writes_the_chat_as_markdown_through_the_file_picker(gui_office, 
     assert text.startswith("# Chat about ")
     assert "## You\n\nTell me about pears\n\n## Assistant\n\nAnswer about pears.\n" in text
     assert "apples" not in text                 # only the chat the panel shows
+
+
+def test_deleting_the_shown_chat_ends_an_edit_of_its_last_message(gui_office, gui_doc,
+                                                                  chat_server):
+    chat_server.add(sse.text_response("Answer about plums."),
+                    sse.text_response("A fresh answer."))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("Tell me about plums")
+    panel.key("Return")
+    panel.wait_transcript("Answer about plums.")
+    panel.wait_idle()
+    panel.press("Edit")
+    wait_for(lambda: panel.status() == tr(hm.EDITING), what="the editing status")
+    panel.click("History")
+    time.sleep(0.5)
+    panel.key("Down", "Down", "Right")           # Delete ▸, its only chat: the shown one
+    time.sleep(0.5)
+    panel.key("Return")
+    wait_for(lambda: panel.transcript() == "", what="the deleted chat to leave the panel")
+    # The message it would have replaced is gone: the status no longer offers to, and
+    # the box's text goes as a new chat's first message.
+    wait_for(lambda: panel.status() != tr(hm.EDITING),
+             what="the edit to end (status %r)" % panel.status())
+    assert panel.read("Message") == "Tell me about plums"
+    panel.click("Message")
+    panel.key("Return")
+    panel.wait_transcript("A fresh answer.")
+    panel.wait_idle()
+    sent = chat_server.chat_requests[-1].json["messages"]
+    assert [m["role"] for m in sent] == ["system", "user"]

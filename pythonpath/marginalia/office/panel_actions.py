@@ -227,6 +227,8 @@ class PanelActions:
             self.panel.replay()
             self.show_notes()
         elif action == "delete":
+            if chat_id == self.session.kept.chat.chat_id and not self.session.busy:
+                self.presenter.edit_ended()     # its last message is gone with it
             self.session.delete_chat(chat_id)
             self.panel.replay()
         elif action == "export":
