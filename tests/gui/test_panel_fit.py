@@ -323,19 +323,41 @@ def _translate(window, catalog):
 def test_the_options_pages_fit(fit_office, fit_doc):
     """Each page as the Options dialog shows it: at its own size, in a window, in English,
     with every word ~30% longer, and in each shipped language (its catalog's texts)."""
+    catalogs = _catalogs()
+    assert len(catalogs) >= 20 and "de" in catalogs and "fr" in catalogs, sorted(catalogs)
+    judged = _pages_fit(fit_office, fit_doc, catalogs, tuple(catalogs))
+    # The texts judged were the catalogs': a translated label is measured as translated.
+    assert judged["OptionsPage", "de"]["KeepChatsCheck"] == \
+        catalogs["de"]["Keep chats (this computer only)"]
+    assert judged["AgentsPage", "fr"]["EnabledCheck"] == \
+        catalogs["fr"]["Let agents on this computer use Marginalia's document tools"]
+
+
+def test_the_options_pages_fit_under_gtk3(gtk3_office):
+    """gtk3 draws boxes and buttons taller than gen (its 34 px entries): the pages in
+    English, ~30% longer and in German, each control's text whole and nothing overlapping."""
+    doc = gtk3_office.new_writer()
+    try:
+        judged = _pages_fit(gtk3_office, doc, _catalogs(), ("de",))
+        assert len(judged) == len(PAGES) * 3
+    finally:
+        gtk3_office.close(doc)
+
+
+def _pages_fit(fit_office, fit_doc, catalogs, languages):
+    """Measure every Options page in English, ~30% longer and in ``languages``; fails on
+    a problem. The texts each measure judged, by (page, language)."""
     provider = fit_office.ctx.getValueByName(
         "/singletons/com.sun.star.deployment.PackageInformationProvider")
     root = provider.getPackageLocation("org.marginalia.writer") + "/dialogs/"
     parent = fit_doc.CurrentController.Frame.ContainerWindow
-    catalogs = _catalogs()
-    assert len(catalogs) >= 20 and "de" in catalogs and "fr" in catalogs, sorted(catalogs)
     found, unjudged = [], []
     fontless = {language for language in catalogs if _no_font(language)}
     # Only the scripts known to lack a font on the test machines: any other is judged.
     assert fontless <= {"zh_CN", "zh_TW", "ko"}, fontless
     judged = {}
     for page, service in PAGES:
-        for language in ("en", "longer") + tuple(catalogs):
+        for language in ("en", "longer") + tuple(languages):
             handler = fit_office.create(service)
             box = {}
 
@@ -372,14 +394,10 @@ def test_the_options_pages_fit(fit_office, fit_doc):
                                % (fit_office.plugin, page, language))
             finally:
                 on_main(fit_office, window.dispose)
-    # The texts judged were the catalogs': a translated label is measured as translated.
-    assert judged["OptionsPage", "de"]["KeepChatsCheck"] == \
-        catalogs["de"]["Keep chats (this computer only)"]
-    assert judged["AgentsPage", "fr"]["EnabledCheck"] == \
-        catalogs["fr"]["Let agents on this computer use Marginalia's document tools"]
     print("fit: not judged (no font here for the script: %s):\n%s"
           % (", ".join(sorted(fontless)) or "none", "\n".join(unjudged) or "nothing"))
     assert not found, "\n".join(found)
+    return judged
 
 
 def test_zz_report_the_count_of_controls_checked():

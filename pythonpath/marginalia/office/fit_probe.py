@@ -128,6 +128,23 @@ def words(text: str) -> List[str]:
     return out or [""]
 
 
+def wrapped_height(control: Any, k: str, width: int) -> int:
+    """The height a label or tick box whose words wrap needs at ``width`` (0: not one)."""
+    try:
+        if not _multiline(control):
+            return 0
+        if k == "FixedText":
+            import uno
+            return control.calcAdjustedSize(
+                uno.createUnoStruct("com.sun.star.awt.Size", width, 0)).Height
+        if k in ("CheckBox", "RadioButton"):
+            entry = {"text": control.getModel().Label}
+            return _wrapped_box(control, entry, control.getMinimumSize(), width)
+    except Exception:      # no peer yet, or no such property: leave it be
+        pass
+    return 0
+
+
 def _wrapped_box(control: Any, entry: dict, least: Any, box_w: int) -> int:
     """A tick box whose words wrap: the toolkit measures it on one line only (its
     minimum), so its lines are filled word by word in its font, beside the tick. Sets

@@ -145,6 +145,11 @@ def read_form(window) -> Dict[str, Union[str, bool]]:
 
 def _say(window, sentence, line="TestResult"):
     window.getControl(line).getModel().Label = sentence
+    if line in NOTES:
+        page_fit.share_row(*(window.getControl(name) for name in NOTES))
+
+
+NOTES = ("ModelNote", "ContextNote")       # one row: each note takes what its words need
 
 
 # -- listeners ---------------------------------------------------------------

@@ -6,17 +6,23 @@ button or drop-down narrower than its words (the toolkit's measure) widens,
 and what follows it on its row moves right; the last control of the row
 gives up the width, down to what it needs itself. Where a row has no such
 room left the control stays as it is (the fit test, tests/gui/test_panel_fit.py,
-names it). Main thread.
+names it). Before that, rows made for gen's thin boxes grow to what the toolkit
+draws (settle_heights: gtk3's boxes are taller). Main thread.
 """
 
 from typing import Any, List
 
-from marginalia.office import text_fit
+import uno
+
+from marginalia.office import fit_probe, text_fit
 from marginalia.office.button_width import SLACK
 
 POSSIZE = 15
+HEIGHT = 8               # com.sun.star.awt.PosSize.HEIGHT
+APPFONT = 17             # com.sun.star.util.MeasureUnit.APPFONT: the .xdl's unit
 EDGE = 6                 # px kept free at the page's right edge
 LEAST = 40               # px a field keeps at the least when it gives up width
+LABELS = ("FixedText", "CheckBox", "RadioButton")
 
 
 def _need(control: Any, kind: str) -> int:
@@ -52,16 +58,26 @@ def _row_after(rects: List[Any], r: Any) -> List[int]:
 FIELDS = ("Edit", "ComboBox")      # boxes whose text scrolls: they can give up width
 
 
+def _one_line(control: Any) -> bool:
+    try:
+        return not control.getModel().MultiLine
+    except Exception:
+        return False
+
+
 def _from_left(controls, kinds, rects, i, more) -> int:
-    """Widen control ``i`` leftwards into the field before it on its row (a button at the
-    row's end: "List models" after the model box); 0 when that field has no width to give."""
+    """Widen control ``i`` leftwards into the field or label before it on its row (a
+    button at the row's end: "List models" after the model box; a note after a shorter
+    note); 0 when that one has no width to give."""
     r = rects[i]
-    before = [j for j, o in enumerate(rects) if o.X + o.Width <= r.X and kinds[j] in FIELDS
+    before = [j for j, o in enumerate(rects) if o.X + o.Width <= r.X
+              and (kinds[j] in FIELDS or (kinds[j] == "FixedText" and _one_line(controls[j])))
               and o.Y < r.Y + r.Height and r.Y < o.Y + o.Height]
     if not before:
         return 0
     j = max(before, key=lambda k: rects[k].X)
-    if rects[j].Width - more < LEAST * 2:
+    keeps = LEAST * 2 if kinds[j] in FIELDS else _need(controls[j], kinds[j])
+    if rects[j].Width - more < keeps:
         return 0
     o = rects[j]
     controls[j].setPosSize(o.X, o.Y, o.Width - more, o.Height, POSSIZE)
@@ -70,8 +86,92 @@ def _from_left(controls, kinds, rects, i, more) -> int:
     return 2
 
 
+def _band_of(rects: List[Any]) -> List[int]:
+    """Each control's band: controls whose heights overlap (a label beside its field)
+    share one; bands are numbered top to bottom."""
+    order = sorted(range(len(rects)), key=lambda i: rects[i].Y)
+    band, bottom, bands = -1, None, [0] * len(rects)
+    for i in order:
+        r = rects[i]
+        if bottom is None or r.Y >= bottom:
+            band += 1
+            bottom = r.Y + r.Height
+        else:
+            bottom = max(bottom, r.Y + r.Height)
+        bands[i] = band
+    return bands
+
+
+def _scale(window: Any, controls: List[Any], kinds: List[str], rects: List[Any]) -> float:
+    """The page's vertical pixels per .xdl unit: the window's own conversion, else from
+    where the toolkit first put the labels (a box it draws taller than the .xdl asks
+    moves up by half of that, so boxes do not tell)."""
+    try:
+        size = uno.createUnoStruct("com.sun.star.awt.Size", 1000, 1000)
+        return window.convertSizeToPixel(size, APPFONT).Height / 1000.0
+    except Exception:
+        pass
+    num = den = 0.0
+    for control, kind, r in zip(controls, kinds, rects):
+        if kind in LABELS + ("FixedLine",):
+            try:
+                units = control.getModel().PositionY
+            except Exception:
+                continue
+            num += r.Y * units
+            den += units * units
+    return num / den if den else 0.0
+
+
+def settle_heights(window: Any) -> int:
+    """Rows made for thin boxes, drawn by a toolkit whose boxes are taller (gtk3: 34 px
+    entries and drop-downs in rows the .xdl made ~22 px high): each band of the page
+    grows by what its tallest control grew, what lies below moves down by that, a
+    control that grew less sits in its band's middle, and the page grows at the bottom
+    (the Options dialog gives its pages the room of LibreOffice's own largest). How many
+    controls moved."""
+    controls = list(window.getControls())
+    kinds = [_kind(c) for c in controls]
+    rects = [c.getPosSize() for c in controls]
+    scale = _scale(window, controls, kinds, rects)
+    if not scale:
+        return 0
+    designed = []
+    for control, r in zip(controls, rects):
+        model = control.getModel()
+        designed.append(uno.createUnoStruct("com.sun.star.awt.Rectangle", r.X,
+                                            int(round(model.PositionY * scale)), r.Width,
+                                            int(round(model.Height * scale))))
+    for i, (control, kind) in enumerate(zip(controls, kinds)):
+        lines = fit_probe.wrapped_height(control, kind, rects[i].Width)
+        if lines > rects[i].Height:        # words that wrap to more lines than it has
+            r = rects[i]
+            control.setPosSize(r.X, r.Y, r.Width, lines, POSSIZE)
+            rects[i] = control.getPosSize()
+    grown = [max(0, r.Height - d.Height) for r, d in zip(rects, designed)]
+    if max(grown, default=0) <= 1:
+        return 0          # the toolkit draws the .xdl's heights (gen, Windows)
+    bands = _band_of(designed)
+    grew = [0] * (max(bands) + 1)
+    for band, more in zip(bands, grown):
+        grew[band] = max(grew[band], more)
+    moved = 0
+    bottom = 0
+    for i, control in enumerate(controls):
+        top = designed[i].Y + sum(grew[:bands[i]]) + (grew[bands[i]] - grown[i]) // 2
+        r = rects[i]
+        if top != r.Y:
+            control.setPosSize(r.X, top, r.Width, r.Height, POSSIZE)
+            moved += 1
+        bottom = max(bottom, top + r.Height)
+    if bottom + EDGE > window.getPosSize().Height:
+        window.setPosSize(0, 0, 0, bottom + EDGE, HEIGHT)
+    return moved
+
+
 def fit(window: Any) -> int:
     """Widen what is cut on ``window`` where its row has room; how many controls moved."""
+    settle_heights(window)
     controls = list(window.getControls())
     kinds = [_kind(c) for c in controls]
     rects = [c.getPosSize() for c in controls]
@@ -103,3 +203,21 @@ def fit(window: Any) -> int:
         rects[i] = control.getPosSize()
         moved += 1 + len(after)
     return moved
+
+
+def share_row(left: Any, right: Any, gap: int = 6) -> None:
+    """Two notes on one row (the Options page's model note and context note): the right
+    one gets the width its words need at the row's end, the left one the rest (all of
+    it while the right one says nothing), so a longer word (a translation, gtk3's font)
+    is not cut while the other note has room to give."""
+    a, b = left.getPosSize(), right.getPosSize()
+    start, end = a.X, b.X + b.Width
+    need_left = _need(left, "FixedText") if left.getModel().Label else 0
+    need_right = _need(right, "FixedText") if right.getModel().Label else 0
+    width = end - start
+    room = max(0, min(need_right, width - gap - min(need_left, width // 2)))
+    if (b.X, b.Width) != (end - room, room):
+        right.setPosSize(end - room, b.Y, room, b.Height, POSSIZE)
+    left_width = width - (room + gap if room else 0)
+    if a.Width != left_width:
+        left.setPosSize(start, a.Y, left_width, a.Height, POSSIZE)
