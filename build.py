@@ -66,6 +66,8 @@ PACKAGES = (
     ("libreoffice-l10n-ar", "office:resource/ar/LC_MESSAGES/sw.mo"),
     ("libreoffice-l10n-ja", "office:resource/ja/LC_MESSAGES/sw.mo"),
     ("fonts-ipafont-gothic", "file:/usr/share/fonts/opentype/ipafont-gothic/ipag.ttf"),
+    # Chinese and Korean glyphs, so the fit test judges those catalogs' pages too.
+    ("fonts-wqy-microhei", "file:/usr/share/fonts/truetype/wqy/wqy-microhei.ttc"),
     # pytest from Debian's archive, which the .venv sees (--system-site-packages), so a new
     # machine needs nothing from PyPI; elsewhere the .venv gets it with pip.
     ("python3-pytest", "python:pytest"),
