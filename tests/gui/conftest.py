@@ -21,3 +21,24 @@ def gui_doc(gui_office):
     doc = gui_office.new_writer()
     yield doc
     gui_office.close(doc)
+
+
+GTK3 = {"SAL_USE_VCLPLUGIN": "gtk3", "NO_AT_BRIDGE": "1"}
+
+
+@pytest.fixture(scope="module")
+def gtk3_office():
+    """An office with the gtk3 plugin, which pads buttons and boxes more than gen."""
+    from tests.conftest import _harness
+    harness = _harness(gui=True, env=GTK3)
+    yield harness
+    harness.stop()
+
+
+@pytest.fixture(scope="module")
+def dark_office():
+    """An office with the gtk3 plugin in Adwaita's dark theme."""
+    from tests.conftest import _harness
+    harness = _harness(gui=True, env=dict(GTK3, GTK_THEME="Adwaita:dark"))
+    yield harness
+    harness.stop()

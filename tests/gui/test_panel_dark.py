@@ -9,8 +9,6 @@ tests/artifacts/panel_dark_card.png, panel_dark.png and panel_dark_answered.png.
 
 import time
 
-import pytest
-
 from tests.support import sse_server as sse
 from tests.support.atspi import size_window
 from tests.support.panel_driver import (screen_share, scripted_chat, screenshot,
@@ -24,16 +22,6 @@ WIDTH = 1180
 # The sidebar's panel in a WIDTH-wide window: right of the document's scroll bar, left of
 # the deck's tab bar.
 BAND = (WIDTH - 215, 130, 160, 760)
-
-
-@pytest.fixture(scope="module")
-def dark_office():
-    from tests.conftest import _oxt
-    from tests.support.office import OfficeHarness
-    harness = OfficeHarness(_oxt(), gui=True, env={
-        "SAL_USE_VCLPLUGIN": "gtk3", "GTK_THEME": "Adwaita:dark", "NO_AT_BRIDGE": "1"}).start()
-    yield harness
-    harness.stop()
 
 
 def _light(path):

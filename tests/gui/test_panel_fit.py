@@ -62,17 +62,6 @@ def fit_server(chat_server):
     return chat_server
 
 
-@pytest.fixture(scope="module")
-def gtk3_office():
-    """An office with the gtk3 plugin, which pads buttons and boxes more than gen."""
-    from tests.conftest import _oxt
-    from tests.support.office import OfficeHarness
-    harness = OfficeHarness(_oxt(), gui=True, env={"SAL_USE_VCLPLUGIN": "gtk3",
-                                                   "NO_AT_BRIDGE": "1"}).start()
-    yield harness
-    harness.stop()
-
-
 def _gtk3_panel(office):
     """A new document with its panel open under gtk3 (no window manager: sized through X,
     tests/support/atspi.py). The driver's accessible names need the AT bridge there, so

@@ -12,8 +12,6 @@ Arabic message after it.
 
 import time
 
-import pytest
-
 from tests.support import sse_server as sse
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
@@ -63,16 +61,6 @@ def test_a_table_reads_as_records_and_rules_stay_on_one_line(gui_office, gui_doc
     panel.key("ctrl+End")
     time.sleep(0.5)
     screenshot(gui_office, "answers_narrow_light.png")
-
-
-@pytest.fixture(scope="module")
-def dark_office():
-    from tests.conftest import _oxt
-    from tests.support.office import OfficeHarness
-    harness = OfficeHarness(_oxt(), gui=True, env={
-        "SAL_USE_VCLPLUGIN": "gtk3", "GTK_THEME": "Adwaita:dark", "NO_AT_BRIDGE": "1"}).start()
-    yield harness
-    harness.stop()
 
 
 def test_the_same_answers_in_a_dark_theme(dark_office):
