@@ -18,8 +18,8 @@ def test_fresh_machine_needs_the_ci_list_for_test_and_three_for_install():
         "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno",
         "libreoffice-core", "libreoffice-gtk3", "python3-venv", "xvfb", "xdotool", "imagemagick",
         "fonts-dejavu-core", "libreoffice-l10n-de", "libreoffice-l10n-ar", "libreoffice-l10n-ja",
-        "fonts-ipafont-gothic", "python3-pytest", "openssl", "python3-pyatspi", "at-spi2-core",
-        "dbus-daemon", "libglib2.0-bin"]
+        "fonts-ipafont-gothic", "fonts-wqy-microhei", "python3-pytest", "openssl",
+        "python3-pyatspi", "at-spi2-core", "dbus-daemon", "libglib2.0-bin"]
     assert build.missing_packages(build.INSTALL_NEEDS, nothing) == [
         "libreoffice-writer", "libreoffice-script-provider-python", "python3-uno"]
 
