@@ -16,7 +16,8 @@ import time
 from marginalia.i18n import po, pseudo, tags
 from tests.gui.test_panel_fit import problems
 from tests.support import sse_server as sse
-from tests.support.panel_driver import screenshot, set_model_answered, show_deck, wait_for
+from tests.support.panel_driver import (screen_share, screenshot, set_model_answered,
+                                        show_deck, wait_for)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The panel's own words (not the user's text, not an icon): what must be translated.
@@ -111,3 +112,55 @@ def test_every_string_of_the_panel_went_through_the_catalog(office_in):
     finally:
         server.stop()
         office.close(doc)
+
+
+ARABIC_ANSWER = "\u062c\u0648\u0627\u0628 \u0642\u0635\u064a\u0631."     # "A short answer."
+ARABIC_MESSAGE = "\u0645\u0631\u062d\u0628\u0627"                      # "Hello"
+
+
+def test_under_an_arabic_interface_an_arabic_chat_sits_at_the_right(office_in):
+    """VCL mirrors the panel under a right-to-left interface and swaps an edit's left and
+    right: an Arabic chat must still read from the pane's right edge (it sat at the left)."""
+    office = office_in("ar", gui=True)
+    server = sse.ScriptedServer([sse.text_response(ARABIC_ANSWER)],
+                                models=("test-model",)).start()
+    office.job("settings.save", endpoint=server.url, model="test-model", provider="custom")
+    set_model_answered(office, True)
+    doc = office.new_writer()
+    try:
+        show_deck(doc)
+        wait_for(lambda: _open(office, doc), what="the panel")
+        office.job("chat.start", document=doc, message=ARABIC_MESSAGE)
+        wait_for(lambda: not office.job("chat.poll", document=doc)["busy"], timeout=60,
+                 what="the answer")
+        time.sleep(1.0)                 # the last batch drawn
+        shot = screenshot(office, "panel_ar_chat.png")
+        report = office.job("panel.fit", document=doc)
+        pane = next(c for c in report["controls"] if c["id"] == "transcript")
+        x, y, w, h = _on_screen(doc, report["parent"], pane["box"])
+        inner = w - 24                  # the scroll bar and the border left out
+        left = screen_share(shot, (x + 3, y + 3, inner // 4, h // 3), *INK)
+        right = screen_share(shot, (x + 3 + inner // 2, y + 3, inner // 2, h // 3), *INK)
+        assert ARABIC_ANSWER in office.job("panel.text", document=doc)["text"]
+        assert left == 0.0 and right > 0.005, (left, right)
+    finally:
+        server.stop()
+        office.close(doc)
+
+
+INK = ("-colorspace", "Gray", "-threshold", "60%", "-negate")
+
+
+def _on_screen(doc, parent, box):
+    """Where a panel control is drawn under a mirrored (right-to-left) interface: the
+    accessible tree keeps the logical places, the screen shows them mirrored within the
+    document's window. The panel is the node of the panel window's size."""
+    from tests.support.panel_driver import accessible_tree
+    window = doc.CurrentController.Frame.ContainerWindow
+    frame = window.getAccessibleContext()
+    edge = frame.getLocationOnScreen().X + frame.getSize().Width
+    panel = next(node for node, _above in accessible_tree(frame)
+                 if (node.getSize().Width, node.getSize().Height) == tuple(parent))
+    at = panel.getLocationOnScreen()
+    x, y, w, h = box
+    return edge - (at.X - frame.getLocationOnScreen().X) - x - w, at.Y + y, w, h

@@ -262,6 +262,21 @@ def test_an_rtl_answer_reads_right_to_left_in_the_theme_colours(gui_office, gui_
     assert min(rgb) > 200 and max(rgb) - min(rgb) < 12, rgb
 
 
+def test_an_answer_in_another_script_leaves_the_conversation_where_the_user_writes(
+        gui_office, gui_doc, chat_server):
+    """Asked in English, an Arabic answer no longer turns the whole pane to the right
+    (the earlier English lines with it): the pane runs the way the user writes."""
+    chat_server.add(sse.text_response(RTL, pieces=2))
+    panel = PanelDriver(gui_office, gui_doc)
+    panel.type("In Arabic?")
+    panel.key("Return")
+    panel.wait_transcript(RTL)
+    panel.wait_idle()
+    shot = screenshot(gui_office, "panel_rtl_answer_ltr_chat.png")
+    assert _ink(shot, panel.control("Conversation"), 0.0, 0.25) > 0.005
+    assert _ink(shot, panel.control("Conversation"), 0.75, 1.0) == 0.0
+
+
 def _ink(path, ctx, left, right):
     """The share of dark pixels in a band of a pane (fractions of its width, the
     scroll bar and border left out)."""

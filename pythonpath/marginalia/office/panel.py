@@ -172,9 +172,11 @@ class ChatPanel(PanelStates):
         self._refresh_changes()
 
     def _directions_from(self, entries) -> None:
-        """Start the panes' directions afresh: left to right unless ``entries`` say otherwise."""
+        """Start the panes' directions afresh: the way the user's LibreOffice runs unless
+        ``entries`` say otherwise."""
+        from marginalia.i18n.catalog import language
         self.directions = bidi.Directions()
-        ways = dict.fromkeys(("transcript", "thinking"), False)
+        ways = dict.fromkeys(("transcript", "thinking"), bidi.language_rtl(language()))
         ways.update(self.directions.see(entries))
         for pane, rtl in ways.items():
             self.view.set_rtl(pane, rtl)

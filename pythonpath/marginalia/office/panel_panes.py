@@ -167,8 +167,10 @@ class PaneText:
 
         The alignment is the whole control's: a VCL edit has no per-paragraph one
         (ui.bidi says which text decides). Each letter keeps its own order either way.
+        Under a right-to-left interface VCL swaps left and right (office.ui_language).
         """
-        align = ALIGN_RIGHT if rtl else ALIGN_LEFT
+        from marginalia.office.ui_language import mirrored
+        align = ALIGN_RIGHT if rtl != mirrored(self.ctx) else ALIGN_LEFT
         model = self.controls[pane].getModel()
         if model.Align != align:
             model.Align = align

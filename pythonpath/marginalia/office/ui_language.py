@@ -20,6 +20,7 @@ log = logging.getLogger(__name__)
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(
     os.path.dirname(os.path.abspath(__file__))))), "locale")
 _chosen = None
+_mirrored = None
 
 
 def office_language(ctx) -> str:
@@ -45,3 +46,14 @@ def ensure(ctx) -> str:
         log.info("interface language %s (office %s)", _chosen, wanted)
         locale_formats.install(ctx, wanted)
     return _chosen
+
+
+def mirrored(ctx) -> bool:
+    """Whether LibreOffice lays its windows out right to left (an Arabic, Hebrew… interface).
+    VCL then mirrors an edit's alignment as well (its text engine runs right to left and
+    swaps left and right), so a pane meant to sit at the right is aligned "left"."""
+    global _mirrored
+    if _mirrored is None:
+        from marginalia.ui.bidi import language_rtl
+        _mirrored = language_rtl(office_language(ctx))
+    return _mirrored

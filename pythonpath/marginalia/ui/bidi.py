@@ -1,12 +1,18 @@
 """Which way the panel's panes run: left to right, or right to left (pure).
 
 A pane is one VCL edit control, and its alignment is the whole pane's, not a
-paragraph's (office.panel_panes). So a pane follows the direction of what the
-user reads now: the conversation that of the last message, taken from the
-user's own message when it is sent and then from the answer's first letters;
-the thinking pane that of the turn's thinking. The direction of a text is the
-direction of its first strong letter, as a browser's dir="auto" decides it:
-markdown marks, digits and punctuation have none and are passed over.
+paragraph's (office.panel_panes; bench/bench_message_list.py and
+bench_answer_controls.py measured the controls that could do it per message, and
+neither can: no mouse wheel, or seconds to fill). So the conversation runs the
+way the user writes: the direction of the user's last message, and only when a
+message has no letters (``2 + 2?``), of its answer's first letters. An answer in
+another script (a translation into Arabic asked in English) then keeps the earlier
+lines where they were instead of flipping the whole pane, and the pane turns only
+when the user does. Before any message it runs the way the user's LibreOffice
+does (Arabic, Hebrew, Persian…: right to left). The thinking pane follows the
+turn's thinking. The direction of a text is the direction of its first strong
+letter, as a browser's dir="auto" decides it: markdown marks, digits and
+punctuation have none and are passed over.
 """
 
 import unicodedata
@@ -15,6 +21,13 @@ from typing import Dict, Iterable, Optional, Tuple
 from marginalia.events import REASONING, RECLASSIFY, TEXT
 
 RTL_CLASSES = ("R", "AL")          # Hebrew and other right-to-left letters; Arabic letters
+# Languages written right to left (their tags' first part), for the panes' start.
+RTL_LANGUAGES = ("ar", "arc", "ckb", "dv", "fa", "he", "ps", "sd", "ug", "ur", "yi")
+
+
+def language_rtl(tag: str) -> bool:
+    """Whether the language of ``tag`` ("ar", "he_IL", "fa-IR") is written right to left."""
+    return (tag or "").replace("-", "_").split("_")[0].lower() in RTL_LANGUAGES
 PANE_OF = {TEXT: "transcript", REASONING: "thinking"}
 
 
@@ -59,6 +72,8 @@ class Directions:
             pane = PANE_OF.get(kind)
             if pane is None or pane in self._decided:
                 continue
+            if pane == "transcript" and self._asked is not None:
+                continue      # the user's message gave the way: the answer does not flip it
             rtl = first_strong(payload.text or "")
             if rtl is not None:
                 self._decided[pane] = out[pane] = rtl
