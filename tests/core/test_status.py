@@ -288,32 +288,63 @@ def test_what_the_user_left_in_a_panel_the_sidebar_took_down_comes_back_in_the_n
     assert old.leave("") is None                        # nothing left: nothing kept
     old.sent()
     old.queue("Then shorten it.")
-    left = old.leave("half a thought")
-    assert left == st.Left("half a thought", "Then shorten it.", False)
+    left = old.leave("half a thought", chat="c1")
+    assert left == st.Left("half a thought", "Then shorten it.", False, "c1")
     # The turn still runs: the message waits for it, the draft is back in the box.
     new = PanelPresenter()
     new.see([user()], busy=True)
-    assert new.take_up(left, busy=True, failed=False) == ("half a thought", None)
+    assert new.take_up(left, busy=True, failed=False, chat="c1") == ("half a thought", False)
     assert st.QUEUED_MARK in new.status()
     assert new.turn_ended(failed=False) == ("Then shorten it.", None)
-    # The turn ended while no panel showed: the queued message goes now...
+    # The turn ended while no panel showed: the queued message goes now, and stays
+    # queued until it does (a panel gone before that leaves it again).
     new = PanelPresenter()
-    assert new.take_up(left, busy=False, failed=False) == ("half a thought", "Then shorten it.")
-    assert new.queued is None
-    # ... or, after a failed or stopped turn, comes back into the box before the draft.
+    assert new.take_up(left, busy=False, failed=False, chat="c1") == ("half a thought", True)
+    assert new.leave("half a thought", "c1").queued == "Then shorten it."
+    assert new.send_left(busy=True) is None and new.queued == "Then shorten it."
+    assert new.send_left(busy=False) == "Then shorten it." and new.queued is None
+    assert new.send_left(busy=False) is None              # never twice
+    # After a failed or stopped turn, it comes back into the box before the draft.
     new = PanelPresenter()
-    box, send = new.take_up(left, busy=False, failed=True)
-    assert (box, send) == ("Then shorten it.\n\nhalf a thought", None)
+    box, now = new.take_up(left, busy=False, failed=True, chat="c1")
+    assert (box, now) == ("Then shorten it.\n\nhalf a thought", False)
     assert new.status() == st.QUEUE_KEPT
+
+
+def test_what_was_left_for_another_chat_waits_in_the_box_and_ends_the_edit():
+    old = PanelPresenter()
+    old.edit()
+    old.sent()
+    old.queue("Then shorten it.")
+    left = old.leave("draft", chat="c1")
+    new = PanelPresenter()
+    # History opened another chat while no panel showed, and a turn of it runs.
+    box, now = new.take_up(left, busy=True, failed=False, chat="c2")
+    assert (box, now) == ("Then shorten it.\n\ndraft", False)
+    assert not new.editing and new.queued is None
+    assert st.QUEUED_MARK not in new.status() and new.status() != EDITING
 
 
 def test_an_edit_in_progress_survives_the_panel_being_made_again():
     old = PanelPresenter()
     old.edit()
-    left = old.leave("Fix the second paragraph")
+    left = old.leave("Fix the second paragraph", chat="c1")
     new = PanelPresenter()
-    assert new.take_up(left, busy=False, failed=False) == ("Fix the second paragraph", None)
+    assert new.take_up(left, busy=False, failed=False, chat="c1") == (
+        "Fix the second paragraph", False)
     assert new.editing and new.status() == EDITING
+
+
+def test_a_turn_the_panel_did_not_start_ends_an_edit_and_a_replay_does_not():
+    presenter = PanelPresenter()
+    presenter.edit()
+    presenter.box_changed(True)
+    presenter.see([user("earlier")], busy=False)          # a replay of the chat
+    assert presenter.editing
+    presenter.box_changed(False)                           # /improve sent: the box emptied
+    presenter.see_live([user("/improve")], busy=True)      # the quick action's turn
+    presenter.see_live([event(ev.DONE, finish_reason="stop")], busy=False)
+    assert not presenter.editing and presenter.status() == st.tr(st.READY)
 
 
 def test_an_edit_in_progress_outlives_a_replay_while_the_box_holds_the_message():

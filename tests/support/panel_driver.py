@@ -117,12 +117,15 @@ class PanelDriver(object):
     def open_deck(self):
         show_deck(self.doc)
 
-    def rebuild(self):
+    def rebuild(self, while_closed=None):
         """Close the sidebar and open it again: LibreOffice disposes the panel with the
-        sidebar and makes a new one (another deck and back keeps the same panel)."""
+        sidebar and makes a new one (another deck and back keeps the same panel).
+        ``while_closed`` runs while no panel shows."""
         made = self.panels_made()
         self.doc.CurrentController.getSidebar().setVisible(False)
         wait_for(lambda: not self._find_controls(), what="the panel to go with the sidebar")
+        if while_closed is not None:
+            while_closed()
         self.open_deck()
         self.refresh()
         wait_for(lambda: self.panels_made() > made, what="a new panel in the extension's log")

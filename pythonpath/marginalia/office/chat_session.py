@@ -302,10 +302,13 @@ class ChatSession:
         self.sources.restore(chat.sources)
         return True
 
-    def delete_chat(self, chat_id: str) -> None:
-        if chat_id == self.kept.chat.chat_id and not self.busy:
+    def delete_chat(self, chat_id: str) -> bool:
+        """Delete a kept chat; True when it was the shown one (a new chat replaced it)."""
+        shown = chat_id == self.kept.chat.chat_id and not self.busy
+        if shown:
             self.new_chat()
         self.kept.delete(chat_id)
+        return shown
 
     def forget_chats(self) -> int:
         """Remove every kept chat of this document; the panel starts empty."""

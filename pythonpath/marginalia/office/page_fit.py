@@ -10,7 +10,7 @@ names it). Before that, rows made for gen's thin boxes grow to what the toolkit
 draws (settle_heights: gtk3's boxes are taller). Main thread.
 """
 
-from typing import Any, List
+from typing import Any, List, Tuple
 
 import uno
 
@@ -20,9 +20,9 @@ from marginalia.office.button_width import SLACK
 POSSIZE = 15
 HEIGHT = 8               # com.sun.star.awt.PosSize.HEIGHT
 APPFONT = 17             # com.sun.star.util.MeasureUnit.APPFONT: the .xdl's unit
-EDGE = 6                 # px kept free at the page's right edge
+EDGE = 6                 # px kept free at the page's right edge (and below its last row)
 LEAST = 40               # px a field keeps at the least when it gives up width
-LABELS = ("FixedText", "CheckBox", "RadioButton")
+ROW = 24                 # .xdl units: a control taller than this spans several rows
 
 
 def _need(control: Any, kind: str) -> int:
@@ -76,7 +76,7 @@ def _from_left(controls, kinds, rects, i, more) -> int:
     if not before:
         return 0
     j = max(before, key=lambda k: rects[k].X)
-    keeps = LEAST * 2 if kinds[j] in FIELDS else _need(controls[j], kinds[j])
+    keeps = LEAST * 2 if kinds[j] in FIELDS else max(LEAST, _need(controls[j], kinds[j]))
     if rects[j].Width - more < keeps:
         return 0
     o = rects[j]
@@ -86,54 +86,44 @@ def _from_left(controls, kinds, rects, i, more) -> int:
     return 2
 
 
-def _band_of(rects: List[Any]) -> List[int]:
-    """Each control's band: controls whose heights overlap (a label beside its field)
-    share one; bands are numbered top to bottom."""
-    order = sorted(range(len(rects)), key=lambda i: rects[i].Y)
-    band, bottom, bands = -1, None, [0] * len(rects)
-    for i in order:
+def _bands(rects: List[Any], row: int) -> Tuple[List[int], List[Tuple[int, int]]]:
+    """Each control's band, and each band's (top, bottom): controls at most ``row`` high
+    whose heights overlap (a label beside its field) share one, numbered top to bottom.
+    A taller control (a list beside several rows) makes none (-1), or every row beside
+    it would be one band."""
+    bands, spans = [-1] * len(rects), []
+    for i in sorted((i for i, r in enumerate(rects) if r.Height <= row),
+                    key=lambda k: rects[k].Y):
         r = rects[i]
-        if bottom is None or r.Y >= bottom:
-            band += 1
-            bottom = r.Y + r.Height
+        if not spans or r.Y >= spans[-1][1]:
+            spans.append((r.Y, r.Y + r.Height))
         else:
-            bottom = max(bottom, r.Y + r.Height)
-        bands[i] = band
-    return bands
+            spans[-1] = (spans[-1][0], max(spans[-1][1], r.Y + r.Height))
+        bands[i] = len(spans) - 1
+    return bands, spans
 
 
-def _scale(window: Any, controls: List[Any], kinds: List[str], rects: List[Any]) -> float:
-    """The page's vertical pixels per .xdl unit: the window's own conversion, else from
-    where the toolkit first put the labels (a box it draws taller than the .xdl asks
-    moves up by half of that, so boxes do not tell)."""
+def _scale(window: Any) -> float:
+    """The page's vertical pixels per .xdl unit (0 when the window cannot say)."""
     try:
         size = uno.createUnoStruct("com.sun.star.awt.Size", 1000, 1000)
         return window.convertSizeToPixel(size, APPFONT).Height / 1000.0
     except Exception:
-        pass
-    num = den = 0.0
-    for control, kind, r in zip(controls, kinds, rects):
-        if kind in LABELS + ("FixedLine",):
-            try:
-                units = control.getModel().PositionY
-            except Exception:
-                continue
-            num += r.Y * units
-            den += units * units
-    return num / den if den else 0.0
+        return 0.0
 
 
 def settle_heights(window: Any) -> int:
     """Rows made for thin boxes, drawn by a toolkit whose boxes are taller (gtk3: 34 px
     entries and drop-downs in rows the .xdl made ~22 px high): each band of the page
     grows by what its tallest control grew, what lies below moves down by that, a
-    control that grew less sits in its band's middle, and the page grows at the bottom
-    (the Options dialog gives its pages the room of LibreOffice's own largest). How many
-    controls moved."""
+    control that grew less sits in its band's middle, a list beside several rows grows
+    with them, and the page grows at the bottom (the Options dialog gives its pages the
+    room of LibreOffice's own largest). The .xdl's own places are the start each time,
+    so a second call moves nothing. How many controls moved."""
     controls = list(window.getControls())
     kinds = [_kind(c) for c in controls]
     rects = [c.getPosSize() for c in controls]
-    scale = _scale(window, controls, kinds, rects)
+    scale = _scale(window)
     if not scale:
         return 0
     designed = []
@@ -151,19 +141,35 @@ def settle_heights(window: Any) -> int:
     grown = [max(0, r.Height - d.Height) for r, d in zip(rects, designed)]
     if max(grown, default=0) <= 1:
         return 0          # the toolkit draws the .xdl's heights (gen, Windows)
-    bands = _band_of(designed)
-    grew = [0] * (max(bands) + 1)
-    for band, more in zip(bands, grown):
-        grew[band] = max(grew[band], more)
+    bands, spans = _bands(designed, int(ROW * scale))
+    grew = [0] * len(spans)
+    for i, more in enumerate(grown):
+        if bands[i] >= 0:
+            grew[bands[i]] = max(grew[bands[i]], more)
+    # Where the page grows: each band at its bottom, and a tall label whose words now
+    # wrap to more lines at its own bottom.
+    steps = list(zip(spans, grew)) + [
+        ((designed[i].Y + designed[i].Height,) * 2, more)
+        for i, more in enumerate(grown) if bands[i] < 0 and more > 0]
+
+    def above(y: int) -> int:
+        return sum(more for (_start, end), more in steps if end <= y)
+
     moved = 0
     bottom = 0
     for i, control in enumerate(controls):
-        top = designed[i].Y + sum(grew[:bands[i]]) + (grew[bands[i]] - grown[i]) // 2
-        r = rects[i]
-        if top != r.Y:
-            control.setPosSize(r.X, top, r.Width, r.Height, POSSIZE)
+        d, r, height = designed[i], rects[i], rects[i].Height
+        if bands[i] >= 0:
+            top = d.Y + above(spans[bands[i]][0]) + (grew[bands[i]] - grown[i]) // 2
+        else:      # below the rows above it; as tall as the rows beside it grew
+            top = d.Y + above(d.Y)
+            height = max(height, d.Height + sum(
+                more for (start, end), more in zip(spans, grew)
+                if end > d.Y and start < d.Y + d.Height))
+        if abs(top - r.Y) > 1 or height != r.Height:
+            control.setPosSize(r.X, top, r.Width, height, POSSIZE)
             moved += 1
-        bottom = max(bottom, top + r.Height)
+        bottom = max(bottom, top + height)
     if bottom + EDGE > window.getPosSize().Height:
         window.setPosSize(0, 0, 0, bottom + EDGE, HEIGHT)
     return moved

@@ -135,6 +135,7 @@ class ChatPanel(PanelStates):
                                              self._card_changed)
         except Exception:
             log.exception("could not show the first-run card")
+            self.presenter.cards.answered()     # not shown: nothing waits for it
             return
         self.view.card = self.card
 
@@ -201,7 +202,7 @@ class ChatPanel(PanelStates):
         if self._disposed:
             return
         # The presenter first: a batch that fails to draw still ends its turn there.
-        self.presenter.see(entries, self.session.busy)
+        self.presenter.see_live(entries, self.session.busy)
         self._show(self.renderer.render(entries))
         for pane, rtl in self.directions.see(entries).items():
             self.view.set_rtl(pane, rtl)

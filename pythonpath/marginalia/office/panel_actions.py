@@ -173,7 +173,7 @@ class PanelActions:
         """After Edit the status says so while the box holds a message: an emptied box
         (select all, delete) has nothing to send, so the idle status shows until the new
         text comes; Send then still replaces the last turn, as the sentence says again."""
-        if self.presenter.editing and not self.session.busy:
+        if self.presenter.editing:
             self.presenter.box_changed(bool(self.panel.view.take_input()))
             self.panel.present()
 
@@ -227,9 +227,8 @@ class PanelActions:
             self.panel.replay()
             self.show_notes()
         elif action == "delete":
-            if chat_id == self.session.kept.chat.chat_id and not self.session.busy:
-                self.presenter.edit_ended()     # its last message is gone with it
-            self.session.delete_chat(chat_id)
+            if self.session.delete_chat(chat_id):
+                self.presenter.edit_ended()     # the shown chat, its last message with it
             self.panel.replay()
         elif action == "export":
             self.export()

@@ -99,7 +99,9 @@ class PanelStates:
         self._relayout_later()
         send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
         if keep is not None:
-            self.view.keep_input(keep)
+            # Before what the user typed since: neither is lost.
+            draft = self.view.take_input()
+            self.view.keep_input(keep + ("\n\n" + draft if draft.strip() else ""))
             # Only a keyboard already in the panel goes to the box: a turn that failed on
             # its own must not pull it out of the document the user is typing in.
             if self.view.has_focus():
@@ -115,26 +117,39 @@ class PanelStates:
         if left is None:
             return
         log.info("the last panel of this document left a draft, a queued message or an Edit")
-        box, send = self.presenter.take_up(left, self.session.busy,
-                                           transcript.turn_failed(self.session.log))
-        if box:
-            self.view.keep_input(box)
-        if self.presenter.editing:
-            self.actions.watch_box()
-        if send is not None:
-            # Posted: the panel is still being made (the sidebar lays it out first).
-            mainthread.post(self.ctx, lambda: self._send_left(send))
-        self.present()
+        try:
+            box, now = self.presenter.take_up(left, self.session.busy,
+                                              transcript.turn_failed(self.session.log),
+                                              self.session.kept.chat.chat_id)
+            if box:
+                self.view.keep_input(box)
+            if self.presenter.editing:
+                self.actions.watch_box()
+            if now:
+                # Posted: the panel is still being made (the sidebar lays it out first).
+                mainthread.post(self.ctx, self._send_left)
+            self.present()
+        except Exception:
+            log.exception("could not take up what the last panel left")
+            self.session.panel_left = left      # the next panel tries again
 
     @guarded
-    def _send_left(self, text: str) -> None:
+    def _send_left(self) -> None:
+        # Until now the message stayed queued: a panel gone meanwhile leaves it again.
         if not self._disposed:
-            self.send_text(text)
+            text = self.presenter.send_left(self.session.busy)
+            if text is not None:
+                self.send_text(text)
 
     def _leave(self) -> None:
         """The panel goes: what the user left in it waits for the next one (_take_up)."""
         try:
-            self.session.panel_left = self.presenter.leave(self.view.take_input())
+            draft = self.view.take_input()
+        except Exception:           # the box's peer already gone: keep the rest
+            log.debug("no draft to keep", exc_info=True)
+            draft = ""
+        try:
+            self.session.panel_left = self.presenter.leave(draft, self.session.kept.chat.chat_id)
         except Exception:
             log.exception("could not keep what was left in the panel")
 

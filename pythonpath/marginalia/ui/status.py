@@ -60,12 +60,13 @@ FOCUS_AFTER = {"new_chat": INPUT, "undo": INPUT, "edit": INPUT, "queue_kept": IN
 
 @dataclass(frozen=True)
 class Left:
-    """What the user left in a panel the sidebar took down (another deck chosen, the
-    sidebar closed): the next panel of the same document takes it up."""
+    """What the user left in a panel the sidebar took down (the sidebar closed, the
+    window's view changed): the next panel of the same document takes it up."""
 
     draft: str                    # the message box's text, not sent
     queued: Optional[str]         # a message Enter queued while a turn ran
     editing: bool                 # Edit pressed: the next Send replaces the last turn
+    chat: Optional[str] = None    # the chat it belongs to (its id)
 
 
 @dataclass(frozen=True)
@@ -119,6 +120,7 @@ class PanelPresenter:
         self.hint = None          # the first-run card's line while no model is set
         self.queued = None        # a message Enter queued while a turn ran
         self.editing = False      # Edit pressed: the next Send replaces the last turn
+        # Whether the message box holds text: an Edit is said only while it does (status()).
         self.box_has_text = False
         self.reset()
 
@@ -252,15 +254,19 @@ class PanelPresenter:
         self.say(EDITING)
 
     def box_changed(self, has_text: bool) -> None:
-        """After Edit the status says so while the box holds a message: an emptied box has
-        nothing to send, so the idle status shows until new text comes."""
+        """After Edit the status says so while the box holds a message (status()): an
+        emptied box has nothing to send, so the idle status shows until new text comes."""
         self.box_has_text = has_text
-        if not self.editing or self.busy:
-            return
-        if has_text and self.said is None:
-            self.said = EDITING
-        elif not has_text and self.said == EDITING:
+        if not has_text and self.said == EDITING:
             self.said = None
+
+    def see_live(self, entries: Iterable[Any], busy: bool) -> None:
+        """A batch as it comes (not a replay): a turn the panel did not start itself (a
+        quick action, a slash command) ends an Edit, whose last turn is no longer last."""
+        entries = list(entries)
+        if any(role == ev.USER for role, _payload in entries):
+            self.edit_ended()
+        self.see(entries, busy)
 
     def edit_ended(self) -> None:
         self.editing = False
@@ -268,28 +274,42 @@ class PanelPresenter:
             self.said = None
 
     # -- a panel taken down and made again ------------------------------------------
-    def leave(self, draft: str) -> Optional[Left]:
+    def leave(self, draft: str, chat: Optional[str] = None) -> Optional[Left]:
         """The panel goes: what the user left in it (None when nothing)."""
         if not draft and self.queued is None and not self.editing:
             return None
-        return Left(draft, self.queued, self.editing)
+        return Left(draft, self.queued, self.editing, chat)
 
-    def take_up(self, left: Left, busy: bool, failed: bool) -> Tuple[str, Optional[str]]:
-        """A new panel takes up what the last one left: (the box's text, a queued message
-        to send now). A queued message waits while the turn runs; when the turn ended
-        meanwhile it goes now, or, after a stopped or failed turn, back into the box
-        before the draft (as turn_ended does)."""
-        self.editing = left.editing
+    def take_up(self, left: Left, busy: bool, failed: bool,
+                chat: Optional[str] = None) -> Tuple[str, bool]:
+        """A new panel takes up what the last one left: (the box's text, whether the
+        queued message goes now). It waits while a turn runs; when the turn ended
+        meanwhile it goes (send_left()), or, after a stopped or failed turn, comes back
+        into the box before the draft (as turn_ended does). Another chat shown since
+        (History, another window's New chat) ends the Edit, and the message waits in
+        the box: it was meant for the other chat."""
+        same = left.chat == chat
+        self.editing = left.editing and same
         self.queued = left.queued
-        box, send = left.draft, None
-        if self.queued is not None and not busy:
-            send, keep = self.turn_ended(failed)
-            if keep is not None:
+        box, now = left.draft, False
+        if self.queued is not None and not (busy and same):
+            if failed or not same:
+                _send, keep = self.turn_ended(True)
                 box = keep + ("\n\n" + box if box else "")
+                if not same:
+                    self.said = None      # no answer of that chat stopped: nothing to say
+            else:
+                now = True
         self.box_has_text = bool(box)
-        if self.editing and box and self.said is None:
-            self.said = EDITING
-        return box, send
+        return box, now
+
+    def send_left(self, busy: bool) -> Optional[str]:
+        """The queued message take_up said goes now: it, or None (taken already, or a
+        turn runs again: it waits for that one's end)."""
+        if busy:
+            return None
+        send, _keep = self.turn_ended(False)
+        return send
 
     # -- state out ---------------------------------------------------------------
     def status(self) -> str:
