@@ -26,29 +26,9 @@ for sub in ("", "pythonpath", "vendor"):
     sys.path.insert(0, os.path.join(ROOT, sub))
 import uno
 import build
-from tests.support.office import OfficeHarness
+from tests.support.office import OfficeHarness, rss_kb
 
 WIDTH = int(os.environ.get("WIDTH", "180"))
-
-
-def rss_kb(group):
-    """Resident memory of a process group (soffice's wrapper and soffice.bin), in KB."""
-    total = 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[2]) != group:
-                continue
-            with open("/proc/%s/status" % pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
 
 
 h = OfficeHarness(build.build(), gui=True).start()

@@ -43,7 +43,7 @@ import uno
 import unohelper
 from com.sun.star.awt import XAdjustmentListener, XMouseListener
 import build
-from tests.support.office import OfficeHarness
+from tests.support.office import OfficeHarness, rss_kb
 from marginalia.ui.bidi import first_strong
 
 WIDTH = int(os.environ.get("WIDTH", "180"))
@@ -54,26 +54,6 @@ POS, SIZE, POSSIZE = 3, 12, 15             # com.sun.star.awt.PosSize
 GAP_ROLE, GAP_BLOCK, GAP_MESSAGE = 1, 4, 10
 YOU, ASSISTANT = 0x26A269, 0x1A5FB4
 BOLD = 150.0                               # com.sun.star.awt.FontWeight.BOLD
-
-
-def rss_kb(group):
-    """Resident memory of a process group (soffice's wrapper and soffice.bin), in KB."""
-    total = 0
-    for pid in os.listdir("/proc"):
-        if not pid.isdigit():
-            continue
-        try:
-            with open("/proc/%s/stat" % pid) as f:
-                fields = f.read().rsplit(")", 1)[1].split()
-            if int(fields[2]) != group:
-                continue
-            with open("/proc/%s/status" % pid) as f:
-                for line in f:
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1])
-        except (OSError, IndexError, ValueError):
-            continue
-    return total
 
 
 def utf16_len(text):

@@ -222,3 +222,23 @@ class OfficeHarness(object):
             raise JobError("%s: %s\n%s" % (command, exc.error, exc.detail))
         except OfficeError as exc:
             raise JobError(str(exc))
+
+def rss_kb(group):
+    """Resident memory of a process group (soffice's wrapper and soffice.bin), in KB: the
+    benches' memory measure (os.getpgid(harness.office.process.pid))."""
+    total = 0
+    for pid in os.listdir("/proc"):
+        if not pid.isdigit():
+            continue
+        try:
+            with open("/proc/%s/stat" % pid) as f:
+                fields = f.read().rsplit(")", 1)[1].split()
+            if int(fields[2]) != group:
+                continue
+            with open("/proc/%s/status" % pid) as f:
+                for line in f:
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1])
+        except (OSError, IndexError, ValueError):
+            continue
+    return total
