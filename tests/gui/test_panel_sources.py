@@ -30,9 +30,19 @@ def _entries(menu):
 
 
 def _menu(office, panel):
-    panel.click("Sources")
-    menu = wait_for(lambda: popup(office), what="the Sources menu")
-    return _entries(menu)
+    """Open the Sources menu with a click; its entries. A click while the panel is still
+    being laid out may land beside the button (seen on LibreOffice 25.2, the module's
+    first click): it is clicked again, found anew."""
+    for attempt in range(3):
+        panel.click("Sources")
+        try:
+            menu = wait_for(lambda: popup(office), timeout=8 if attempt < 2 else 20,
+                            what="the Sources menu")
+            return _entries(menu)
+        except AssertionError:
+            if attempt == 2:
+                raise
+            panel.refresh()
 
 
 def _window(office, title):
