@@ -41,9 +41,11 @@ for sub in ("", "pythonpath", "vendor"):
     sys.path.insert(0, os.path.join(ROOT, sub))
 import uno
 import unohelper
-from com.sun.star.awt import XAdjustmentListener, XMouseListener
+from com.sun.star.awt import XAdjustmentListener
 import build
 from tests.support.office import OfficeHarness, rss_kb
+from marginalia.document.docview import utf16_len
+from marginalia.office.panel_listen import Listener
 from marginalia.ui.bidi import first_strong
 
 WIDTH = int(os.environ.get("WIDTH", "180"))
@@ -54,10 +56,6 @@ POS, SIZE, POSSIZE = 3, 12, 15             # com.sun.star.awt.PosSize
 GAP_ROLE, GAP_BLOCK, GAP_MESSAGE = 1, 4, 10
 YOU, ASSISTANT = 0x26A269, 0x1A5FB4
 BOLD = 150.0                               # com.sun.star.awt.FontWeight.BOLD
-
-
-def utf16_len(text):
-    return len(text.encode("utf-16-le")) // 2
 
 
 WORDS = ("the quarterly report shows costs rose slightly while paper and rent stayed flat "
@@ -111,25 +109,6 @@ def tail(messages, chars):
             break
     return out
 
-
-class Clicks(unohelper.Base, XMouseListener):
-    def __init__(self):
-        self.pressed = 0
-
-    def mousePressed(self, event):
-        self.pressed += 1
-
-    def mouseReleased(self, event):
-        pass
-
-    def mouseEntered(self, event):
-        pass
-
-    def mouseExited(self, event):
-        pass
-
-    def disposing(self, source):
-        pass
 
 
 class Bar(unohelper.Base, XAdjustmentListener):
@@ -535,7 +514,8 @@ try:
                     os.path.join(SHOTS, "message_list_screen.png")])
     control("after the four")
     # a click on a block: the list is what the mouse finds there (the wheel's target)
-    clicks = Clicks()
+    pressed = []
+    clicks = Listener(on_click=lambda: pressed.append(1))
     under = [b for b in ml.blocks if b[1] - ml.scroll <= 100 < b[1] + b[2] - ml.scroll][0]
     under[0].addMouseListener(clicks)
     env = dict(os.environ, DISPLAY=h.display)
@@ -543,7 +523,7 @@ try:
                     "click", "1"], env=env)
     time.sleep(1)
     print("click on the wheel's first target: the block under it heard %d press(es)"
-          % clicks.pressed)
+          % len(pressed))
     # a click on the bar's down arrow: the bar does tell the list (XAdjustmentListener)
     before, heard = ml.bar.getValue(), len(listener.heard)
     env = dict(os.environ, DISPLAY=h.display)
