@@ -175,9 +175,9 @@ class ChatPanel(PanelStates):
     def _directions_from(self, entries) -> None:
         """Start the panes' directions afresh: the way the user's LibreOffice runs unless
         ``entries`` say otherwise."""
-        from marginalia.i18n.catalog import language
+        from marginalia.office.ui_language import mirrored
         self.directions = bidi.Directions()
-        ways = dict.fromkeys(("transcript", "thinking"), bidi.language_rtl(language()))
+        ways = dict.fromkeys(("transcript", "thinking"), mirrored(self.ctx))
         ways.update(self.directions.see(entries))
         for pane, rtl in ways.items():
             self.view.set_rtl(pane, rtl)
