@@ -77,6 +77,11 @@ class Settings:
     # The language answers are written in (chat.prompt.language_rule): "" the language of
     # the user's message, "document" the document's, else a language tag ("de-DE").
     answer_language: str = ""
+    # How the model edits (chat.protocol): "rewrite", the new version of the lines that
+    # change with a lean tool set and a prompt servers can cache; "tools", the full tool
+    # set driven by paragraph numbers (the protocol before issue 36, kept for the eval's
+    # side-by-side run and for models that do better with it).
+    edit_protocol: str = "rewrite"
     # The administrator's policy as a check of any address a request goes to (a redirect
     # too): the refusal sentence, or None. Not a registry value: settings_store.load sets it.
     endpoint_check: Optional[Callable[[str], Optional[str]]] = field(

@@ -54,6 +54,8 @@ def test_every_locked_control_is_on_the_page_and_every_page_setting_can_be_locke
     # Chosen in the panel's Sources menu, not on the Options page; the answers' language on
     # its own page (Tools > Options > Marginalia > Language).
     mcp.update(("citations_as", "answer_language"))
+    # How the model edits: for administrators and the eval, not the Options page.
+    mcp.add("edit_protocol")
     assert stored - shown == {"connect_timeout", "read_timeout"} | set(policy.Policy._fields) | mcp
     assert "api_key" not in stored and "api_key" in dict(config.Settings.FIELDS)
 

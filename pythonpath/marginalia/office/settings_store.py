@@ -30,7 +30,7 @@ GROUPS = {
                    "connect_timeout", "read_timeout"),
     "Chat": ("temperature", "max_tokens", "reasoning_effort", "show_thinking",
              "extra_instructions", "max_rounds", "context_window", "track_changes", "apply_mode",
-             "keep_chats", "citations_as", "answer_language"),
+             "keep_chats", "citations_as", "answer_language", "edit_protocol"),
     "Mcp": ("mcp_enabled", "mcp_port", "mcp_apply_mode"),
 }
 # Registry types, so a Python int written into a double property does not fail.
