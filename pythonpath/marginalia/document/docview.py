@@ -26,6 +26,8 @@ import re
 from dataclasses import dataclass
 from typing import Dict, Iterable, List, Optional, Tuple
 
+from marginalia.document.inline import Run, render as render_runs
+
 SEL_OPEN = "\u27e6"
 SEL_CLOSE = "\u27e7"
 LINE_BREAK = "\u21b5"
@@ -69,6 +71,9 @@ class Para:
     sel_start: Optional[int] = None
     sel_end: Optional[int] = None
     style: str = ""
+    # The text's bold and italic runs (writer.marks), when read: the rewrite protocol's
+    # view shows them as **bold** and *italic* (body(marks=True)).
+    runs: Optional[List[Run]] = None
 
     @property
     def selected(self) -> bool:
@@ -94,8 +99,9 @@ def _marked(text: str, start: Optional[int], end: Optional[int]) -> str:
     return text[:start] + SEL_OPEN + text[start:end] + SEL_CLOSE + text[end:]
 
 
-def body(para: Para) -> List[str]:
-    """The rendered block without its number (several lines for a table)."""
+def body(para: Para, marks: bool = False) -> List[str]:
+    """The rendered block without its number (several lines for a table). With ``marks``
+    the text shows its bold and italic (its runs) and no selection brackets."""
     if para.rows is not None:
         lines = ["| " + " | ".join(_cell(c) for c in row) + " |" for row in para.rows]
         if not lines:
@@ -104,7 +110,10 @@ def body(para: Para) -> List[str]:
             lines[0] = SEL_OPEN + lines[0]
             lines[-1] = lines[-1] + SEL_CLOSE
         return lines
-    text = _marked(para.text, para.sel_start, para.sel_end).replace("\n", LINE_BREAK)
+    if marks:
+        text = (render_runs(para.runs) if para.runs else para.text).replace("\n", LINE_BREAK)
+    else:
+        text = _marked(para.text, para.sel_start, para.sel_end).replace("\n", LINE_BREAK)
     if para.heading:
         return ["#" * min(para.heading, 6) + " " + text]
     if para.list_level:
@@ -119,9 +128,9 @@ def body(para: Para) -> List[str]:
     return [text]
 
 
-def render_para(para: Para) -> str:
+def render_para(para: Para, marks: bool = False) -> str:
     """One block in the numbered form; continuation lines of a table are indented."""
-    lines = body(para)
+    lines = body(para, marks)
     head = "%d: " % para.number
     pad = " " * len(head)
     return head + ("\n" + pad).join(lines)

@@ -6,7 +6,7 @@ delimiters stay literal text; parsing never fails.
 
 import re
 from dataclasses import dataclass
-from typing import Dict, List, NamedTuple, Optional
+from typing import Dict, List, NamedTuple, Optional, Tuple
 
 
 @dataclass
@@ -247,3 +247,56 @@ def _emphasis_attrs(ch: str, size: int) -> Dict[str, bool]:
     if size == 2:
         return {"bold": True}
     return {"italic": True}
+
+
+# ---------------------------------------------------------------- runs -> markdown
+
+_MARKUP = "\\*_`~[<"
+
+
+def _escaped(text: str) -> str:
+    """``text`` as markdown that reads back as itself: markup characters escaped only
+    where the reader would take them for markup (most text stays as it is)."""
+    runs = parse_inline(text)
+    if len(runs) <= 1 and plain_text(runs) == text and not any(
+            r.bold or r.italic or r.code or r.strike or r.link for r in runs):
+        return text
+    return "".join("\\" + ch if ch in _MARKUP else ch for ch in text)
+
+
+def _emphasised(run: Run) -> str:
+    """One run as markdown: **bold**, *italic* or both, spaces at its edges left outside
+    the marks (a closing mark after a space would not close)."""
+    text = _escaped(run.text)
+    mark = ("**" if run.bold else "") + ("*" if run.italic else "")
+    core = text.strip()
+    if not mark or not core:
+        return text
+    lead = text[:len(text) - len(text.lstrip())]
+    tail = text[len(text.rstrip()):]
+    return lead + mark + core + mark[::-1] + tail
+
+
+def _flags(runs: List[Run]) -> List[Tuple[bool, bool]]:
+    """Bold and italic per character; a space's own are no matter (it shows the same)."""
+    out: List[Tuple[bool, bool]] = []
+    for run in runs:
+        out.extend((False, False) if ch.isspace() else (run.bold, run.italic)
+                   for ch in run.text)
+    return out
+
+
+def _same_marks(a: List[Run], b: List[Run]) -> bool:
+    return plain_text(a) == plain_text(b) and _flags(a) == _flags(b)
+
+
+def render(runs: List[Run]) -> str:
+    """Runs as markdown showing only **bold** and *italic* (code, strike and links are
+    shown as their text). Reading the result back (parse_inline) gives the same text and
+    the same bold and italic; where it would not (a mark inside a word against another),
+    the text is given without marks."""
+    merged = _merge([Run(r.text, r.bold, r.italic) for r in runs])
+    out = "".join(_emphasised(run) for run in merged)
+    if _same_marks(parse_inline(out), merged):
+        return out
+    return _escaped(plain_text(runs))
