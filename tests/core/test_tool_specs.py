@@ -6,14 +6,14 @@ from marginalia.document import change_log as cl
 from marginalia.document import tool_specs as ts
 from marginalia.ui import tool_words
 
-EDITS = ("replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
+EDITS = ("edit", "revise_paragraph", "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
          "replace_selection", "set_paragraph_style", "format_text", "add_comment",
          "insert_table")
 
 
 def test_names_are_unique_and_every_schema_lists_its_required_properties():
     names = [spec.name for spec in ts.SPECS]
-    assert len(names) == len(set(names)) == 13
+    assert len(names) == len(set(names)) == 15
     for spec in ts.SPECS:
         params = spec.parameters
         assert params["type"] == "object" and params["additionalProperties"] is False
@@ -24,7 +24,7 @@ def test_names_are_unique_and_every_schema_lists_its_required_properties():
 def test_targets_decide_the_flags():
     assert tuple(s.name for s in ts.SPECS if s.edits) == EDITS
     assert {s.name for s in ts.SPECS if s.numbered} == {
-        "insert_paragraphs", "replace_paragraphs", "delete_paragraphs", "set_paragraph_style",
+        "revise_paragraph", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs", "set_paragraph_style",
         "insert_table"}
     assert {s.name for s in ts.SPECS if s.sized} == {"read_document", "search_document"}
     assert all(s.kind in ts.KINDS for s in ts.SPECS if s.edits)
@@ -53,6 +53,31 @@ def test_records_and_proposals_read_from_the_declaration(name, arguments, after,
     assert cl.proposal(name, arguments) == proposal
     change = cl.make(1, 1, name, cl.TRACKED, arguments)
     assert change.kind == ts.spec(name).kind and change.state == cl.PENDING
+
+
+def test_each_protocol_offers_its_own_set_with_its_own_forms():
+    # The tools protocol: the thirteen tools as before, none of the rewrite protocol's.
+    assert [s.name for s in ts.offered(ts.TOOLS)] == [
+        "get_document_info", "read_document", "search_document", "get_selection",
+        "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
+        "replace_selection", "set_paragraph_style", "format_text", "add_comment",
+        "insert_table"]
+    # The rewrite protocol: edit first, then what an edit of lines cannot do well.
+    lean = ts.offered(ts.REWRITE)
+    assert [s.name for s in lean] == ["edit", "read_document", "search_document",
+                                      "replace_text", "add_comment"]
+    for spec in lean:
+        description, params = spec.offered(ts.REWRITE)
+        assert description and params["additionalProperties"] is False, spec.name
+        assert set(params["required"]) <= set(params["properties"]), spec.name
+        # A lean form only leaves parameters out: the tool's function takes the full set.
+        assert set(params["properties"]) <= set(spec.parameters["properties"]), spec.name
+    # Replacing in the rewrite protocol means everywhere; the tools protocol asks.
+    assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True}
+    assert ts.spec("replace_text").defaults(ts.TOOLS) == {}
+    assert ts.spec("replace_text").offered(ts.TOOLS)[1] is ts.spec("replace_text").parameters
+    # A step of an edit is offered by no protocol.
+    assert ts.spec("revise_paragraph").protocols == ()
 
 
 def test_a_comment_is_made_not_proposed_in_comment_only():

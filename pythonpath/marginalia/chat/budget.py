@@ -25,6 +25,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Dict, List, Optional, Tuple
 
+from marginalia.chat import attach
 from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, tr
 
@@ -64,6 +65,8 @@ def message_size(message: Message) -> int:
         size = sum(text_size(part.get("text")) for part in content if isinstance(part, dict))
     else:
         size = text_size(content)
+    # A user message's attachments (chat.attach), folded into its text when sent.
+    size += text_size(attach.size(message))
     for call in message.get("tool_calls") or ():
         function = call.get("function") or {}
         size += text_size(function.get("name")) + text_size(function.get("arguments")) + 24

@@ -3,6 +3,8 @@
 import copy
 from typing import Any, Dict, Iterable, List, Optional
 
+from marginalia.document.seen import Seen
+
 # Echo fields that belong to the turn that produced them (see chat.loop's docstring).
 _TURN_ONLY_FIELDS = ("reasoning_content", "reasoning_details")
 
@@ -32,6 +34,8 @@ class Conversation:
     def __init__(self, messages: Optional[Iterable[Dict[str, Any]]] = None) -> None:
         self.messages: List[Dict[str, Any]] = list(messages or [])
         self.told: set = set()      # notices already given in this chat (told once per chat)
+        # What the model was shown of the document in this chat (the rewrite protocol).
+        self.seen = Seen()
 
     def append(self, message: Dict[str, Any]) -> None:
         self.messages.append(message)
@@ -39,6 +43,7 @@ class Conversation:
     def clear(self) -> None:
         del self.messages[:]
         self.told.clear()
+        self.seen.forget()
 
     def __len__(self) -> int:
         return len(self.messages)

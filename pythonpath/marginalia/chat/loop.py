@@ -26,6 +26,9 @@ leaves behind is always valid to send again:
   one) and sent again, once per turn; a silent cut is told once per chat (chat.window_errors).
 * An answer that wrote a call to an offered tool as text is told once per turn that
   nothing changed, and asked again; both leave the history when the turn ends (chat.misfire).
+* The rewrite protocol (``attachments``): system message and tools fixed for the chat,
+  what changes on the user's message (chat.attach); an edit written as a fenced block
+  without tools in the request stays text in the history (textcalls.as_text).
 """
 
 import json
@@ -33,7 +36,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import budget, misfire, textcalls, window as server_window, window_errors
+from marginalia.chat import (attach, budget, misfire, textcalls, window as server_window,
+                             window_errors)
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
@@ -84,15 +88,19 @@ def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
              on_event: Callable[[Event], None], cancel: "CancelToken",
              context: Optional[str] = None,
              window: Optional[budget.Window] = None,
-             base_prompt: Optional[str] = None, sources: Optional[str] = None) -> TurnResult:
+             base_prompt: Optional[str] = None, sources: Optional[str] = None,
+             attachments: Optional[attach.Attachments] = None) -> TurnResult:
     """Run one user turn to its end; returns a TurnResult (see the module docstring).
 
     With a ``window`` every request is fitted to it (chat.budget) and a CONTEXT
-    event reports its size; without one the history goes as it is.
+    event reports its size; without one the history goes as it is. ``attachments``
+    makes it a turn of the rewrite protocol (``context`` and ``sources`` are then
+    not used: they are in the attachments).
     """
     turn = _Turn(client, conversation, registry, settings, on_event, cancel, context, window)
     turn.base_prompt = base_prompt
     turn.sources = sources         # what the system message says of the chat's sources
+    turn.attachments = attachments
     return turn.run(user_text)
 
 
@@ -123,6 +131,7 @@ class _Turn:
         self.sources = None
         self.resent_shorter = False  # a refusal for length was answered by a resend already
         self.nudged = None         # where the answer that wrote a call as text sits, once told
+        self.attachments = None    # the rewrite protocol's (chat.attach)
 
     def emit(self, event):
         self.on_event(event)
@@ -141,7 +150,8 @@ class _Turn:
     def run(self, user_text):
         result = self.result
         turn_start = len(self.conversation)
-        self.conversation.append({"role": "user", "content": user_text})
+        self.conversation.append(attach.user_message(user_text, self.attachments,
+                                                     self.conversation.messages))
         tools = self.fit_tools(self.registry.schemas())
         max_rounds = max(1, int(self.settings.max_rounds or 1))
         finish = None
@@ -181,9 +191,12 @@ class _Turn:
                 if tools and result.rounds < max_rounds and self.nudge(stream.content, tools):
                     continue
                 break
+            at = len(self.conversation)
             if not self.run_tools(stream.tool_calls):
                 finish = self.stopped()
                 break
+            if not tools:
+                textcalls.as_text(self.conversation.messages, at, stream.tool_calls)
             if self.watch.stuck is not None:
                 self.fail(STUCK % self.watch.stuck)
                 finish = "repeating"
@@ -274,22 +287,32 @@ class _Turn:
         used = prompt + (answer if isinstance(answer, int) else 0)
         self.emit(Event(CONTEXT, usage={"tokens": used, "window": self.window.tokens}))
 
+    @property
+    def fence_tool(self):
+        """The tool a fenced edit calls: the rewrite protocol's edit, when offered."""
+        if self.attachments is not None and self.registry.has("edit"):
+            return "edit"
+        return None
+
     def request(self, turn_start, tools):
         """One streamed request; returns its StreamResult (``error`` set on failure)."""
-        accumulator = StreamAccumulator(tools=tools)
+        accumulator = StreamAccumulator(tools=tools, fence_tool=self.fence_tool)
         decoder = SSEDecoder()
         prior_usage = self.result.usage
         forward = _Forwarder(self, prior_usage)
         stream = None
         error = None
         try:
-            system = system_prompt(self.settings, self.context, bool(tools), self.base_prompt,
-                                   self.sources)
+            rewrite = self.attachments is not None
+            system = system_prompt(self.settings, None if rewrite else self.context,
+                                   bool(tools), self.base_prompt,
+                                   None if rewrite else self.sources, rewrite)
             history = self.conversation.for_request(turn_start)
             if self.window is not None:
                 history = self.fit(system, history, turn_start)
                 if history is None:
                     return accumulator.result()
+            history = attach.render(history, self.attachments)
             body = build_body(self.settings, [{"role": "system", "content": system}] + history,
                               tools)
             self.set_status(CONNECTING)

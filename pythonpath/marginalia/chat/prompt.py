@@ -1,14 +1,18 @@
 """What the model is told before the conversation: the system message (pure).
 
 The chat's own prompt (with tools, or without when the model cannot call
-them), the user's standing instructions from the options, and the document's
-context for this turn (writer.toolbox.context: a short description, or the
-whole text of a short document).
+them), the user's standing instructions from the options, and, in the tools
+protocol, the document's context for this turn (writer.context.described: a
+short description, or the whole text of a short document). The rewrite
+protocol's system message holds nothing that changes during a chat (the
+document, its sources and the selection go with the user's message, chat.attach),
+so a server's prompt cache keeps it and the tools after it.
 """
 
 from typing import List, Optional, Sequence, Tuple
 
 from marginalia.config import Settings
+from marginalia.document.tool_specs import EDIT_RULES
 from marginalia.i18n.languages import english_name
 
 SYSTEM_PROMPT = (
@@ -35,6 +39,31 @@ SYSTEM_PROMPT = (
     "- A tool that reports an error changed nothing: call again with the fix it names, or "
     "explain the problem; never say a change was made when it was refused.\n"
     "- Answer in the language of the user's message. Keep chat replies short.")
+
+# The rewrite protocol (tools.REWRITE): the model writes the new lines, Marginalia the edit.
+_REWRITE_HEAD = (
+    "You are Marginalia, a writing partner inside LibreOffice Writer. The user's message "
+    "comes with their document as numbered lines ('# ' headings, '- ' and '1. ' list items, "
+    "'| ' table rows, **bold**, *italic*).\n")
+_REWRITE_TAIL = (
+    "- Change only what was asked and keep the author's words elsewhere; then say in a "
+    "sentence what you changed.\n"
+    "- When the user asks a question or wants advice, answer in the chat and leave the "
+    "document alone.\n"
+    "- A tool that reports an error changed nothing: call it again as the error says, or "
+    "explain.\n"
+    "- Answer in the language of the user's message. Keep replies short.")
+REWRITE_PROMPT = _REWRITE_HEAD + (
+    "- To change the document, call edit with the new version of only the lines that "
+    "change, each starting with its number as shown. What you write in the chat never "
+    "changes the document.\n") + _REWRITE_TAIL
+# Without tool calls (a server or model that has none), the same lines in a fenced block.
+FENCE = "edit"
+REWRITE_TEXT_PROMPT = _REWRITE_HEAD + (
+    "- To change the document, write the new version of only the lines that change in a "
+    "block like this, each line starting with its number as shown:\n```%s\n3: The new "
+    "text of line 3.\n```\n%s Text outside such a block never changes the document.\n"
+    % (FENCE, EDIT_RULES)) + _REWRITE_TAIL
 
 NO_TOOLS_PROMPT = (
     "You are Marginalia, a writing partner working inside LibreOffice Writer. Help the user "
@@ -85,17 +114,23 @@ def sources_section(names: Sequence[Tuple[str, str]], whole: str = "",
 
 def system_prompt(settings: Settings, context: Optional[str] = None,
                   has_tools: bool = True, base: Optional[str] = None,
-                  sources: Optional[str] = None) -> str:
+                  sources: Optional[str] = None, rewrite: bool = False) -> str:
     """The system message text: the base prompt, the user's instructions, the chat's
     sources (sources_section), the document context.
 
     ``base`` replaces the chat's own prompt (a quick action says what it needs itself, and
     keeps the language of the text it works on, whatever the answer-language setting says).
+    ``rewrite``: the rewrite protocol's prompt (with the edit tool, or without tools the
+    fenced form); its context and sources go with the user's message instead.
     """
     if base:
         first = base
     else:
-        first = (SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT).replace(
+        if rewrite:
+            chosen = REWRITE_PROMPT if has_tools else REWRITE_TEXT_PROMPT
+        else:
+            chosen = SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT
+        first = chosen.replace(
             USERS_LANGUAGE.rstrip("."),
             language_rule(settings.answer_language).rstrip("."))
     parts: List[str] = [first]

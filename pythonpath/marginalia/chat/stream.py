@@ -118,12 +118,13 @@ class StreamAccumulator:
     """
 
     def __init__(self, id_factory: Optional[Callable[[], str]] = None,
-                 tools: Optional[Sequence[Mapping[str, Any]]] = None) -> None:
+                 tools: Optional[Sequence[Mapping[str, Any]]] = None,
+                 fence_tool: Optional[str] = None) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
         self._think = thinking.ThinkSplitter()
         # The request's tool schemas: a JSON block naming one of them is a call.
-        self._textcalls = TextCallFilter(tool_names(tools))
+        self._textcalls = TextCallFilter(tool_names(tools), fence_tool)
         self._content = []
         self._reasoning = []
         self._router = CallRouter()
@@ -189,7 +190,8 @@ class StreamAccumulator:
                 content = delta.get("content")
                 size = len(delta)
                 if type(content) is str and (size == 1 or (size == 2 and "role" in delta)):
-                    if self._plain and "<" not in content and "[" not in content:
+                    if self._plain and "<" not in content and "[" not in content and (
+                            "`" not in content or self._textcalls.fence_tool is None):
                         # Hot path: plain answer text, nothing held back anywhere.
                         if content:
                             self._content.append(content)
@@ -336,7 +338,8 @@ class StreamAccumulator:
             moved = (shown + self._textcalls.raw_pending()).rstrip()
             self._reasoning.append(moved)
             self._content = []
-            self._textcalls = TextCallFilter(self._textcalls.tool_names)
+            self._textcalls = TextCallFilter(self._textcalls.tool_names,
+                                             self._textcalls.fence_tool)
             self._plain = False
             if shown:
                 # What was shown as answer moves to the thinking pane (ui.transcript).

@@ -9,6 +9,10 @@ Recognised formats:
   optionally with ``[CALL_ID]id`` before ``[ARGS]``).
 * Llama 3.x: ``<|python_tag|>{"name": ..., "parameters": {...}}``, several
   objects separated by ``;`` (best effort: Python-code calls are not parsed).
+* The rewrite protocol's fenced edit (chat.prompt teaches it where the server has
+  no tool calls): a code fence whose language is "edit" holds the new lines; each such
+  block is a call of the edit tool with its body as ``text``, the prose around
+  it stays the answer. Only with ``fence_tool`` (the registry has that tool).
 * JSON blocks (small models on llama.cpp and Ollama, e.g. Qwen2.5-Coder
   with a stock template, Llama 3.2 on Ollama): the whole message is one or
   more ``{"name": ..., "arguments": {...}}`` objects (or lists of them), each
@@ -47,6 +51,7 @@ HERMES_END = "</tool_call>"
 MISTRAL = "[TOOL_CALLS]"
 LLAMA = "<|python_tag|>"
 MARKERS = (HERMES, MISTRAL, LLAMA)
+EDIT_FENCE = "```edit"      # the rewrite protocol's fenced edit (chat.prompt.FENCE)
 
 JSON_HOLD_LIMIT = 8192      # characters of a message held back while it may be JSON calls
 _JUDGED = 256               # held this long, an opening that is no call was told apart
@@ -63,19 +68,18 @@ def tool_names(schemas: Optional[Iterable[Mapping[str, Any]]]) -> List[str]:
     return names
 
 
-def _partial_at(text):
+def _partial_at(text, markers=MARKERS):
     """Index where a proper prefix of a marker ends ``text``, else len(text)."""
-    # Every marker holds exactly one "<" or "[", at its start.
-    floor = max(0, len(text) - len(LLAMA) + 1)
+    floor = max(0, len(text) - max(len(m) for m in markers) + 1)
     best = len(text)
-    for opener in ("<", "["):
-        start = text.rfind(opener, floor)
-        if start >= 0 and start < best:
-            tail = text[start:]
-            for marker in MARKERS:
-                if marker.startswith(tail):
-                    best = start
-                    break
+    for marker in markers:
+        # A marker's first character opens it: "<", "[" or the fence's backtick.
+        start = text.find(marker[0], floor)
+        while 0 <= start < best:
+            if marker.startswith(text[start:]):
+                best = start
+                break
+            start = text.find(marker[0], start + 1)
     return best
 
 
@@ -199,14 +203,39 @@ def _parse_llama(body, names, calls, leftovers):
         leftovers.append(body)
 
 
-def parse(markup: str, names: Iterable[str] = ()) -> Tuple[List[Dict[str, Any]], str]:
+def _parse_fences(body, fence_tool, calls, leftovers):
+    """Each fenced edit a call of ``fence_tool`` with its body as ``text``; the prose
+    between the blocks is kept. A block left open at the end runs to the end."""
+    pos = 0
+    while True:
+        start = body.find(EDIT_FENCE, pos)
+        if start < 0:
+            leftovers.append(body[pos:])
+            return
+        leftovers.append(body[pos:start])
+        line_end = body.find("\n", start)
+        if line_end < 0:
+            leftovers.append(body[start:])      # a marker with nothing after it
+            return
+        close = body.find("```", line_end)
+        inner = body[line_end + 1:close if close >= 0 else len(body)]
+        calls.append({"name": fence_tool,
+                      "arguments": json.dumps({"text": inner.strip("\n")}, ensure_ascii=False)})
+        pos = len(body) if close < 0 else close + 3
+
+
+def parse(markup: str, names: Iterable[str] = (),
+          fence_tool: Optional[str] = None) -> Tuple[List[Dict[str, Any]], str]:
     """Parse text that starts at a marker: returns (calls, text that was not a call).
 
-    ``names`` (the offered tools) only serve to read "functions.NAME" as NAME.
+    ``names`` (the offered tools) only serve to read "functions.NAME" as NAME;
+    ``fence_tool`` is the tool a fenced edit calls.
     """
     names = frozenset(names)
     calls, leftovers = [], []
-    if markup.startswith(HERMES):
+    if fence_tool and markup.startswith(EDIT_FENCE):
+        _parse_fences(markup, fence_tool, calls, leftovers)
+    elif markup.startswith(HERMES):
         _parse_hermes(markup, names, calls, leftovers)
     elif markup.startswith(MISTRAL):
         _parse_mistral(markup, names, calls, leftovers)
@@ -225,13 +254,16 @@ class TextCallFilter:
     """``feed(text) -> displayed text``; ``finish() -> (displayed tail, calls)``.
 
     ``tool_names`` are the tools the request offered; without them no JSON
-    block is taken for a call.
+    block is taken for a call. ``fence_tool``: the tool a fenced edit calls (it
+    need not be offered: a server without tool calls is taught the fence).
     """
 
-    def __init__(self, tool_names: Iterable[str] = ()) -> None:
+    def __init__(self, tool_names: Iterable[str] = (), fence_tool: Optional[str] = None) -> None:
         self._held = ""                              # a possible partial marker at the end
         self._markup: Optional[List[str]] = None     # parts from the first full marker on
         self._names = frozenset(tool_names)
+        self.fence_tool = fence_tool
+        self._markers = MARKERS + ((EDIT_FENCE,) if fence_tool else ())
         self._opening = bool(self._names)            # the message may still be JSON calls
         self._json = ""                              # the text held back meanwhile
 
@@ -241,7 +273,8 @@ class TextCallFilter:
         return self._names
 
     def passthrough(self) -> bool:
-        """True when text without "<" or "[" would be displayed unchanged."""
+        """True when text without "<" or "[" (nor "`" with a fence tool) would be displayed
+        unchanged."""
         return not self._held and self._markup is None and not self._opening
 
     def feed(self, text: str) -> str:
@@ -256,17 +289,17 @@ class TextCallFilter:
         if self._held:
             text = self._held + text
             self._held = ""
-        if "<" not in text and "[" not in text:
+        if "<" not in text and "[" not in text and not (self.fence_tool and "`" in text):
             return text
         first = -1
-        for marker in MARKERS:
+        for marker in self._markers:
             at = text.find(marker)
             if at >= 0 and (first < 0 or at < first):
                 first = at
         if first >= 0:
             self._markup = [text[first:]]
             return text[:first]
-        cut = _partial_at(text)
+        cut = _partial_at(text, self._markers)
         self._held = text[cut:]
         return text[:cut]
 
@@ -311,5 +344,25 @@ class TextCallFilter:
             return shown + held, []
         markup = "".join(self._markup)
         self._markup = None
-        calls, leftover = parse(markup, self._names)
+        calls, leftover = parse(markup, self._names, self.fence_tool)
         return shown + leftover, calls
+
+
+def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]]) -> None:
+    """Keep an exchange of a request without tools as text: the answer (``messages[at-1]``)
+    with its fenced block(s) again and no tool calls, the results (``messages[at:]``) in
+    one user message after it. A server without tool calls may refuse tool messages."""
+    results = messages[at:]
+    del messages[at:]
+    blocks = []
+    for call in calls:
+        try:
+            text = json.loads(call["arguments"]).get("text", "")
+        except (ValueError, AttributeError):
+            text = ""
+        blocks.append("%s\n%s\n```" % (EDIT_FENCE, text))
+    answer = messages[at - 1]
+    messages[at - 1] = {"role": "assistant", "content": "\n\n".join(
+        part for part in [answer.get("content") or ""] + blocks if part)}
+    said = "\n".join(str(r.get("content", "")) for r in results)
+    messages.append({"role": "user", "content": "[The result of your edit] " + said})

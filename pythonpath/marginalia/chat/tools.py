@@ -135,6 +135,10 @@ class ToolRegistry:
             raise ValueError("tool %r registered twice" % name)
         self._tools[name] = Tool(name, description, parameters, fn, edits, sized)
 
+    def has(self, name: str) -> bool:
+        """Whether a tool of that name is registered."""
+        return name in self._tools
+
     def schemas(self) -> List[Schema]:
         """The tools in OpenAI ``tools`` request format, in registration order."""
         return [{"type": "function",

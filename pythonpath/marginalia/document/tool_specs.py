@@ -21,7 +21,12 @@ Schema = Dict[str, Any]
 Arguments = Dict[str, Any]
 
 # What a call targets (ToolSpec.target): the plan (writer.plan) finds it once per call.
-NOTHING, FOUND, BLOCKS, SELECTION, AFTER = "nothing", "found", "blocks", "selection", "after"
+# LINES: the model's new version of numbered lines (document.revision), which the toolbox
+# turns into calls of the block tools, each planned as its own call.
+NOTHING, FOUND, BLOCKS, SELECTION, AFTER, LINES = (
+    "nothing", "found", "blocks", "selection", "after", "lines")
+# The edit protocols (config.Settings.edit_protocol): which tools the model is offered.
+TOOLS, REWRITE = "tools", "rewrite"
 # Which reading map a tool needs before it runs (ToolSpec.reads); BY_DOCUMENT: its
 # binding decides per document (writer.binding.map_need).
 NO_MAP, NUMBERS, ATTRIBUTES, BY_DOCUMENT = "none", "numbers", "attributes", "by document"
@@ -47,6 +52,17 @@ def _nothing(_arguments: Arguments) -> str:
 
 
 @dataclass(frozen=True)
+class Lean:
+    """A tool as the rewrite protocol offers it: a shorter description and schema (every
+    token of them is read before a local model's first word), and the values of the
+    parameters it leaves out."""
+
+    description: str
+    parameters: Schema
+    defaults: Dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
 class ToolSpec:
     name: str
     description: str
@@ -60,10 +76,23 @@ class ToolSpec:
     after: Callable[[Arguments], str] = field(default=_nothing, compare=False)
     proposal: Callable[[Arguments], str] = field(default=_nothing, compare=False)
     proposes: bool = True           # Comment only turns a call into a proposal
+    # The protocols that offer it to the model; () for a step of another tool's edit.
+    protocols: Tuple[str, ...] = (TOOLS,)
+    lean: Optional[Lean] = None     # its form in the rewrite protocol, when it differs
 
     @property
     def edits(self) -> bool:
         return self.target != NOTHING
+
+    def offered(self, protocol: str) -> Tuple[str, Schema]:
+        """(description, parameters) as ``protocol`` offers the tool."""
+        if protocol == REWRITE and self.lean is not None:
+            return self.lean.description, self.lean.parameters
+        return self.description, self.parameters
+
+    def defaults(self, protocol: str) -> Dict[str, Any]:
+        """Arguments the protocol's form leaves out, with the values they take."""
+        return dict(self.lean.defaults) if protocol == REWRITE and self.lean else {}
 
     @property
     def numbered(self) -> bool:
@@ -170,7 +199,10 @@ SPECS: List[ToolSpec] = [
         " Long ranges are cut to a size limit with a note saying where to continue.",
         schema({"start": PARA_START, "end": PARA_END}),
         Words(N_("Reading the document\u2026"), N_("Read the document"), N_("read the document")),
-        reads=ATTRIBUTES, sized=True, names_kept_out=True),
+        reads=ATTRIBUTES, sized=True, names_kept_out=True, protocols=(TOOLS, REWRITE),
+        lean=Lean("Show the document's lines start..end, numbered as edit takes them.",
+                  schema({"start": described(INT, "First line number."),
+                          "end": described(INT, "Last line number; -1 for the end.")}))),
     ToolSpec(
         "search_document",
         "Find text in the document; returns each match's paragraph number and context.",
@@ -181,7 +213,9 @@ SPECS: List[ToolSpec] = [
                ("query",)),
         Words(N_("Searching the document\u2026"), N_("Searched the document"),
               N_("search the document")),
-        reads=BY_DOCUMENT, sized=True, names_kept_out=True),
+        reads=BY_DOCUMENT, sized=True, names_kept_out=True, protocols=(TOOLS, REWRITE),
+        lean=Lean("Find text in the document: the numbered lines that hold it.",
+                  schema({"query": described(STR, "The words to find.")}, ("query",)))),
     ToolSpec(
         "get_selection",
         "The text the user has selected and its paragraph numbers (offsets count characters).",
@@ -207,7 +241,13 @@ SPECS: List[ToolSpec] = [
                ("search", "replacement")),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
         target=FOUND, kind=REPLACE, after=_argument("replacement"),
-        proposal=_replace_with(_argument("replacement"))),
+        proposal=_replace_with(_argument("replacement")), protocols=(TOOLS, REWRITE),
+        lean=Lean("Replace a word or phrase everywhere in the document; only the words that "
+                  "differ change, the rest keeps its formatting.",
+                  schema({"search": described(STR, "The exact text to replace."),
+                          "replacement": described(STR, "The new text, plain.")},
+                         ("search", "replacement")),
+                  {"all": True})),
     ToolSpec(
         "insert_paragraphs",
         "Insert new paragraphs written in markdown after a paragraph." + NUMBERS_NOTE,
@@ -275,7 +315,10 @@ SPECS: List[ToolSpec] = [
                 "comment": described(STR, "The comment.")}, ("search", "comment")),
         Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
         target=FOUND, reads=NUMBERS, kind=COMMENT, after=_argument("comment"),
-        proposal=_argument("comment"), proposes=False),
+        proposal=_argument("comment"), proposes=False, protocols=(TOOLS, REWRITE),
+        lean=Lean("Add a comment in the margin, on the first occurrence of a text.",
+                  schema({"search": described(STR, "The exact text it is about."),
+                          "comment": described(STR, "The comment.")}, ("search", "comment")))),
     ToolSpec(
         "insert_table",
         "Insert a real Writer table after a paragraph; it counts as one paragraph. Cells may "
@@ -290,7 +333,41 @@ SPECS: List[ToolSpec] = [
         target=AFTER, kind=TABLE, after=_table, proposal=_insert_after(_table)),
 ]
 
+# ---------------------------------------------------------------- the rewrite protocol
+
+EDIT_RULES = ("'3: New text' is the new version of line 3; '3:' alone deletes line 3; a line "
+              "without a number is a new paragraph after the numbered line above it ('0:' "
+              "first puts it at the very start). Lines you leave out stay as they are.")
+
+# First: the tool a model reaches for first is its main one.
+SPECS[:0] = [
+    ToolSpec(
+        "edit",
+        "Change the document: give the new version of only the lines that change, in the "
+        "form the document is shown (numbered lines, '# ' headings, '- ' items, | tables, "
+        "**bold**, *italic*). Marginalia makes the edit.",
+        schema({"text": described(STR, EDIT_RULES)}, ("text",)),
+        Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
+        target=LINES, reads=ATTRIBUTES, kind=REPLACE, after=_argument("text"),
+        protocols=(REWRITE,)),
+    # One paragraph of an edit made in place: its words, bold and italic and heading
+    # level (writer.revise). The model never calls it; Apply does, for a proposal.
+    ToolSpec(
+        "revise_paragraph",
+        "Revise paragraph start in place to read as markdown (one block in the view's form).",
+        schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
+               ("start", "end", "markdown")),
+        Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
+        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_replace_with(_markdown),
+        protocols=()),
+]
+
 BY_NAME: Dict[str, ToolSpec] = {spec.name: spec for spec in SPECS}
+
+
+def offered(protocol: str) -> List[ToolSpec]:
+    """The tools ``protocol`` offers the model, in declaration order."""
+    return [s for s in SPECS if protocol in s.protocols]
 
 
 def spec(name: str) -> Optional[ToolSpec]:

@@ -398,7 +398,8 @@ class ChatSession:
             if action is not None and action.track_changes:
                 settings = settings.copy(track_changes=True)
             runner = lambda fn: mainthread.run_sync(self.ctx, fn)  # noqa: E731
-            toolbox = WriterToolbox(self.ctx, self.doc, settings, runner, rules)
+            toolbox = WriterToolbox(self.ctx, self.doc, settings, runner, rules,
+                                    seen=self.conversation.seen)
             # The toolbox titles the turn's undo step after the request.
             toolbox.begin_turn(action.title if action is not None else text)
             # Asked of the server (cached); a probe that fails falls back quietly.
@@ -407,12 +408,13 @@ class ChatSession:
                 # The chat's sources: read, their tools registered, named in the prompt.
                 sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner,
                                             cancel)
-                context = toolbox.context(inline=budget.inline_chars(fits))
+                context, attachments = toolbox.for_turn(budget.inline_chars(fits), sources)
                 if settings.answer_language == "document":
                     settings = settings.copy(answer_language=toolbox.document_language or "")
                 result = loop.run_turn(ChatClient(settings), self.conversation, text,
                                        toolbox.registry, settings, emit, cancel,
-                                       context=context, window=fits, sources=sources)
+                                       context=context, window=fits, sources=sources,
+                                       attachments=attachments)
                 cited = source_turn.end(self.sources, result.text)
                 if cited is not None:
                     emit(cited)

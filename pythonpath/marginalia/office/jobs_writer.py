@@ -14,14 +14,15 @@ from marginalia.writer.toolbox import WriterToolbox
 
 
 def toolbox_for(ctx: Any, document: Any, payload: Dict[str, Any]) -> WriterToolbox:
-    """The toolbox a job command runs a turn with: the mode from ``apply`` (or track_changes)."""
+    """The toolbox a job command runs a turn with: the mode from ``apply`` (or track_changes),
+    the protocol from ``protocol`` (the tools protocol unless it says "rewrite")."""
     from marginalia.office.mainthread import run_sync
     if document is None:
         raise ValueError("this command needs a Document")
     from marginalia.document import change_log as cl
     mode = payload.get("apply") or (cl.TRACKED if payload.get("track_changes") else cl.DIRECT)
     from marginalia.office import settings_store
-    settings = Settings(**cl.mode_fields(mode))
+    settings = Settings(edit_protocol=payload.get("protocol") or "tools", **cl.mode_fields(mode))
     # The administrator's policy holds for the runners' turns as for the panel's.
     return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn),
                          run_sync(ctx, lambda: settings_store.load_policy(ctx)))
@@ -39,6 +40,10 @@ def _call_tools(ctx, document, payload):
     results = []
     started_turn = time.perf_counter()
     box.begin_turn(payload.get("title", "test"))
+    if payload.get("shown") is not None:
+        # The rewrite protocol's turn start: the model is shown the document (or its
+        # outline) as a chat turn shows it, so its edit calls have lines to go by.
+        box.attachments(int(payload["shown"]))
     try:
         for call in payload.get("calls", []):
             if "user_types" in call:
@@ -86,6 +91,10 @@ def _user_types(ctx, document, line):
 def _context(ctx, document, payload):
     box = toolbox_for(ctx, document, payload)
     started = time.perf_counter()
+    if box.protocol == "rewrite":
+        parts = box.attachments(int(payload.get("inline") or 0))
+        return {"document": parts.document, "note": parts.note,
+                "seconds": time.perf_counter() - started}
     text = box.context(inline=int(payload.get("inline") or 0))
     return {"context": text, "seconds": time.perf_counter() - started}
 

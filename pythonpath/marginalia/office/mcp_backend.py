@@ -81,7 +81,8 @@ class OfficeBackend(Backend):
                                   "document argument of the other tools) and titles."),
                   "inputSchema": {"type": "object", "properties": {}}}]
         from marginalia.ui import policy
-        for spec in tool_specs.SPECS:
+        # The full tool set: agents are large models that drive the tools themselves.
+        for spec in tool_specs.offered(tool_specs.TOOLS):
             if self.rules is not None and not policy.offers(self.rules, spec.name):
                 continue
             tools.append({"name": spec.name, "description": spec.description,

@@ -139,6 +139,11 @@ def _context_for(doc, loc, after):
     body_style = "Standard"
     before_kind, before_style, before_id = None, "", ""
     seen = []
+    # At the very start there is nothing before: the body text after it says the style.
+    for number, table, cursor in (loc.walk(1, 30) if after == 0 else ()):
+        if table is None and not any(para_props(cursor)[:2]):
+            body_style = para_props(cursor)[4]
+            break
     for number, table, cursor in loc.walk(after - 29, after):
         if table is None:
             outline, list_id, level, _label, style = para_props(cursor)

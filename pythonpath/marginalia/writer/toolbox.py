@@ -20,18 +20,18 @@ their text (replace_text, format_text, add_comment) go on working.
 
 import inspect
 import logging
-from typing import Any, Callable
+from typing import Any, Callable, Optional
 
 from marginalia.document import change_log as cl
-from marginalia.document import docview, tool_specs
+from marginalia.document import tool_specs
+from marginalia.document.seen import Seen
 # The tool modules bind their functions to the declarations as they are imported.
-from marginalia.writer import block_tools, text_tools  # noqa: F401
-from marginalia.writer import (binding, bodymap, guard, keepout, ledger, mark_keeper, plan,
-                               proposals, read)
+from marginalia.writer import block_tools, revise, text_tools  # noqa: F401
+from marginalia.writer import (binding, bodymap, context, edit_lines, guard, keepout, ledger,
+                               mark_keeper, plan, proposals, read)
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
-from marginalia.i18n.languages import english_name
 from marginalia.ui import policy
 
 log = logging.getLogger("marginalia.writer")
@@ -85,7 +85,7 @@ class WriterToolbox:
 
     def __init__(self, ctx: Any, doc: Any, settings: Any,
                  runner: Callable[[Callable[[], Any]], Any], rules: Any = None,
-                 author: str = AI_AUTHOR):
+                 author: str = AI_AUTHOR, seen: Optional[Seen] = None):
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
@@ -108,12 +108,24 @@ class WriterToolbox:
         # toolbox's own last edit), and whether someone else changed it since.
         self._known = guard.Known()
         self._moved = False
+        # What the model was shown (the rewrite protocol): the chat's, kept by its session.
+        self.seen = seen if seen is not None else Seen()
+        # Selection-only leaves the selection's tools, which only the tools protocol has.
+        self.protocol = tool_specs.TOOLS if self.rules.selection_only else (
+            getattr(settings, "edit_protocol", "") or tool_specs.REWRITE)
+        if self.protocol not in (tool_specs.TOOLS, tool_specs.REWRITE):
+            self.protocol = tool_specs.REWRITE
         self.registry = ToolRegistry(invoke=self._invoke)
-        for spec in tool_specs.SPECS:
+        for spec in tool_specs.offered(self.protocol):
             if not policy.offers(self.rules, spec.name):
                 continue
-            self.registry.register(spec.name, spec.description, spec.parameters,
+            description, parameters = spec.offered(self.protocol)
+            self.registry.register(spec.name, description, parameters,
                                    self._bind(spec), edits=spec.edits, sized=spec.sized)
+
+    @property
+    def turn(self) -> Turn:
+        return self._turn
 
     def _later(self, fn):
         from marginalia.office import mainthread
@@ -122,16 +134,43 @@ class WriterToolbox:
     def _bind(self, spec):
         """The registered callable: the bound function with the document given and the
         model's parameters in its signature (the registry checks a call's arguments
-        against it before the call); an edit's plan is passed by _run, not the model."""
+        against it before the call); an edit's plan is passed by _run, not the model.
+        The rewrite protocol's form fills the parameters it leaves out (Lean.defaults)
+        and reads lines with their marks, which become what the model has seen."""
+        if spec.target == tool_specs.LINES:
+            def edit(text):
+                return edit_lines.LinesEdit(self.doc, self.seen, self.mode,
+                                            self._step).run(text)
+            return edit
         fn = binding.function(spec.name)
+        defaults = spec.defaults(self.protocol)
+        rewrite = self.protocol == tool_specs.REWRITE
+        if rewrite and spec.name == "read_document":
+            fn = self._read_lines
+        elif rewrite and spec.name == "search_document":
+            fn = self._found_lines
 
         def tool(**kwargs):
-            return fn(self.doc, **kwargs)
-        signature = inspect.signature(fn)
+            return fn(self.doc, **dict(defaults, **kwargs))
+        signature = inspect.signature(binding.function(spec.name))
         tool.__signature__ = signature.replace(parameters=[
             p for name, p in signature.parameters.items() if name not in ("doc", "plan")])
         tool.__name__ = spec.name
         return tool
+
+    def _read_lines(self, doc, start=1, end=-1, budget=block_tools.READ_BUDGET):
+        return edit_lines.read_lines(doc, self.seen, start, end, budget)
+
+    def _found_lines(self, doc, budget=0, **kwargs):
+        found = binding.function("search_document")(doc, budget=budget, **kwargs)
+        return edit_lines.found_lines(doc, self.seen, found, budget)
+
+    def _step(self, spec, kwargs, plan_only):
+        """One block tool's call of an edit (edit_lines.LinesEdit): only planned and checked,
+        or made. Its lines were checked against what the model saw, so no expect is due."""
+        if plan_only:
+            return self._plan(spec, dict(kwargs))
+        return self._edit_call(spec, dict(kwargs), checked=True)
 
     # -- turn frame -------------------------------------------------------------
     def begin_turn(self, title: str) -> None:
@@ -249,6 +288,8 @@ class WriterToolbox:
                 raise ToolError("The document is read-only; nothing was changed.")
             if spec is None:            # a quick action's output (run_edit)
                 return self._edit_call(_action_spec(tool.name), kwargs, tool.fn, target)
+            if spec.target == tool_specs.LINES:
+                return tool.fn(**kwargs)        # its steps are edit calls (_step)
             return self._edit_call(spec, kwargs)
         except (ToolError, Cancelled):
             raise
@@ -259,12 +300,13 @@ class WriterToolbox:
             action = spec.words.action if spec is not None else "make that change"
             raise ToolError(FAULT % action)
 
-    def _edit_call(self, spec, kwargs, action=None, target=None):
+    def _edit_call(self, spec, kwargs, action=None, target=None, checked=False):
         """An edit tool's call: its plan, the keep-out check, then the edit or its proposal.
 
         ``action``: a quick action's output, which finds its own target (no plan to find).
+        ``checked``: a step of an edit whose place was checked against what the model saw.
         """
-        if self._moved and spec.numbered and kwargs.get("expect") is None:
+        if self._moved and spec.numbered and kwargs.get("expect") is None and not checked:
             raise ToolError(STALE)
         if self._moved and self._walker is not None:
             # Someone else may have changed it: the walk is checked before it is used.
@@ -368,68 +410,27 @@ class WriterToolbox:
 
     # -- per-turn context ---------------------------------------------------------
     def context(self, inline: int = 0) -> str:
-        """A short description of the document for the model's system message; with
-        ``inline`` (characters) a document that short is shown whole."""
-        return self._with_map(True, lambda: self._context(inline))
+        """The tools protocol's description of the document for the system message; with
+        ``inline`` (characters) a document that short is shown whole (writer.context)."""
+        return self._with_map(True, lambda: self._described(
+            lambda: context.described(self, inline)))
 
-    def _context(self, inline):
+    def attachments(self, inline: int = 0) -> "context.Attachments":
+        """The rewrite protocol's view of the document and the turn's note, for the
+        user's message (writer.context); a document shown whole is what the model saw."""
+        return self._with_map(True, lambda: self._described(
+            lambda: context.attached(self, inline)))
+
+    def for_turn(self, inline: int, sources: Optional[str]) -> tuple:
+        """(context, attachments) for loop.run_turn as the protocol wants them: the tools
+        protocol's context for the system message, or the rewrite protocol's attachments
+        with the sources' part (the document and sources go after what is fixed)."""
+        if self.protocol == tool_specs.REWRITE:
+            return None, self.attachments(inline)._replace(sources=sources or "")
+        return self.context(inline=inline), None
+
+    def _described(self, fn):
         self._check_open()
-        bmap = read.body_map(self.doc)
-        sel = read.selection(self.doc, bmap)
         # Kept for the answer-language setting "the document's" (office.chat_session).
         self.document_language = read.language(self.doc)
-        if self.rules.selection_only:
-            return selection_context(sel)
-        stats = read.statistics(self.doc)
-        # A short document is shown whole: a small model edits what it sees (asked to
-        # read first, it often stops after reading), and any model saves a round.
-        whole = docview.fitting((bmap.record(n) for n in range(1, len(bmap) + 1)),
-                                inline) if inline > 0 else None
-        lines = ["Document: %s" % read.title(self.doc),
-                 "Size: %d paragraphs, %s words, %s pages." % (
-                     len(bmap), stats["words"], stats["pages"])]
-        named = english_name(self.document_language or "")
-        if named:
-            lines.append("Language: %s." % named)
-        if self.doc.isReadonly():
-            lines.append("The document is read-only.")
-        if self.mode == cl.COMMENTS:
-            lines.append(proposals.MODE_NOTE)
-        elif self.doc.getPropertyValue("RecordChanges") or self._turn.track_changes:
-            lines.append("Edits are recorded as tracked changes.")
-        kept = keepout.note(self.doc) if keepout.marks(self.doc) else ""
-        if kept:
-            lines.append(kept)
-        outline = docview.outline(bmap.headings(), limit=30) if whole is None else []
-        if outline:
-            lines.append("Outline (paragraph: heading):")
-            lines.extend("  " + line for line in outline)
-        if sel.start is None:
-            lines.append("The cursor is not in the main text.")
-        elif sel.empty and whole is not None:
-            lines.append("Nothing is selected. The cursor is in paragraph %d." % sel.start)
-        elif sel.empty:
-            para = bmap.record(sel.start)
-            lines.append("Nothing is selected. The cursor is in paragraph %d:" % sel.start)
-            lines.append(docview.short(docview.render_para(para), 600))
-        else:
-            lines.append("Selected (paragraphs %d-%d): \u201c%s\u201d" % (
-                sel.start, sel.end, docview.short(sel.text, 1500)))
-        if whole is None:
-            lines.append("Use read_document and search_document to see more; paragraph "
-                         "numbers refer to read_document's numbering.")
-            return "\n".join(lines)
-        read.mark(whole, sel)
-        lines.append("The whole document as this turn began, numbered as read_document "
-                     "numbers it (your own inserts and deletes move the numbers after them):")
-        lines.extend(docview.render_para(para) for para in whole)
-        return "\n".join(lines)
-
-
-def selection_context(sel) -> str:
-    """The context under a selection-only policy: the selected text and nothing else of
-    the document (not its title, size, outline or the cursor's paragraph)."""
-    if sel.start is None or sel.empty:
-        return policy.SELECTION_NOTE + " Nothing is selected."
-    return "%s\nSelected: \u201c%s\u201d" % (policy.SELECTION_NOTE,
-                                             docview.short(sel.text, 1500))
+        return fn()
