@@ -410,3 +410,35 @@ def test_the_word_tools_in_tags_within_prose_stays_text(message):
     shown = "".join(flt.feed(message[i:i + 3]) for i in range(0, len(message), 3))
     rest, calls = flt.finish()
     assert shown + rest == message and calls == []
+
+
+FENCED = ("I fixed the two words.\n```edit\n2: We will receive the guests.\n"
+          "3: The museum is definitely worth a visit.\n```\nAnything else?")
+
+
+def test_a_fenced_edit_is_a_call_of_the_fence_tool_at_every_cut():
+    """The rewrite protocol's fenced form, streamed cut at every position: the block is
+    never shown, the prose around it is, and it is one call of the edit tool."""
+    want_text = "I fixed the two words.\n\nAnything else?"
+    want_calls = [{"name": "edit", "arguments": json.dumps(
+        {"text": "2: We will receive the guests.\n3: The museum is definitely worth a visit."})}]
+    for cut in range(1, len(FENCED)):
+        f = TextCallFilter(["edit"], fence_tool="edit")
+        shown = f.feed(FENCED[:cut]) + f.feed(FENCED[cut:])
+        assert "`" not in shown, cut
+        tail, calls = f.finish()
+        assert (shown + tail).replace("\n\n\n", "\n\n") in (want_text, want_text + "\n"), cut
+        assert calls == want_calls, cut
+
+
+def test_fences_are_plain_text_without_the_fence_tool():
+    f = TextCallFilter(["edit"])
+    shown = f.feed(FENCED)
+    tail, calls = f.finish()
+    assert shown + tail == FENCED and calls == []
+    # Other fences and inline code pass with it too.
+    f = TextCallFilter(["edit"], fence_tool="edit")
+    text = "Use `code` here.\n```python\nprint(1)\n```\n"
+    shown = f.feed(text)
+    tail, calls = f.finish()
+    assert shown + tail == text and calls == []

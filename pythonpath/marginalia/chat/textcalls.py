@@ -247,6 +247,9 @@ def parse(markup: str, names: Iterable[str] = (),
     if calls:
         for token in LEFTOVERS:
             leftover = leftover.replace(token, "")
+    if fence_tool and markup.startswith(EDIT_FENCE) and leftover.strip():
+        # The prose after a block follows what was shown before it: a paragraph apart.
+        return calls, "\n" + leftover.strip()
     return calls, leftover.strip()
 
 
@@ -363,6 +366,6 @@ def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]]
         blocks.append("%s\n%s\n```" % (EDIT_FENCE, text))
     answer = messages[at - 1]
     messages[at - 1] = {"role": "assistant", "content": "\n\n".join(
-        part for part in [answer.get("content") or ""] + blocks if part)}
+        part for part in [(answer.get("content") or "").strip()] + blocks if part)}
     said = "\n".join(str(r.get("content", "")) for r in results)
     messages.append({"role": "user", "content": "[The result of your edit] " + said})
