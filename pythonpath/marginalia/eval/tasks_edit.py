@@ -113,14 +113,10 @@ HEADS = [p("Introduction"), p("This guide explains the new office rules."), p("R
 @task("make_headings", "Make headings", HEADS,
       ['Make "Introduction", "Rules" and "Contact" headings (Heading 1).'])
 def _make_headings(doc: Doc, answer: str) -> Optional[str]:
-    reason = c.first(c.count(doc, 6), c.intact(HEADS, doc))
+    reason = c.first(c.count(doc, 6), c.intact(HEADS, doc)) or c.first(
+        *(c.heading(doc.blocks[index], 1) for index in (0, 2, 4)))
     if reason:
         return reason
-    for index in (0, 2, 4):
-        block = doc.blocks[index]
-        if block.kind != "heading" or block.level != 1:
-            return "%s is not a Heading 1 (style %s)" % (c.short(block.text),
-                                                          c.short(block.style))
     if any(doc.blocks[i].kind == "heading" for i in (1, 3, 5)):
         return "a body paragraph became a heading"
     return None
@@ -133,13 +129,11 @@ PLAN = [h("Plan"), p("Costs"), p("Costs stay under budget."), p("Risks"),
 @task("subheadings", "Second-level headings", PLAN,
       ['Make "Costs" and "Risks" second-level headings (Heading 2).'])
 def _subheadings(doc: Doc, answer: str) -> Optional[str]:
-    reason = c.first(c.count(doc, 5), c.intact(PLAN, doc))
+    # Counted first: the headings are looked for only where the count says they can be.
+    reason = c.first(c.count(doc, 5), c.intact(PLAN, doc)) or c.first(
+        *(c.heading(doc.blocks[index], 2) for index in (1, 3)))
     if reason:
         return reason
-    for index in (1, 3):
-        if doc.blocks[index].level != 2 or doc.blocks[index].kind != "heading":
-            return "%s is not a Heading 2 (style %s)" % (c.short(doc.blocks[index].text),
-                                                          c.short(doc.blocks[index].style))
     if doc.blocks[0].level != 1:
         return "the heading \u201cPlan\u201d lost its level"
     return None
@@ -210,12 +204,7 @@ def _insert_list(doc: Doc, answer: str) -> Optional[str]:
     reason = c.intact(FRUIT, doc)
     if reason:
         return reason
-    start = c.index_of(doc, "These grow")
-    items = []
-    for block in doc.blocks[start + 1:]:
-        if block.kind != "item":
-            break
-        items.append(block)
+    items = c.items_after(doc, c.index_of(doc, "These grow"))
     if len(items) != 3:
         return "expected a list of 3 items after the sentence, found %d" % len(items)
     return None

@@ -1,0 +1,46 @@
+"""Hand-made eval results for the checkers' pure tests (no office).
+
+A task's source as the reader makes of it, with paragraphs replaced, dropped or
+inserted and comments added.
+"""
+
+from marginalia.eval import catalog, odf
+from marginalia.eval.odf import Comment
+
+TASKS = catalog.by_name()
+B = "Text body"
+
+
+def doc_of(source, tracked=0, kinds=()):
+    """What the reader makes of ``source`` written as an .odt (the same path as a result);
+    ``tracked`` regions of ``kinds`` ("deletion", ...) as a tracked result would have."""
+    doc = odf.parse_content(odf.content_xml(source).encode("utf-8"))
+    doc.tracked = tracked or len(kinds)
+    doc.tracked_kinds = list(kinds)
+    return doc
+
+
+def edited(name, changes, tracked=0, kinds=()):
+    """The task's source with paragraphs replaced: {index: (style, text) or None to drop}."""
+    out = []
+    for index, block in enumerate(TASKS[name].source):
+        change = changes.get(index, block)
+        if change is not None:
+            out.append((change[0], change[1], block[2] if len(change) < 3 else change[2]))
+    return doc_of(out, tracked, kinds)
+
+
+def inserted(name, at, blocks):
+    source = list(TASKS[name].source)
+    return doc_of(source[:at] + blocks + source[at:])
+
+
+def comment_on(name, index, text):
+    doc = doc_of(TASKS[name].source)
+    doc.comments.append(Comment(text, index))
+    return doc
+
+
+def registered_by(module):
+    """The names of the tasks ``module`` registered (its checkers are its own functions)."""
+    return {name for name, task in TASKS.items() if task.check.__module__ == module.__name__}
