@@ -137,7 +137,8 @@ def test_unreachable_endpoint_is_one_sentence_and_exit_1(tmp_path):
 
 
 def test_right_structure_edits_pass_as_libreoffice_saves_them(tmp_path):
-    """Tables, lists, comments and bold as the office writes them are what the checkers read."""
+    """Tables, lists, comments, bold, tracked changes and Comment-only proposals as the office
+    writes them are what the checkers read."""
     table = ("| Fruit | Price |\n|---|---|\n| Apples | 3 euros |\n| Pears | 4 euros |\n"
              "| Plums | 2 euros |")
     script = [
@@ -157,8 +158,20 @@ def test_right_structure_edits_pass_as_libreoffice_saves_them(tmp_path):
         tool_calls_response([("p1", "replace_text", {"search": "recieve",
                                                      "replacement": "receive"})]),
         text_response("Proposed."),
+        # A style change recorded as a suggestion: LibreOffice saves it as an UnknownChange.
+        tool_calls_response([("h%d" % n, "set_paragraph_style", {
+            "start": n, "end": n, "style": "Heading 1"}) for n in (1, 3, 5)]),
+        text_response("Done."),
+        tool_calls_response([("j1", "replace_paragraphs", {
+            "start": 2, "end": 3,
+            "markdown": "The rain started at dawn. It did not stop until noon."})]),
+        text_response("Done."),
+        tool_calls_response([("f1", "format_text", {"search": "the deadline is Friday",
+                                                    "bold": True})]),
+        text_response("Proposed."),
     ]
-    names = ["to_table", "insert_list", "bold_phrase", "comment_unsupported", "comments_mode"]
+    names = ["to_table", "insert_list", "bold_phrase", "comment_unsupported", "comments_mode",
+             "tracked_headings", "tracked_merge", "comments_bold"]
     out = str(tmp_path / "report")
     with ScriptedServer(script) as srv:
         done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--only", *names)

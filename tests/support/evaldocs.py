@@ -1,7 +1,7 @@
 """Hand-made eval results for the checkers' pure tests (no office).
 
 A task's source as the reader makes of it, with paragraphs replaced, dropped or
-inserted and comments added.
+inserted and comments added; and the verdicts, asserted with the reason shown.
 """
 
 from marginalia.eval import catalog, odf
@@ -44,3 +44,15 @@ def comment_on(name, index, text):
 def registered_by(module):
     """The names of the tasks ``module`` registered (its checkers are its own functions)."""
     return {name for name, task in TASKS.items() if task.check.__module__ == module.__name__}
+
+
+def passes(name, doc, answer="Done."):
+    reason = TASKS[name].check(doc, answer)
+    assert reason is None, reason
+
+
+def fails(name, doc, words, answer="Done."):
+    """The task fails ``doc`` with one line holding ``words``."""
+    reason = TASKS[name].check(doc, answer)
+    assert reason and words in reason and "\n" not in reason, reason
+    return reason

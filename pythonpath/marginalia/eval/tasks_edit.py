@@ -112,7 +112,7 @@ HEADS = [p("Introduction"), p("This guide explains the new office rules."), p("R
 
 @task("make_headings", "Make headings", HEADS,
       ['Make "Introduction", "Rules" and "Contact" headings (Heading 1).'])
-def _make_headings(doc: Doc, answer: str) -> Optional[str]:
+def make_headings(doc: Doc, answer: str) -> Optional[str]:
     reason = c.first(c.count(doc, 6), c.intact(HEADS, doc)) or c.first(
         *(c.heading(doc.blocks[index], 1) for index in (0, 2, 4)))
     if reason:
@@ -200,7 +200,7 @@ FRUIT = [h("Fruits"), p("These grow in our garden."), h("Vegetables"), p("These 
 
 @task("insert_list", "Insert a bulleted list", FRUIT,
       ['Add a bulleted list of three fruits after the sentence "These grow in our garden."'])
-def _insert_list(doc: Doc, answer: str) -> Optional[str]:
+def insert_list(doc: Doc, answer: str) -> Optional[str]:
     reason = c.intact(FRUIT, doc)
     if reason:
         return reason
@@ -267,7 +267,7 @@ PARK = [h("Office news"), p("The kitchen has a new coffee machine."),
 
 @task("delete_paragraph", "Delete a paragraph", PARK,
       ["Delete the paragraph about the parking lot."])
-def _delete_paragraph(doc: Doc, answer: str) -> Optional[str]:
+def delete_paragraph(doc: Doc, answer: str) -> Optional[str]:
     if c.find(doc, "parking lot"):
         return "the paragraph about the parking lot is still there"
     return c.first(c.intact(PARK, doc, {2}), c.count(doc, 3))
@@ -280,7 +280,7 @@ MERGE = [h("Story"), p("The rain started at dawn."), p("It did not stop until no
 @task("merge_paragraphs", "Join two paragraphs", MERGE,
       ['Join the paragraphs "The rain started at dawn." and "It did not stop until noon." '
        "into one paragraph."])
-def _merge_paragraphs(doc: Doc, answer: str) -> Optional[str]:
+def merge_paragraphs(doc: Doc, answer: str) -> Optional[str]:
     block = c.find(doc, "rain started")
     if block is None or "stop until noon" not in block.text:
         return "the two sentences are not in one paragraph"
