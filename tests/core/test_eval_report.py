@@ -73,7 +73,7 @@ def test_tally_counts_each_turns_last_usage_and_every_tool_call():
               {"type": "error", "message": "later"}]]
     t = report.tally(turns)
     assert (t.prompt_tokens, t.completion_tokens, t.rounds) == (300, 15, 3)
-    assert t.answer == "Done." and t.error == "Too many rounds."
+    assert t.answer == "Done\n." and t.last_answer == "." and t.error == "Too many rounds."
 
 
 OUTCOMES = [Outcome("fix_spelling", "Fix", "direct", True, "", 3.25, 1000, 40, 2),

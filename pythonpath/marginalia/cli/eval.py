@@ -130,7 +130,7 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
         reason = "the turn failed: %s" % counted.error
     else:
         try:
-            reason = task.check(odf.read_odt(result), counted.answer)
+            reason = task.check(odf.read_odt(result), counted.last_answer)
         except Exception as exc:  # a checker's own fault must not hide the other tasks
             reason = "the checker failed (%s: %s)" % (type(exc).__name__, exc)
     if reason is not None:

@@ -11,6 +11,7 @@ from marginalia.eval import tasks_edit  # noqa: F401
 from marginalia.eval import tasks_more  # noqa: F401
 from marginalia.eval import tasks_modes  # noqa: F401
 from marginalia.eval import tasks_long  # noqa: F401
+from marginalia.eval import tasks_multi  # noqa: F401
 from marginalia.eval.task import TASKS, Task
 
 

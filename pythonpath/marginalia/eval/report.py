@@ -25,7 +25,8 @@ class Tally:
     prompt_tokens: int = 0
     completion_tokens: int = 0
     rounds: int = 0
-    answer: str = ""
+    answer: str = ""                 # every turn's text, a line a turn
+    last_answer: str = ""            # the last turn's: what a multi-turn task's checker reads
     error: Optional[str] = None
     calls: List[str] = field(default_factory=list)
 
@@ -35,9 +36,10 @@ def tally(turns: Iterable[List[Dict[str, Any]]]) -> Tally:
     runner's JSON-line events). A turn's usage events are cumulative over its requests
     (chat.loop says so), so each turn counts its last one."""
     out = Tally()
-    texts = []
+    answers: List[str] = []
     for events in turns:
         last_usage: Dict[str, Any] = {}
+        texts: List[str] = []
         for event in events:
             kind = event.get("type")
             if kind == "usage":
@@ -53,7 +55,9 @@ def tally(turns: Iterable[List[Dict[str, Any]]]) -> Tally:
                 out.error = event.get("message") or "the turn failed"
         out.prompt_tokens += int(last_usage.get("prompt_tokens") or 0)
         out.completion_tokens += int(last_usage.get("completion_tokens") or 0)
-    out.answer = "".join(texts)
+        answers.append("".join(texts))
+    out.answer = "\n".join(answers)
+    out.last_answer = answers[-1] if answers else ""
     return out
 
 

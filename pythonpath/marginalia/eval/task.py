@@ -1,10 +1,11 @@
 """One eval task: a source document, the user's messages, a checker (pure).
 
 Each checker gets the saved result (odf.Doc, the body as if tracked changes
-were accepted) and the chat's answer text, and returns None or one line on
-why the task failed. Checkers judge the outcome, not the route: any tool
-sequence that leaves the right document passes. Every checker also asks that
-the paragraphs the task does not concern are left word for word (checks.intact).
+were accepted) and the chat's answer text (the last turn's, when a task has
+several messages), and returns None or one line on why the task failed.
+Checkers judge the outcome, not the route: any tool sequence that leaves the
+right document passes. Every checker also asks that the paragraphs the task
+does not concern are left word for word (checks.intact).
 """
 
 from dataclasses import dataclass
@@ -20,7 +21,7 @@ class Task:
     name: str
     title: str
     source: List[Source]
-    messages: List[str]
+    messages: List[str]              # one chat turn each, in order
     check: Checker
     mode: str = "direct"             # direct, tracked or comments
 
