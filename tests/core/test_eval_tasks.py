@@ -1,10 +1,11 @@
-"""Every eval task's checker (tasks_edit, tasks_more): a right result passes, a wrong or
-untouched one fails with the reason a scorecard reader needs. Results are hand-made
-documents (no office)."""
+"""The first 28 eval tasks' checkers (tasks_edit, tasks_more): a right result passes, a
+wrong or untouched one fails with the reason a scorecard reader needs. Results are
+hand-made documents (no office). The later task modules have a test file each."""
 
 import pytest
 
-from marginalia.eval import catalog, tasks_edit, tasks_more
+from marginalia.eval import (catalog, tasks_corpus, tasks_edit, tasks_long, tasks_modes,
+                             tasks_more, tasks_multi)
 from marginalia.eval.long_doc import LONG, LONG_TARGET
 from marginalia.eval.odf import Block
 from tests.support.evaldocs import (B, TASKS, comment_on, doc_of, edited, inserted,
@@ -116,6 +117,12 @@ def test_every_task_has_a_right_result_and_there_are_at_least_25():
     assert len(RIGHT) >= 25
     assert set(RIGHT) == registered_by(tasks_edit) | registered_by(tasks_more)
     assert len({t.name for t in catalog.all_tasks()}) == len(catalog.all_tasks())
+
+
+def test_there_are_at_least_40_tasks_each_in_a_module_with_its_tests():
+    modules = (tasks_edit, tasks_more, tasks_modes, tasks_long, tasks_multi, tasks_corpus)
+    assert len(TASKS) >= 40
+    assert set().union(*(registered_by(m) for m in modules)) == set(TASKS)
 
 
 @pytest.mark.parametrize("name", sorted(RIGHT))

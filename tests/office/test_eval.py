@@ -11,13 +11,18 @@ import re
 import subprocess
 import sys
 
+from marginalia.cli import headless
+from marginalia.eval import odf
+from marginalia.eval.task import h, p
 from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response, usage
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _eval(*args, timeout=300):
+def _eval(*args, timeout=300, corpus=None):
     env = dict(os.environ)
+    if corpus:
+        env["MARGINALIA_CORPUS"] = corpus
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
                                          os.path.join(ROOT, "vendor")])
     env.pop("MARGINALIA_API_KEY", None)
@@ -178,3 +183,34 @@ def test_right_structure_edits_pass_as_libreoffice_saves_them(tmp_path):
     assert done.returncode == 0, done.stderr
     data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
     assert {t["name"]: t["reason"] for t in data["tasks"]} == {name: "" for name in names}
+
+
+def test_a_corpus_task_runs_on_its_word_document_left_as_it_was(tmp_path, office):
+    """The corpus folder comes from MARGINALIA_CORPUS; the task's .docx (made here through
+    the office) is opened as a copy and compared with as the office read it; a task whose
+    file is not there fails with that reason and the run goes on."""
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    made = str(tmp_path / "steps.odt")
+    odf.write_odt(made, [h("Short instructions"), p("Open remote folder"), p("Do staff"),
+                         p("Close remote folder")])
+    word = str(corpus / "golden_nested_anchors_in_header.docx")
+    doc = office.load(made)
+    headless.save(doc, word)
+    office.close(doc)
+    before = open(word, "rb").read()
+    script = [tool_calls_response([("s1", "replace_text", {"search": "Do staff",
+                                                           "replacement": "Do stuff"})]),
+              text_response("Fixed.")]
+    out = str(tmp_path / "report")
+    with ScriptedServer(script) as srv:
+        done = _eval("--endpoint", srv.url, "--model", "m", "--out", out, "--only",
+                     "corpus_heading", "corpus_fix_word", corpus=str(corpus))
+    assert done.returncode == 0, done.stderr
+    data = json.loads(open(os.path.join(out, "eval.json"), encoding="utf-8").read())
+    assert {t["name"]: t["reason"] for t in data["tasks"]} == {
+        "corpus_heading": "the corpus file golden_headers.docx is missing from %s" % corpus,
+        "corpus_fix_word": ""}
+    # The corpus is read, never written: no lock file, no result, the same bytes.
+    assert os.listdir(str(corpus)) == ["golden_nested_anchors_in_header.docx"]
+    assert open(word, "rb").read() == before

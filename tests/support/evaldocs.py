@@ -46,13 +46,13 @@ def registered_by(module):
     return {name for name, task in TASKS.items() if task.check.__module__ == module.__name__}
 
 
-def passes(name, doc, answer="Done."):
-    reason = TASKS[name].check(doc, answer)
+def passes(name, doc, answer="Done.", original=None):
+    reason = TASKS[name].judge(doc, answer, original)
     assert reason is None, reason
 
 
-def fails(name, doc, words, answer="Done."):
+def fails(name, doc, words, answer="Done.", original=None):
     """The task fails ``doc`` with one line holding ``words``."""
-    reason = TASKS[name].check(doc, answer)
+    reason = TASKS[name].judge(doc, answer, original)
     assert reason and words in reason and "\n" not in reason, reason
     return reason

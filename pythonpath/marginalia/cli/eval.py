@@ -13,6 +13,12 @@ tasks: starting one per task would cost more than a small model's answer.
 The scorecard goes to the terminal and, as Markdown and JSON, to --out; each
 task's events (what the model said and called) to --out/transcripts/.
 
+A corpus task's source is a real document of the shared corpus, found in
+MARGINALIA_CORPUS or else ../shared/corpus beside the repository; a copy is
+opened (the corpus is never written to, not even a lock file) and saved as .odt
+before the first turn, the original its checker compares with. Without the
+folder those tasks fail, each with that reason.
+
 A weak model failing tasks is a result, not an error: exit code 0. An endpoint
 that cannot be reached, or an office that cannot start, is exit code 1.
 """
@@ -35,6 +41,16 @@ from marginalia.eval import catalog, odf, report
 from marginalia.eval.task import Task
 
 REACH_SECONDS = 15
+CORPUS = os.path.join(os.path.dirname(headless.ROOT), "shared", "corpus")
+
+
+def corpus_folder(environ: Dict[str, str]) -> str:
+    """Where the corpus tasks' documents are: MARGINALIA_CORPUS, else beside the repository."""
+    return environ.get("MARGINALIA_CORPUS") or CORPUS
+
+
+class TaskSourceMissing(Exception):
+    """A task's document cannot be had; str() is the task's reason for failing."""
 
 
 class _Parser(argparse.ArgumentParser):
@@ -60,6 +76,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                         "answers the same way each run, so two scorecards compare)")
     p.add_argument("--oxt", default=headless.DEFAULT_OXT, help="the extension to install")
     args = p.parse_args(argv)
+    args.corpus = corpus_folder(dict(os.environ))
     known = catalog.by_name()
     unknown = [name for name in args.only if name not in known]
     if unknown:
@@ -77,7 +94,7 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
 
 def reachable(endpoint: str, api_key: str) -> Optional[str]:
     """None when the server answers at all (any HTTP status), else the sentence to print.
-    Checked once up front so a wrong address is one line, not 28 failed tasks."""
+    Checked once up front so a wrong address is one line, not a failure per task."""
     request = urllib.request.Request(endpoint.rstrip("/") + "/models")
     if api_key:
         request.add_header("Authorization", "Bearer " + api_key)
@@ -95,20 +112,46 @@ def _events(buffer: io.StringIO) -> List[Dict[str, Any]]:
     return [json.loads(line) for line in buffer.getvalue().splitlines() if line.strip()]
 
 
+def _source(task: Task, folder: str, corpus: str) -> str:
+    """The document the task opens: its paragraphs written as .odt, or a copy of its corpus
+    file (the office puts a lock file beside what it opens; the corpus stays as it is)."""
+    if not task.file:
+        path = os.path.join(folder, task.name + ".odt")
+        odf.write_odt(path, task.source)
+        return path
+    if not os.path.isdir(corpus):
+        raise TaskSourceMissing("the corpus folder %s is missing (set MARGINALIA_CORPUS to "
+                                "where it is)" % corpus)
+    found = os.path.join(corpus, task.file)
+    if not os.path.isfile(found):
+        raise TaskSourceMissing("the corpus file %s is missing from %s" % (task.file, corpus))
+    path = os.path.join(folder, task.name + os.path.splitext(task.file)[1])
+    shutil.copyfile(found, path)
+    return path
+
+
 def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
-             transcripts: Optional[str] = None, limit: float = 300.0) -> report.Outcome:
+             transcripts: Optional[str] = None, limit: float = 300.0,
+             corpus: str = CORPUS) -> report.Outcome:
     """One task in the running office: source written, turns run, result saved and checked.
     With ``transcripts`` (a folder) the turns' events are kept there as <task>.jsonl: the
     scorecard says what failed, the transcript shows what the model did."""
-    source = os.path.join(folder, task.name + ".odt")
+    try:
+        source = _source(task, folder, corpus)
+    except TaskSourceMissing as missing:
+        return report.Outcome(task.name, task.title, task.mode, False, str(missing))
     result = os.path.join(folder, task.name + "-result.odt")
-    odf.write_odt(source, task.source)
     mode = dict(settings, apply_mode=task.mode, track_changes=task.mode == "tracked")
     started = time.monotonic()
     turns: List[List[Dict[str, Any]]] = []
     stopped = None       # the sentence of a turn stopped at the task's time limit
+    original = None      # a corpus document as the office read it, before any turn
     doc = office.load(source, hidden=True)
     try:
+        if task.file:
+            read_as = os.path.join(folder, task.name + "-original.odt")
+            headless.save(doc, read_as)
+            original = odf.read_odt(read_as)
         for message in task.messages:
             buffer = io.StringIO()
             left = max(1, int(round(limit - (time.monotonic() - started))))
@@ -130,7 +173,7 @@ def run_task(office: Any, task: Task, settings: Dict[str, Any], folder: str,
         reason = "the turn failed: %s" % counted.error
     else:
         try:
-            reason = task.check(odf.read_odt(result), counted.last_answer)
+            reason = task.judge(odf.read_odt(result), counted.last_answer, original)
         except Exception as exc:  # a checker's own fault must not hide the other tasks
             reason = "the checker failed (%s: %s)" % (type(exc).__name__, exc)
     if reason is not None:
@@ -167,7 +210,8 @@ def run_all(args: argparse.Namespace, out: Any) -> List[report.Outcome]:
         for task in args.tasks:
             try:
                 outcome = run_task(office, task, settings, folder,
-                                   os.path.join(args.out, "transcripts"), args.task_seconds)
+                                   os.path.join(args.out, "transcripts"), args.task_seconds,
+                                   args.corpus)
             except Exception as exc:
                 outcome = _office_failed(task, exc)
                 if not office.answers():

@@ -12,6 +12,7 @@ from marginalia.eval import tasks_more  # noqa: F401
 from marginalia.eval import tasks_modes  # noqa: F401
 from marginalia.eval import tasks_long  # noqa: F401
 from marginalia.eval import tasks_multi  # noqa: F401
+from marginalia.eval import tasks_corpus  # noqa: F401
 from marginalia.eval.task import TASKS, Task
 
 
