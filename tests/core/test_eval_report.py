@@ -5,7 +5,7 @@ import re
 import zipfile
 
 from marginalia.eval import odf, report
-from marginalia.eval.report import Outcome
+from marginalia.eval.report import Card, Outcome
 
 NS = " ".join('xmlns:%s="%s"' % item for item in sorted(odf.NS.items()))
 
@@ -90,7 +90,7 @@ def test_totals_and_tokens_per_passed_task():
 
 
 def test_markdown_is_a_table_with_an_escaped_reason():
-    text = report.as_markdown(OUTCOMES, META)
+    text = report.as_markdown([Card("new", OUTCOMES)], META)
     assert "**1 of 2 tasks passed (50.0%)**" in text
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(rows) == 3
@@ -99,7 +99,7 @@ def test_markdown_is_a_table_with_an_escaped_reason():
 
 
 def test_json_round_trips():
-    data = json.loads(report.as_json(OUTCOMES, META))
+    data = json.loads(report.as_json([Card("new", OUTCOMES)], META))
     assert data["meta"] == META and data["totals"]["passed"] == 1
     assert data["tasks"][1]["reason"] == "no table | was made"
     assert set(data["tasks"][0]) == {"name", "title", "mode", "passed", "reason", "seconds",
@@ -133,4 +133,4 @@ def test_tally_lists_the_calls_in_order_with_the_failed_ones_marked():
     assert counted.calls == ["read_document", "replace_text (failed)", "replace_text"]
     outcome = Outcome("t", "T", "direct", False, "r", calls=counted.calls)
     assert "| read_document, replace_text (failed), replace_text | r |" in report.as_markdown(
-        [outcome], {})
+        [Card("old", [outcome])], {})
