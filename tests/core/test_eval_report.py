@@ -5,11 +5,11 @@ import re
 import zipfile
 
 from marginalia.eval import odf, report
-from marginalia.eval.report import Outcome
+from marginalia.eval.report import Card, Outcome
 
 NS = " ".join('xmlns:%s="%s"' % item for item in sorted(odf.NS.items()))
 
-# What LibreOffice writes for a tracked replacement, a comment, a list, a table, spaces.
+# What LibreOffice writes for a tracked replacement, a comment, a link, a list, a table, spaces.
 SAVED = ("""<office:document-content %s><office:automatic-styles>
 <style:style style:name="P1" style:family="paragraph" style:parent-style-name="Heading_20_2"/>
 <style:style style:name="T1" style:family="text"><style:text-properties fo:font-weight="bold"/>
@@ -22,7 +22,9 @@ SAVED = ("""<office:document-content %s><office:automatic-styles>
 <text:p text:style-name="Text_20_body">We <text:change text:change-id="ct1"/><text:change-start
  text:change-id="ct2"/>receive<text:change-end text:change-id="ct2"/> it<text:s text:c="2"/>now.
 <office:annotation><dc:creator>AI</dc:creator><dc:date>2026</dc:date><text:p>Check
- this</text:p></office:annotation>Really <text:span text:style-name="T1">bold</text:span>.</text:p>
+ this</text:p></office:annotation>Really <text:span text:style-name="T1">bold</text:span>.
+<text:a xlink:type="simple" xlink:href="http://example.com/">The <text:span
+ text:style-name="T1">site</text:span></text:a>.</text:p>
 <text:list><text:list-item><text:p>One</text:p></text:list-item><text:list-item><text:list>
 <text:list-item><text:p>Nested</text:p></text:list-item></text:list></text:list-item></text:list>
 <table:table><table:table-header-rows><table:table-row><table:table-cell><text:p>Fruit</text:p>
@@ -39,9 +41,10 @@ def test_reads_what_libreoffice_saves():
     heading, para = doc.blocks[0], doc.blocks[1]
     assert (heading.style, heading.level) == ("Heading 2", 2)
     assert para.text.startswith("We receive it  now.") and "Check" not in para.text
-    assert para.bold == ["bold"] and para.style == "Text body"
+    assert para.bold == ["bold", "site"] and para.style == "Text body"
+    assert para.links == [("The site", "http://example.com/")] and para.text.endswith("site.")
     assert [(c.text, c.block) for c in doc.comments] == [("Check\n this", 1)]
-    assert doc.tracked == 2
+    assert doc.tracked == 2 and doc.tracked_kinds == ["deletion", "insertion"]
     assert doc.blocks[4].rows == [["Fruit", "Price"], ["Apples", "3"]]
 
 
@@ -70,7 +73,7 @@ def test_tally_counts_each_turns_last_usage_and_every_tool_call():
               {"type": "error", "message": "later"}]]
     t = report.tally(turns)
     assert (t.prompt_tokens, t.completion_tokens, t.rounds) == (300, 15, 3)
-    assert t.answer == "Done." and t.error == "Too many rounds."
+    assert t.answer == "Done\n." and t.last_answer == "." and t.error == "Too many rounds."
 
 
 OUTCOMES = [Outcome("fix_spelling", "Fix", "direct", True, "", 3.25, 1000, 40, 2),
@@ -87,7 +90,7 @@ def test_totals_and_tokens_per_passed_task():
 
 
 def test_markdown_is_a_table_with_an_escaped_reason():
-    text = report.as_markdown(OUTCOMES, META)
+    text = report.as_markdown([Card("new", OUTCOMES)], META)
     assert "**1 of 2 tasks passed (50.0%)**" in text
     rows = [line for line in text.splitlines() if line.startswith("| ")]
     assert len(rows) == 3
@@ -96,7 +99,7 @@ def test_markdown_is_a_table_with_an_escaped_reason():
 
 
 def test_json_round_trips():
-    data = json.loads(report.as_json(OUTCOMES, META))
+    data = json.loads(report.as_json([Card("new", OUTCOMES)], META))
     assert data["meta"] == META and data["totals"]["passed"] == 1
     assert data["tasks"][1]["reason"] == "no table | was made"
     assert set(data["tasks"][0]) == {"name", "title", "mode", "passed", "reason", "seconds",
@@ -130,4 +133,4 @@ def test_tally_lists_the_calls_in_order_with_the_failed_ones_marked():
     assert counted.calls == ["read_document", "replace_text (failed)", "replace_text"]
     outcome = Outcome("t", "T", "direct", False, "r", calls=counted.calls)
     assert "| read_document, replace_text (failed), replace_text | r |" in report.as_markdown(
-        [outcome], {})
+        [Card("old", [outcome])], {})

@@ -1,44 +1,15 @@
-"""Every eval task's checker: a right result passes, a wrong or untouched one fails with
-the reason a scorecard reader needs. Results are hand-made documents (no office)."""
+"""The first 28 eval tasks' checkers (tasks_edit, tasks_more): a right result passes, a
+wrong or untouched one fails with the reason a scorecard reader needs. Results are
+hand-made documents (no office). The later task modules have a test file each."""
 
 import pytest
 
-from marginalia.eval import catalog, odf
+from marginalia.eval import (catalog, tasks_corpus, tasks_edit, tasks_long, tasks_modes,
+                             tasks_more, tasks_multi)
 from marginalia.eval.long_doc import LONG, LONG_TARGET
-from marginalia.eval.odf import Block, Comment
-
-TASKS = catalog.by_name()
-
-
-def doc_of(source, tracked=0):
-    """What the reader makes of ``source`` written as an .odt (the same path as a result)."""
-    doc = odf.parse_content(odf.content_xml(source).encode("utf-8"))
-    doc.tracked = tracked
-    return doc
-
-
-def edited(name, changes, tracked=0):
-    """The task's source with paragraphs replaced: {index: (style, text) or None to drop}."""
-    out = []
-    for index, block in enumerate(TASKS[name].source):
-        change = changes.get(index, block)
-        if change is not None:
-            out.append((change[0], change[1], block[2] if len(change) < 3 else change[2]))
-    return doc_of(out, tracked)
-
-
-def inserted(name, at, blocks):
-    source = list(TASKS[name].source)
-    return doc_of(source[:at] + blocks + source[at:])
-
-
-def comment_on(name, index, text):
-    doc = doc_of(TASKS[name].source)
-    doc.comments.append(Comment(text, index))
-    return doc
-
-
-B = "Text body"
+from marginalia.eval.odf import Block
+from tests.support.evaldocs import (B, TASKS, comment_on, doc_of, edited, inserted,
+                                    registered_by)
 
 # A right result per task, and the answer text the chat gave.
 RIGHT = {
@@ -143,17 +114,23 @@ WRONG = {
 
 
 def test_every_task_has_a_right_result_and_there_are_at_least_25():
-    assert len(TASKS) >= 25
-    assert set(RIGHT) == set(TASKS)
+    assert len(RIGHT) >= 25
+    assert set(RIGHT) == registered_by(tasks_edit) | registered_by(tasks_more)
     assert len({t.name for t in catalog.all_tasks()}) == len(catalog.all_tasks())
 
 
-@pytest.mark.parametrize("name", sorted(TASKS))
+def test_there_are_at_least_40_tasks_each_in_a_module_with_its_tests():
+    modules = (tasks_edit, tasks_more, tasks_modes, tasks_long, tasks_multi, tasks_corpus)
+    assert len(TASKS) >= 40
+    assert set().union(*(registered_by(m) for m in modules)) == set(TASKS)
+
+
+@pytest.mark.parametrize("name", sorted(RIGHT))
 def test_right_result_passes(name):
     assert TASKS[name].check(RIGHT[name](), ANSWERS.get(name, "Done.")) is None
 
 
-@pytest.mark.parametrize("name", sorted(TASKS))
+@pytest.mark.parametrize("name", sorted(RIGHT))
 def test_untouched_or_wrong_answer_fails(name):
     task = TASKS[name]
     untouched = doc_of(task.source)

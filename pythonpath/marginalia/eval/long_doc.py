@@ -43,3 +43,15 @@ def _build() -> List[Source]:
 
 
 LONG = _build()
+
+# The same document with one day of the week misspelled in one paragraph of week 6.
+TYPO_TARGET = 57
+TYPO_SENTENCE = "The warehouse will be closed on Wensday for the yearly count."
+LONG_TYPO = [block if index != TYPO_TARGET else
+             (block[0], TYPO_SENTENCE + " " + block[1], block[2])
+             for index, block in enumerate(LONG)]
+
+
+def week(number: int) -> int:
+    """The index of the heading "Week <number>" (weeks 2 to 7; week 1 has none)."""
+    return (number - 1) * 10

@@ -4,8 +4,9 @@ The eval's source documents are written here rather than built through the
 office: a task is then plain data, the files are made in milliseconds, and a
 checker's test needs no office. Reading goes through content.xml only, into
 the few facts checkers look at: blocks (paragraphs, headings, list items,
-tables) with their style, text and bold/italic runs, the comments and the
-paragraph each is anchored in, tracked-change regions and bookmark names.
+tables) with their style, text, bold/italic runs, links and bookmark names,
+the comments and the paragraph each is anchored in, and the tracked-change
+regions with their kinds.
 
 Tracked changes: ODF keeps deleted text inside ``text:tracked-changes`` and
 leaves inserted text in the body, so the body read here is the document as if
@@ -26,6 +27,7 @@ NS = {
     "table": "urn:oasis:names:tc:opendocument:xmlns:table:1.0",
     "fo": "urn:oasis:names:tc:opendocument:xmlns:xsl-fo-compatible:1.0",
     "dc": "http://purl.org/dc/elements/1.1/",
+    "xlink": "http://www.w3.org/1999/xlink",
 }
 
 
@@ -44,6 +46,7 @@ class Block:
     italic: List[str] = field(default_factory=list)
     rows: List[List[str]] = field(default_factory=list)   # a table's cell texts
     bookmarks: List[str] = field(default_factory=list)
+    links: List[Tuple[str, str]] = field(default_factory=list)   # (text, target) each
 
 
 @dataclass
@@ -57,6 +60,9 @@ class Doc:
     blocks: List[Block] = field(default_factory=list)
     comments: List[Comment] = field(default_factory=list)
     tracked: int = 0                # how many tracked-change regions
+    # Each region's kind, in the file's order: "insertion", "deletion", "format-change";
+    # LibreOffice (7.4) writes a paragraph style change as "UnknownChange".
+    tracked_kinds: List[str] = field(default_factory=list)
 
     def texts(self) -> List[str]:
         return [b.text if b.kind != "table" else " | ".join(" | ".join(r) for r in b.rows)
@@ -201,6 +207,7 @@ class _Inline:
         self.parts: List[Tuple[str, bool, bool]] = []
         self.notes: List[str] = []
         self.bookmarks: List[str] = []
+        self.links: List[Tuple[str, str]] = []
 
     def walk(self, elem: ET.Element, bold: bool, italic: bool) -> None:
         if elem.text:
@@ -220,6 +227,11 @@ class _Inline:
                 self.bookmarks.append(child.get(_q("text", "name"), ""))
             elif tag in (_q("text", "note"),):
                 pass  # footnotes are not the paragraph's text
+            elif tag == _q("text", "a"):
+                start = len(self.parts)
+                self.walk(child, bold, italic)
+                self.links.append(("".join(p[0] for p in self.parts[start:]),
+                                   child.get(_q("xlink", "href"), "")))
             else:
                 name = child.get(_q("text", "style-name"))
                 self.walk(child, bold or name in self.styles.bold,
@@ -254,7 +266,8 @@ def _paragraph(elem: ET.Element, styles: _Styles, kind: str, doc: Doc) -> None:
         if not level and style[-1:].isdigit():
             level = int(style[-1])
     block = Block(kind, "".join(p[0] for p in inline.parts), style, level,
-                  inline.stretches(1), inline.stretches(2), bookmarks=inline.bookmarks)
+                  inline.stretches(1), inline.stretches(2), bookmarks=inline.bookmarks,
+                  links=inline.links)
     doc.blocks.append(block)
     for note in inline.notes:
         doc.comments.append(Comment(note, len(doc.blocks) - 1))
@@ -289,7 +302,13 @@ def _body(parent: ET.Element, styles: _Styles, doc: Doc, kind: str = "paragraph"
         elif child.tag in (_q("text", "section"),):
             _body(child, styles, doc, kind)
         elif child.tag == _q("text", "tracked-changes"):
-            doc.tracked += len(child.findall(_q("text", "changed-region")))
+            for region in child.findall(_q("text", "changed-region")):
+                doc.tracked += 1
+                doc.tracked_kinds.extend(_local(kind.tag) for kind in region[:1])
+
+
+def _local(tag: str) -> str:
+    return tag.rsplit("}", 1)[-1]
 
 
 def parse_content(xml: bytes) -> Doc:

@@ -59,15 +59,9 @@ CLAIMS = [h("Coffee"), p("Coffee is grown in more than 70 countries (FAO, 2021).
       ["Add a comment to each claim that gives no source, asking for one. Do not change "
        "the text."])
 def _comment_unsupported(doc: Doc, answer: str) -> Optional[str]:
-    reason = c.first(c.count(doc, 4), c.intact(CLAIMS, doc))
-    if reason:
-        return reason
-    where = {note.block for note in doc.comments}
-    if 2 not in where:
-        return "no comment on the unsupported claim about living longer"
-    if where & {1, 3}:
-        return "a claim with a source got a comment too"
-    return None
+    return c.first(c.count(doc, 4), c.intact(CLAIMS, doc),
+                   c.noted(doc, 2, "the unsupported claim about living longer", {1, 3},
+                           "a claim with a source"))
 
 
 KEPT = [h("Minutes"), p("The comittee met on Tuesday."),
@@ -93,12 +87,8 @@ TRACK = [h("Letter"), p("We look forward to recieve your reply."), p("Kind regar
 @task("tracked_spelling", "Fix spelling as tracked changes", TRACK,
       ["Fix the spelling mistake in this document."], mode="tracked")
 def _tracked_spelling(doc: Doc, answer: str) -> Optional[str]:
-    reason = c.first(c.absent(doc, ["recieve"]), c.count(doc, 3), c.intact(TRACK, doc, {1}))
-    if reason:
-        return reason
-    if not doc.tracked:
-        return "the edit was not recorded as a tracked change"
-    return None
+    return c.first(c.absent(doc, ["recieve"]), c.count(doc, 3), c.intact(TRACK, doc, {1}),
+                   c.tracked(doc))
 
 
 QUARTER = [h("Results"), p("Sales rose in Q3."), p("Costs fell in Q3 as well."),
@@ -124,8 +114,9 @@ PROPOSE = [h("Invitation"), p("Please recieve our warm welcome."), p("Dinner is 
 @task("comments_mode", "Propose an edit as a comment", PROPOSE,
       ["Fix the spelling mistake in this document."], mode="comments")
 def _comments_mode(doc: Doc, answer: str) -> Optional[str]:
-    if [b.text for b in doc.blocks] != [c.plain(t) for _s, t, _k in PROPOSE]:
-        return "the text was changed, but only comments were allowed"
+    reason = c.text_unchanged(PROPOSE, doc)
+    if reason:
+        return reason
     notes = [n for n in doc.comments if "receive" in n.text.lower()]
     if not notes:
         return "no comment proposes \u201creceive\u201d"
