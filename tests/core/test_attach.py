@@ -65,24 +65,25 @@ def test_the_system_message_and_tools_stay_byte_identical_across_turns():
     calls = []
     client = FakeClient(
         pieces(tool_calls_response([("c1", "edit", {"text": "2: We will receive them."})])),
-        pieces(text_response("Fixed.")), pieces(text_response("Two paragraphs.")),
-        pieces(text_response("Yes.")))
+        pieces(text_response("Two paragraphs.")), pieces(text_response("Yes.")))
     conversation = Conversation()
     registry = _edit_registry(calls)
     _run(client, conversation, registry, "Fix it.", attach.Attachments(VIEW))
     _run(client, conversation, registry, "How long is it?", attach.Attachments(EDITED))
     _run(client, conversation, registry, "Sure?", attach.Attachments(EDITED))
     bodies = client.bodies
-    assert calls == ["2: We will receive them."]
+    # The edit made, the turn ended there: no round for a summary.
+    assert calls == ["2: We will receive them."] and len(bodies) == 3
     system = bodies[0]["messages"][0]
     assert all(b["messages"][0] == system and b["tools"] == bodies[0]["tools"] for b in bodies)
     assert "recieve" not in system["content"] and "Visit" not in system["content"]
-    # Each request starts with the one before it (what a prefix cache re-uses).
-    for before, after in zip(bodies, bodies[1:]):
-        assert after["messages"][:len(before["messages"])] == before["messages"]
-    # The edited view went with the second question, not with the third.
-    assert bodies[2]["messages"][-1]["content"].startswith(EDITED)
-    assert bodies[3]["messages"][-1]["content"] == "Sure?"
+    # The edit is remembered as the block the model wrote; the next message brings the
+    # edited view, and the question after it only the question.
+    assert bodies[1]["messages"][2] == {"role": "assistant",
+                                        "content": "```edit\n2: We will receive them.\n```"}
+    assert bodies[1]["messages"][-1]["content"].startswith(EDITED)
+    assert bodies[2]["messages"][:len(bodies[1]["messages"])] == bodies[1]["messages"]
+    assert bodies[2]["messages"][-1]["content"] == "Sure?"
     # No attachment key reaches the server.
     assert not any(k in m for b in bodies for m in b["messages"] for k in attach.KEYS)
 
@@ -98,25 +99,38 @@ def test_a_fenced_edit_is_a_call_and_never_shown():
     shown = "".join(e.text for e in recorder.kinds(TEXT))
     assert "```" not in shown and "I fixed it." in shown and "Anything else?" in shown
     assert [e.ok for e in recorder.kinds(TOOL_RESULT)] == [True]
+    assert len(client.bodies) == 1          # the edit ended the turn
 
 
 def test_without_tools_the_fenced_exchange_stays_text():
-    """Ollama refuses tools for a model without them: the prompt then teaches the fence,
-    and the exchange stays text (no tool calls or tool messages go to that server)."""
+    """Ollama refuses tools for a model without them: the prompt teaches the fence either
+    way, and the exchange stays text (no tool calls or tool messages go to that server)."""
     calls = []
     refused = EndpointError("model does not support tools", status=400)
     refused.no_tools = True
     client = FakeClient(refused,
                         pieces(text_response("Here:\n```edit\n2: We will receive them.\n```")),
-                        pieces(text_response("Done.")))
+                        pieces(text_response("You're welcome.")))
     conversation = Conversation()
     result, recorder = _run(client, conversation, _edit_registry(calls), "Fix it.",
                             attach.Attachments(VIEW))
     assert calls == ["2: We will receive them."] and result.error is None
-    second, third = client.bodies[1], client.bodies[2]
+    second = client.bodies[1]
     assert "tools" not in second and "```edit" in second["messages"][0]["content"]
-    assert third["messages"][-2] == {"role": "assistant",
-                                     "content": "Here:\n\n```edit\n2: We will receive them.\n```"}
-    assert third["messages"][-1] == {"role": "user", "content":
-                                     "[The result of your edit] Done: paragraph 2 revised."}
+    assert conversation.messages[1:] == [{"role": "assistant", "content":
+                                          "Here:\n\n```edit\n2: We will receive them.\n```"}]
+    _run(client, conversation, _edit_registry(calls), "Thanks.", attach.Attachments(EDITED))
+    third = client.bodies[2]
     assert not any(m.get("tool_calls") or m["role"] == "tool" for m in third["messages"])
+    # A failed edit is told to the model as text too (a user message), and it goes on.
+    messages = [{"role": "user", "content": "Fix."},
+                {"role": "assistant", "content": None, "tool_calls": [
+                    {"id": "c", "type": "function",
+                     "function": {"name": "edit", "arguments": '{"text": "9: x"}'}}]},
+                {"role": "tool", "tool_call_id": "c", "content": "Error: No line 9."}]
+    ended = textcalls.settle(messages, 2, [{"id": "c", "name": "edit",
+                                            "arguments": '{"text": "9: x"}'}],
+                             [("edit", False)], "edit", False)
+    assert not ended and messages[1:] == [
+        {"role": "assistant", "content": "```edit\n9: x\n```"},
+        {"role": "user", "content": "[The result of your edit] Error: No line 9."}]

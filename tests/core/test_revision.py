@@ -43,10 +43,10 @@ VISIT = doc("# Visit", "We will recieve the guests at noon.",
 
 def test_lines_are_read_with_numbers_new_lines_and_table_rows():
     lines = rv.read("2: We will receive\n\nnew one\n3:\n4: ...\n5: | a | b |\n   | c | d |\n"
-                    "```\n| x |\n| y |")
+                    "```\n| x | 1 |\n| y | 2 |")
     assert lines == [rv.Line(2, "We will receive"), rv.Line(None, "new one"),
                      rv.Line(3, ""), rv.Line(4, "", anchor=True),
-                     rv.Line(5, "| a | b |\n| c | d |"), rv.Line(None, "| x |\n| y |")]
+                     rv.Line(5, "| a | b |\n| c | d |"), rv.Line(None, "| x | 1 |\n| y | 2 |")]
     # A time is text, not a number; a numbered list item is not a paragraph number.
     assert rv.read("10:30 we meet\n2. item") == [rv.Line(None, "10:30 we meet"),
                                                  rv.Line(None, "2. item")]
@@ -157,9 +157,11 @@ def test_refusals_say_why_and_change_nothing():
             run(VISIT, text)
         assert refused.value.kind == rv.EMPTY
     with pytest.raises(rv.Refusal) as refused:
-        run(VISIT, "9: more")
+        run(VISIT, "9:")
     assert refused.value.kind == rv.UNKNOWN and refused.value.paragraphs == [9]
     assert "has 4 paragraphs" in str(refused.value)
+    # A new line numbered past the end is added at the end.
+    assert kinds(run(VISIT, "5: More.")) == [("insert", 4, 4)]
 
 
 def test_a_paragraph_not_seen_is_shown_in_the_refusal():
@@ -196,3 +198,74 @@ def test_ops_run_from_the_last_paragraph_to_the_first():
         (op.position for op in result.ops), reverse=True)
     assert kinds(result) == [("insert", 4, 4), ("delete", 3, 3), ("revise", 2, 2),
                              ("insert", 0, 0)]
+
+
+# What Qwen2.5-Coder 1.5B really wrote in the eval (its transcripts): the passage as it
+# should read, often numbered from 1 again. Its words place each line.
+
+def test_a_passage_that_leaves_lines_out_deletes_nothing_a_struck_line_deletes():
+    park = doc("# Office news", "The kitchen has a new coffee machine.",
+               "The parking lot will be closed on Monday for repairs.",
+               "The printer on floor two is fixed.")
+    # Left out between given lines: kept (the 1.5B left out lines it meant to keep too).
+    result = run(park, "1: # Office news\n2: The kitchen has a new coffee machine.\n"
+                       "4: The printer on floor two is fixed.")
+    assert result.ops == []
+    # Struck through: deleted, found by its words even under the wrong number.
+    result = run(park, "2: ~~The parking lot will be closed on Monday for repairs.~~")
+    assert kinds(result) == [("delete", 3, 3)]
+    assert kinds(run(park, "~~The kitchen has a new coffee machine.~~")) == [("delete", 2, 2)]
+    with pytest.raises(rv.Refusal) as refused:
+        run(park, "3: ~~The canteen is closed.~~")
+    assert refused.value.kind == rv.UNPLACED and "The canteen" in str(refused.value)
+    notes = doc("# Notes", "Bring a warm coat.", "Meet at the station.", "Bring a warm coat.",
+                "Tickets are free.")
+    # Numbered from 1 again and both coats left out: nothing is lost.
+    result = run(notes, "2: # Notes\n3: Meet at the station.\n4: Tickets are free.")
+    assert result.ops == []
+    # Only changed lines (every given line changes something): the others stay.
+    heads = doc("Introduction", "This guide explains the new office rules.", "Rules",
+                "Doors close at eight.", "Contact", "Write to the desk.")
+    result = run(heads, "1: # Introduction\n2: # Rules\n3: # Contact")
+    assert kinds(result) == [("restyle", 5, 5), ("restyle", 3, 3), ("restyle", 1, 1)]
+
+
+def test_rows_numbered_one_by_one_or_without_edge_pipes_are_one_new_table():
+    prices = doc("# Prices", "Apples: 3 euros", "Pears: 4 euros", "Plums: 2 euros",
+                 "Prices include tax.")
+    for text in ("1: # Prices\n2: Fruit | Price\n3: Apples | 3 euros\n4: Pears | 4 euros\n"
+                 "5: Plums | 2 euros",
+                 "2: | Fruit | Price |\n3: | Apples | 3 euros |\n4: | Pears | 4 euros |\n"
+                 "5: | Plums | 2 euros |"):
+        result = run(prices, text)
+        # The table takes the first price line's place and the other two with it; the
+        # line about tax, whose words it does not hold, stays.
+        assert kinds(result) == [("delete", 3, 4), ("replace", 2, 2)], text
+        assert result.ops[1].markdown.startswith("| Fruit | Price |\n| --- | --- |\n")
+
+
+def test_numbers_that_are_not_the_documents_never_place_new_lines_over_paragraphs():
+    fruit = doc("# Fruits", "These grow in our garden.", "# Vegetables", "These too.")
+    result = run(fruit, "2: # Fruits\n3: - Apple\n4: - Banana\n5: - Cherry")
+    # The heading is line 1 by its words, so the numbers are off by one: the list is new
+    # lines after it, and "Vegetables" and "These too." are left alone.
+    assert kinds(result) == [("insert", 1, 1)]
+    prices = doc("# Prices", "Apples: 3 euros", "Pears: 4 euros", "Plums: 2 euros",
+                 "Prices include tax.")
+    result = run(prices, "1: # Prices\n2: Apples: 3 euros\n3: Pears: 4 euros\n"
+                         "4: Plums: 2 euros\n5: Prices include tax.\n6: | Fruit | Price |\n"
+                         "7: | Apples | 3 euros |")
+    assert kinds(result) == [("insert", 5, 5)]
+
+
+def test_a_piece_of_a_line_with_a_new_look_changes_only_that_look():
+    book = doc("My favourite novel is The Long Road by Ann Hale.", "I read it twice.")
+    result = run(book, "1: *The Long Road*")
+    assert kinds(result) == [("revise", 1, 1)]
+    assert result.ops[0].markdown == "My favourite novel is *The Long Road* by Ann Hale."
+    assert run(book, "1: *The Long Road*").ops[0].markdown.count("*") == 2
+    # Without a look it is the line shortened (the last words deleted), as written.
+    cut = run(book, "1: My favourite novel is The Long Road.")
+    assert cut.ops[0].markdown == "My favourite novel is The Long Road."
+    # Cut inside a word it is no piece either.
+    assert run(book, "1: *ong Road*").ops[0].markdown == "*ong Road*"

@@ -36,8 +36,8 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import (attach, budget, misfire, textcalls, window as server_window,
-                             window_errors)
+from marginalia.chat import (attach, budget, linecalls, misfire, textcalls,
+                             window as server_window, window_errors)
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
@@ -101,6 +101,8 @@ def run_turn(client: "ChatClient", conversation: Conversation, user_text: str,
     turn.base_prompt = base_prompt
     turn.sources = sources         # what the system message says of the chat's sources
     turn.attachments = attachments
+    # The tool an edit written as text calls (chat.textcalls): the rewrite protocol's.
+    turn.fence_tool = "edit" if attachments is not None and turn.registry.has("edit") else None
     return turn.run(user_text)
 
 
@@ -132,6 +134,8 @@ class _Turn:
         self.resent_shorter = False  # a refusal for length was answered by a resend already
         self.nudged = None         # where the answer that wrote a call as text sits, once told
         self.attachments = None    # the rewrite protocol's (chat.attach)
+        self.user_text = ""
+        self.fence_tool = None
 
     def emit(self, event):
         self.on_event(event)
@@ -150,6 +154,7 @@ class _Turn:
     def run(self, user_text):
         result = self.result
         turn_start = len(self.conversation)
+        self.user_text = user_text
         self.conversation.append(attach.user_message(user_text, self.attachments,
                                                      self.conversation.messages))
         tools = self.fit_tools(self.registry.schemas())
@@ -191,12 +196,13 @@ class _Turn:
                 if tools and result.rounds < max_rounds and self.nudge(stream.content, tools):
                     continue
                 break
-            at = len(self.conversation)
+            at, made = len(self.conversation), len(result.tool_calls)
             if not self.run_tools(stream.tool_calls):
                 finish = self.stopped()
                 break
-            if not tools:
-                textcalls.as_text(self.conversation.messages, at, stream.tool_calls)
+            if textcalls.settle(self.conversation.messages, at, stream.tool_calls,
+                                result.tool_calls[made:], self.fence_tool, bool(tools)):
+                break
             if self.watch.stuck is not None:
                 self.fail(STUCK % self.watch.stuck)
                 finish = "repeating"
@@ -287,16 +293,11 @@ class _Turn:
         used = prompt + (answer if isinstance(answer, int) else 0)
         self.emit(Event(CONTEXT, usage={"tokens": used, "window": self.window.tokens}))
 
-    @property
-    def fence_tool(self):
-        """The tool a fenced edit calls: the rewrite protocol's edit, when offered."""
-        if self.attachments is not None and self.registry.has("edit"):
-            return "edit"
-        return None
-
     def request(self, turn_start, tools):
         """One streamed request; returns its StreamResult (``error`` set on failure)."""
-        accumulator = StreamAccumulator(tools=tools, fence_tool=self.fence_tool)
+        # Numbered lines alone are an edit, unless the user asked a question (linecalls).
+        accumulator = StreamAccumulator(tools=tools, fence_tool=self.fence_tool,
+                                        bare_lines=not linecalls.asks(self.user_text))
         decoder = SSEDecoder()
         prior_usage = self.result.usage
         forward = _Forwarder(self, prior_usage)
@@ -364,7 +365,7 @@ class _Turn:
         """After an answer that wrote a call as text: tell the model once (chat.misfire)."""
         if self.nudged is None:
             self.nudged = misfire.tell(self.conversation.messages, content,
-                                       textcalls.tool_names(tools))
+                                       textcalls.tool_names(tools), self.fence_tool)
             return self.nudged is not None
         return False
 

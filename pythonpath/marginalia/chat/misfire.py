@@ -25,6 +25,11 @@ NUDGE = ("Nothing changed: you wrote the call to %s as text instead of calling t
 NUDGE_UNKNOWN = ("Nothing changed: there is no tool named %s. Call one of the tools you were "
                  "given (%s) as a tool call, or answer in one sentence.")
 
+# The rewrite protocol's edit is written, not called (chat.prompt, textcalls).
+NUDGE_WRITTEN = ("Nothing changed: to change the document, write the changed lines in a "
+                 "block fenced as edit (```edit ... ```), without explaining it. If no "
+                 "change is needed, say so in one sentence.")
+
 _OPENING = "Nothing changed: "
 _NAMED = re.compile(r"""["']name["']\s*:\s*["'](?:functions\.)?([A-Za-z_][\w.-]{0,63})["']""")
 _ARGUMENTS = re.compile(r"""["'](?:arguments|parameters)["']\s*:""")
@@ -52,12 +57,17 @@ def misfired(text: str, names: Iterable[str]) -> Optional[str]:
     return None
 
 
-def tell(messages: List[Dict[str, Any]], content: str, names: Iterable[str]) -> Optional[int]:
+def tell(messages: List[Dict[str, Any]], content: str, names: Iterable[str],
+         written: Optional[str] = None) -> Optional[int]:
     """When ``content`` (the last message, the model's answer) misfired a call, append the
-    nudge and return where the answer sits; else None."""
-    names = list(names)
+    nudge and return where the answer sits; else None. ``written``: the tool the model
+    calls by writing a fenced block (it is not offered as a function)."""
+    names = list(names) + ([written] if written else [])
     name = misfired(content, names)
-    if name is not None:
+    if name is not None and name == written:
+        log.info("the model wrote a call to %s in prose; asked it for the block", name)
+        told = NUDGE_WRITTEN
+    elif name is not None:
         log.info("the model wrote a call to %s as text; asked it to call the tool", name)
         told = NUDGE % name
     else:

@@ -41,28 +41,23 @@ SYSTEM_PROMPT = (
     "- Answer in the language of the user's message. Keep chat replies short.")
 
 # The rewrite protocol (tools.REWRITE): the model writes the new lines, Marginalia the edit.
+# Short: a local model reads every token of it before its first word (issue 36).
 _REWRITE_HEAD = (
-    "You are Marginalia, a writing partner inside LibreOffice Writer. The user's message "
-    "comes with their document as numbered lines ('# ' headings, '- ' and '1. ' list items, "
-    "'| ' table rows, **bold**, *italic*).\n")
+    "You are Marginalia, a writing partner in LibreOffice Writer. The user's message comes "
+    "with their document as numbered lines ('# ' heading, '- ' list item, **bold**, "
+    "*italic*).\n")
 _REWRITE_TAIL = (
-    "- Change only what was asked and keep the author's words elsewhere; then say in a "
-    "sentence what you changed.\n"
-    "- When the user asks a question or wants advice, answer in the chat and leave the "
-    "document alone.\n"
-    "- A tool that reports an error changed nothing: call it again as the error says, or "
-    "explain.\n"
-    "- Answer in the language of the user's message. Keep replies short.")
-REWRITE_PROMPT = _REWRITE_HEAD + (
-    "- To change the document, call edit with the new version of only the lines that "
-    "change, each starting with its number as shown. What you write in the chat never "
-    "changes the document.\n") + _REWRITE_TAIL
-# Without tool calls (a server or model that has none), the same lines in a fenced block.
+    "- Change only what was asked; then say in one sentence what you changed.\n"
+    "- For a question or advice, just answer; do not edit.\n"
+    "- A tool that reports an error changed nothing: fix the call or explain.\n"
+    "- Answer in the language of the user's message.")
+# The edit is written as text, whether the server takes tools or not: asked to call a
+# tool with the lines, Qwen2.5-Coder 1.5B copied the document unchanged into it; asked to
+# write them, it wrote the changed lines (the eval's transcripts, issue 36).
 FENCE = "edit"
-REWRITE_TEXT_PROMPT = _REWRITE_HEAD + (
-    "- To change the document, write the new version of only the lines that change in a "
-    "block like this, each line starting with its number as shown:\n```%s\n3: The new "
-    "text of line 3.\n```\n%s Text outside such a block never changes the document.\n"
+REWRITE_PROMPT = _REWRITE_HEAD + (
+    "- To change the document, write the changed lines in a block:\n```%s\n2: The "
+    "corrected sentence.\n```\n%s Writing outside such a block changes nothing.\n"
     % (FENCE, EDIT_RULES)) + _REWRITE_TAIL
 
 NO_TOOLS_PROMPT = (
@@ -120,14 +115,14 @@ def system_prompt(settings: Settings, context: Optional[str] = None,
 
     ``base`` replaces the chat's own prompt (a quick action says what it needs itself, and
     keeps the language of the text it works on, whatever the answer-language setting says).
-    ``rewrite``: the rewrite protocol's prompt (with the edit tool, or without tools the
-    fenced form); its context and sources go with the user's message instead.
+    ``rewrite``: the rewrite protocol's prompt (its edit written as a fenced block, tools
+    or not); its context and sources go with the user's message instead.
     """
     if base:
         first = base
     else:
         if rewrite:
-            chosen = REWRITE_PROMPT if has_tools else REWRITE_TEXT_PROMPT
+            chosen = REWRITE_PROMPT
         else:
             chosen = SYSTEM_PROMPT if has_tools else NO_TOOLS_PROMPT
         first = chosen.replace(

@@ -119,12 +119,12 @@ class StreamAccumulator:
 
     def __init__(self, id_factory: Optional[Callable[[], str]] = None,
                  tools: Optional[Sequence[Mapping[str, Any]]] = None,
-                 fence_tool: Optional[str] = None) -> None:
+                 fence_tool: Optional[str] = None, bare_lines: bool = False) -> None:
         self._new_id = id_factory or new_call_id
         self._merger = deltamerge.DeltaAccumulator()
         self._think = thinking.ThinkSplitter()
         # The request's tool schemas: a JSON block naming one of them is a call.
-        self._textcalls = TextCallFilter(tool_names(tools), fence_tool)
+        self._textcalls = TextCallFilter(tool_names(tools), fence_tool, bare_lines)
         self._content = []
         self._reasoning = []
         self._router = CallRouter()
@@ -339,7 +339,8 @@ class StreamAccumulator:
             self._reasoning.append(moved)
             self._content = []
             self._textcalls = TextCallFilter(self._textcalls.tool_names,
-                                             self._textcalls.fence_tool)
+                                             self._textcalls.fence_tool,
+                                             self._textcalls.bare_lines)
             self._plain = False
             if shown:
                 # What was shown as answer moves to the thinking pane (ui.transcript).

@@ -42,7 +42,7 @@ import json
 import re
 from typing import Any, Dict, FrozenSet, Iterable, List, Mapping, Optional, Tuple
 
-from marginalia.chat import json_repair
+from marginalia.chat import json_repair, linecalls
 from marginalia.chat.jsonblocks import (FENCE, FENCE_LANGS, LEFTOVERS, NO, YES,
                                           json_block_calls, unwrap_call)
 
@@ -261,12 +261,19 @@ class TextCallFilter:
     need not be offered: a server without tool calls is taught the fence).
     """
 
-    def __init__(self, tool_names: Iterable[str] = (), fence_tool: Optional[str] = None) -> None:
+    def __init__(self, tool_names: Iterable[str] = (), fence_tool: Optional[str] = None,
+                 bare_lines: bool = False) -> None:
         self._held = ""                              # a possible partial marker at the end
         self._markup: Optional[List[str]] = None     # parts from the first full marker on
-        self._names = frozenset(tool_names)
+        # The fence tool is not offered as a function, but a JSON call of it is one.
+        self._names = frozenset(tool_names) | frozenset([fence_tool] if fence_tool else [])
         self.fence_tool = fence_tool
         self._markers = MARKERS + ((EDIT_FENCE,) if fence_tool else ())
+        # An answer of nothing but numbered lines is the fence tool's edit too (linecalls);
+        # held back while it may be one.
+        self.bare_lines = bool(fence_tool) and bare_lines
+        self._lines_opening = self.bare_lines
+        self._lines = ""
         self._opening = bool(self._names)            # the message may still be JSON calls
         self._json = ""                              # the text held back meanwhile
 
@@ -278,7 +285,8 @@ class TextCallFilter:
     def passthrough(self) -> bool:
         """True when text without "<" or "[" (nor "`" with a fence tool) would be displayed
         unchanged."""
-        return not self._held and self._markup is None and not self._opening
+        return not self._held and self._markup is None and not self._opening and \
+            not self._lines_opening
 
     def feed(self, text: str) -> str:
         """Pass answer text through, keeping back anything that may be call markup."""
@@ -287,6 +295,10 @@ class TextCallFilter:
             return ""
         if self._opening:
             text = self._json_release(text)
+            if not text:
+                return ""
+        if self._lines_opening:
+            text = self._lines_release(text)
             if not text:
                 return ""
         if self._held:
@@ -321,10 +333,21 @@ class TextCallFilter:
         self._json = ""
         return held
 
+    def _lines_release(self, text):
+        """The text to go on with once the answer cannot be numbered lines, else "" (held)."""
+        held = self._lines + text
+        if len(held) <= linecalls.HOLD_LIMIT and \
+                linecalls.judge(held, False).verdict == linecalls.MAYBE:
+            self._lines = held
+            return ""
+        self._lines_opening = False
+        self._lines = ""
+        return held
+
     def raw_pending(self) -> str:
         """The text fed but not displayed yet (held or markup), clearing it."""
-        pending = self._json + self._held + "".join(self._markup or ())
-        self._json = self._held = ""
+        pending = self._json + self._lines + self._held + "".join(self._markup or ())
+        self._json = self._lines = self._held = ""
         self._markup = None
         return pending
 
@@ -342,6 +365,14 @@ class TextCallFilter:
             if verdict == YES and calls_allowed:
                 return "", calls
             shown = self.feed(held)
+        if self._lines_opening:
+            held, self._lines = self._lines, ""
+            self._lines_opening = False
+            found = linecalls.judge(held, True)
+            if found.verdict == linecalls.YES and calls_allowed:
+                return shown + found.intro, [{"name": self.fence_tool, "arguments": json.dumps(
+                    {"text": found.body}, ensure_ascii=False)}]
+            shown += self.feed(held)
         held, self._held = self._held, ""
         if self._markup is None:
             return shown + held, []
@@ -351,10 +382,13 @@ class TextCallFilter:
         return shown + leftover, calls
 
 
-def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]]) -> None:
-    """Keep an exchange of a request without tools as text: the answer (``messages[at-1]``)
-    with its fenced block(s) again and no tool calls, the results (``messages[at:]``) in
-    one user message after it. A server without tool calls may refuse tool messages."""
+def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]],
+            results_too: bool = True) -> None:
+    """Keep an exchange as text: the answer (``messages[at-1]``) with its fenced block(s)
+    again and no tool calls, the results (``messages[at:]``) in one user message after
+    it (``results_too``), else none. A server without tool calls may refuse tool
+    messages; and an edit the turn ended with is best remembered as the block the model
+    wrote (chat.loop): the next view shows what it made."""
     results = messages[at:]
     del messages[at:]
     blocks = []
@@ -367,5 +401,21 @@ def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]]
     answer = messages[at - 1]
     messages[at - 1] = {"role": "assistant", "content": "\n\n".join(
         part for part in [(answer.get("content") or "").strip()] + blocks if part)}
-    said = "\n".join(str(r.get("content", "")) for r in results)
-    messages.append({"role": "user", "content": "[The result of your edit] " + said})
+    if results_too:
+        said = "\n".join(str(r.get("content", "")) for r in results)
+        messages.append({"role": "user", "content": "[The result of your edit] " + said})
+
+
+def settle(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]],
+           outcomes: List[Tuple[str, bool]], fence_tool: Optional[str], tools_sent: bool) -> bool:
+    """After a round's calls ran (their results from ``messages[at]`` on): True when the
+    turn ends here. A round that only made the written edit, and made it, ends the turn
+    (no round for a summary a small model would only echo, and later claim without an
+    edit), remembered as the block the model wrote; a round of a request without tools
+    stays text (as_text)."""
+    if fence_tool and outcomes and all(o == (fence_tool, True) for o in outcomes):
+        as_text(messages, at, calls, results_too=False)
+        return True
+    if not tools_sent:
+        as_text(messages, at, calls)
+    return False

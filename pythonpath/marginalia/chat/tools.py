@@ -18,7 +18,7 @@ import inspect
 import json
 import logging
 from dataclasses import dataclass, field
-from typing import Any, Callable, Dict, List, Mapping, Optional, Union
+from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from marginalia.errors import Cancelled, ToolError
 
@@ -139,12 +139,18 @@ class ToolRegistry:
         """Whether a tool of that name is registered."""
         return name in self._tools
 
+    def hide(self, names: Iterable[str]) -> None:
+        """Leave these tools out of schemas() (a call of one still runs): what a turn does
+        not need is not offered, and costs no tokens."""
+        self._hidden = set(names)
+
     def schemas(self) -> List[Schema]:
         """The tools in OpenAI ``tools`` request format, in registration order."""
+        hidden = getattr(self, "_hidden", ())
         return [{"type": "function",
                  "function": {"name": t.name, "description": t.description,
                               "parameters": t.parameters}}
-                for t in self._tools.values()]
+                for t in self._tools.values() if t.name not in hidden]
 
     def call(self, name: str, arguments: Union[None, str, Mapping[str, Any]],
              limit: Optional[int] = None) -> ToolResult:

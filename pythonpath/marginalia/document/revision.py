@@ -5,15 +5,19 @@ The rewrite protocol shows the model the document as numbered lines (docview, wi
 change, in the same form. Marginalia, not the model, works out the edit:
 
 * ``N: text`` is the new version of paragraph N; ``N:`` alone deletes it; ``N: ...``
-  (or the line as it was) only says where the lines around it go.
-* A line without a number is a new paragraph, inserted after the numbered line above
-  it (before the numbered line below it when it comes first; ``0:`` is the start).
-* Paragraphs the text does not name stay as they are. One exception keeps merges and
-  "turn these lines into a table" from duplicating text: a paragraph next to a changed
-  one whose every word went into that change (and nowhere else) is deleted with it;
-  its words are in the new text, so nothing is lost.
-* A text without any number is matched to the paragraphs it resembles; if it resembles
-  none, it cannot be placed and is refused.
+  only says where the lines around it go. Which paragraph a line stands for is
+  decided by what it says, its number only helping (document.alignment): small
+  models renumber the passage they write.
+* A line that stands for no paragraph is new: inserted after the line above it
+  (before the line below it when it comes first; ``0:`` is the start; a number past
+  the end, at the end).
+* ``N: ~~the line~~`` deletes the paragraph that reads so (its words place it, as a
+  changed line's do); ``N:`` alone deletes paragraph N.
+* Paragraphs the text does not give stay, even between the lines it gives (a small
+  model's passage leaves out lines it did not mean to delete). One exception keeps
+  merges and "turn these lines into a table" from duplicating text: a paragraph next
+  to a changed line (or after a new table) whose every word went into it is deleted
+  with it; its words are in the new text, so nothing is lost.
 
 Every named paragraph must be one the model saw (``seen``: number -> its line as
 shown) and must still read so; when the user changed the document since, a
@@ -24,14 +28,15 @@ paragraphs, and the sentence for the model; nothing is changed by a refused edit
 numbers of the ones before stay right.
 """
 
-import difflib
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
+from marginalia.document import alignment, edit_text
+from marginalia.document.edit_text import Line, read  # noqa: F401 (read: the tests')
 from marginalia.document import markdown as md
 from marginalia.document.docview import LINE_BREAK, Para, body
+from marginalia.document.inline import render as render_runs
 from marginalia.errors import ToolError
 
 # What an Op does (Op.kind).
@@ -45,15 +50,6 @@ INSERT = "insert"        # new blocks after paragraph ``first`` (0: at the start
 EMPTY, UNPLACED, UNKNOWN, NOT_SEEN, CHANGED = (
     "empty", "unplaced", "unknown", "not seen", "changed")
 
-_NUMBERED = re.compile(r"^[ \t]*(?:paragraph[ \t]+|\u00b6[ \t]*)?(\d{1,6})[ \t]*:(?:[ \t]+(.*))?$",
-                       re.I)
-_ANCHOR_ONLY = ("...", "\u2026", "[unchanged]", "(unchanged)", "unchanged")
-_WORD = re.compile(r"\w+", re.UNICODE)
-# A numbered line reads like another paragraph, not its own, when it resembles its own
-# less than LOW and another (one not named) at least HIGH: the model mistook the number.
-LOW, HIGH = 0.5, 0.8
-# Matching a text without numbers: a line stands for the paragraph it resembles this much.
-MATCH = 0.6
 # A paragraph goes with a merged neighbour only when it has at least this many words.
 ABSORB_WORDS = 3
 
@@ -65,15 +61,6 @@ class Refusal(ToolError):
         super().__init__(sentence)
         self.kind = kind
         self.paragraphs = list(paragraphs)
-
-
-@dataclass(frozen=True)
-class Line:
-    """One block of the model's text: ``number`` None for a new block (0: the start)."""
-
-    number: Optional[int]
-    body: str
-    anchor: bool = False        # "N: ...": where, not what
 
 
 @dataclass
@@ -102,47 +89,13 @@ class Plan:
         return not self.ops
 
 
-# ---------------------------------------------------------------- reading the text
-
-def _is_row(line: str) -> bool:
-    return line.lstrip().startswith("|")
-
-
-def read(text: str) -> List[Line]:
-    """The model's text as Lines: one per non-blank line, a table's rows kept together."""
-    out: List[Line] = []
-    table = False                       # the previous line is a table row
-    for raw in (text or "").replace("\r\n", "\n").replace("\r", "\n").split("\n"):
-        if not raw.strip():
-            table = False
-            continue
-        if raw.strip().startswith("```"):
-            table = False
-            continue                    # a fence the model wrapped its text in
-        m = _NUMBERED.match(raw)
-        if m:
-            content = (m.group(2) or "").strip()
-            number = int(m.group(1))
-            anchor = content in _ANCHOR_ONLY
-            out.append(Line(number, "" if anchor else content, anchor))
-            table = _is_row(content)
-            continue
-        if table and _is_row(raw) and out:
-            last = out[-1]
-            out[-1] = Line(last.number, last.body + "\n" + raw.strip(), last.anchor)
-            continue
-        table = _is_row(raw)
-        out.append(Line(None, raw.strip()))
-    return out
-
-
 # ---------------------------------------------------------------- comparing blocks
 
 def as_markdown(body: str) -> str:
     """A line's markdown: a table written as the view shows one (rows only) gets the
     delimiter row markdown wants after its first row, which is then its header."""
     rows = body.split("\n")
-    if len(rows) < 2 or not all(_is_row(row) for row in rows) or md.parse(body)[0].kind == \
+    if len(rows) < 2 or not all(edit_text.is_row(row) for row in rows) or md.parse(body)[0].kind == \
             md.TABLE:
         return body
     width = max(len(md.split_row(row)) for row in rows)
@@ -152,24 +105,6 @@ def as_markdown(body: str) -> str:
 def shown(para: Para) -> str:
     """A paragraph's line as the rewrite protocol shows it (without its number)."""
     return "\n".join(line.strip() if i else line for i, line in enumerate(body(para, True)))
-
-
-def _plain(text: str) -> str:
-    blocks = md.parse(text)
-    return " ".join(b.text if b.kind != md.TABLE else " ".join(
-        md.plain_text(c) for row in b.rows for c in row) for b in blocks)
-
-
-def _words(text: str) -> List[str]:
-    return [w.lower() for w in _WORD.findall(_plain(text))]
-
-
-def similarity(a: str, b: str) -> float:
-    """How alike two lines read (0..1), by their words."""
-    x, y = _words(a), _words(b)
-    if not x and not y:
-        return 1.0
-    return difflib.SequenceMatcher(None, x, y, autojunk=False).ratio()
 
 
 def _kind_of(para: Para) -> Tuple[str, int]:
@@ -216,100 +151,50 @@ def _change(number: int, para: Para, new: str) -> Optional[Op]:
             if new_level == level:
                 return None
             return Op(RESTYLE, number, number, new, level=new_level, expect=expect)
+        piece = _piece(para.text.replace("\n", LINE_BREAK), old_runs, block.runs)
+        if piece is not None:
+            # A piece of the line with a new look (small models write just the words to
+            # make bold or italic): that look on that piece, the rest of the line kept.
+            if _flags(piece) == _flags(old_runs) and new_level == level:
+                return None
+            new = ("#" * new_level + " " if new_level else "") + render_runs(piece)
         return Op(REVISE, number, number, new, level=new_level, expect=expect)
     if kind in (md.BULLET, md.NUMBER) and block.kind == kind and block.level == level:
         return Op(REVISE, number, number, new, level=None, expect=expect)
     return Op(REPLACE, number, number, new, expect=expect)
 
 
-# ---------------------------------------------------------------- placing the lines
-
-def _without_numbers(lines: List[Line], seen: Mapping[int, str]) -> List[Line]:
-    """A text with no numbers matched to the paragraphs it resembles, in order: each line
-    that resembles a seen paragraph (at least MATCH, the best after the last matched) is
-    its new version; the others stay new lines placed between them."""
-    numbers = sorted(seen)
-    out: List[Line] = []
-    after = 0
-    for line in lines:
-        best, score = None, MATCH
-        for n in numbers:
-            if n <= after:
-                continue
-            s = similarity(line.body, seen[n])
-            if s >= score:
-                best, score = n, s
-        if best is None:
-            out.append(line)
+def _piece(old: str, old_runs: List[md.Run], new_runs: List[md.Run]) -> Optional[List[md.Run]]:
+    """``old_runs`` with the look of ``new_runs`` on the stretch they spell, when they
+    are bold or italic somewhere and spell a shorter stretch of ``old`` that starts and
+    ends at word edges; else None (a shorter line without a look is a shortened line)."""
+    if not any(r.bold or r.italic for r in new_runs):
+        return None
+    fragment = md.plain_text(new_runs).strip()
+    at = old.find(fragment) if fragment and len(fragment) < len(old) else -1
+    end = at + len(fragment)
+    if at < 0 or (at and old[at - 1].isalnum()) or (end < len(old) and old[end].isalnum()):
+        return None
+    looks = [(r.bold, r.italic) for r in old_runs for _ch in r.text]
+    if len(looks) != len(old):
+        return None
+    lead = len(md.plain_text(new_runs)) - len(md.plain_text(new_runs).lstrip())
+    wanted = [(r.bold, r.italic) for r in new_runs for _ch in r.text][lead:lead + len(fragment)]
+    looks[at:end] = wanted
+    out: List[md.Run] = []
+    for ch, (bold, italic) in zip(old, looks):
+        if out and (out[-1].bold, out[-1].italic) == (bold, italic):
+            out[-1].text += ch
         else:
-            out.append(Line(best, line.body))
-            after = best
-    return out
-
-
-def _renumber(lines: List[Line], seen: Mapping[int, str]) -> Dict[int, int]:
-    """The numbered lines that read like another seen paragraph, not their own, when that
-    other one is not named in the text: N -> the paragraph meant."""
-    named = {line.number for line in lines if line.number}
-    out: Dict[int, int] = {}
-    for line in lines:
-        n = line.number
-        if not n or line.anchor or not line.body or n not in seen:
-            continue
-        if similarity(line.body, seen[n]) >= LOW:
-            continue
-        scores = sorted(((similarity(line.body, text), m) for m, text in seen.items()
-                         if m not in named and m not in out.values()), reverse=True)
-        if scores and scores[0][0] >= HIGH and (len(scores) == 1 or scores[1][0] < HIGH):
-            out[n] = scores[0][1]
-    return out
-
-
-def _absorbed(changes: List[Tuple[int, str]], named: set, seen: Mapping[int, str],
-              current: Callable[[int], Optional[Para]]) -> List[int]:
-    """Paragraphs next to a changed one whose every word went into that change."""
-    out: List[int] = []
-    for number, new in changes:
-        para = current(number)
-        if para is None:
-            continue
-        added = Counter(_words(new)) - Counter(_words(seen.get(number, "")))
-        for step in (1, -1):
-            k = number + step
-            while k in seen and k not in named and k not in out:
-                neighbour = current(k)
-                if neighbour is None or neighbour.rows is not None or \
-                        shown(neighbour) != seen[k]:
-                    break
-                words = Counter(_words(seen[k]))
-                if sum(words.values()) < ABSORB_WORDS or words - added:
-                    break
-                added -= words
-                out.append(k)
-                k += step
+            out.append(md.Run(ch, bold=bold, italic=italic))
     return out
 
 
 # ---------------------------------------------------------------- the plan
 
-def _normalised(lines: List[Line]) -> List[Line]:
-    """A number named twice is a new line the second time; "0: text" is the start and a
-    new line."""
-    out: List[Line] = []
-    named = set()
-    for line in lines:
-        if line.number == 0:
-            out.append(Line(0, "", True))
-            if line.body:
-                out.append(Line(None, line.body))
-        elif line.number is not None and line.number in named:
-            if line.body:
-                out.append(Line(None, line.body))
-        else:
-            if line.number is not None:
-                named.add(line.number)
-            out.append(line)
-    return out
+def _positional(line: Line) -> bool:
+    """A line that only says where (a deletion "N:", a place "N: ...", the start "0:")."""
+    return bool(line.number is not None and (line.anchor or not (line.body or line.struck)))
 
 
 def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[Para]],
@@ -320,114 +205,167 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     as it is now (None past the end); ``count``: how many there are; ``locate(line)``:
     the paragraphs that read ``line`` now (to find one the user moved). Raises Refusal.
     """
-    lines = _normalised(read(text))
-    if not any(line.body for line in lines) and not any(
+    lines = edit_text.normalised(edit_text.read(text))
+    if not any(line.body or line.struck for line in lines) and not any(
             line.number and not line.anchor for line in lines):
         raise Refusal(EMPTY, "The edit was empty, so nothing was changed. Give the new "
                              "version of the lines that change, each starting with its "
                              "number as the document shows it (3: ...).")
-    if not any(line.number is not None for line in lines):
-        lines = _without_numbers(lines, seen)
-        if not any(line.number is not None for line in lines):
-            raise Refusal(UNPLACED, "Nothing was changed: the new text has no paragraph "
-                                    "number, so it is not clear where it goes. Start each "
-                                    "changed line with its number as the document shows it "
-                                    "(3: ...); put new paragraphs after the numbered line "
-                                    "they follow, or after a line 0: for the very start.")
-    out = Plan()
-    out.renumbered = _renumber(lines, seen)
-    lines = [Line(out.renumbered.get(line.number, line.number), line.body, line.anchor)
-             for line in lines]
-    numbers = [line.number for line in lines if line.number]
-    beyond = sorted(n for n in numbers if n > count)
+    named = [line.number for line in lines if _positional(line) and line.number]
+    beyond = sorted(n for n in named if n > count)
     if beyond:
         raise Refusal(UNKNOWN, "Nothing was changed: the document has %d paragraphs, so "
                                "there is no paragraph %s." % (count, _listed(beyond)), beyond)
-    where = _where(numbers, seen, current, locate)
-    if any(where[n] != n for n in where):
-        lines = [Line(where.get(line.number, line.number), line.body, line.anchor)
-                 for line in lines]
-        seen = {where.get(n, n): text for n, text in seen.items() if n in where}
-        numbers = [line.number for line in lines if line.number]
+    where = alignment.place([alignment.Slot(line.number, line.struck or line.body,
+                                            _positional(line), bool(line.struck))
+                             for line in lines], seen)
+    unseen = sorted(set(n for n in named if n not in seen) | set(
+        line.number for line, at in zip(lines, where) if at is None and line.body and
+        line.number and line.number <= count and line.number not in seen))
+    if unseen:
+        _refuse_unseen(unseen, current)
+    lost = [line.struck for line, at in zip(lines, where) if line.struck and at is None]
+    if lost:
+        raise Refusal(UNPLACED, "Nothing was changed: no line of the document reads "
+                                "\u201c%s\u201d, so there is nothing to delete there. Copy the "
+                                "line to delete as the document shows it." % lost[0])
+    where = _rebased(where, seen, current, locate)
+    out = Plan()
+    out.renumbered = {line.number: at for line, at in zip(lines, where)
+                      if at is not None and line.number and line.number != at}
+    placed = [(line, at) for line, at in zip(lines, where) if at is not None]
     changes: List[Tuple[int, str]] = []
     deletes: List[int] = []
-    for line in lines:
-        if not line.number or line.anchor:
+    for line, at in placed:
+        if line.anchor:
             continue
         if not line.body:
-            deletes.append(line.number)
-        else:
-            changes.append((line.number, line.body))
-    for number, new in changes:
-        op = _change(number, current(number), new)
+            deletes.append(at)              # "N:" or "N: ~~the line~~"
+            continue
+        op = _change(at, current(at), line.body)
         if op is not None:
             out.ops.append(op)
-    out.absorbed = _absorbed(changes, set(numbers), seen, current)
+            changes.append((at, line.body))
+    inserts = _insertions(lines, where, count)
+    named_now = set(at for _line, at in placed)
+    out.absorbed = [n for n in _absorbed(_takers(changes, inserts, seen), named_now, seen,
+                                         current) if n not in deletes]
     for first, last in _runs(sorted(set(deletes + out.absorbed))):
         out.ops.append(Op(DELETE, first, last, expect=_first_words(current(first))))
-    out.ops.extend(_insertions(lines))
+    out.ops.extend(inserts)
     out.ops.sort(key=lambda op: op.position, reverse=True)
     return out
 
 
-def _first_words(para: Para) -> str:
-    return " ".join(para.plain().split()[:8])
+def _takers(changes: List[Tuple[int, str]], inserts: List[Op],
+            seen: Mapping[int, str]) -> List[Tuple[int, Counter, Tuple[int, ...]]]:
+    """What may take in a neighbour's words: (where, the words it adds, which way to look).
+    A changed line looks both ways; a new table only at what follows its place (the lines
+    it was made from)."""
+    out = [(at, Counter(alignment.words(new)) - Counter(alignment.words(seen.get(at, ""))),
+            (1, -1)) for at, new in changes]
+    out += [(op.first, Counter(alignment.words(op.markdown)), (1,)) for op in inserts
+            if any(b.kind == md.TABLE for b in md.parse(op.markdown))]
+    return out
 
 
-def _where(numbers: List[int], seen: Mapping[int, str],
-           current: Callable[[int], Optional[Para]],
-           locate: Optional[Callable[[str], List[int]]]) -> Dict[int, int]:
-    """Each named paragraph's number now: its own while it still reads as the model saw
+def _refuse_unseen(unseen: List[int], current: Callable[[int], Optional[Para]]) -> None:
+    lines = ["%d: %s" % (n, shown(current(n))) for n in unseen[:20]]
+    raise Refusal(NOT_SEEN, "Nothing was changed: you had not read paragraph%s %s. "
+                            "%s now, as they are; send the edit again:\n%s" % (
+                                "s" if len(unseen) > 1 else "", _listed(unseen),
+                                "Here they are" if len(unseen) > 1 else "Here it is",
+                                "\n".join(lines)), unseen)
+
+
+def _rebased(where: List[Optional[int]], seen: Mapping[int, str],
+             current: Callable[[int], Optional[Para]],
+             locate: Optional[Callable[[str], List[int]]]) -> List[Optional[int]]:
+    """Each placed paragraph's number now: its own while it still reads as the model saw
     it; else the one paragraph that does, when the user only moved it (found by
-    ``locate``, the order of the named ones kept). Refuses what cannot be found."""
-    unseen = sorted(set(n for n in numbers if n not in seen))
-    if unseen:
-        lines = ["%d: %s" % (n, shown(current(n))) for n in unseen[:20]]
-        raise Refusal(NOT_SEEN, "Nothing was changed: you had not read paragraph%s %s. "
-                                "%s now, as they are; send the edit again:\n%s" % (
-                                    "s" if len(unseen) > 1 else "", _listed(unseen),
-                                    "Here they are" if len(unseen) > 1 else "Here it is",
-                                    "\n".join(lines)), unseen)
-    where = {n: n for n in numbers}
-    moved = sorted(set(n for n in numbers if shown(current(n)) != seen[n]))
+    ``locate``, the order kept). Refuses what cannot be found."""
+    numbers = sorted(set(n for n in where if n is not None))
+    now = {n: n for n in numbers}
+    moved = [n for n in numbers if current(n) is None or shown(current(n)) != seen[n]]
     lost = []
     for n in moved:
         found = locate(seen[n]) if locate is not None else []
         if len(found) == 1:
-            where[n] = found[0]
+            now[n] = found[0]
         else:
             lost.append(n)
-    order = [where[n] for n in sorted(where)]
+    order = [now[n] for n in numbers]
     if not lost and order != sorted(order):
         lost = moved
     if lost:
-        lines = ["%d: %s" % (n, shown(current(n))) for n in lost[:20]]
+        lines = ["%d: %s" % (n, shown(current(n))) for n in lost[:20] if current(n)]
         raise Refusal(CHANGED, "Nothing was changed: the document changed since you read "
                                "it (the user edited it). Paragraph%s %s now read%s as below; "
                                "send the edit again for the text as it is:\n%s" % (
                                    "s" if len(lost) > 1 else "", _listed(lost),
                                    "" if len(lost) > 1 else "s", "\n".join(lines)), lost)
-    return where
+    return [None if n is None else now[n] for n in where]
 
 
-def _insertions(lines: List[Line]) -> List[Op]:
-    """Runs of new lines, each as one INSERT after the numbered line above it (or, when
-    they come first, before the numbered line below it)."""
+def _insertions(lines: List[Line], where: List[Optional[int]], count: int) -> List[Op]:
+    """Runs of new lines, each as one INSERT: after the placed line above it, before the
+    placed line below it when it comes first, else where its number says (a number past
+    the end: at the end). Refuses new lines with nothing to place them by."""
     out: List[Op] = []
-    pending: List[str] = []
+    pending: List[Line] = []
     after: Optional[int] = None
-    for line in lines:
-        if line.number is None:
-            pending.append(line.body)
-            continue
-        if pending:
-            at = after if after is not None else max(0, line.number - 1)
-            out.append(Op(INSERT, at, at, "\n\n".join(as_markdown(p) for p in pending)))
-            pending = []
-        after = line.number
-    if pending and after is not None:
-        out.append(Op(INSERT, after, after, "\n\n".join(as_markdown(p) for p in pending)))
+
+    def flush(at: Optional[int]) -> None:
+        if at is None:
+            numbers = [line.number for line in pending if line.number]
+            if not numbers:
+                raise Refusal(UNPLACED, UNPLACED_SENTENCE)
+            at = min(numbers[0], count + 1) - 1
+        out.append(Op(INSERT, at, at, "\n\n".join(as_markdown(line.body) for line in pending)))
+        del pending[:]
+    for line, at in zip(lines, where):
+        if line.number == 0:
+            after = 0
+        elif at is None:
+            pending.append(line)
+        else:
+            if pending:
+                flush(after if after is not None else at - 1)
+            after = at
+    if pending:
+        flush(after)
     return out
+
+
+UNPLACED_SENTENCE = ("Nothing was changed: the new text has no paragraph number, so it is not "
+                     "clear where it goes. Start each changed line with its number as the "
+                     "document shows it (3: ...); put new paragraphs after the numbered line "
+                     "they follow, or after a line 0: for the very start.")
+
+
+def _absorbed(takers: List[Tuple[int, Counter, Tuple[int, ...]]], named: set,
+              seen: Mapping[int, str], current: Callable[[int], Optional[Para]]) -> List[int]:
+    """Paragraphs next to a change (or a new table) whose every word went into it."""
+    out: List[int] = []
+    for where, added, steps in takers:
+        for step in steps:
+            k = where + step
+            while k in seen and k not in named and k not in out:
+                neighbour = current(k)
+                if neighbour is None or neighbour.rows is not None or \
+                        shown(neighbour) != seen[k]:
+                    break
+                words = Counter(alignment.words(seen[k]))
+                if sum(words.values()) < ABSORB_WORDS or words - added:
+                    break
+                added = added - words
+                out.append(k)
+                k += step
+    return out
+
+
+def _first_words(para: Para) -> str:
+    return " ".join(para.plain().split()[:8])
 
 
 def _runs(numbers: List[int]) -> List[Tuple[int, int]]:

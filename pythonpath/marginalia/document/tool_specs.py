@@ -79,6 +79,9 @@ class ToolSpec:
     # The protocols that offer it to the model; () for a step of another tool's edit.
     protocols: Tuple[str, ...] = (TOOLS,)
     lean: Optional[Lean] = None     # its form in the rewrite protocol, when it differs
+    # The model writes its call as text (a fenced block, chat.textcalls), taught by the
+    # system prompt; it is not offered as a function, though a call of it still runs.
+    written: bool = False
 
     @property
     def edits(self) -> bool:
@@ -242,10 +245,9 @@ SPECS: List[ToolSpec] = [
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
         target=FOUND, kind=REPLACE, after=_argument("replacement"),
         proposal=_replace_with(_argument("replacement")), protocols=(TOOLS, REWRITE),
-        lean=Lean("Replace a word or phrase everywhere in the document; only the words that "
-                  "differ change, the rest keeps its formatting.",
-                  schema({"search": described(STR, "The exact text to replace."),
-                          "replacement": described(STR, "The new text, plain.")},
+        lean=Lean("Replace a word or phrase everywhere in the document.",
+                  schema({"search": described(STR, "The exact text."),
+                          "replacement": described(STR, "The new text.")},
                          ("search", "replacement")),
                   {"all": True})),
     ToolSpec(
@@ -316,9 +318,9 @@ SPECS: List[ToolSpec] = [
         Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
         target=FOUND, reads=NUMBERS, kind=COMMENT, after=_argument("comment"),
         proposal=_argument("comment"), proposes=False, protocols=(TOOLS, REWRITE),
-        lean=Lean("Add a comment in the margin, on the first occurrence of a text.",
+        lean=Lean("Add a comment in the margin on a text, without changing the text.",
                   schema({"search": described(STR, "The exact text it is about."),
-                          "comment": described(STR, "The comment.")}, ("search", "comment")))),
+                          "comment": STR}, ("search", "comment")))),
     ToolSpec(
         "insert_table",
         "Insert a real Writer table after a paragraph; it counts as one paragraph. Cells may "
@@ -335,21 +337,19 @@ SPECS: List[ToolSpec] = [
 
 # ---------------------------------------------------------------- the rewrite protocol
 
-EDIT_RULES = ("'3: New text' is the new version of line 3; '3:' alone deletes line 3; a line "
-              "without a number is a new paragraph after the numbered line above it ('0:' "
-              "first puts it at the very start). Lines you leave out stay as they are.")
+EDIT_RULES = ("Write each changed line with its number, e.g. '2: The corrected sentence.' or "
+              "'1: # Now a heading'. To delete a line, strike it through: '4: ~~The line.~~'. "
+              "A line without a number is added after the line above it.")
 
 # First: the tool a model reaches for first is its main one.
 SPECS[:0] = [
     ToolSpec(
         "edit",
-        "Change the document: give the new version of only the lines that change, in the "
-        "form the document is shown (numbered lines, '# ' headings, '- ' items, | tables, "
-        "**bold**, *italic*). Marginalia makes the edit.",
-        schema({"text": described(STR, EDIT_RULES)}, ("text",)),
+        "Change the document: give the new version of the lines that change. " + EDIT_RULES,
+        schema({"text": described(STR, "The changed lines.")}, ("text",)),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
         target=LINES, reads=ATTRIBUTES, kind=REPLACE, after=_argument("text"),
-        protocols=(REWRITE,)),
+        protocols=(REWRITE,), written=True),
     # One paragraph of an edit made in place: its words, bold and italic and heading
     # level (writer.revise). The model never calls it; Apply does, for a proposal.
     ToolSpec(

@@ -408,7 +408,8 @@ class ChatSession:
                 # The chat's sources: read, their tools registered, named in the prompt.
                 sources = source_turn.begin(self.sources, toolbox.registry, fits, emit, runner,
                                             cancel)
-                context, attachments = toolbox.for_turn(budget.inline_chars(fits), sources)
+                context, attachments = toolbox.for_turn(budget.inline_chars(fits), sources,
+                                                        text)
                 if settings.answer_language == "document":
                     settings = settings.copy(answer_language=toolbox.document_language or "")
                 result = loop.run_turn(ChatClient(settings), self.conversation, text,

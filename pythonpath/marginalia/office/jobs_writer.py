@@ -92,7 +92,7 @@ def _context(ctx, document, payload):
     box = toolbox_for(ctx, document, payload)
     started = time.perf_counter()
     if box.protocol == "rewrite":
-        parts = box.attachments(int(payload.get("inline") or 0))
+        parts = box.attachments(int(payload.get("inline") or 0), payload.get("request", ""))
         return {"document": parts.document, "note": parts.note,
                 "seconds": time.perf_counter() - started}
     text = box.context(inline=int(payload.get("inline") or 0))

@@ -14,7 +14,7 @@ from typing import Any
 
 from marginalia.chat.attach import Attachments
 from marginalia.document import change_log as cl
-from marginalia.document import docview, revision
+from marginalia.document import docview, relevant, revision
 from marginalia.i18n.languages import english_name
 from marginalia.ui import policy
 from marginalia.writer import edit_lines, keepout, proposals, read
@@ -88,22 +88,59 @@ def _modes(box: Any) -> list:
     return lines
 
 
-def attached(box: Any, inline: int) -> Attachments:
+# What the rewrite protocol leaves unoffered while the whole document is shown.
+READERS = ("read_document", "search_document")
+
+
+def attached(box: Any, inline: int, request: str = "") -> Attachments:
     """The rewrite protocol's view of the document (numbered lines when it fits in
-    ``inline`` characters, else its outline) and the turn's note on the selection."""
+    ``inline`` characters, else its headings and the lines the ``request`` is about,
+    document.relevant) and the turn's note on the selection. The words are the user's
+    (they go in the user's message). While the whole document is shown, the reading
+    tools are not offered: nothing is left to read."""
     bmap = read.body_map(box.doc)
     sel = read.selection(box.doc, bmap)
-    lines = ["The document \u201c%s\u201d: %d paragraphs, %s words." % (
-        read.title(box.doc), len(bmap), read.statistics(box.doc)["words"])] + _modes(box)
     whole, _paras = edit_lines.view(box.doc, box.seen, inline) if inline > 0 else (None, [])
+    named = read.title_property(box.doc)
+    size = "%d paragraphs, %s words" % (len(bmap), read.statistics(box.doc)["words"])
+    head = "My document%s (%s)" % (" \u201c%s\u201d" % named if named else "", size)
+    box.registry.hide(box.written + (READERS if whole is not None else ()))
     if whole is not None:
-        lines.append("Its lines, numbered:")
-        lines.append(whole)
+        lines = [head + ", line by line:", whole]
     else:
-        lines.append("It is too long to show whole. Its headings (line: heading):")
+        lines = [head + " is too long to show here. Its headings, by line number:"]
         lines.extend("  " + line for line in docview.outline(bmap.headings(), limit=30))
+        found = _about(box, bmap, request)
+        if found:
+            lines.append("The lines your request seems to be about:")
+            lines.append(found)
         lines.append("search_document and read_document show the lines you need.")
+    lines.extend(_modes(box))
     return Attachments(document="\n".join(lines), note=_note(box, bmap, sel, whole is None))
+
+
+ABOUT_MAX = 2000        # characters of the lines a request is about, shown with the headings
+
+
+def _about(box: Any, bmap: Any, request: str) -> str:
+    """The numbered lines of a long document the request is about; they are then seen."""
+    paragraphs = (relevant.Paragraph(n, bmap.para_text(n), bool(bmap.blocks[n - 1].props[0]))
+                  for n in range(1, len(bmap) + 1) if not bmap.is_table(n))
+    numbers = relevant.pick(paragraphs, request)
+    if not numbers:
+        return ""
+    reader = edit_lines.Reader(box.doc, edit_lines.Locator(box.doc))
+    out, size, shown = [], 0, {}
+    for number in numbers:
+        para = reader.one(number)
+        line = docview.render_para(para, marks=True) if para is not None else ""
+        if not line or size + len(line) > ABOUT_MAX:
+            continue
+        out.append(line)
+        size += len(line) + 1
+        shown[number] = revision.shown(para)
+    box.seen.show(shown)
+    return "\n".join(out)
 
 
 def _note(box: Any, bmap: Any, sel: Any, long: bool) -> str:

@@ -29,7 +29,6 @@ from marginalia.writer.revise import body_style
 
 log = logging.getLogger("marginalia.writer")
 
-SHOW_BACK = 1500        # characters of the edited lines an edit's result shows
 DONE = "Done: %s."
 PROPOSED = ("Proposed as %s for the user to apply (the text is unchanged until then): "
             "%s.")
@@ -194,8 +193,10 @@ class LinesEdit:
         self.call = call
 
     def run(self, text: Any) -> ToolOutput:
+        if isinstance(text, list) and all(isinstance(line, str) for line in text):
+            text = "\n".join(text)         # small models send the lines as a list
         if not isinstance(text, str):
-            raise ToolError("text must be a string: the new version of the lines that change.")
+            raise ToolError("text must be a string: the changed lines, one per line.")
         loc = Locator(self.doc)
         reader = Reader(self.doc, loc)
         count = loc.count()
@@ -234,6 +235,9 @@ class LinesEdit:
         return locate
 
     def _result(self, found: revision.Plan, made, count: int) -> ToolOutput:
+        """What the model is told: what was done, in a sentence (a small model echoes the
+        lines a result shows, and echoed lines are an edit again). What the edited
+        stretch now reads becomes what the model has seen."""
         said = _said([op for op, _out in made])
         if self.mode == cl.COMMENTS:
             many = len(made) > 1
@@ -246,24 +250,11 @@ class LinesEdit:
         first = min(op.first + 1 if op.kind == revision.INSERT else op.first
                     for op, _out in made)
         last = max(op.first if op.kind == revision.INSERT else op.last for op, _out in made)
-        stretch = Reader(self.doc, loc).paras(max(1, first), max(first, last + delta))
-        self.seen.edited(first, last, delta, _lines(stretch))
-        text = DONE % said
-        if found.renumbered:
-            text += " (Your line%s %s belonged to paragraph%s %s.)" % (
-                "s" if len(found.renumbered) > 1 else "",
-                ", ".join(str(n) for n in found.renumbered),
-                "s" if len(found.renumbered) > 1 else "",
-                ", ".join(str(n) for n in found.renumbered.values()))
-        shown = "\n".join(docview.render_para(p, marks=True) for p in stretch)
-        if stretch and len(shown) <= SHOW_BACK:
-            text += " These lines now read:\n" + shown
-        if delta and last + delta < now:
-            text += "\nParagraphs after %d are numbered %+d from before." % (
-                max(first, last + delta), delta)
-        return ToolOutput(text, "Edited paragraphs %d\u2013%d" % (max(1, first), max(
-            first, last + delta)) if last + delta > first else "Edited paragraph %d" % max(
-            1, first), {"paragraphs": [max(1, first), max(first, last + delta)]})
+        first, end = max(1, first), max(first, last + delta)
+        self.seen.edited(first, last, delta, _lines(Reader(self.doc, loc).paras(first, end)))
+        return ToolOutput(DONE % said, "Edited paragraphs %d\u2013%d" % (first, end)
+                          if end > first else "Edited paragraph %d" % first,
+                          {"paragraphs": [first, end]})
 
 
 def _plain_words(line: str) -> List[str]:

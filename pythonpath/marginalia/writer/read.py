@@ -324,6 +324,14 @@ def mark(paras: List[Para], sel: Selection) -> None:
 
 # ---------------------------------------------------------------- statistics
 
+def title_property(doc: Any) -> str:
+    """The title the document's properties give it ("" when none: not the file name)."""
+    try:
+        return doc.getDocumentProperties().Title or ""
+    except Exception:
+        return ""
+
+
 def title(doc: Any) -> str:
     """The document's title, else its file name, else the window title."""
     try:

@@ -122,6 +122,9 @@ class WriterToolbox:
             description, parameters = spec.offered(self.protocol)
             self.registry.register(spec.name, description, parameters,
                                    self._bind(spec), edits=spec.edits, sized=spec.sized)
+        # Written as text, not offered as a function (ToolSpec.written).
+        self.written = tuple(s.name for s in tool_specs.offered(self.protocol) if s.written)
+        self.registry.hide(self.written)
 
     @property
     def turn(self) -> Turn:
@@ -135,15 +138,14 @@ class WriterToolbox:
         """The registered callable: the bound function with the document given and the
         model's parameters in its signature (the registry checks a call's arguments
         against it before the call); an edit's plan is passed by _run, not the model.
-        The rewrite protocol's form fills the parameters it leaves out (Lean.defaults)
-        and reads lines with their marks, which become what the model has seen."""
+        The rewrite protocol reads lines with their marks, which become what the model
+        has seen."""
         if spec.target == tool_specs.LINES:
             def edit(text):
                 return edit_lines.LinesEdit(self.doc, self.seen, self.mode,
                                             self._step).run(text)
             return edit
         fn = binding.function(spec.name)
-        defaults = spec.defaults(self.protocol)
         rewrite = self.protocol == tool_specs.REWRITE
         if rewrite and spec.name == "read_document":
             fn = self._read_lines
@@ -151,7 +153,7 @@ class WriterToolbox:
             fn = self._found_lines
 
         def tool(**kwargs):
-            return fn(self.doc, **dict(defaults, **kwargs))
+            return fn(self.doc, **kwargs)
         signature = inspect.signature(binding.function(spec.name))
         tool.__signature__ = signature.replace(parameters=[
             p for name, p in signature.parameters.items() if name not in ("doc", "plan")])
@@ -234,6 +236,8 @@ class WriterToolbox:
             return tool.fn(**kwargs)
         if spec is None:        # run_edit's quick-action output: no declaration, no map
             return self._runner(lambda: self._run(tool, kwargs))
+        # What the protocol's form leaves out (Lean.defaults), before the plan sees them.
+        kwargs = dict(spec.defaults(self.protocol), **kwargs)
         if spec.reads == tool_specs.NO_MAP:
             return self._runner(lambda: self._run(tool, kwargs, spec))
         return self._with_map(spec, lambda: self._run(tool, kwargs, spec))
@@ -415,18 +419,18 @@ class WriterToolbox:
         return self._with_map(True, lambda: self._described(
             lambda: context.described(self, inline)))
 
-    def attachments(self, inline: int = 0) -> "context.Attachments":
+    def attachments(self, inline: int = 0, request: str = "") -> "context.Attachments":
         """The rewrite protocol's view of the document and the turn's note, for the
         user's message (writer.context); a document shown whole is what the model saw."""
         return self._with_map(True, lambda: self._described(
-            lambda: context.attached(self, inline)))
+            lambda: context.attached(self, inline, request)))
 
-    def for_turn(self, inline: int, sources: Optional[str]) -> tuple:
+    def for_turn(self, inline: int, sources: Optional[str], request: str = "") -> tuple:
         """(context, attachments) for loop.run_turn as the protocol wants them: the tools
         protocol's context for the system message, or the rewrite protocol's attachments
         with the sources' part (the document and sources go after what is fixed)."""
         if self.protocol == tool_specs.REWRITE:
-            return None, self.attachments(inline)._replace(sources=sources or "")
+            return None, self.attachments(inline, request)._replace(sources=sources or "")
         return self.context(inline=inline), None
 
     def _described(self, fn):
