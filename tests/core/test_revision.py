@@ -203,14 +203,17 @@ def test_ops_run_from_the_last_paragraph_to_the_first():
 # What Qwen2.5-Coder 1.5B really wrote in the eval (its transcripts): the passage as it
 # should read, often numbered from 1 again. Its words place each line.
 
-def test_a_passage_that_leaves_lines_out_deletes_nothing_a_struck_line_deletes():
+def test_a_line_is_deleted_struck_through_or_skipped_by_its_number_never_left_out():
     park = doc("# Office news", "The kitchen has a new coffee machine.",
                "The parking lot will be closed on Monday for repairs.",
                "The printer on floor two is fixed.")
-    # Left out between given lines: kept (the 1.5B left out lines it meant to keep too).
-    result = run(park, "1: # Office news\n2: The kitchen has a new coffee machine.\n"
+    # Skipped by number between two lines written one after the other, every line where
+    # its number says: deleted, as the passage says.
+    result = run(park, "2: The kitchen has a new coffee machine.\n"
                        "4: The printer on floor two is fixed.")
-    assert result.ops == []
+    assert kinds(result) == [("delete", 3, 3)]
+    # Not written next to each other, or more than SKIP_MAX skipped: kept.
+    assert run(park, "1: # Office news\n4: The printer on floor two is fixed.").ops == []
     # Struck through: deleted, found by its words even under the wrong number.
     result = run(park, "2: ~~The parking lot will be closed on Monday for repairs.~~")
     assert kinds(result) == [("delete", 3, 3)]
@@ -220,9 +223,12 @@ def test_a_passage_that_leaves_lines_out_deletes_nothing_a_struck_line_deletes()
     assert refused.value.kind == rv.UNPLACED and "The canteen" in str(refused.value)
     notes = doc("# Notes", "Bring a warm coat.", "Meet at the station.", "Bring a warm coat.",
                 "Tickets are free.")
-    # Numbered from 1 again and both coats left out: nothing is lost.
+    # Numbered from 1 again and both coats left out (the 1.5B did): nothing is lost,
+    # the numbers are not the document's.
     result = run(notes, "2: # Notes\n3: Meet at the station.\n4: Tickets are free.")
     assert result.ops == []
+    assert run(notes, "1: # Notes\n2: Bring a warm coat.\n3: Meet at the station.\n"
+                      "4: Tickets are free.").ops == []
     # Only changed lines (every given line changes something): the others stay.
     heads = doc("Introduction", "This guide explains the new office rules.", "Rules",
                 "Doors close at eight.", "Contact", "Write to the desk.")

@@ -442,3 +442,40 @@ def test_fences_are_plain_text_without_the_fence_tool():
     shown = f.feed(text)
     tail, calls = f.finish()
     assert shown + tail == text and calls == []
+
+
+def test_a_json_call_amid_prose_is_made_in_the_rewrite_protocol_only():
+    """The 1.5B explains a call and shows it in a JSON block instead of making it."""
+    text = ("To change it, call replace_text:\n```json\n{\"name\": \"replace_text\", "
+            "\"arguments\": {\"search\": \"4471\", \"replacement\": \"4472\"}}\n```\nDone.")
+    for cut in range(1, len(text), 7):
+        f = TextCallFilter(["replace_text"], fence_tool="edit", bare_lines=True)
+        shown = f.feed(text[:cut]) + f.feed(text[cut:])
+        tail, calls = f.finish()
+        assert "```" not in shown + tail and "Done." in shown + tail, cut
+        assert named(calls) == [("replace_text", {"search": "4471", "replacement": "4472"})]
+    # Not for a question (bare_lines off), nor a block naming no offered tool.
+    for f in (TextCallFilter(["replace_text"], fence_tool="edit"),
+              TextCallFilter(["add_comment"], fence_tool="edit", bare_lines=True)):
+        shown = f.feed(text)
+        tail, calls = f.finish()
+        assert calls == [] and "4472" in shown + tail
+
+
+def test_an_answer_of_numbered_lines_is_an_edit_unless_it_answers_a_question():
+    lines = "2: We will receive the guests.\n3: The museum is definitely worth it."
+    for cut in range(1, len(lines)):
+        f = TextCallFilter([], fence_tool="edit", bare_lines=True)
+        shown = f.feed(lines[:cut]) + f.feed(lines[cut:])
+        tail, calls = f.finish()
+        assert shown + tail == "" and named(calls) == [("edit", {"text": lines})], cut
+    f = TextCallFilter([], fence_tool="edit", bare_lines=True)
+    shown = f.feed("Here is the fix:\n" + lines)
+    tail, calls = f.finish()
+    assert shown + tail == "Here is the fix:" and len(calls) == 1
+    # Prose after the lines, or a question asked: an answer, shown as it is.
+    for text, bare in ((lines + "\nI fixed both.", True), (lines, False)):
+        f = TextCallFilter([], fence_tool="edit", bare_lines=bare)
+        shown = f.feed(text)
+        tail, calls = f.finish()
+        assert calls == [] and shown + tail == text

@@ -72,8 +72,11 @@ def test_each_protocol_offers_its_own_set_with_its_own_forms():
         assert set(params["required"]) <= set(params["properties"]), spec.name
         # A lean form only leaves parameters out: the tool's function takes the full set.
         assert set(params["properties"]) <= set(spec.parameters["properties"]), spec.name
-    # Replacing in the rewrite protocol means everywhere; the tools protocol asks.
-    assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True}
+    # Replacing in the rewrite protocol means everywhere, its refusals name its edit
+    # block, and it never deletes (small models "delete" a paragraph's first words).
+    assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True, "rewrite": True}
+    assert "struck through" in ts.spec("replace_text").refusal(ts.REWRITE, {"replacement": ""})
+    assert ts.spec("replace_text").refusal(ts.TOOLS, {"replacement": ""}) is None
     assert ts.spec("replace_text").defaults(ts.TOOLS) == {}
     assert ts.spec("replace_text").offered(ts.TOOLS)[1] is ts.spec("replace_text").parameters
     # A step of an edit is offered by no protocol.

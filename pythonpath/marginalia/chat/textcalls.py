@@ -52,6 +52,8 @@ MISTRAL = "[TOOL_CALLS]"
 LLAMA = "<|python_tag|>"
 MARKERS = (HERMES, MISTRAL, LLAMA)
 EDIT_FENCE = "```edit"      # the rewrite protocol's fenced edit (chat.prompt.FENCE)
+# A call in a JSON block amid prose, taken in the rewrite protocol (TextCallFilter).
+JSON_FENCES = ("```json", "```tool_call")
 
 JSON_HOLD_LIMIT = 8192      # characters of a message held back while it may be JSON calls
 _JUDGED = 256               # held this long, an opening that is no call was told apart
@@ -203,15 +205,18 @@ def _parse_llama(body, names, calls, leftovers):
         leftovers.append(body)
 
 
-def _parse_fences(body, fence_tool, calls, leftovers):
-    """Each fenced edit a call of ``fence_tool`` with its body as ``text``; the prose
-    between the blocks is kept. A block left open at the end runs to the end."""
+def _parse_fences(body, fence_tool, names, calls, leftovers):
+    """Each fenced edit a call of ``fence_tool`` with its body as ``text``, each JSON block
+    that holds calls of offered tools those calls; the prose between the blocks is kept,
+    and so is a block that is no call. A block left open at the end runs to the end."""
     pos = 0
+    openers = (EDIT_FENCE,) + JSON_FENCES
     while True:
-        start = body.find(EDIT_FENCE, pos)
-        if start < 0:
+        found = [(body.find(o, pos), o) for o in openers if body.find(o, pos) >= 0]
+        if not found:
             leftovers.append(body[pos:])
             return
+        start, opener = min(found)
         leftovers.append(body[pos:start])
         line_end = body.find("\n", start)
         if line_end < 0:
@@ -219,9 +224,18 @@ def _parse_fences(body, fence_tool, calls, leftovers):
             return
         close = body.find("```", line_end)
         inner = body[line_end + 1:close if close >= 0 else len(body)]
-        calls.append({"name": fence_tool,
-                      "arguments": json.dumps({"text": inner.strip("\n")}, ensure_ascii=False)})
-        pos = len(body) if close < 0 else close + 3
+        stop = len(body) if close < 0 else close + 3
+        if opener == EDIT_FENCE:
+            calls.append({"name": fence_tool, "arguments": json.dumps(
+                {"text": inner.strip("\n")}, ensure_ascii=False)})
+        else:
+            values, rest = _json_values(inner)
+            parsed = _calls_from_values(values, names) if values and not rest.strip() else None
+            if parsed and all(c["name"] in names for c in parsed):
+                calls.extend(parsed)
+            else:
+                leftovers.append(body[start:stop])
+        pos = stop
 
 
 def parse(markup: str, names: Iterable[str] = (),
@@ -233,8 +247,8 @@ def parse(markup: str, names: Iterable[str] = (),
     """
     names = frozenset(names)
     calls, leftovers = [], []
-    if fence_tool and markup.startswith(EDIT_FENCE):
-        _parse_fences(markup, fence_tool, calls, leftovers)
+    if fence_tool and markup.startswith((EDIT_FENCE,) + JSON_FENCES):
+        _parse_fences(markup, fence_tool, names, calls, leftovers)
     elif markup.startswith(HERMES):
         _parse_hermes(markup, names, calls, leftovers)
     elif markup.startswith(MISTRAL):
@@ -247,7 +261,7 @@ def parse(markup: str, names: Iterable[str] = (),
     if calls:
         for token in LEFTOVERS:
             leftover = leftover.replace(token, "")
-    if fence_tool and markup.startswith(EDIT_FENCE) and leftover.strip():
+    if fence_tool and markup.startswith((EDIT_FENCE,) + JSON_FENCES) and leftover.strip():
         # The prose after a block follows what was shown before it: a paragraph apart.
         return calls, "\n" + leftover.strip()
     return calls, leftover.strip()
@@ -268,10 +282,13 @@ class TextCallFilter:
         # The fence tool is not offered as a function, but a JSON call of it is one.
         self._names = frozenset(tool_names) | frozenset([fence_tool] if fence_tool else [])
         self.fence_tool = fence_tool
-        self._markers = MARKERS + ((EDIT_FENCE,) if fence_tool else ())
-        # An answer of nothing but numbered lines is the fence tool's edit too (linecalls);
-        # held back while it may be one.
+        # An answer of nothing but numbered lines is the fence tool's edit too (linecalls),
+        # held back while it may be one; and a call in a JSON block amid prose is made
+        # (the 1.5B explains a call and shows it rather than making it). Not for a
+        # question: its answer may show lines, or a call, without meaning them.
         self.bare_lines = bool(fence_tool) and bare_lines
+        self._markers = MARKERS + ((EDIT_FENCE,) if fence_tool else ()) + (
+            JSON_FENCES if self.bare_lines else ())
         self._lines_opening = self.bare_lines
         self._lines = ""
         self._opening = bool(self._names)            # the message may still be JSON calls

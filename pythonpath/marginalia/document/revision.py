@@ -246,6 +246,7 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
         if op is not None:
             out.ops.append(op)
             changes.append((at, line.body))
+    deletes += _skipped(lines, where, seen)
     inserts = _insertions(lines, where, count)
     named_now = set(at for _line, at in placed)
     out.absorbed = [n for n in _absorbed(_takers(changes, inserts, seen), named_now, seen,
@@ -254,6 +255,33 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
         out.ops.append(Op(DELETE, first, last, expect=_first_words(current(first))))
     out.ops.extend(inserts)
     out.ops.sort(key=lambda op: op.position, reverse=True)
+    return out
+
+
+# A passage that skips a number between two of its lines, both as they were, deletes
+# what it skipped: at most this many in a row, and only when every numbered line it
+# gives is where its number says (a passage numbered from 1 again says nothing by its
+# numbers; lines that all change, as "1: # A" and "3: # B" do, are not a passage).
+SKIP_MAX = 1
+
+
+def _skipped(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, str]) -> List[int]:
+    """The paragraphs a passage left out by number, between two unchanged lines written
+    one after the other ("2: ...", "4: ..." without a line 3): deleted, as it says."""
+    numbered = [(line, at) for line, at in zip(lines, where) if line.number and not line.anchor]
+    if not numbered or any(at != line.number for line, at in numbered):
+        return []
+    taken = set(at for _line, at in numbered)
+    out: List[int] = []
+    pairs = list(zip(lines, where))
+    for (line_a, a), (line_b, b) in zip(pairs, pairs[1:]):
+        if a is None or b is None or not line_a.number or not line_b.number or \
+                line_a.anchor or line_b.anchor or line_a.body != seen.get(a) or \
+                line_b.body != seen.get(b):
+            continue
+        gap = list(range(a + 1, b))
+        if 0 < len(gap) <= SKIP_MAX and all(n in seen and n not in taken for n in gap):
+            out.extend(gap)
     return out
 
 

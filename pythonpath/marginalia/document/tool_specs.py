@@ -60,6 +60,9 @@ class Lean:
     description: str
     parameters: Schema
     defaults: Dict[str, Any] = field(default_factory=dict)
+    # Parameters this form refuses empty, with the refusal (small models "delete" a
+    # paragraph by replacing its first words with nothing).
+    nonempty: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,16 @@ class ToolSpec:
     def defaults(self, protocol: str) -> Dict[str, Any]:
         """Arguments the protocol's form leaves out, with the values they take."""
         return dict(self.lean.defaults) if protocol == REWRITE and self.lean else {}
+
+    def refusal(self, protocol: str, arguments: Arguments) -> Optional[str]:
+        """Why the protocol's form refuses these arguments (an empty one it needs)."""
+        if protocol != REWRITE or self.lean is None:
+            return None
+        for name, sentence in self.lean.nonempty.items():
+            value = arguments.get(name)
+            if isinstance(value, str) and not value.strip():
+                return sentence
+        return None
 
     @property
     def numbered(self) -> bool:
@@ -249,7 +262,10 @@ SPECS: List[ToolSpec] = [
                   schema({"search": described(STR, "The exact text."),
                           "replacement": described(STR, "The new text.")},
                          ("search", "replacement")),
-                  {"all": True})),
+                  {"all": True, "rewrite": True},
+                  {"replacement": "replace_text does not delete, so nothing was changed. To "
+                                  "delete a line, write it struck through in an edit block:\n"
+                                  "```edit\n3: ~~The line to delete.~~\n```"})),
     ToolSpec(
         "insert_paragraphs",
         "Insert new paragraphs written in markdown after a paragraph." + NUMBERS_NOTE,

@@ -60,24 +60,28 @@ _TAG_LOOKS = {"b": "bold=true", "strong": "bold=true", "i": "italic=true", "em":
               "u": "underline=true"}
 
 
-def plain_replacement(search: str, replacement: str) -> str:
+def plain_replacement(search: str, replacement: str, rewrite: bool = False) -> str:
     """``replacement`` unless it marks words with markdown emphasis or HTML tags the search
     does not have (replace_text writes plain text, so the marks would land in the document),
     or is the search itself (nothing would change). Small models do both when asked to
-    format words; the refusal names the call that does it."""
+    format words; the refusal names the way to do it (``rewrite``: the rewrite protocol's
+    edit block, else format_text)."""
     if replacement == search:
         raise ToolError("The replacement is the same text as the search, so nothing would "
                         "change. To fix words give the corrected text as replacement; to "
-                        "format them, call format_text.")
+                        "format them, %s." % (_WRITE_INSTEAD if rewrite else
+                                             "call format_text"))
     found = _EMPHASIS.search(replacement)
     if found is not None and not _EMPHASIS.search(search):
         marks, words = found.group(1), found.group(2)
         looks = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
-        raise ToolError(_FORMAT_INSTEAD % ("asterisks" if marks[0] == "*" else "underscores",
-                                           _quoted(words), looks))
+        kind = "asterisks" if marks[0] == "*" else "underscores"
+        raise ToolError(_WRITTEN % (kind, _WRITE_INSTEAD) if rewrite else
+                        _FORMAT_INSTEAD % (kind, _quoted(words), looks))
     tagged = _TAGS.search(replacement)
     if tagged is not None and not _TAGS.search(search):
-        raise ToolError(_FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
+        raise ToolError(_WRITTEN % ("HTML tags", _WRITE_INSTEAD) if rewrite else
+                        _FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
                                            _TAG_LOOKS[tagged.group(1).lower()]))
     return replacement
 
@@ -86,6 +90,12 @@ _FORMAT_INSTEAD = ("replace_text writes plain text: the %s would be typed into t
                    "so nothing was changed. To format words, call format_text with search=%s "
                    "and %s; to rewrite a paragraph with formatting, use replace_paragraphs "
                    "with markdown.")
+
+
+_WRITTEN = ("replace_text writes plain text: the %s would be typed into the document, so "
+            "nothing was changed. To format words, %s.")
+_WRITE_INSTEAD = ("write their line again with **bold** or *italic* in an edit block "
+                  "(```edit\n2: The line with **these words** bold.\n```)")
 
 
 def _quoted(text: str) -> str:

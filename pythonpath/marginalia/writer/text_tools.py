@@ -252,13 +252,15 @@ def _replace_every(doc, search, replacement, match_case):
 
 @binds("replace_text")
 def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
-                 match_case: bool = True, regex: bool = False,
+                 match_case: bool = True, regex: bool = False, rewrite: bool = False,
                  plan: Optional[Plan] = None) -> ToolOutput:
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
     if not regex:
-        replacement = plain_replacement(search, replacement)
+        # ``rewrite``: the rewrite protocol's form (Lean.defaults), whose refusals name
+        # its edit block instead of tools it does not offer.
+        replacement = plain_replacement(search, replacement, rewrite is True)
     match_case = as_bool(match_case, "match_case")
     every = as_bool(all, "all")
     fast = None if regex or not every else _replace_every(doc, search, replacement,

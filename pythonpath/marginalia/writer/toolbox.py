@@ -238,6 +238,9 @@ class WriterToolbox:
             return self._runner(lambda: self._run(tool, kwargs))
         # What the protocol's form leaves out (Lean.defaults), before the plan sees them.
         kwargs = dict(spec.defaults(self.protocol), **kwargs)
+        refused = spec.refusal(self.protocol, kwargs)
+        if refused:
+            raise ToolError(refused)
         if spec.reads == tool_specs.NO_MAP:
             return self._runner(lambda: self._run(tool, kwargs, spec))
         return self._with_map(spec, lambda: self._run(tool, kwargs, spec))
