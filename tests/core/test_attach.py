@@ -130,7 +130,8 @@ def test_without_tools_the_fenced_exchange_stays_text():
                 {"role": "tool", "tool_call_id": "c", "content": "Error: No line 9."}]
     ended = textcalls.settle(messages, 2, [{"id": "c", "name": "edit",
                                             "arguments": '{"text": "9: x"}'}],
-                             [("edit", False)], "edit", False)
+                             [(("edit", False), "edit failed")], _edit_registry([]), "edit",
+                             attach.Attachments(VIEW), [])
     assert not ended and messages[1:] == [
         {"role": "assistant", "content": "```edit\n9: x\n```"},
         {"role": "user", "content": "[The result of your edit] Error: No line 9."}]

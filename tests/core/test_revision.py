@@ -275,3 +275,10 @@ def test_a_piece_of_a_line_with_a_new_look_changes_only_that_look():
     assert cut.ops[0].markdown == "My favourite novel is The Long Road."
     # Cut inside a word it is no piece either.
     assert run(book, "1: *ong Road*").ops[0].markdown == "*ong Road*"
+
+
+def test_a_line_copied_from_the_instructions_examples_is_refused():
+    for text in ("2: The corrected sentence.", "1: # Now a heading", "3: ~~The line.~~"):
+        with pytest.raises(rv.Refusal) as refused:
+            run(VISIT, text)
+        assert "example" in str(refused.value), text

@@ -5,8 +5,8 @@
 server errors: those end as one ERROR event and a TurnResult. The history it
 leaves behind is always valid to send again:
 
-* Every assistant tool call gets exactly one tool message with its id, in
-  order, also when the turn is stopped mid-tool ("Cancelled by the user.").
+* Every assistant tool call gets exactly one tool message with its id, in order, also
+  when the turn is stopped mid-tool ("Cancelled by the user.").
 * A stream that was stopped or broke keeps its text, marked " [stopped]" or
   " [interrupted]"; its tool calls are dropped, since none of them ran.
 * Reasoning echo is decided per message, not per provider: the current
@@ -15,20 +15,20 @@ leaves behind is always valid to send again:
   calls, ``reasoning_content`` (DeepSeek requires it there and rejects it
   elsewhere). Both are stripped from earlier turns. Gemini's
   ``extra_content`` on a tool call is part of the call and always kept.
-* Usage: each request reports cumulative usage, so only its last value
-  counts; the turn's usage is the sum of those over its requests.
+* Usage: each request reports cumulative usage (only its last value counts); the turn's
+  is the sum of those over its requests.
 * With a context window, each request is fitted to it (chat.budget): the
   history is sent shortened, never the history itself changed; the reading
   tools get the room left; the server's prompt_tokens calibrate the estimate.
-* A call repeated with the same arguments and result is told so in its
-  result; a third time ends the turn (chat.repeats).
+* A call repeated with the same arguments and result is told so; a third time ends the
+  turn (chat.repeats).
 * A request refused as too long is fitted to the window the server names (or the likely
   one) and sent again, once per turn; a silent cut is told once per chat (chat.window_errors).
 * An answer that wrote a call to an offered tool as text is told once per turn that
   nothing changed, and asked again; both leave the history when the turn ends (chat.misfire).
 * The rewrite protocol (``attachments``): system message and tools fixed for the chat,
-  what changes on the user's message (chat.attach); an edit written as a fenced block
-  without tools in the request stays text in the history (textcalls.as_text).
+  what changes on the user's message (chat.attach); a round of edits only, all made,
+  ends the turn; such rounds, and those of a request without tools, stay text (settle).
 """
 
 import json
@@ -69,10 +69,8 @@ INTERRUPTED = " [interrupted]"
 @dataclass
 class TurnResult:
     """What a turn did, for callers without an event listener (tests, scripts).
-
-    ``text`` and ``reasoning`` join the rounds' answers; how the turn finished
-    is its DONE event's ``finish_reason``.
-    """
+    ``text`` and ``reasoning`` join the rounds' answers; how the turn finished is its DONE
+    event's ``finish_reason``."""
 
     text: str = ""
     reasoning: str = ""
@@ -134,8 +132,8 @@ class _Turn:
         self.resent_shorter = False  # a refusal for length was answered by a resend already
         self.nudged = None         # where the answer that wrote a call as text sits, once told
         self.attachments = None    # the rewrite protocol's (chat.attach)
-        self.user_text = ""
-        self.fence_tool = None
+        self.user_text, self.fence_tool = "", None
+        self.said = []             # each call's summary, in order (result.tool_calls')
 
     def emit(self, event):
         self.on_event(event)
@@ -201,7 +199,8 @@ class _Turn:
                 finish = self.stopped()
                 break
             if textcalls.settle(self.conversation.messages, at, stream.tool_calls,
-                                result.tool_calls[made:], self.fence_tool, bool(tools)):
+                                list(zip(result.tool_calls[made:], self.said[made:])),
+                                self.registry, self.fence_tool, self.attachments, tools):
                 break
             if self.watch.stuck is not None:
                 self.fail(STUCK % self.watch.stuck)
@@ -405,6 +404,7 @@ class _Turn:
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": content})
             self.result.tool_calls.append((name, outcome.ok))
+            self.said.append(outcome.summary)
         return True
 
     def cancel_rest(self, calls):

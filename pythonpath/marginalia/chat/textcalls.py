@@ -399,39 +399,47 @@ class TextCallFilter:
         return shown + leftover, calls
 
 
+def _written(call: Dict[str, Any]) -> str:
+    """A call of the written edit as the block the model wrote."""
+    try:
+        text = json.loads(call["arguments"]).get("text", "")
+    except (ValueError, AttributeError):
+        text = ""
+    return "%s\n%s\n```" % (EDIT_FENCE, text)
+
+
 def as_text(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]],
-            results_too: bool = True) -> None:
+            said: Optional[List[str]] = None, fence_tool: Optional[str] = None) -> None:
     """Keep an exchange as text: the answer (``messages[at-1]``) with its fenced block(s)
     again and no tool calls, the results (``messages[at:]``) in one user message after
-    it (``results_too``), else none. A server without tool calls may refuse tool
-    messages; and an edit the turn ended with is best remembered as the block the model
-    wrote (chat.loop): the next view shows what it made."""
+    it. With ``said`` (the turn ended on these calls, all made) no results follow: the
+    written edit is its block, another call what it did ("Replaced 3 occurrences...")."""
     results = messages[at:]
     del messages[at:]
-    blocks = []
-    for call in calls:
-        try:
-            text = json.loads(call["arguments"]).get("text", "")
-        except (ValueError, AttributeError):
-            text = ""
-        blocks.append("%s\n%s\n```" % (EDIT_FENCE, text))
-    answer = messages[at - 1]
-    messages[at - 1] = {"role": "assistant", "content": "\n\n".join(
-        part for part in [(answer.get("content") or "").strip()] + blocks if part)}
-    if results_too:
-        said = "\n".join(str(r.get("content", "")) for r in results)
-        messages.append({"role": "user", "content": "[The result of your edit] " + said})
+    parts = [(messages[at - 1].get("content") or "").strip()]
+    for position, call in enumerate(calls):
+        if said is None or call.get("name") == fence_tool:
+            parts.append(_written(call))
+        elif position < len(said):
+            parts.append(said[position])
+    messages[at - 1] = {"role": "assistant", "content": "\n\n".join(p for p in parts if p)}
+    if said is None:
+        text = "\n".join(str(r.get("content", "")) for r in results)
+        messages.append({"role": "user", "content": "[The result of your edit] " + text})
 
 
 def settle(messages: List[Dict[str, Any]], at: int, calls: List[Dict[str, Any]],
-           outcomes: List[Tuple[str, bool]], fence_tool: Optional[str], tools_sent: bool) -> bool:
-    """After a round's calls ran (their results from ``messages[at]`` on): True when the
-    turn ends here. A round that only made the written edit, and made it, ends the turn
-    (no round for a summary a small model would only echo, and later claim without an
-    edit), remembered as the block the model wrote; a round of a request without tools
-    stays text (as_text)."""
-    if fence_tool and outcomes and all(o == (fence_tool, True) for o in outcomes):
-        as_text(messages, at, calls, results_too=False)
+           done: List[Tuple[Tuple[str, bool], str]], registry: Any, fence_tool: Optional[str],
+           rewrite: Any, tools_sent: Any) -> bool:
+    """After a round's calls ran (``done``: ((name, ok), summary) each, their results from
+    ``messages[at]`` on): True when the turn ends here. In the rewrite protocol
+    (``rewrite``) a round whose calls all made their edits ends the turn (no round for a
+    summary a small model only echoes, or repeats the call): the exchange is kept as
+    text (as_text), since a chat template may refuse a user message right after tool
+    results (Mistral's). A round of a request without tools stays text as well."""
+    if rewrite is not None and done and all(ok and registry.edits(name)
+                                            for (name, ok), _said in done):
+        as_text(messages, at, calls, [said for _call, said in done], fence_tool)
         return True
     if not tools_sent:
         as_text(messages, at, calls)

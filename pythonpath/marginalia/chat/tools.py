@@ -139,6 +139,11 @@ class ToolRegistry:
         """Whether a tool of that name is registered."""
         return name in self._tools
 
+    def edits(self, name: str) -> bool:
+        """Whether tool ``name`` changes the document."""
+        tool = self._tools.get(name)
+        return tool is not None and tool.edits
+
     def hide(self, names: Iterable[str]) -> None:
         """Leave these tools out of schemas() (a call of one still runs): what a turn does
         not need is not offered, and costs no tokens."""

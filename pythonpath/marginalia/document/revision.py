@@ -37,6 +37,7 @@ from marginalia.document.edit_text import Line, read  # noqa: F401 (read: the te
 from marginalia.document import markdown as md
 from marginalia.document.docview import LINE_BREAK, Para, body
 from marginalia.document.inline import render as render_runs
+from marginalia.document.tool_specs import EXAMPLES
 from marginalia.errors import ToolError
 
 # What an Op does (Op.kind).
@@ -71,6 +72,7 @@ class Op:
     markdown: str = ""
     level: Optional[int] = None          # RESTYLE / REVISE: heading level, 0 body text
     expect: str = ""                     # the paragraph's first words, as shown
+    was: str = ""                        # REVISE: the line as shown before
 
     @property
     def position(self) -> float:
@@ -158,9 +160,9 @@ def _change(number: int, para: Para, new: str) -> Optional[Op]:
             if _flags(piece) == _flags(old_runs) and new_level == level:
                 return None
             new = ("#" * new_level + " " if new_level else "") + render_runs(piece)
-        return Op(REVISE, number, number, new, level=new_level, expect=expect)
+        return Op(REVISE, number, number, new, level=new_level, expect=expect, was=old_line)
     if kind in (md.BULLET, md.NUMBER) and block.kind == kind and block.level == level:
-        return Op(REVISE, number, number, new, level=None, expect=expect)
+        return Op(REVISE, number, number, new, level=None, expect=expect, was=old_line)
     return Op(REPLACE, number, number, new, expect=expect)
 
 
@@ -211,6 +213,12 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
         raise Refusal(EMPTY, "The edit was empty, so nothing was changed. Give the new "
                              "version of the lines that change, each starting with its "
                              "number as the document shows it (3: ...).")
+    copied = [line for line in lines if line.body in EXAMPLES or
+              "~~%s~~" % line.struck in EXAMPLES]
+    if copied:
+        raise Refusal(EMPTY, "Nothing was changed: \u201c%s\u201d is the example from the "
+                             "instructions, not a line of this document. Write the document's "
+                             "own lines." % (copied[0].body or copied[0].struck))
     named = [line.number for line in lines if _positional(line) and line.number]
     beyond = sorted(n for n in named if n > count)
     if beyond:

@@ -11,10 +11,12 @@ binds one function per declaration (writer.binding), so adding a tool touches
 this file and the module holding its function.
 """
 
+import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from marginalia.document import docview
+from marginalia.document.inline import parse_inline as md_inline, plain_text
 from marginalia.i18n.catalog import N_
 
 Schema = Dict[str, Any]
@@ -194,6 +196,31 @@ def _insert_after(after: Callable[[Arguments], str]) -> Callable[[Arguments], st
 _markdown = _argument("markdown")
 
 
+_BLOCK_MARK = re.compile(r"^(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)")
+
+
+def _revision(arguments: Arguments) -> str:
+    """A revised line's proposal: what changes in its look when only that does ("Make
+    \u201cthe deadline\u201d bold."), else its new text."""
+    new = md_inline(_BLOCK_MARK.sub("", str(arguments.get("markdown", "")).strip()))
+    old = md_inline(_BLOCK_MARK.sub("", str(arguments.get("was", "")).strip()))
+    if plain_text(new) != plain_text(old) or not arguments.get("was"):
+        return "Replace with: %s" % plain_text(new)
+    said = []
+    for flag, word in ((0, "bold"), (1, "italic")):
+        for on in (True, False):
+            stretch = "".join(ch for ch, n, o in zip(plain_text(new), _looks(new), _looks(old))
+                              if n[flag] != o[flag] and n[flag] == on).strip()
+            if stretch:
+                said.append("Make \u201c%s\u201d %s%s." % (
+                    docview.short(stretch, 60), "" if on else "not ", word))
+    return " ".join(said) or "Replace with: %s" % plain_text(new)
+
+
+def _looks(runs: list) -> list:
+    return [(r.bold, r.italic) for r in runs for _ch in r.text]
+
+
 def _style(arguments: Arguments) -> str:
     return "style %s" % arguments.get("style", "")
 
@@ -353,6 +380,10 @@ SPECS: List[ToolSpec] = [
 
 # ---------------------------------------------------------------- the rewrite protocol
 
+# The examples the prompt and the refusals give: a line that is one of them copied is
+# refused (document.revision), never made (small models copy what they are shown).
+EXAMPLES = ("The corrected sentence.", "# Now a heading", "~~The line.~~",
+            "~~The line to delete.~~")
 EDIT_RULES = ("Write each changed line with its number, e.g. '2: The corrected sentence.' or "
               "'1: # Now a heading'. To delete a line, strike it through: '4: ~~The line.~~'. "
               "A line without a number is added after the line above it.")
@@ -371,11 +402,10 @@ SPECS[:0] = [
     ToolSpec(
         "revise_paragraph",
         "Revise paragraph start in place to read as markdown (one block in the view's form).",
-        schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT},
-               ("start", "end", "markdown")),
+        schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT,
+                "was": described(STR, "The line before.")}, ("start", "end", "markdown")),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
-        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_replace_with(_markdown),
-        protocols=()),
+        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_revision, protocols=()),
 ]
 
 BY_NAME: Dict[str, ToolSpec] = {spec.name: spec for spec in SPECS}

@@ -94,8 +94,8 @@ _FORMAT_INSTEAD = ("replace_text writes plain text: the %s would be typed into t
 
 _WRITTEN = ("replace_text writes plain text: the %s would be typed into the document, so "
             "nothing was changed. To format words, %s.")
-_WRITE_INSTEAD = ("write their line again with **bold** or *italic* in an edit block "
-                  "(```edit\n2: The line with **these words** bold.\n```)")
+_WRITE_INSTEAD = ("write their whole line again, with its number, in an edit block, the "
+                  "words marked **bold** or *italic*")
 
 
 def _quoted(text: str) -> str:

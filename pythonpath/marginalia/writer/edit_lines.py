@@ -148,7 +148,8 @@ def _calls(doc: Any, loc: Locator, ops: List[revision.Op]) -> List[Tuple[str, Di
     for op in ops:
         if op.kind == revision.REVISE:
             out.append(("revise_paragraph", {"start": op.first, "end": op.first,
-                                             "markdown": op.markdown, "expect": op.expect}))
+                                             "markdown": op.markdown, "expect": op.expect,
+                                             "was": op.was}))
         elif op.kind == revision.RESTYLE:
             style = "Heading %d" % op.level if op.level else body_style(loc, op.first)
             out.append(("set_paragraph_style", {"start": op.first, "end": op.first,

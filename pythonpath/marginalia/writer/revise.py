@@ -132,7 +132,9 @@ def revise(doc: Any, loc: locate.Locator, number: int, block: md.Block) -> None:
 
 @binds("revise_paragraph")
 def revise_paragraph(doc: Any, start: int, end: int, markdown: str,
-                     expect: Optional[str] = None, plan: Optional[Plan] = None) -> ToolOutput:
+                     expect: Optional[str] = None, was: Optional[str] = None,
+                     plan: Optional[Plan] = None) -> ToolOutput:
+    # ``was``: the line before, for a Comment-only proposal's words (tool_specs).
     blocks = parse_blocks(markdown)
     if len(blocks) != 1 or blocks[0].kind not in _TEXT_KINDS + _LISTS:
         raise ToolError("A revised paragraph is one line of text, a heading or a list item.")

@@ -250,6 +250,28 @@ def _replace_every(doc, search, replacement, match_case):
     return (done, done) if done else None
 
 
+def _not_a_style(doc: Any, search: str, replacement: str, rewrite: bool,
+                 where: Optional[int]) -> None:
+    """Refuse a replacement that is a paragraph style's name the search is not: small
+    models "make a heading" by replacing its text with "Heading 1". The way to do it is
+    shown with the paragraph's own words (``where``: its number), never a made-up line a
+    model would copy."""
+    wanted = replacement.strip().lower()
+    if not wanted or wanted == search.strip().lower() or len(wanted) > 40:
+        return
+    family = doc.getStyleFamilies().getByName("ParagraphStyles")
+    for name in family.getElementNames():
+        shown = family.getByName(name).getPropertyValue("DisplayName")
+        if wanted in (name.lower(), shown.lower()):
+            raise ToolError(
+                "\u201c%s\u201d is the name of a paragraph style: replace_text would type it "
+                "into the text, so nothing was changed. %s" % (replacement.strip(), (
+                    "To make a line a heading, write it with '# ' in an edit block%s." % (
+                        " (```edit\n%d: # %s\n```)" % (where, search.strip())
+                        if where else "") if rewrite else
+                    "To give paragraphs a style, call set_paragraph_style.")))
+
+
 @binds("replace_text")
 def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
                  match_case: bool = True, regex: bool = False, rewrite: bool = False,
@@ -261,6 +283,8 @@ def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
         # ``rewrite``: the rewrite protocol's form (Lean.defaults), whose refusals name
         # its edit block instead of tools it does not offer.
         replacement = plain_replacement(search, replacement, rewrite is True)
+        _not_a_style(doc, search, replacement, rewrite is True,
+                     plan.first if plan is not None else None)
     match_case = as_bool(match_case, "match_case")
     every = as_bool(all, "all")
     fast = None if regex or not every else _replace_every(doc, search, replacement,
