@@ -223,12 +223,16 @@ def test_a_line_is_deleted_struck_through_or_skipped_by_its_number_never_left_ou
     assert refused.value.kind == rv.UNPLACED and "The canteen" in str(refused.value)
     notes = doc("# Notes", "Bring a warm coat.", "Meet at the station.", "Bring a warm coat.",
                 "Tickets are free.")
-    # Numbered from 1 again and both coats left out (the 1.5B did): nothing is lost,
-    # the numbers are not the document's.
+    # Numbered as the passage reads once the line is gone (the 1.5B's way): deleted.
+    result = run(park, "2: The kitchen has a new coffee machine.\n"
+                       "3: The printer on floor two is fixed.")
+    assert kinds(result) == [("delete", 3, 3)]
+    assert kinds(run(notes, "1: # Notes\n2: Bring a warm coat.\n3: Meet at the station.\n"
+                            "4: Tickets are free.")) == [("delete", 4, 4)]
+    # Numbered off from the start, both coats left out (the 1.5B did): only the pair
+    # whose numbers say so goes, the second coat; the first stays.
     result = run(notes, "2: # Notes\n3: Meet at the station.\n4: Tickets are free.")
-    assert result.ops == []
-    assert run(notes, "1: # Notes\n2: Bring a warm coat.\n3: Meet at the station.\n"
-                      "4: Tickets are free.").ops == []
+    assert kinds(result) == [("delete", 4, 4)]
     # Only changed lines (every given line changes something): the others stay.
     heads = doc("Introduction", "This guide explains the new office rules.", "Rules",
                 "Doors close at eight.", "Contact", "Write to the desk.")
@@ -282,3 +286,19 @@ def test_a_line_copied_from_the_instructions_examples_is_refused():
         with pytest.raises(rv.Refusal) as refused:
             run(VISIT, text)
         assert "example" in str(refused.value), text
+
+
+def test_a_note_on_a_line_is_a_comment_on_its_paragraph():
+    claims = doc("# Coffee", "Coffee is grown in 70 countries (FAO, 2021).",
+                 "Drinking coffee makes people live twenty years longer.")
+    result = run(claims, "3: Drinking coffee makes people live twenty years longer. "
+                         "<!-- Which study says so? -->")
+    assert [(op.kind, op.first, op.markdown) for op in result.ops] == [
+        ("comment", 3, "Which study says so?")]
+    # On a line of its own after the line, or with the number alone: the same.
+    for text in ("3: Drinking coffee makes people live twenty years longer.\n"
+                 "<!-- Which study says so? -->", "3: <!-- Which study says so? -->"):
+        assert [(op.kind, op.first) for op in run(claims, text).ops] == [("comment", 3)]
+    # A changed line with a note: its change, then the note on it.
+    result = run(claims, "2: Coffee is grown in more than 70 countries. <!-- Check it. -->")
+    assert [op.kind for op in result.ops] == ["revise", "comment"]

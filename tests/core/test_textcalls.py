@@ -479,3 +479,12 @@ def test_an_answer_of_numbered_lines_is_an_edit_unless_it_answers_a_question():
         shown = f.feed(text)
         tail, calls = f.finish()
         assert calls == [] and shown + tail == text
+
+
+def test_list_items_and_headings_after_a_numbered_line_belong_to_the_edit():
+    text = "4: These grow in our garden.\n- Apple\n- Banana\n## Vegetables"
+    for cut in range(1, len(text)):
+        f = TextCallFilter([], fence_tool="edit", bare_lines=True)
+        shown = f.feed(text[:cut]) + f.feed(text[cut:])
+        tail, calls = f.finish()
+        assert shown + tail == "" and named(calls) == [("edit", {"text": text})], cut

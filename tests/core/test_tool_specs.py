@@ -6,14 +6,14 @@ from marginalia.document import change_log as cl
 from marginalia.document import tool_specs as ts
 from marginalia.ui import tool_words
 
-EDITS = ("edit", "revise_paragraph", "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
+EDITS = ("edit", "comment_paragraph", "revise_paragraph", "replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
          "replace_selection", "set_paragraph_style", "format_text", "add_comment",
          "insert_table")
 
 
 def test_names_are_unique_and_every_schema_lists_its_required_properties():
     names = [spec.name for spec in ts.SPECS]
-    assert len(names) == len(set(names)) == 15
+    assert len(names) == len(set(names)) == 16
     for spec in ts.SPECS:
         params = spec.parameters
         assert params["type"] == "object" and params["additionalProperties"] is False
@@ -24,7 +24,7 @@ def test_names_are_unique_and_every_schema_lists_its_required_properties():
 def test_targets_decide_the_flags():
     assert tuple(s.name for s in ts.SPECS if s.edits) == EDITS
     assert {s.name for s in ts.SPECS if s.numbered} == {
-        "revise_paragraph", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs", "set_paragraph_style",
+        "revise_paragraph", "comment_paragraph", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs", "set_paragraph_style",
         "insert_table"}
     assert {s.name for s in ts.SPECS if s.sized} == {"read_document", "search_document"}
     assert all(s.kind in ts.KINDS for s in ts.SPECS if s.edits)
@@ -80,7 +80,7 @@ def test_each_protocol_offers_its_own_set_with_its_own_forms():
     assert ts.spec("replace_text").defaults(ts.TOOLS) == {}
     assert ts.spec("replace_text").offered(ts.TOOLS)[1] is ts.spec("replace_text").parameters
     # A step of an edit is offered by no protocol.
-    assert ts.spec("revise_paragraph").protocols == ()
+    assert ts.spec("revise_paragraph").protocols == ts.spec("comment_paragraph").protocols == ()
 
 
 def test_a_comment_is_made_not_proposed_in_comment_only():

@@ -11,8 +11,9 @@ fence (the eval's transcripts). Such an answer is taken as the edit when
 * and the user did not ask a question (the caller says: a question is answered,
   never pushed into an edit, even when the answer quotes lines).
 
-Unnumbered lines, which an edit block may hold as new paragraphs, are prose here: an
-answer with any is an answer. ``judge`` tells YES (the body of the edit), NO, or, for
+Unnumbered lines, which an edit block may hold as new paragraphs, are prose here (an
+answer with any is an answer), unless they are plainly document structure: list items
+and headings after a numbered line ("4: These grow in our garden." then "- Apple"). ``judge`` tells YES (the body of the edit), NO, or, for
 a message still streaming, MAYBE, so the stream can hold its text back meanwhile.
 """
 
@@ -22,6 +23,7 @@ from typing import NamedTuple
 YES, NO, MAYBE = "yes", "no", "maybe"
 
 NUMBERED = re.compile(r"^[ \t]{0,3}\d{1,6}[ \t]*:(?:[ \t]|$)")
+_STRUCTURE = re.compile(r"^[ \t]*(?:[-*+][ \t]+\S|\d{1,3}[.)][ \t]+\S|#{1,6}[ \t]+\S)")
 _FENCE = re.compile(r"^[ \t]{0,3}```[ \t]*([A-Za-z]*)[ \t]*$")
 _TEXT_LANGS = ("", "edit", "text", "txt", "markdown", "md", "plaintext")
 INTRO_MAX = 200          # characters of the one line that may come first
@@ -71,6 +73,8 @@ def judge(text: str, final: bool) -> Verdict:
             numbered, table = True, stripped.split(":", 1)[1].strip().startswith("|")
         elif table and stripped.startswith("|"):
             body.append(stripped)
+        elif numbered and _STRUCTURE.match(line):
+            body.append(line.rstrip())
         elif not body and not intro and not fenced and _is_intro(stripped):
             intro = stripped
         else:
@@ -92,8 +96,8 @@ def _may_start(piece: str, after: bool) -> bool:
     if stripped[0].isdigit():
         digits = len(stripped) - len(stripped.lstrip("0123456789"))
         rest = stripped[digits:].lstrip(" \t")
-        return digits <= 6 and (not rest or rest[0] == ":")
-    if stripped.startswith("`") or stripped.startswith("|"):
+        return digits <= 6 and (not rest or rest[0] in ":.)")
+    if stripped[0] in "`|" or (after and stripped[0] in "-*+#"):
         return True
     return not after and len(piece) <= INTRO_MAX      # an intro line, going on
 

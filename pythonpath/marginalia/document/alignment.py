@@ -145,6 +145,10 @@ def align(slots: List[Slot], texts: Mapping[int, "_Text"], numbered: bool) -> Li
     return out
 
 
+def _alike_in_length(a: Sequence[str], b: Sequence[str]) -> bool:
+    return min(len(a), len(b)) * 2 >= max(len(a), len(b))
+
+
 def _score(slot: Slot, number: int, text: "_Text", numbered: bool) -> Optional[float]:
     """What standing for paragraph ``number`` is worth for ``slot``; None: it may not."""
     same = slot.number == number
@@ -152,8 +156,11 @@ def _score(slot: Slot, number: int, text: "_Text", numbered: bool) -> Optional[f
         return FORCED if same else None
     bonus = NUMBER if numbered and same else 0.0
     if not (slot.vocabulary & text.vocabulary) and (slot.words or text.words):
-        # No word in common: only its number can say it is that paragraph.
-        return bonus if bonus and not slot.alike and slot.kind == text.kind else None
+        # No word in common: only its number can say it is that paragraph, for a line
+        # of its kind and about its length (a translation), not a one-word line over a
+        # sentence ("3: Conclusion" for a new line 3 over the document's line 3).
+        return bonus if bonus and not slot.alike and slot.kind == text.kind and \
+            _alike_in_length(slot.words, text.words) else None
     ratio = _ratio(slot.words, text.words)
     if ratio >= MATCH:
         return ratio + bonus

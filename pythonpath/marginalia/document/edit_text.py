@@ -26,6 +26,7 @@ class Line:
     body: str
     anchor: bool = False        # "N: ...": where, not what
     struck: str = ""            # "N: ~~old text~~": delete the paragraph that reads so
+    comment: str = ""           # "N: text <!-- a note -->": a comment on the paragraph
 
 
 def is_row(line: str) -> bool:
@@ -94,7 +95,17 @@ def _rows_end(parsed: List[Tuple[Optional[int], str]], i: int) -> int:
     return end
 
 
+_COMMENT = re.compile(r"<!--(.*?)-->", re.S)
+
+
 def _line(number: Optional[int], content: str) -> Line:
+    notes = [n.strip() for n in _COMMENT.findall(content) if n.strip()]
+    if notes:
+        # "N: <!-- a note -->" comments on paragraph N as it is; with its text, on the
+        # paragraph that text stands for (a line that changes and gets a note).
+        body = _COMMENT.sub("", content).strip()
+        found = _line(number, body) if body else Line(number, "", True)
+        return Line(found.number, found.body, found.anchor, found.struck, " ".join(notes))
     if content.startswith("|") and _cells(content) <= 1:
         content = content.strip("| ").strip()   # a one-cell "row": a table of nothing
     if content in ANCHOR_ONLY and number is not None:
@@ -111,6 +122,12 @@ def normalised(lines: List[Line]) -> List[Line]:
     out: List[Line] = []
     named = set()
     for line in lines:
+        if line.number is None and line.comment and not (line.body or line.struck):
+            if out:     # a note on a line of its own belongs to the line above
+                last = out[-1]
+                out[-1] = Line(last.number, last.body, last.anchor, last.struck,
+                               (last.comment + " " + line.comment).strip())
+            continue
         if line.number == 0:
             out.append(Line(0, "", True))
             if line.body:

@@ -46,13 +46,16 @@ RESTYLE = "restyle"      # only its kind: a heading of another level, or body te
 REPLACE = "replace"      # a whole block anew (a list item made text, a table...)
 DELETE = "delete"
 INSERT = "insert"        # new blocks after paragraph ``first`` (0: at the start)
+COMMENT = "comment"      # a comment (``markdown``) on paragraph ``first``, after its change
 
 # Why a rewrite was refused (Refusal.kind).
 EMPTY, UNPLACED, UNKNOWN, NOT_SEEN, CHANGED = (
     "empty", "unplaced", "unknown", "not seen", "changed")
 
-# A paragraph goes with a merged neighbour only when it has at least this many words.
+# A paragraph goes with a merged neighbour only when it has at least this many words,
+# and at least this share of them went into the change.
 ABSORB_WORDS = 3
+TAKEN = 0.8
 
 
 class Refusal(ToolError):
@@ -76,8 +79,11 @@ class Op:
 
     @property
     def position(self) -> float:
-        """Where it acts, for ordering: an insertion after N sits between N and N+1."""
-        return self.first + 0.5 if self.kind == INSERT else float(self.first)
+        """Where it acts, for ordering: an insertion after N sits between N and N+1, a
+        comment on N just before N (so it is made after N's own change)."""
+        if self.kind == INSERT:
+            return self.first + 0.5
+        return self.first - 0.25 if self.kind == COMMENT else float(self.first)
 
 
 @dataclass
@@ -208,17 +214,18 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     the paragraphs that read ``line`` now (to find one the user moved). Raises Refusal.
     """
     lines = edit_text.normalised(edit_text.read(text))
-    if not any(line.body or line.struck for line in lines) and not any(
+    if not any(line.body or line.struck or line.comment for line in lines) and not any(
             line.number and not line.anchor for line in lines):
         raise Refusal(EMPTY, "The edit was empty, so nothing was changed. Give the new "
                              "version of the lines that change, each starting with its "
                              "number as the document shows it (3: ...).")
     copied = [line for line in lines if line.body in EXAMPLES or
-              "~~%s~~" % line.struck in EXAMPLES]
+              "~~%s~~" % line.struck in EXAMPLES or "<!-- %s -->" % line.comment in EXAMPLES]
     if copied:
         raise Refusal(EMPTY, "Nothing was changed: \u201c%s\u201d is the example from the "
                              "instructions, not a line of this document. Write the document's "
-                             "own lines." % (copied[0].body or copied[0].struck))
+                             "own lines." % (copied[0].body or copied[0].struck or
+                                             copied[0].comment))
     named = [line.number for line in lines if _positional(line) and line.number]
     beyond = sorted(n for n in named if n > count)
     if beyond:
@@ -245,6 +252,8 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     changes: List[Tuple[int, str]] = []
     deletes: List[int] = []
     for line, at in placed:
+        if line.comment:
+            out.ops.append(Op(COMMENT, at, at, line.comment))
         if line.anchor:
             continue
         if not line.body:
@@ -266,31 +275,39 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     return out
 
 
-# A passage that skips a number between two of its lines, both as they were, deletes
-# what it skipped: at most this many in a row, and only when every numbered line it
-# gives is where its number says (a passage numbered from 1 again says nothing by its
-# numbers; lines that all change, as "1: # A" and "3: # B" do, are not a passage).
+# A passage that leaves out paragraphs between two of its lines, both as they were,
+# deletes them when its numbers say so: at most this many in a row (lines that all
+# change, as "1: # A" and "3: # B" do, are not a passage; a passage numbered from 1
+# again, off from the start, says nothing by its numbers).
 SKIP_MAX = 1
 
 
 def _skipped(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, str]) -> List[int]:
-    """The paragraphs a passage left out by number, between two unchanged lines written
-    one after the other ("2: ...", "4: ..." without a line 3): deleted, as it says."""
-    numbered = [(line, at) for line, at in zip(lines, where) if line.number and not line.anchor]
-    if not numbered or any(at != line.number for line, at in numbered):
-        return []
-    taken = set(at for _line, at in numbered)
+    """The paragraphs a passage left out between two unchanged lines written one after
+    the other, when the numbers are the document's ("2:", "4:" with no 3) or the ones
+    the passage has once they are gone ("2:", "3:" over paragraphs 2 and 4)."""
+    taken = set(at for at in where if at is not None)
     out: List[int] = []
+    gone = 0
     pairs = list(zip(lines, where))
     for (line_a, a), (line_b, b) in zip(pairs, pairs[1:]):
-        if a is None or b is None or not line_a.number or not line_b.number or \
-                line_a.anchor or line_b.anchor or line_a.body != seen.get(a) or \
-                line_b.body != seen.get(b):
+        if a is None or b is None or not _as_seen(line_a, a, seen) or \
+                not _as_seen(line_b, b, seen):
             continue
         gap = list(range(a + 1, b))
-        if 0 < len(gap) <= SKIP_MAX and all(n in seen and n not in taken for n in gap):
+        if not 0 < len(gap) <= SKIP_MAX or any(n not in seen or n in taken for n in gap):
+            continue
+        documents = line_a.number == a and line_b.number == b
+        passages = line_a.number == a - gone and line_b.number == line_a.number + 1
+        if documents or passages:
             out.extend(gap)
+            gone += len(gap)
     return out
+
+
+def _as_seen(line: Line, at: int, seen: Mapping[int, str]) -> bool:
+    """A numbered line given as the model saw its paragraph."""
+    return bool(line.number) and not line.anchor and line.body == seen.get(at)
 
 
 def _takers(changes: List[Tuple[int, str]], inserts: List[Op],
@@ -392,7 +409,10 @@ def _absorbed(takers: List[Tuple[int, Counter, Tuple[int, ...]]], named: set,
                         shown(neighbour) != seen[k]:
                     break
                 words = Counter(alignment.words(seen[k]))
-                if sum(words.values()) < ABSORB_WORDS or words - added:
+                size = sum(words.values())
+                # Merged, a sentence loses a word or two ("It did not stop" -> "and did
+                # not stop"): most of its words are enough.
+                if size < ABSORB_WORDS or sum((words - added).values()) > size * (1 - TAKEN):
                     break
                 added = added - words
                 out.append(k)

@@ -383,10 +383,11 @@ SPECS: List[ToolSpec] = [
 # The examples the prompt and the refusals give: a line that is one of them copied is
 # refused (document.revision), never made (small models copy what they are shown).
 EXAMPLES = ("The corrected sentence.", "# Now a heading", "~~The line.~~",
-            "~~The line to delete.~~")
+            "~~The line to delete.~~", "<!-- your note -->")
 EDIT_RULES = ("Write each changed line with its number, e.g. '2: The corrected sentence.' or "
               "'1: # Now a heading'. To delete a line, strike it through: '4: ~~The line.~~'. "
-              "A line without a number is added after the line above it.")
+              "A line without a number is added after the line above it. To comment on a "
+              "line, end it with <!-- your note -->.")
 
 # First: the tool a model reaches for first is its main one.
 SPECS[:0] = [
@@ -397,6 +398,15 @@ SPECS[:0] = [
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
         target=LINES, reads=ATTRIBUTES, kind=REPLACE, after=_argument("text"),
         protocols=(REWRITE,), written=True),
+    # A comment an edit puts on a line ("3: ... <!-- a note -->"), on the whole paragraph.
+    ToolSpec(
+        "comment_paragraph",
+        "Add a comment on paragraphs start..end.",
+        schema({"start": PARA_START, "end": PARA_END, "comment": STR},
+               ("start", "end", "comment")),
+        Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
+        target=BLOCKS, kind=COMMENT, after=_argument("comment"), proposal=_argument("comment"),
+        proposes=False, protocols=()),
     # One paragraph of an edit made in place: its words, bold and italic and heading
     # level (writer.revise). The model never calls it; Apply does, for a proposal.
     ToolSpec(

@@ -22,7 +22,7 @@ from marginalia.document import docview, revision, tool_specs
 from marginalia.document import markdown as md
 from marginalia.document.seen import Seen
 from marginalia.errors import ToolError
-from marginalia.writer import read
+from marginalia.writer import keepout, read
 from marginalia.writer.lines import Reader
 from marginalia.writer.locate import Locator
 from marginalia.writer.revise import body_style
@@ -157,6 +157,9 @@ def _calls(doc: Any, loc: Locator, ops: List[revision.Op]) -> List[Tuple[str, Di
         elif op.kind == revision.REPLACE:
             out.append(("replace_paragraphs", {"start": op.first, "end": op.last,
                                                "markdown": op.markdown, "expect": op.expect}))
+        elif op.kind == revision.COMMENT:
+            out.append(("comment_paragraph", {"start": op.first, "end": op.first,
+                                              "comment": op.markdown}))
         elif op.kind == revision.DELETE:
             out.append(("delete_paragraphs", {"start": op.first, "end": op.last,
                                               "expect": op.expect}))
@@ -169,7 +172,8 @@ def _calls(doc: Any, loc: Locator, ops: List[revision.Op]) -> List[Tuple[str, Di
 def _said(ops: List[revision.Op]) -> str:
     """What the edit did, in the paragraphs' numbers before it, first paragraph first."""
     words = {revision.REVISE: "paragraph %s revised", revision.RESTYLE: "paragraph %s restyled",
-             revision.REPLACE: "paragraph %s replaced", revision.DELETE: "paragraph %s deleted"}
+             revision.REPLACE: "paragraph %s replaced", revision.DELETE: "paragraph %s deleted",
+             revision.COMMENT: "a comment on paragraph %s"}
     out = []
     for op in sorted(ops, key=lambda o: o.position):
         if op.kind == revision.INSERT:
@@ -212,18 +216,34 @@ class LinesEdit:
             raise ToolError("That is how the document already reads, so nothing was changed. "
                             "Give the lines with your changes in them.")
         calls = _calls(self.doc, loc, found.ops)
-        # Every call planned and checked first: a refusal changes nothing.
-        for name, arguments in calls:
-            self.call(tool_specs.spec(name), arguments, True)
+        # Every call planned and checked first: a refusal changes nothing. A line in a
+        # passage the user keeps Marginalia out of is left out, the rest made, and the
+        # model told (it rewrote the passage with the others, typically).
+        kept, todo = [], []
+        for op, (name, arguments) in zip(found.ops, calls):
+            try:
+                self.call(tool_specs.spec(name), arguments, True)
+            except keepout.KeptOut as exc:
+                kept.append(exc)
+                continue
+            todo.append((op, name, arguments))
+        if not todo:
+            raise kept[0]
         made = []
         try:
-            for op, (name, arguments) in zip(found.ops, calls):
+            for op, name, arguments in todo:
                 made.append((op, self.call(tool_specs.spec(name), arguments, False)))
         except ToolError as exc:
             if not made:
                 raise
             raise ToolError(PARTLY % (_said([op for op, _out in made]), exc))
-        return self._result(found, made, count)
+        out = self._result(found, made, count)
+        if kept:
+            spans = sorted(set(exc.span for exc in kept))
+            out.result = "%s The user keeps Marginalia out of %s, so %s left as it is." % (
+                out.result, " and ".join(spans), "that was" if len(spans) == 1 else
+                "those were")
+        return out
 
     def _finder(self, reader: Reader) -> Callable[[str], List[int]]:
         """The paragraphs that read ``line`` now (a paragraph the user moved)."""

@@ -133,13 +133,23 @@ def _user_span(first, last):
     return tr("paragraphs %(first)d\u2013%(last)d") % {"first": first, "last": last}
 
 
+class KeptOut(ToolError):
+    """The refusal of an edit that would touch a kept-out passage (its kind, as data: the
+    edit tool leaves such a line out and makes the rest, writer.edit_lines); ``span``
+    names the passage ("paragraph 3")."""
+
+    def __init__(self, sentence: str, span: str) -> None:
+        super().__init__(sentence)
+        self.span = span
+
+
 def refuse(doc: Any, anchor: Any) -> None:
     """Raise the refusal for an edit that would touch ``anchor``'s passage."""
     try:
         span = _span(*_paragraph_numbers(doc, anchor))
     except Exception:
         span = "a marked passage"
-    raise ToolError(REFUSED % (span[0].upper() + span[1:]))
+    raise KeptOut(REFUSED % (span[0].upper() + span[1:]), span)
 
 
 def check_ranges(doc: Any, ranges: List[Any], found: Optional[List] = None) -> None:

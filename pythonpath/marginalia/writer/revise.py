@@ -15,7 +15,7 @@ from marginalia.document import markdown as md
 from marginalia.document.docview import LINE_BREAK
 from marginalia.errors import ToolError
 from marginalia.writer import lines, locate, rewrite, view_edit
-from marginalia.writer.args import as_int, parse_blocks
+from marginalia.writer.args import as_int, as_text, parse_blocks
 from marginalia.writer.binding import binds
 from marginalia.writer.bodymap import para_props
 from marginalia.writer.guard import check_expect
@@ -146,3 +146,21 @@ def revise_paragraph(doc: Any, start: int, end: int, markdown: str,
     revise(doc, loc, number, blocks[0])
     return ToolOutput({"revised": number, "numbering": "Paragraph numbers did not change."},
                       "Revised paragraph %d" % number, {"paragraphs": [number, number]})
+
+
+@binds("comment_paragraph")
+def comment_paragraph(doc: Any, start: int, end: int, comment: str,
+                      plan: Optional[Plan] = None) -> ToolOutput:
+    """A comment on the whole of paragraphs start..end (an edit's "<!-- note -->")."""
+    from marginalia.writer.text_tools import insert_comment
+    comment = as_text(comment, "comment")
+    loc = locate.for_doc(doc)
+    number = as_int(start, "start")
+    table, cursor = loc.block(number)
+    if cursor is None:
+        raise ToolError("There is no paragraph %d to comment on." % number)
+    span = loc.copy(cursor)
+    span.gotoEndOfParagraph(True)
+    insert_comment(doc, span, comment)
+    return ToolOutput({"commented": number}, "Commented on paragraph %d" % number,
+                      {"paragraphs": [number, number]})

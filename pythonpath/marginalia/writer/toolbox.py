@@ -122,8 +122,10 @@ class WriterToolbox:
             description, parameters = spec.offered(self.protocol)
             self.registry.register(spec.name, description, parameters,
                                    self._bind(spec), edits=spec.edits, sized=spec.sized)
-        # Written as text, not offered as a function (ToolSpec.written).
+        # Written as text, not offered as a function (ToolSpec.written); and the document
+        # tools, which a turn that shows the whole document does not offer (context).
         self.written = tuple(s.name for s in tool_specs.offered(self.protocol) if s.written)
+        self.documents = tuple(s.name for s in tool_specs.offered(self.protocol))
         self.registry.hide(self.written)
 
     @property
