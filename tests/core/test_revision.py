@@ -302,3 +302,19 @@ def test_a_note_on_a_line_is_a_comment_on_its_paragraph():
     # A changed line with a note: its change, then the note on it.
     result = run(claims, "2: Coffee is grown in more than 70 countries. <!-- Check it. -->")
     assert [op.kind for op in result.ops] == ["revise", "comment"]
+
+
+def test_a_line_written_elsewhere_as_it_read_moves_its_paragraph():
+    steps = doc("# Steps", "Step 3: Close the lid.", "Step 1: Open the lid.",
+                "Step 2: Put the bread in.")
+    result = run(steps, "2: Step 1: Open the lid.\n3: Step 2: Put the bread in.\n"
+                        "4: Step 3: Close the lid.")
+    assert kinds(result) == [("insert", 4, 4), ("delete", 2, 2)]
+    assert result.ops[0].markdown == "Step 3: Close the lid."
+    agenda = doc("# Agenda", "- Travel", "- Budget", "- Hiring")
+    result = run(agenda, "2: - Budget\n3: - Hiring\n4: - Travel")
+    assert kinds(result) == [("insert", 4, 4), ("delete", 2, 2)]
+    # A line that reads as two paragraphs is no move: which one would go?
+    twice = doc("Bring a coat.", "Meet here.", "Bring a coat.")
+    assert kinds(run(twice, "2: Meet here.\n3: Bring a coat.\nBring a coat.")) == [
+        ("insert", 3, 3)]

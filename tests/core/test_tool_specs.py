@@ -74,7 +74,7 @@ def test_each_protocol_offers_its_own_set_with_its_own_forms():
         assert set(params["properties"]) <= set(spec.parameters["properties"]), spec.name
     # Replacing in the rewrite protocol means everywhere, its refusals name its edit
     # block, and it never deletes (small models "delete" a paragraph's first words).
-    assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True, "rewrite": True}
+    assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True, "edit_block": True}
     assert "struck through" in ts.spec("replace_text").refusal(ts.REWRITE, {"replacement": ""})
     assert ts.spec("replace_text").refusal(ts.TOOLS, {"replacement": ""}) is None
     assert ts.spec("replace_text").defaults(ts.TOOLS) == {}

@@ -264,6 +264,7 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
             out.ops.append(op)
             changes.append((at, line.body))
     deletes += _skipped(lines, where, seen)
+    deletes += _moved(lines, where, seen)
     inserts = _insertions(lines, where, count)
     named_now = set(at for _line, at in placed)
     out.absorbed = [n for n in _absorbed(_takers(changes, inserts, seen), named_now, seen,
@@ -302,6 +303,22 @@ def _skipped(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, s
         if documents or passages:
             out.extend(gap)
             gone += len(gap)
+    return out
+
+
+def _moved(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, str]) -> List[int]:
+    """Paragraphs a passage moved: a new line that reads exactly as a seen paragraph the
+    passage does not place (it could not, out of order: "sort the list") is that
+    paragraph moved there, so where it was it goes. Only a paragraph that reads so alone."""
+    taken = set(at for at in where if at is not None)
+    out: List[int] = []
+    for line, at in zip(lines, where):
+        if at is not None or not line.body:
+            continue
+        found = [n for n, text in seen.items() if text == line.body and n not in taken]
+        if len(found) == 1 and found[0] not in out and line.body not in (
+                text for n, text in seen.items() if n != found[0]):
+            out.append(found[0])
     return out
 
 

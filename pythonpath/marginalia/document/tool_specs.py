@@ -289,7 +289,7 @@ SPECS: List[ToolSpec] = [
                   schema({"search": described(STR, "The exact text."),
                           "replacement": described(STR, "The new text.")},
                          ("search", "replacement")),
-                  {"all": True, "rewrite": True},
+                  {"all": True, "edit_block": True},
                   {"replacement": "replace_text does not delete, so nothing was changed. To "
                                   "delete a line, write it struck through in an edit block:\n"
                                   "```edit\n3: ~~The line to delete.~~\n```"})),

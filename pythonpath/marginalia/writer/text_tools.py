@@ -250,7 +250,7 @@ def _replace_every(doc, search, replacement, match_case):
     return (done, done) if done else None
 
 
-def _not_a_style(doc: Any, search: str, replacement: str, rewrite: bool,
+def _not_a_style(doc: Any, search: str, replacement: str, edit_block: bool,
                  where: Optional[int]) -> None:
     """Refuse a replacement that is a paragraph style's name the search is not: small
     models "make a heading" by replacing its text with "Heading 1". The way to do it is
@@ -268,22 +268,22 @@ def _not_a_style(doc: Any, search: str, replacement: str, rewrite: bool,
                 "into the text, so nothing was changed. %s" % (replacement.strip(), (
                     "To make a line a heading, write it with '# ' in an edit block%s." % (
                         " (```edit\n%d: # %s\n```)" % (where, search.strip())
-                        if where else "") if rewrite else
+                        if where else "") if edit_block else
                     "To give paragraphs a style, call set_paragraph_style.")))
 
 
 @binds("replace_text")
 def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
-                 match_case: bool = True, regex: bool = False, rewrite: bool = False,
+                 match_case: bool = True, regex: bool = False, edit_block: bool = False,
                  plan: Optional[Plan] = None) -> ToolOutput:
     search = as_text(search, "search")
     replacement = as_text(replacement, "replacement", allow_empty=True)
     regex = as_bool(regex, "regex")
     if not regex:
-        # ``rewrite``: the rewrite protocol's form (Lean.defaults), whose refusals name
+        # ``edit_block``: the rewrite protocol's form (Lean.defaults), whose refusals name
         # its edit block instead of tools it does not offer.
-        replacement = plain_replacement(search, replacement, rewrite is True)
-        _not_a_style(doc, search, replacement, rewrite is True,
+        replacement = plain_replacement(search, replacement, edit_block is True)
+        _not_a_style(doc, search, replacement, edit_block is True,
                      plan.first if plan is not None else None)
     match_case = as_bool(match_case, "match_case")
     every = as_bool(all, "all")
