@@ -22,7 +22,8 @@ FILTERS = {"odt": "writer8", "docx": "MS Word 2007 XML"}
 
 def _chat(office, doc, server, message):
     started = office.job("chat.start", doc, message=message,
-                         settings={"endpoint": server.url, "model": "test-model"})
+                         settings={"endpoint": server.url, "model": "test-model",
+                                   "edit_protocol": "tools"})
     assert started == {"started": True}
     deadline = time.time() + 60
     while time.time() < deadline:

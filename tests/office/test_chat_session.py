@@ -39,7 +39,8 @@ def test_two_documents_chat_at_once_without_crossing(office):
                 ScriptedServer(_insert_script("B")) as srv_b:
             for doc, srv in ((doc_a, srv_a), (doc_b, srv_b)):
                 started = office.job("chat.start", doc, message="add a line",
-                                     settings={"endpoint": srv.url, "model": "test-model"})
+                                     settings={"endpoint": srv.url, "model": "test-model",
+                                               "edit_protocol": "tools"})
                 assert started == {"started": True}
             entries = {"A": [], "B": []}
             first, done = {}, {}
@@ -88,7 +89,8 @@ def test_closing_a_document_mid_turn_cancels_cleanly(office):
     doc = office.new_writer()
     with ScriptedServer([stall]) as srv:
         office.job("chat.start", doc, message="write", settings={"endpoint": srv.url,
-                                                                  "model": "test-model"})
+                                                                  "model": "test-model",
+                                                                  "edit_protocol": "tools"})
         deadline = time.time() + 20
         seen = []
         while time.time() < deadline and not any(e["type"] == "reasoning" for e in seen):
@@ -104,7 +106,8 @@ def test_closing_a_document_mid_turn_cancels_cleanly(office):
     try:
         with ScriptedServer([text_response("Fresh start.")]) as srv:
             office.job("chat.start", doc2, message="hi", settings={"endpoint": srv.url,
-                                                                    "model": "test-model"})
+                                                                    "model": "test-model",
+                                                                    "edit_protocol": "tools"})
             entries = _wait_done(office, doc2)
         assert "".join(e.get("text", "") for e in entries if e["type"] == "text") == \
             "Fresh start."
@@ -122,7 +125,7 @@ def test_new_chat_drops_the_stopped_turns_late_events(office):
     doc = office.new_writer()
     try:
         with ScriptedServer([slow, text_response("After the reset.")]) as srv:
-            settings = {"endpoint": srv.url, "model": "test-model"}
+            settings = {"endpoint": srv.url, "model": "test-model", "edit_protocol": "tools"}
             office.job("chat.start", doc, message="first", settings=settings)
             seen = []
             deadline = time.time() + 20

@@ -76,7 +76,8 @@ def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path
     with ScriptedServer(script) as srv:
         done = run_headless(fox_odt, "--message", "Replace fox with cat everywhere",
                             "--output", out_path, "--endpoint", srv.url,
-                            "--model", "test-model", "--track-changes")
+                            "--model", "test-model", "--track-changes",
+                            "--edit-protocol", "tools")
         requests = srv.chat_requests
     assert done.returncode == 0, done.stderr
     lines = events(done.stdout)
@@ -113,12 +114,12 @@ def test_turn_edits_and_saves_odt_with_tracked_changes(office, fox_odt, tmp_path
 
 
 def test_markdown_insert_saved_as_docx(office, fox_odt, tmp_path):
+    """The rewrite protocol, the runner's default: the model writes the lines it adds
+    after the last one, in an edit block amid its answer; the turn ends with the edit."""
     out_path = str(tmp_path / "out.docx")
     script = [
-        tool_calls_response([("c1", "insert_paragraphs",
-                              {"markdown": "## Habits\n\nFoxes **hunt** at night.",
-                               "after_paragraph": -1})]),
-        text_response("Added a section."),
+        text_response("A section on habits:\n```edit\n3: A fox is clever.\n## Habits\n"
+                      "Foxes **hunt** at night.\n```"),
     ]
     with ScriptedServer(script) as srv:
         done = run_headless(fox_odt, "--message", "Add a section on habits",
@@ -435,7 +436,7 @@ def test_a_scripted_turn_uses_expect_after_its_own_insert(office, fox_odt, tmp_p
     with ScriptedServer(script) as srv:
         done = run_headless(fox_odt, "--message", "Add a line, drop the jumping fox",
                             "--output", out_path, "--endpoint", srv.url,
-                            "--model", "test-model")
+                            "--model", "test-model", "--edit-protocol", "tools")
         requests = srv.chat_requests
     assert done.returncode == 0, done.stderr
     results = [line for line in events(done.stdout) if line["type"] == "tool_result"]

@@ -26,7 +26,8 @@ def test_apply_mode_end_to_end(office, tmp_path, mode):
     out_path = str(tmp_path / ("out-%s.odt" % mode))
     with ScriptedServer(_script()) as srv:
         done = run_headless(path, "--message", "Make the fox slow", "--output", out_path,
-                            "--endpoint", srv.url, "--model", "test-model", "--apply", mode)
+                            "--endpoint", srv.url, "--model", "test-model", "--apply", mode,
+                            "--edit-protocol", "tools")
     assert done.returncode == 0, done.stderr
     lines = events(done.stdout)
     changes = [line for line in lines if line["type"] == "change"]

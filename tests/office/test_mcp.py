@@ -133,7 +133,7 @@ def test_the_panel_starting_a_turn_ends_the_agents_turn_on_that_document(office,
         with ScriptedServer([text_response("Hello.")]) as srv:
             started = time.time()
             assert office.job("chat.start", doc, message="hi", settings={
-                "endpoint": srv.url, "model": "test-model"}) == {"started": True}
+                "endpoint": srv.url, "model": "test-model", "edit_protocol": "tools"}) == {"started": True}
             # Well before the idle window ends it: the panel's turn closed the agent's.
             while office.job("mcp.state")["active"] and time.time() - started < IDLE - 0.5:
                 await sleep(0.05)
@@ -162,6 +162,7 @@ def test_an_agent_is_refused_while_the_panel_edits_and_every_panel_edit_stays_tr
     with ScriptedServer(script) as srv:
         assert office.job("chat.start", doc, message="edit", settings={
             "endpoint": srv.url, "model": "test-model", "apply_mode": "tracked",
+            "edit_protocol": "tools",
             "track_changes": True}) == {"started": True}
 
         async def steps(a):

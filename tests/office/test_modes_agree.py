@@ -24,7 +24,10 @@ CASES = int(os.environ.get("MARGINALIA_MODE_CASES", "40"))
 
 def _run(office, case, mode):
     doc = case.make(office)
-    result = turn(office, doc, case.call, apply=mode, title="case %d" % case.seed)[0]
+    # The rewrite protocol's edit: the turn shows the document first, as a chat turn does.
+    options = {"protocol": "rewrite", "shown": 6000} if case.call[0] == "edit" else {}
+    result = turn(office, doc, case.call, apply=mode, title="case %d" % case.seed,
+                  **options)[0]
     return doc, result
 
 

@@ -59,6 +59,7 @@ def test_a_manual_proxy_in_libreoffice_carries_the_chat(office):
             endpoint = "http://models.test:%d/v1" % srv.port
             office.job("chat.start", doc, message="hi", settings={
                 "endpoint": endpoint, "model": "test-model", "provider": "custom",
+                "edit_protocol": "tools",
                 "allow_http": True})
             entries = _wait_done(office, doc)
             text = "".join(e.get("text", "") for e in entries if e["type"] == "text")

@@ -28,7 +28,7 @@ def _three_turns(office, doc, srv_factory):
     for label in ("one", "two", "three"):
         with srv_factory(_turn_script(label)) as srv:
             office.job("chat.start", doc, message="add %s" % label,
-                       settings={"endpoint": srv.url, "model": "test-model",
+                       settings={"endpoint": srv.url, "model": "test-model", "edit_protocol": "tools",
                                  "keep_chats": False})
             got.append(_wait_done(office, doc))
     return got

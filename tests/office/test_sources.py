@@ -122,7 +122,8 @@ def test_plain_text_and_unreadable_files(office, sources):
 
 def _turn(office, doc, server, message, keep=False):
     started = office.job("chat.start", doc, message=message, settings={
-        "endpoint": server.url, "model": "test-model", "keep_chats": keep})
+        "endpoint": server.url, "model": "test-model", "keep_chats": keep,
+        "edit_protocol": "tools"})
     assert started == {"started": True}
     entries = []
     deadline = time.time() + 90

@@ -58,7 +58,7 @@ def test_the_view_shows_numbered_lines_with_bold_and_the_model_edits_them(office
                               "Lunch is served in the garden."]
         # Only the misspelt words changed: "guests" is still bold, nothing else became so.
         assert bold_words(doc, "guests") == ["guests"]
-        assert "2: We will receive the **guests** at noon." in result["content"]
+        assert result["content"] == "Done: paragraph 2 revised; paragraph 3 revised."
         # One turn, one undo step: Undo gives back the original.
         doc.getUndoManager().undo()
         assert texts(doc)[1:3] == ["We will recieve the guests at noon.",
@@ -106,8 +106,9 @@ def test_bold_is_set_and_cleared_as_the_new_line_says(office):
 
 
 @pytest.mark.parametrize("text,kind", [
-    ("", "empty"), ("2: ...", "unchanged"), ("9: More.", "no paragraph 9"),
+    ("", "empty"), ("2: ...", "unchanged"), ("9:", "no paragraph 9"),
     ("A new line with no number.", "no paragraph number"),
+    ("2: The corrected sentence.", "the example"),
 ])
 def test_bad_edits_are_refused_in_one_sentence_and_change_nothing(office, text, kind):
     doc = visit(office)
@@ -116,7 +117,8 @@ def test_bad_edits_are_refused_in_one_sentence_and_change_nothing(office, text, 
         result = edit(office, doc, text)
         assert not result["ok"]
         words = {"empty": "empty", "unchanged": "empty", "no paragraph 9": "no paragraph 9",
-                 "no paragraph number": "no paragraph number"}[kind]
+                 "no paragraph number": "no paragraph number",
+                 "the example": "the example"}[kind]
         assert words in result["content"], result["content"]
         assert "Traceback" not in result["content"] and texts(doc) == before
         assert not doc.getUndoManager().isUndoPossible()
@@ -124,16 +126,22 @@ def test_bad_edits_are_refused_in_one_sentence_and_change_nothing(office, text, 
         office.close(doc)
 
 
-def test_a_kept_out_paragraph_refuses_the_whole_edit(office):
+def test_a_kept_out_line_is_left_out_of_the_edit_and_alone_refused(office):
     doc = visit(office)
     try:
         select(doc, "The museum")
         office.job("review.keepout", doc, action="toggle")
         before = texts(doc)
-        result = edit(office, doc, "2: We will receive the guests at noon.\n"
-                                   "3: The museum is definitely worth a visit.")
+        # The kept-out line alone: refused, nothing changed.
+        result = edit(office, doc, "3: The museum is definitely worth a visit.")
         assert not result["ok"] and "Keep Marginalia out" in result["content"], result["content"]
         assert texts(doc) == before
+        # With another line: that one is made, the kept-out one left, the model told.
+        result = edit(office, doc, "2: We will receive the guests at noon.\n"
+                                   "3: The museum is definitely worth a visit.")
+        assert result["ok"] and "keeps Marginalia out of paragraph 3" in result["content"]
+        assert texts(doc)[1:3] == ["We will receive the guests at noon.",
+                                   "The museum is definately worth a visit."]
     finally:
         office.close(doc)
 

@@ -17,7 +17,10 @@ WORDS = ["recieve", "receive", "teh", "the", "colour", "report", "grew", "fast",
 STYLES = ["Standard", "Standard", "Heading 1", "Heading 2", "Text body", "List 1"]
 EDITS = ["replace_text", "replace_text", "insert_paragraphs", "replace_paragraphs",
          "delete_paragraphs", "set_paragraph_style", "format_text", "add_comment",
-         "insert_table", "replace_selection"]
+         "insert_table", "replace_selection", "edit", "edit"]
+# How the rewrite protocol's edit changes a line (document.revision): words, a heading,
+# struck through, a line after it, a note, a word made bold.
+LINE_EDITS = ("words", "heading", "struck", "after", "note", "bold")
 # How a model changes a word: swap two letters, add one, drop one, another word, two words.
 MUTATIONS = ("swap", "add", "drop", "other", "split")
 
@@ -145,8 +148,31 @@ def _span(rng: random.Random, case: Case) -> Tuple[int, int]:
     return start, end
 
 
+def _lines(rng: random.Random, case: Case) -> str:
+    """An edit's text for one of the case's text paragraphs, numbered as the view numbers
+    it (its words place it, document.alignment, whatever marks the view shows)."""
+    start, _end = _span(rng, case)
+    text = case.items[start - 1][1]
+    how = rng.choice(LINE_EDITS)
+    if how == "words":
+        return "%d: %s" % (start, " ".join(mutate(rng, w) if rng.random() < 0.3 else w
+                                           for w in text.split()))
+    if how == "heading":
+        return "%d: ## %s" % (start, text)
+    if how == "struck":
+        return "%d: ~~%s~~" % (start, text)
+    if how == "after":
+        return "%d: %s\n%s" % (start, text, _sentence(rng))
+    if how == "note":
+        return "%d: %s <!-- Check this. -->" % (start, text)
+    word = rng.choice([w for w in text.split() if w.isalpha()] or [text.split()[0]])
+    return "%d: %s" % (start, text.replace(word, "**%s**" % word, 1))
+
+
 def _call(rng: random.Random, case: Case) -> Tuple[Tuple[str, Dict[str, Any]], Any]:
     name = rng.choice(EDITS)
+    if name == "edit":
+        return (name, {"text": _lines(rng, case)}), None
     words = case._words()
     word = rng.choice(words)
     if name == "replace_text":

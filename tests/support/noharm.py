@@ -22,7 +22,7 @@ from tests.support.writer import prop, turn
 MODES = ("direct", "tracked", "comments")
 TOOLS = ("replace_text", "insert_paragraphs", "replace_paragraphs", "delete_paragraphs",
          "replace_selection", "set_paragraph_style", "format_text", "add_comment",
-         "insert_table")
+         "insert_table", "edit")
 # What an answer must never carry: the text of a Python or UNO exception.
 INTERNAL = re.compile(r"Traceback|<traceback object|caught exception|Exception|AttributeError|"
                       r"\buno\b|com\.sun\.star|failed: .*(Error|Exception|\(\)|\.py)")
@@ -82,6 +82,9 @@ def plan(doc: Any, snap: Dict[str, Any]) -> Plan:
         "format_text": {"search": search, "bold": True, "italic": True},
         "add_comment": {"search": search, "comment": "A note on this."},
         "insert_table": {"after_paragraph": number, "rows": [["A", "B"], ["1", "2"]]},
+        # The rewrite protocol's edit: the line with a word changed, a line after it.
+        "edit": {"text": "%d: %s\nA new paragraph." % (
+            number, text.replace(word, "changed", 1) if word else text + " More.")},
     }, word)
 
 
@@ -154,6 +157,14 @@ class Checker:
         self.doc.getUndoManager().clear()
         if tool == "replace_selection" and self.plan.word:
             self.doc.getCurrentController().select(_find(self.doc, self.plan.word))
+        if tool == "edit":
+            # The rewrite protocol: the model reads the line first (a long document is
+            # not shown whole), then gives its new version.
+            number = int(self.plan.arguments[tool]["text"].split(":", 1)[0])
+            return turn(self.office, self.doc, ("read_document", {"start": number,
+                                                                  "end": number}),
+                        (tool, self.plan.arguments[tool]), apply=self.mode, protocol="rewrite",
+                        title="no harm: " + tool)[1:]
         return turn(self.office, self.doc, (tool, self.plan.arguments[tool]),
                     apply=self.mode, title="no harm: " + tool)
 

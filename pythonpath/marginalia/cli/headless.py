@@ -77,6 +77,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
                            "comments proposing them (default: direct)"))
     p.add_argument("--track-changes", action="store_true",
                    help=tr("the same as --apply tracked"))
+    p.add_argument("--edit-protocol", choices=("rewrite", "tools"), default=None,
+                   help=tr("how the model edits: it writes the new lines (rewrite, the "
+                           "default) or drives the full tool set (tools)"))
     p.add_argument("--oxt", default=DEFAULT_OXT, help=tr("the extension to install"))
     p.add_argument("--ignore-lock", action="store_true",
                    help=tr("work on a copy when another LibreOffice has the document open"))
@@ -302,6 +305,8 @@ def run(args: argparse.Namespace, out: TextIO,
                 "apply_mode": mode, "track_changes": mode == "tracked",
                 # The throwaway profile's chats would vanish with it: keep only on --continue.
                 "keep_chats": bool(args.continue_chat)}
+    if args.edit_protocol:
+        settings["edit_protocol"] = args.edit_protocol
     if args.endpoint:
         settings["endpoint"] = args.endpoint
     path, copy_folder = _document_to_open(args)

@@ -128,6 +128,12 @@ def body(para: Para, marks: bool = False) -> List[str]:
     return [text]
 
 
+def shown(para: Para) -> str:
+    """A block's line as the rewrite protocol shows it, without its number (a table's
+    rows one per line, not indented): what the model saw of it, to compare with."""
+    return "\n".join(line.strip() if i else line for i, line in enumerate(body(para, True)))
+
+
 def render_para(para: Para, marks: bool = False) -> str:
     """One block in the numbered form; continuation lines of a table are indented."""
     lines = body(para, marks)

@@ -28,14 +28,14 @@ paragraphs, and the sentence for the model; nothing is changed by a refused edit
 numbers of the ones before stay right.
 """
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from marginalia.document import alignment, edit_text
+from marginalia.document import alignment, edit_text, passage
 from marginalia.document.edit_text import Line, read  # noqa: F401 (read: the tests')
 from marginalia.document import markdown as md
-from marginalia.document.docview import LINE_BREAK, Para, body
+from marginalia.document import docview
+from marginalia.document.docview import LINE_BREAK, Para
 from marginalia.document.inline import render as render_runs
 from marginalia.document.tool_specs import EXAMPLES
 from marginalia.errors import ToolError
@@ -52,10 +52,6 @@ COMMENT = "comment"      # a comment (``markdown``) on paragraph ``first``, afte
 EMPTY, UNPLACED, UNKNOWN, NOT_SEEN, CHANGED = (
     "empty", "unplaced", "unknown", "not seen", "changed")
 
-# A paragraph goes with a merged neighbour only when it has at least this many words,
-# and at least this share of them went into the change.
-ABSORB_WORDS = 3
-TAKEN = 0.8
 
 
 class Refusal(ToolError):
@@ -110,9 +106,7 @@ def as_markdown(body: str) -> str:
     return "\n".join([rows[0], "|" + " --- |" * width] + rows[1:])
 
 
-def shown(para: Para) -> str:
-    """A paragraph's line as the rewrite protocol shows it (without its number)."""
-    return "\n".join(line.strip() if i else line for i, line in enumerate(body(para, True)))
+shown = docview.shown      # a paragraph's line as the model saw it (revision.shown)
 
 
 def _kind_of(para: Para) -> Tuple[str, int]:
@@ -263,79 +257,16 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
         if op is not None:
             out.ops.append(op)
             changes.append((at, line.body))
-    deletes += _skipped(lines, where, seen)
-    deletes += _moved(lines, where, seen)
+    deletes += passage.skipped(lines, where, seen)
+    deletes += passage.moved(lines, where, seen)
     inserts = _insertions(lines, where, count)
     named_now = set(at for _line, at in placed)
-    out.absorbed = [n for n in _absorbed(_takers(changes, inserts, seen), named_now, seen,
+    out.absorbed = [n for n in passage.absorbed(passage.takers(changes, inserts, seen), named_now, seen,
                                          current) if n not in deletes]
     for first, last in _runs(sorted(set(deletes + out.absorbed))):
         out.ops.append(Op(DELETE, first, last, expect=_first_words(current(first))))
     out.ops.extend(inserts)
     out.ops.sort(key=lambda op: op.position, reverse=True)
-    return out
-
-
-# A passage that leaves out paragraphs between two of its lines, both as they were,
-# deletes them when its numbers say so: at most this many in a row (lines that all
-# change, as "1: # A" and "3: # B" do, are not a passage; a passage numbered from 1
-# again, off from the start, says nothing by its numbers).
-SKIP_MAX = 1
-
-
-def _skipped(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, str]) -> List[int]:
-    """The paragraphs a passage left out between two unchanged lines written one after
-    the other, when the numbers are the document's ("2:", "4:" with no 3) or the ones
-    the passage has once they are gone ("2:", "3:" over paragraphs 2 and 4)."""
-    taken = set(at for at in where if at is not None)
-    out: List[int] = []
-    gone = 0
-    pairs = list(zip(lines, where))
-    for (line_a, a), (line_b, b) in zip(pairs, pairs[1:]):
-        if a is None or b is None or not _as_seen(line_a, a, seen) or \
-                not _as_seen(line_b, b, seen):
-            continue
-        gap = list(range(a + 1, b))
-        if not 0 < len(gap) <= SKIP_MAX or any(n not in seen or n in taken for n in gap):
-            continue
-        documents = line_a.number == a and line_b.number == b
-        passages = line_a.number == a - gone and line_b.number == line_a.number + 1
-        if documents or passages:
-            out.extend(gap)
-            gone += len(gap)
-    return out
-
-
-def _moved(lines: List[Line], where: List[Optional[int]], seen: Mapping[int, str]) -> List[int]:
-    """Paragraphs a passage moved: a new line that reads exactly as a seen paragraph the
-    passage does not place (it could not, out of order: "sort the list") is that
-    paragraph moved there, so where it was it goes. Only a paragraph that reads so alone."""
-    taken = set(at for at in where if at is not None)
-    out: List[int] = []
-    for line, at in zip(lines, where):
-        if at is not None or not line.body:
-            continue
-        found = [n for n, text in seen.items() if text == line.body and n not in taken]
-        if len(found) == 1 and found[0] not in out and line.body not in (
-                text for n, text in seen.items() if n != found[0]):
-            out.append(found[0])
-    return out
-
-
-def _as_seen(line: Line, at: int, seen: Mapping[int, str]) -> bool:
-    """A numbered line given as the model saw its paragraph."""
-    return bool(line.number) and not line.anchor and line.body == seen.get(at)
-
-
-def _takers(changes: List[Tuple[int, str]], inserts: List[Op],
-            seen: Mapping[int, str]) -> List[Tuple[int, Counter, Tuple[int, ...]]]:
-    """What may take in a neighbour's words: (where, the words it adds, which way to look).
-    A changed line looks both ways; a new table only at what follows its place (the lines
-    it was made from)."""
-    out = [(at, Counter(alignment.words(new)) - Counter(alignment.words(seen.get(at, ""))),
-            (1, -1)) for at, new in changes]
-    out += [(op.first, Counter(alignment.words(op.markdown)), (1,)) for op in inserts
-            if any(b.kind == md.TABLE for b in md.parse(op.markdown))]
     return out
 
 
@@ -411,30 +342,6 @@ UNPLACED_SENTENCE = ("Nothing was changed: the new text has no paragraph number,
                      "clear where it goes. Start each changed line with its number as the "
                      "document shows it (3: ...); put new paragraphs after the numbered line "
                      "they follow, or after a line 0: for the very start.")
-
-
-def _absorbed(takers: List[Tuple[int, Counter, Tuple[int, ...]]], named: set,
-              seen: Mapping[int, str], current: Callable[[int], Optional[Para]]) -> List[int]:
-    """Paragraphs next to a change (or a new table) whose every word went into it."""
-    out: List[int] = []
-    for where, added, steps in takers:
-        for step in steps:
-            k = where + step
-            while k in seen and k not in named and k not in out:
-                neighbour = current(k)
-                if neighbour is None or neighbour.rows is not None or \
-                        shown(neighbour) != seen[k]:
-                    break
-                words = Counter(alignment.words(seen[k]))
-                size = sum(words.values())
-                # Merged, a sentence loses a word or two ("It did not stop" -> "and did
-                # not stop"): most of its words are enough.
-                if size < ABSORB_WORDS or sum((words - added).values()) > size * (1 - TAKEN):
-                    break
-                added = added - words
-                out.append(k)
-                k += step
-    return out
 
 
 def _first_words(para: Para) -> str:

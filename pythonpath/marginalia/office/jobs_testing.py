@@ -187,7 +187,7 @@ def _edit_between_slices(ctx, document, payload):
             run_sync(ctx, edit)
         return run_sync(ctx, fn)
     run_sync(ctx, read.invalidate)
-    box = WriterToolbox(ctx, document, Settings(), runner)
+    box = WriterToolbox(ctx, document, Settings(edit_protocol="tools"), runner)
     box.slice = 0.0
     result = box.registry.call("get_document_info", {})
     return {"ok": result.ok, "content": result.content, "runner_calls": len(calls)}

@@ -18,8 +18,8 @@ from marginalia.document import tool_specs
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION
 # The tool modules bind their functions as they are imported: Apply runs them.
 from marginalia.writer import binding, keepout, mark_keeper, read, text_tools
-# Imported for what it does: its tools bind to their declarations, and Apply runs them.
-from marginalia.writer import block_tools  # noqa: F401
+# Imported for what they do: their tools bind to their declarations, and Apply runs them.
+from marginalia.writer import block_tools, revise  # noqa: F401
 from marginalia.writer.ledger import Ledger, TurnLog
 from marginalia.writer.tracked import redlines
 from marginalia.writer.plan import Plan

@@ -60,6 +60,11 @@ SLICE = 0.1
 MAX_SLICES = 200
 
 
+# A tool function's parameters no model gives: the document, the call's plan, the flag a
+# protocol's form sets (Lean.defaults).
+_INTERNAL = ("doc", "plan", "edit_block")
+
+
 def _action_spec(name):
     """A quick action's output as an edit of the turn: recorded as a replacement; it has
     its own output mode, so Comment only does not turn it into a proposal."""
@@ -158,7 +163,7 @@ class WriterToolbox:
             return fn(self.doc, **kwargs)
         signature = inspect.signature(binding.function(spec.name))
         tool.__signature__ = signature.replace(parameters=[
-            p for name, p in signature.parameters.items() if name not in ("doc", "plan")])
+            p for name, p in signature.parameters.items() if name not in _INTERNAL])
         tool.__name__ = spec.name
         return tool
 
