@@ -4,7 +4,8 @@ Against a real llama.cpp server (../shared/tools/realmodel/, or any server whose
 reports ``prompt_tokens_details.cached_tokens``), one private office with the built
 .oxt, the same four-paragraph document and three messages in each protocol:
 
-1. "Fix the spelling mistakes in this document."   (an edit)
+1. 'Replace the word "recieve" with "receive" everywhere.'   (an edit both protocols'
+   model makes, so the next message comes after an edit in both)
 2. "How many paragraphs does the document have?"   (the message after an edit)
 3. "Which words did you change?"                    (a question after a question)
 
@@ -37,7 +38,7 @@ from marginalia.cli import headless  # noqa: E402
 from marginalia.eval import odf  # noqa: E402
 from marginalia.eval.tasks_edit import SPELLING  # noqa: E402
 
-MESSAGES = ["Fix the spelling mistakes in this document.",
+MESSAGES = ['Replace the word "recieve" with "receive" everywhere.',
             "How many paragraphs does the document have?",
             "Which words did you change?"]
 PROTOCOLS = (("tools", "before (tools protocol)"), ("rewrite", "after (rewrite protocol)"))
@@ -113,9 +114,9 @@ def main():
                     prompt, cached = first[number][0]
                     print("  %s: %d prompt tokens, %d read again" % (label, prompt,
                                                                       prompt - cached))
+            print("  the edit %s made" % ("was" if edited else "was NOT"))
             if protocol == "rewrite":
-                print("  the view after the edit: %d tokens (the edit %s made)" % (
-                    tokens(args.endpoint, views[1]), "was" if edited else "was NOT"))
+                print("  the view after the edit: %d tokens" % tokens(args.endpoint, views[1]))
     finally:
         office.terminate()
         shutil.rmtree(folder, ignore_errors=True)

@@ -1,7 +1,7 @@
 """The rewrite protocol's requests: what changes rides on the user's message, after what
 does not (chat.attach), the fenced edit (chat.textcalls) and the loop's use of both."""
 
-from marginalia.chat import attach, textcalls
+from marginalia.chat import attach, rounds
 from marginalia.chat.loop import Conversation, run_turn
 from marginalia.chat.tools import ToolRegistry
 from marginalia.chat.transport import CancelToken
@@ -128,7 +128,7 @@ def test_without_tools_the_fenced_exchange_stays_text():
                     {"id": "c", "type": "function",
                      "function": {"name": "edit", "arguments": '{"text": "9: x"}'}}]},
                 {"role": "tool", "tool_call_id": "c", "content": "Error: No line 9."}]
-    ended = textcalls.settle(messages, 2, [{"id": "c", "name": "edit",
+    ended = rounds.settle(messages, 2, [{"id": "c", "name": "edit",
                                             "arguments": '{"text": "9: x"}'}],
                              [(("edit", False), "edit failed")], _edit_registry([]), "edit",
                              attach.Attachments(VIEW), [])

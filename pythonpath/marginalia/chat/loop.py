@@ -28,7 +28,7 @@ leaves behind is always valid to send again:
   nothing changed, and asked again; both leave the history when the turn ends (chat.misfire).
 * The rewrite protocol (``attachments``): system message and tools fixed for the chat,
   what changes on the user's message (chat.attach); a round of edits only, all made,
-  ends the turn; such rounds, and those of a request without tools, stay text (settle).
+  ends the turn; such rounds, and those of a request without tools, stay text (rounds).
 """
 
 import json
@@ -36,16 +36,16 @@ import logging
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Callable, List, Optional, Tuple
 
-from marginalia.chat import (attach, budget, linecalls, misfire, textcalls,
+from marginalia.chat import (attach, budget, linecalls, misfire, rounds, textcalls,
                              window as server_window, window_errors)
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
 from marginalia.errors import Cancelled, MarginaliaError
 from marginalia.i18n import formats
 from marginalia.i18n.catalog import tr
-from marginalia.events import (CONNECTING, CONTEXT, DONE, ERROR, NOTICE, REASONING, RECLASSIFY,
-                               RUNNING, STATUS, TEXT, THINKING, TOOL_CALL, TOOL_CALL_STARTED,
-                               TOOL_RESULT, USAGE, WAITING, WRITING, Event)
+from marginalia.events import (CONNECTING, CONTEXT, DONE, ERROR, NOTICE, RUNNING, STATUS,
+                               TOOL_CALL, TOOL_RESULT, WAITING, Event)
+from marginalia.chat.forward import Forwarder
 from marginalia.chat.prompt import system_prompt  # noqa: F401 (re-exported)
 from marginalia.chat.repeats import REPEATED, STUCK, RepeatWatch
 from marginalia.chat.conversation import Conversation, add_usage  # noqa: F401 (re-exported)
@@ -198,9 +198,10 @@ class _Turn:
             if not self.run_tools(stream.tool_calls):
                 finish = self.stopped()
                 break
-            if textcalls.settle(self.conversation.messages, at, stream.tool_calls,
+            if rounds.settle(self.conversation.messages, at, stream.tool_calls,
                                 list(zip(result.tool_calls[made:], self.said[made:])),
-                                self.registry, self.fence_tool, self.attachments, tools):
+                                self.registry, self.fence_tool, self.attachments, tools,
+                                linecalls.asks(self.user_text)):
                 break
             if self.watch.stuck is not None:
                 self.fail(STUCK % self.watch.stuck)
@@ -299,7 +300,7 @@ class _Turn:
                                         bare_lines=not linecalls.asks(self.user_text))
         decoder = SSEDecoder()
         prior_usage = self.result.usage
-        forward = _Forwarder(self, prior_usage)
+        forward = Forwarder(self.emit, self.set_status, prior_usage)
         stream = None
         error = None
         try:
@@ -419,32 +420,3 @@ class _ToolsRefused(Exception):
 
 class _TooLong(Exception):
     """The server refused the request as too long (its one argument: the Refusal)."""
-
-
-class _Forwarder:
-    """Passes one request's accumulator events on: usage made turn-wide, DONE held back."""
-
-    def __init__(self, turn, prior_usage):
-        self.turn = turn
-        self.prior_usage = prior_usage
-        self.error_shown = False
-
-    def __call__(self, events, text_only=False):
-        turn = self.turn
-        for event in events:
-            kind = event.kind
-            if kind == DONE:
-                continue           # the turn sends one DONE at its very end
-            if text_only and kind not in (TEXT, REASONING, RECLASSIFY):
-                continue
-            if kind == USAGE:
-                event = Event(USAGE, usage=add_usage(self.prior_usage, event.usage))
-            elif kind == TEXT:
-                turn.set_status(WRITING)
-            elif kind == TOOL_CALL_STARTED:
-                turn.set_status(RUNNING, event.name)
-            elif kind == REASONING:
-                turn.set_status(THINKING)   # shown or not is the panel's choice
-            elif kind == ERROR:
-                self.error_shown = True
-            turn.emit(event)
