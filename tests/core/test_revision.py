@@ -318,3 +318,21 @@ def test_a_line_written_elsewhere_as_it_read_moves_its_paragraph():
     twice = doc("Bring a coat.", "Meet here.", "Bring a coat.")
     assert kinds(run(twice, "2: Meet here.\n3: Bring a coat.\nBring a coat.")) == [
         ("insert", 3, 3)]
+
+
+def test_new_lines_numbered_past_the_end_go_at_the_end_and_are_never_matched():
+    trial = doc("# Trial", "We tested the new app with twelve users.",
+                "Most of them found it easy to use.")
+    result = run(trial, "3: # Conclusion\n4: The new app was tested with twelve users, "
+                        "and most of them found it easy to use.")
+    # Not a revision of line 3 that takes line 2 with it: two new lines at the end.
+    assert kinds(result) == [("insert", 3, 3)]
+
+
+def test_numbered_lines_run_together_on_one_line_are_split_where_the_numbers_follow():
+    assert rv.read("2: The budget covers rooms. 3: # Schedule 4: Two days.") == [
+        rv.Line(2, "The budget covers rooms."), rv.Line(3, "# Schedule"),
+        rv.Line(4, "Two days.")]
+    # A number out of that order is text: "3: 1" after line 5 is a score.
+    assert rv.read("5: It ended 3: 1 after extra time.") == [
+        rv.Line(5, "It ended 3: 1 after extra time.")]

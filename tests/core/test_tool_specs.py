@@ -77,6 +77,8 @@ def test_each_protocol_offers_its_own_set_with_its_own_forms():
     assert ts.spec("replace_text").defaults(ts.REWRITE) == {"all": True, "edit_block": True}
     assert "struck through" in ts.spec("replace_text").refusal(ts.REWRITE, {"replacement": ""})
     assert ts.spec("replace_text").refusal(ts.TOOLS, {"replacement": ""}) is None
+    assert "adds none" in ts.spec("replace_text").refusal(ts.REWRITE, {"replacement": "a\nb"})
+    assert ts.spec("replace_text").refusal(ts.REWRITE, {"replacement": "a b"}) is None
     assert ts.spec("replace_text").defaults(ts.TOOLS) == {}
     assert ts.spec("replace_text").offered(ts.TOOLS)[1] is ts.spec("replace_text").parameters
     # A step of an edit is offered by no protocol.

@@ -44,8 +44,8 @@ SYSTEM_PROMPT = (
 # Short: a local model reads every token of it before its first word (issue 36).
 _REWRITE_HEAD = (
     "You are Marginalia, a writing partner in LibreOffice Writer. The user's message comes "
-    "with their document as numbered lines ('# ' heading, '- ' list item, **bold**, "
-    "*italic*).\n")
+    "with their document as numbered lines ('# ' heading 1, '## ' heading 2, '- ' list "
+    "item, **bold**, *italic*).\n")
 _REWRITE_TAIL = (
     "- Change only what was asked; then say in one sentence what you changed.\n"
     "- For a question or advice, just answer; do not edit.\n"

@@ -33,6 +33,8 @@ NUMBER = 0.3
 # A line numbered as a paragraph of another kind (lines made a table) stands for it
 # when it holds this much of its words.
 SOME = 0.3
+# A line numbered past the end stands for a paragraph only when it reads this much like it.
+FRESH = 0.8
 # A line without words to compare (a deletion, "N: ...") is placed by its number.
 FORCED = 100.0
 
@@ -75,8 +77,10 @@ class Slot:
     """One of the model's lines, as the alignment sees it."""
 
     def __init__(self, number: Optional[int], body: str, positional: bool,
-                 strict: bool = False):
+                 strict: bool = False, fresh: bool = False):
         self.number = number
+        # New by its number: past the document's end ("4: ..." in a document of 3 lines).
+        self.fresh = fresh
         # Placed by its words only (a struck line: what it deletes must read so).
         self.strict = strict
         self.words = words(body) if not positional else []
@@ -152,6 +156,12 @@ def _alike_in_length(a: Sequence[str], b: Sequence[str]) -> bool:
 def _score(slot: Slot, number: int, text: "_Text", numbered: bool) -> Optional[float]:
     """What standing for paragraph ``number`` is worth for ``slot``; None: it may not."""
     same = slot.number == number
+    if slot.fresh:
+        # Numbered past the end: only a line that plainly is a paragraph of the document
+        # stands for it (a passage numbered one too high), never one that merely echoes
+        # it (a conclusion retelling the last lines).
+        ratio = _ratio(slot.words, text.words) if slot.vocabulary & text.vocabulary else 0.0
+        return ratio if ratio >= FRESH else None
     if slot.positional:
         return FORCED if same else None
     bonus = NUMBER if numbered and same else 0.0

@@ -62,8 +62,10 @@ def read(text: str) -> List[Line]:
             parsed.append((None, ""))   # a fence the model wrapped its text in
             continue
         m = NUMBERED.match(raw)
-        parsed.append((int(m.group(1)), (m.group(2) or "").strip()) if m else
-                      (None, raw.strip()))
+        if m:
+            parsed.extend(_joined(int(m.group(1)), (m.group(2) or "").strip()))
+        else:
+            parsed.append((None, raw.strip()))
     out: List[Line] = []
     i = 0
     while i < len(parsed):
@@ -78,6 +80,19 @@ def read(text: str) -> List[Line]:
             out.append(_line(number, content))
         i += 1
     return out
+
+
+def _joined(number: int, content: str) -> List[Tuple[Optional[int], str]]:
+    """Numbered lines a model ran together on one line ("2: A. 3: # B 4: C."), split where
+    the next numbers follow in order, each after a space: (number, content) each."""
+    out: List[Tuple[Optional[int], str]] = []
+    while True:
+        found = re.search(r"\s%d:\s" % (number + 1), content)
+        if found is None:
+            out.append((number, content))
+            return out
+        out.append((number, content[:found.start()].strip()))
+        number, content = number + 1, content[found.end():].strip()
 
 
 def _rows_end(parsed: List[Tuple[Optional[int], str]], i: int) -> int:

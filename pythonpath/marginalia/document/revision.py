@@ -225,9 +225,9 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     if beyond:
         raise Refusal(UNKNOWN, "Nothing was changed: the document has %d paragraphs, so "
                                "there is no paragraph %s." % (count, _listed(beyond)), beyond)
-    where = alignment.place([alignment.Slot(line.number, line.struck or line.body,
-                                            _positional(line), bool(line.struck))
-                             for line in lines], seen)
+    where = alignment.place([alignment.Slot(
+        line.number, line.struck or line.body, _positional(line), bool(line.struck),
+        bool(line.number and line.number > count and line.body)) for line in lines], seen)
     unseen = sorted(set(n for n in named if n not in seen) | set(
         line.number for line, at in zip(lines, where) if at is None and line.body and
         line.number and line.number <= count and line.number not in seen))
@@ -321,7 +321,9 @@ def _insertions(lines: List[Line], where: List[Optional[int]], count: int) -> Li
             numbers = [line.number for line in pending if line.number]
             if not numbers:
                 raise Refusal(UNPLACED, UNPLACED_SENTENCE)
-            at = min(numbers[0], count + 1) - 1
+            # Numbered past the end somewhere: the run goes at the end (the model counted
+            # the document short: "3: # Conclusion", "4: ..." for a document of 3 lines).
+            at = count if max(numbers) > count else numbers[0] - 1
         out.append(Op(INSERT, at, at, "\n\n".join(as_markdown(line.body) for line in pending)))
         del pending[:]
     for line, at in zip(lines, where):

@@ -63,8 +63,11 @@ class Lean:
     parameters: Schema
     defaults: Dict[str, Any] = field(default_factory=dict)
     # Parameters this form refuses empty, with the refusal (small models "delete" a
-    # paragraph by replacing its first words with nothing).
+    # paragraph by replacing its first words with nothing)...
     nonempty: Dict[str, str] = field(default_factory=dict)
+    # ...and holding a line break (they "add a line" by replacing a heading with itself
+    # and a new line: the line break lands inside the heading).
+    one_line: Dict[str, str] = field(default_factory=dict)
 
 
 @dataclass(frozen=True)
@@ -109,6 +112,10 @@ class ToolSpec:
         for name, sentence in self.lean.nonempty.items():
             value = arguments.get(name)
             if isinstance(value, str) and not value.strip():
+                return sentence
+        for name, sentence in self.lean.one_line.items():
+            value = arguments.get(name)
+            if isinstance(value, str) and "\n" in value.strip():
                 return sentence
         return None
 
@@ -292,7 +299,11 @@ SPECS: List[ToolSpec] = [
                   {"all": True, "edit_block": True},
                   {"replacement": "replace_text does not delete, so nothing was changed. To "
                                   "delete a line, write it struck through in an edit block:\n"
-                                  "```edit\n3: ~~The line to delete.~~\n```"})),
+                                  "```edit\n3: ~~The line to delete.~~\n```"},
+                  {"replacement": "replace_text changes words within lines and adds none, "
+                                  "so nothing was changed. To add a line, write it in an "
+                                  "edit block after the line it follows, that line first with "
+                                  "its number."})),
     ToolSpec(
         "insert_paragraphs",
         "Insert new paragraphs written in markdown after a paragraph." + NUMBERS_NOTE,

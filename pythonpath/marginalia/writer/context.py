@@ -106,7 +106,9 @@ def attached(box: Any, inline: int, request: str = "") -> Attachments:
     head = "My document%s (%s)" % (" \u201c%s\u201d" % named if named else "", size)
     box.registry.hide(box.documents if whole is not None else box.written)
     if whole is not None:
-        lines = [head + ", line by line:", whole]
+        # In a block of its own: the 1.5B counted a heading line above the lines as line
+        # 1 (its numbers came one too high); the edit it writes is such a block too.
+        lines = [head + ", line by line:", "```text\n%s\n```" % whole]
     else:
         lines = [head + " is too long to show here. Its headings, by line number:"]
         lines.extend("  " + line for line in docview.outline(bmap.headings(), limit=30))
