@@ -23,3 +23,10 @@ def test_words_found_everywhere_or_nowhere_pick_little_or_nothing():
     assert relevant.pick(PARAS, "") == [] and relevant.pick([], "invoice") == []
     # "week" is in every week's heading: tied hits bring no section.
     assert len(relevant.pick(PARAS, "Fix the misspelled day of the week")) <= relevant.TOP
+
+
+def test_a_word_most_paragraphs_hold_is_no_hit():
+    paras = [relevant.Paragraph(n, "The team %d met the north office." % n, False)
+             for n in range(1, 40)]
+    assert relevant.pick(paras, "Change the invoice for the harbour contract") == []
+    assert relevant.pick(paras, "What did team 17 do?") == [17]

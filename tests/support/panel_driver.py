@@ -462,17 +462,19 @@ def has_state(accessible_context, name):
 def scripted_chat(office):
     """A scripted model server the office talks to, its settings pointing at it
     (a generator for fixtures: yields the server, then puts the settings back).
-    A model has answered before: the first-run card (test_first_run) stays away."""
+    A model has answered before: the first-run card (test_first_run) stays away.
+    The scripts call the tools protocol's tools (insert_paragraphs...), so that protocol
+    is set; tests of the rewrite protocol in the panel set it back themselves."""
     from tests.support.sse_server import ScriptedServer
     server = ScriptedServer([], models=("test-model",))
     server.start()
     office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",
-               show_thinking=True)
+               show_thinking=True, edit_protocol="tools")
     set_model_answered(office, True)
     yield server
     server.stop()
     office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
-               provider="ollama")
+               provider="ollama", edit_protocol="rewrite")
 
 
 def set_model_answered(office, answered):

@@ -38,6 +38,9 @@ def pick(paragraphs: Iterable[Paragraph], request: str, top: int = TOP) -> List[
     lengths = [max(1, len(p.text.split())) for p in paras]
     average = sum(lengths) / len(lengths)
     holding = Counter(t for found in terms for t in found)
+    # A word most paragraphs hold ("the") tells nothing: it is no hit at all.
+    common = set(t for t, n in holding.items() if len(paras) >= 8 and n > len(paras) / 4)
+    terms = [Counter({t: c for t, c in found.items() if t not in common}) for found in terms]
     scores = []
     for i, found in enumerate(terms):
         score = 0.0

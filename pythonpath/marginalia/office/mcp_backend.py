@@ -160,7 +160,10 @@ class OfficeBackend(Backend):
         def settings():
             saved = settings_store.load(self.ctx, with_key=False)
             mode = saved.mcp_apply_mode if saved.mcp_apply_mode in cl.MODES else cl.TRACKED
-            return saved.copy(**cl.mode_fields(mode)), settings_store.load_policy(self.ctx)
+            # Agents get the tools protocol's full set (what tools() lists), whatever the
+            # chat's own edit protocol is.
+            return saved.copy(edit_protocol=tool_specs.TOOLS, **cl.mode_fields(mode)), \
+                settings_store.load_policy(self.ctx)
         values, rules = mainthread.run_sync(self.ctx, settings)
         return WriterToolbox(self.ctx, doc, values,
                              lambda fn: mainthread.run_sync(self.ctx, fn), rules,
