@@ -142,6 +142,12 @@ def test_a_kept_out_line_is_left_out_of_the_edit_and_alone_refused(office):
         assert result["ok"] and "keeps Marginalia out of paragraph 3" in result["content"]
         assert texts(doc)[1:3] == ["We will receive the guests at noon.",
                                    "The museum is definately worth a visit."]
+        # Deleting it, with other lines: the whole edit is refused.
+        before = texts(doc)
+        result = edit(office, doc, "3: ~~The museum is definately worth a visit.~~\n"
+                                   "4: Lunch is served outside.")
+        assert not result["ok"] and "Keep Marginalia out" in result["content"]
+        assert texts(doc) == before
     finally:
         office.close(doc)
 

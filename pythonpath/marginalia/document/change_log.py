@@ -10,7 +10,7 @@ handles beside them.
 """
 
 from dataclasses import dataclass, field
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia.document import docview
 # The change kinds are the declarations' (document.tool_specs); named here for the readers
@@ -130,14 +130,19 @@ def spread(numbers: List[int]) -> List[int]:
     return found if len(found) != found[-1] - found[0] + 1 else []
 
 
-def _runs(numbers: List[int]) -> List[str]:
+def spans(numbers: List[int]) -> List[Tuple[int, int]]:
+    """Sorted numbers as (first, last) runs without gaps: [2, 3, 4, 7] -> [(2, 4), (7, 7)]."""
     runs: List[List[int]] = []
     for n in numbers:
         if runs and n == runs[-1][1] + 1:
             runs[-1][1] = n
         else:
             runs.append([n, n])
-    return ["%d" % a if a == b else "%d\u2013%d" % (a, b) for a, b in runs]
+    return [(a, b) for a, b in runs]
+
+
+def _runs(numbers: List[int]) -> List[str]:
+    return ["%d" % a if a == b else "%d\u2013%d" % (a, b) for a, b in spans(numbers)]
 
 
 def where(change: Change, most: int = 4) -> str:

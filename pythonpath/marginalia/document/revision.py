@@ -31,7 +31,7 @@ numbers of the ones before stay right.
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from marginalia.document import alignment, edit_text, passage
+from marginalia.document import alignment, change_log, edit_text, passage
 from marginalia.document.edit_text import Line, read  # noqa: F401 (read: the tests')
 from marginalia.document import markdown as md
 from marginalia.document import docview
@@ -263,7 +263,7 @@ def plan(text: str, seen: Mapping[int, str], current: Callable[[int], Optional[P
     named_now = set(at for _line, at in placed)
     out.absorbed = [n for n in passage.absorbed(passage.takers(changes, inserts, seen), named_now, seen,
                                          current) if n not in deletes]
-    for first, last in _runs(sorted(set(deletes + out.absorbed))):
+    for first, last in change_log.spans(sorted(set(deletes + out.absorbed))):
         out.ops.append(Op(DELETE, first, last, expect=_first_words(current(first))))
     out.ops.extend(inserts)
     out.ops.sort(key=lambda op: op.position, reverse=True)
@@ -348,16 +348,6 @@ UNPLACED_SENTENCE = ("Nothing was changed: the new text has no paragraph number,
 
 def _first_words(para: Para) -> str:
     return " ".join(para.plain().split()[:8])
-
-
-def _runs(numbers: List[int]) -> List[Tuple[int, int]]:
-    out: List[List[int]] = []
-    for n in numbers:
-        if out and n == out[-1][1] + 1:
-            out[-1][1] = n
-        else:
-            out.append([n, n])
-    return [(a, b) for a, b in out]
 
 
 def _listed(numbers: Sequence[int]) -> str:

@@ -218,12 +218,15 @@ class LinesEdit:
         calls = _calls(self.doc, loc, found.ops)
         # Every call planned and checked first: a refusal changes nothing. A line in a
         # passage the user keeps Marginalia out of is left out, the rest made, and the
-        # model told (it rewrote the passage with the others, typically).
+        # model told (it rewrote the passage with the others, typically); an edit that
+        # would delete such a passage is refused whole.
         kept, todo = [], []
         for op, (name, arguments) in zip(found.ops, calls):
             try:
                 self.call(tool_specs.spec(name), arguments, True)
             except keepout.KeptOut as exc:
+                if op.kind == revision.DELETE:
+                    raise       # deleting a kept-out passage: the whole edit is refused
                 kept.append(exc)
                 continue
             todo.append((op, name, arguments))
