@@ -29,10 +29,12 @@ class EndpointError(MarginaliaError):
     refusal because the model cannot call tools: the turn goes on without them.
     ``too_long`` (a chat.window_errors.Refusal) marks a refusal of a request too long
     for the server's context window: the turn shrinks the request and sends it again.
+    ``cut`` marks an answer the connection cut: the turn ends as "cut" (Retry offered).
     """
 
     no_tools = False
     too_long = None
+    cut = False
 
     def __init__(self, message: str, status: Optional[int] = None, retryable: bool = False,
                  retry_after: Optional[float] = None, secure: bool = False) -> None:

@@ -526,3 +526,64 @@ def test_end_to_end_a_call_written_with_doubled_braces_runs():
     assert called["name"] == "replace_text"
     assert json.loads(called["arguments"]) == {"search": "recieve", "replacement": "receive"}
     assert_history_valid(conversation.messages)
+
+
+def _cut_turn(body_chunks, **response):
+    """A turn against the real scripted server whose stream ends after ``body_chunks``
+    with a plain close: no finish reason, no [DONE]."""
+    script = [dict({"body": sse_body(body_chunks, done=False), "delay": 0.01,
+                    "split": [7, 3, 11]}, **response), text_response("Never asked.")]
+    log = []
+    with ScriptedServer(script) as srv:
+        client, settings = real_client(srv)
+        recorder, conversation = Recorder(), Conversation()
+        result = run_turn(client, conversation, "Go", make_registry(log), settings, recorder,
+                          CancelToken())
+        asked = len(srv.chat_requests)
+    return result, recorder, conversation, log, asked
+
+
+def test_an_answer_cut_after_whole_events_ends_the_turn_as_cut_keeping_its_text():
+    result, recorder, conversation, log, asked = _cut_turn(
+        [text_delta("Tighten it: a reader can try to s")])
+    errors = recorder.kinds(ERROR)
+    assert [e.message for e in errors] == [
+        "The connection to the server closed before the answer finished."]
+    assert result.error == errors[0].message
+    assert recorder.events[-1].kind == DONE and recorder.events[-1].finish_reason == "cut"
+    assert "".join(e.text for e in recorder.kinds(TEXT)) == "Tighten it: a reader can try to s"
+    assert conversation.messages[-1] == {
+        "role": "assistant", "content": "Tighten it: a reader can try to s [interrupted]"}
+    assert asked == 1
+
+
+def test_a_cut_inside_the_second_of_two_calls_runs_neither():
+    result, recorder, conversation, log, asked = _cut_turn([
+        tool_call_delta(0, id="a", name="add", arguments='{"a": 1, "b": 2}'),
+        tool_call_delta(1, id="b", name="get_text", arguments='{"sta')])
+    assert log == [] and recorder.kinds(TOOL_CALL) == []
+    assert recorder.events[-1].finish_reason == "cut" and result.error
+    assert asked == 1                      # nothing went back to the model as a failed call
+    assert_history_valid(conversation.messages)
+
+
+def test_a_cut_after_an_edit_round_is_told():
+    script = [tool_calls_response([("s1", "add", {"a": 20, "b": 22})]),
+              {"body": sse_body([text_delta("I added th")], done=False)}]
+    log = []
+    with ScriptedServer(script) as srv:
+        client, settings = real_client(srv)
+        recorder = Recorder()
+        result = run_turn(client, Conversation(), "Go", make_registry(log), settings, recorder,
+                          CancelToken())
+    assert log == [("add", 20, 22)]        # the first round's call ran
+    assert recorder.events[-1].finish_reason == "cut"
+    assert result.error == "The connection to the server closed before the answer finished."
+
+
+def test_a_connection_reset_mid_answer_is_a_cut_too():
+    result, recorder, _, _, _ = _cut_turn([text_delta("Half an ans")],
+                                          body=sse_body([text_delta("Half an ans")],
+                                                        done=False) + [{"cut": True}],
+                                          chunked=True)
+    assert recorder.events[-1].finish_reason == "cut" and result.error

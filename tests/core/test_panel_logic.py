@@ -59,6 +59,16 @@ def test_a_stopped_turn_is_marked_in_the_conversation():
     assert out.chat.endswith("\u25a0 Stopped\n")
 
 
+def test_a_cut_answer_keeps_its_text_then_its_error_then_says_it_is_incomplete():
+    _, out = _render_all([
+        ("user", "Hi"), ("event", Event("text", text="A reader can try to s")),
+        ("event", Event("error", message="The connection closed.")),
+        ("event", Event("done", finish_reason="cut"))])
+    assert out.chat == ("You: Hi\n\nAssistant:\nA reader can try to s\n"
+                        "\u26a0 The connection closed.\n"
+                        "\u25a0 The answer above is incomplete. Retry asks again.\n")
+
+
 def test_utf16_length_counts_astral_characters_twice():
     assert utf16_len("a\U0001F600b") == 4
     assert utf16_len("\u00e9\n") == 2

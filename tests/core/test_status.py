@@ -99,6 +99,20 @@ def test_stop_says_stopping_until_the_turn_ends_stopped():
     assert presenter.status() == st.STOPPED and not presenter.stopping
 
 
+def test_a_cut_answer_says_so_until_the_next_turn_and_retry_acts():
+    presenter = PanelPresenter()
+    presenter.see([user(), state(ev.WRITING), event(ev.TEXT, text="Half")], busy=True)
+    presenter.see([event(ev.ERROR, message="Cut."), event(ev.DONE, finish_reason="cut")],
+                  busy=False)
+    assert presenter.status() == st.CUT
+    assert st.answer_row(presenter.busy, True, presenter.asked)["retry"]
+    presenter.see([user(), event(ev.DONE, finish_reason="stop")], busy=False)
+    assert presenter.status() == st.READY
+    presenter.see([user(), event(ev.ERROR, message="Bad key."),
+                   event(ev.DONE, finish_reason="error")], busy=False)
+    assert presenter.status() == st.READY     # other errors: their sentence is in the chat
+
+
 def test_the_context_numbers_and_the_last_turn_are_the_tooltip_not_the_line():
     presenter = PanelPresenter()
     presenter.see([user(), event(ev.CONTEXT, usage={"tokens": 5210, "window": 32768})],

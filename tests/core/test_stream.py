@@ -309,7 +309,7 @@ def test_fireworks_full_name_resent_every_chunk_is_not_concatenated():
         chunk({"tool_calls": [tc(index=0, id="c1", type="function", name="get_outline",
                                  arguments='{"a"')]}),
         chunk({"tool_calls": [tc(index=0, id="c1", type="function", name="get_outline",
-                                 arguments=': 1}')]}),
+                                 arguments=': 1}')]}, "tool_calls"),
     ])
     assert calls_of(result) == [("c1", "get_outline", {"a": 1})]
 
@@ -332,13 +332,14 @@ def test_empty_arguments_become_empty_object(arguments):
 
 def test_object_arguments_are_serialised():
     _, result = feed_all([chunk({"tool_calls": [
-        tc(id="m1", name="f", arguments={"q": u"\u00e9"})]})])
+        tc(id="m1", name="f", arguments={"q": u"\u00e9"})]}, "tool_calls")])
     assert json.loads(result.tool_calls[0]["arguments"]) == {"q": u"\u00e9"}
 
 
 def test_generated_ids_are_unique_with_the_default_factory():
     acc = StreamAccumulator()
-    acc.feed(chunk({"tool_calls": [tc(name="a", arguments="{}"), tc(name="b", arguments="{}")]}))
+    acc.feed(chunk({"tool_calls": [tc(name="a", arguments="{}"), tc(name="b", arguments="{}")]},
+                   "tool_calls"))
     acc.finish()
     ids = [c["id"] for c in acc.result().tool_calls]
     assert len(ids) == 2 and len(set(ids)) == 2
@@ -348,7 +349,7 @@ def test_generated_ids_are_unique_with_the_default_factory():
 def test_no_index_fragment_without_id_or_name_continues_last_call():
     _, result = feed_all([
         chunk({"tool_calls": [tc(index=None, name="f", arguments='{"a": ')]}),
-        chunk({"tool_calls": [tc(index=None, arguments='2}')]}),
+        chunk({"tool_calls": [tc(index=None, arguments='2}')]}, "tool_calls"),
     ])
     assert calls_of(result) == [("gen_1", "f", {"a": 2})]
 
@@ -415,7 +416,7 @@ def test_invalid_json_in_an_event_cut_by_the_end_of_the_body_is_a_closed_connect
         "The connection to the server closed before the answer finished."]
     assert acc.result().content == "Hel"
     acc = StreamAccumulator()     # a last event complete but for its blank line is fine
-    acc.feed_sse(SSEEvent(data=json.dumps(chunk({"content": "ok"})), complete=False))
+    acc.feed_sse(SSEEvent(data=json.dumps(chunk({"content": "ok"}, "stop")), complete=False))
     assert kinds(acc.finish(), ev.ERROR) == []
     assert acc.result().content == "ok" and acc.result().error is None
 
@@ -429,8 +430,54 @@ def test_events_after_done_marker_are_ignored():
 
 def test_finish_is_idempotent():
     acc = StreamAccumulator()
+    acc.feed(chunk({"content": "ok"}, "stop"))
     assert [e.kind for e in acc.finish()] == [ev.DONE]
     assert acc.finish() == []
+
+
+def test_a_body_that_ends_with_no_finish_reason_was_cut_and_none_of_its_calls_run():
+    # A killed server, a proxy's timeout: whole events, then a plain close.
+    per_chunk, result = feed_all([
+        chunk({"content": "A reader can try to s"}),
+        chunk({"tool_calls": [tc(index=0, id="a", name="f", arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=1, id="b", name="g", arguments='{"x": 1}')]})])
+    assert [e.message for e in kinds(per_chunk[-1], ev.ERROR)] == [
+        "The connection to the server closed before the answer finished."]
+    assert result.cut and result.error and result.tool_calls == []
+    assert result.content == "A reader can try to s"          # what came stays
+
+
+def test_a_cut_answer_that_wrote_its_edit_as_text_makes_no_call():
+    _, result = feed_all([chunk({"content": "Done.\n```edit\n1: New title\n"})],
+                         tools=[{"type": "function", "function": {"name": "edit"}}],
+                         fence_tool="edit")
+    assert result.cut and result.tool_calls == []
+
+
+def test_an_empty_body_was_cut_too():
+    acc = StreamAccumulator()
+    assert [e.kind for e in acc.finish()] == [ev.ERROR, ev.DONE]
+    assert acc.result().cut
+
+
+@pytest.mark.parametrize("tail", [[chunk({}, "stop")], [chunk({}, "tool_calls")],
+                                  [chunk({}, "length")], []])
+def test_a_finish_reason_or_done_marker_says_the_answer_is_whole(tail):
+    acc = StreamAccumulator()
+    acc.feed(chunk({"tool_calls": [tc(index=0, id="a", name="f", arguments="{}")]}))
+    for piece in tail:
+        acc.feed(piece)
+    if not tail:
+        acc.feed_sse(SSEEvent(data="[DONE]"))     # no finish reason, but [DONE]
+    assert kinds(acc.finish(), ev.ERROR) == []
+    assert not acc.result().cut and [c["id"] for c in acc.result().tool_calls] == ["a"]
+
+
+def test_a_reading_stopped_by_the_caller_is_not_called_cut():
+    acc = StreamAccumulator()
+    acc.feed(chunk({"content": "Half"}))
+    assert kinds(acc.finish(body_ended=False), ev.ERROR) == []
+    assert not acc.result().cut and acc.result().error is None
 
 
 def test_reasoning_and_reasoning_content_with_same_text_shown_once():
@@ -452,7 +499,8 @@ def test_ollama_reasoning_field():
 def test_structured_calls_win_over_text_calls():
     _, result = feed_all([
         chunk({"content": '<tool_call>{"name": "text_one", "arguments": {}}</tool_call>'}),
-        chunk({"tool_calls": [tc(index=0, id="s", name="structured", arguments="{}")]}),
+        chunk({"tool_calls": [tc(index=0, id="s", name="structured", arguments="{}")]},
+              "tool_calls"),
     ])
     assert [c["name"] for c in result.tool_calls] == ["structured"]
     assert "tool_call" not in result.content
@@ -460,7 +508,8 @@ def test_structured_calls_win_over_text_calls():
 
 def test_mistral_text_calls_in_content():
     _, result = feed_all([chunk({"content": "[TOOL_"}),
-                          chunk({"content": 'CALLS][{"name": "f", "arguments": {"n": 1}}]'})])
+                          chunk({"content": 'CALLS][{"name": "f", "arguments": {"n": 1}}]'},
+                                "stop")])
     assert calls_of(result) == [("gen_1", "f", {"n": 1})]
     assert result.content == ""
 

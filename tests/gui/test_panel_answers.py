@@ -9,9 +9,11 @@ import time
 
 from tests.support import sse_server as sse
 from tests.support.office import paragraphs
-from tests.support.panel_driver import PanelDriver, clipboard_text, screenshot, wait_for
+from tests.support.panel_driver import (PanelDriver, clipboard_text, has_state, screenshot,
+                                        wait_for)
 
 from marginalia.ui import history_menu as hm
+from marginalia.ui import status, transcript
 
 PLAN = "## Plan\n\n- First step\n- Second step\n\nA **bold** close."
 
@@ -115,6 +117,33 @@ def test_retry_asks_again_in_place_of_the_answer_and_takes_its_edits_back(
     assert [m["role"] for m in resent] == ["system", "user"]
     assert resent[-1]["content"].endswith("Write a slogan")
     screenshot(gui_office, "panel_answer_retry.png")
+
+
+def test_an_answer_the_server_cut_says_so_keeps_its_text_and_retry_asks_again(
+        gui_office, gui_doc, chat_server):
+    gui_doc.Text.setString("Readers skim.")
+    # Whole events, slowly and in odd pieces, then a plain close: no finish reason.
+    chat_server.add(
+        {"body": sse.sse_body([sse.text_delta(w) for w in
+                               ("Tighten it: ", "a reader ", "can try to s")], done=False),
+         "delay": 0.05, "split": [5, 3, 11]},
+        sse.text_response("A reader can try to skim."))
+    panel = PanelDriver(gui_office, gui_doc)
+    _ask(panel, "Tighten the text", "can try to s")
+    wait_for(lambda: panel.status() == status.CUT, what="the status to say the answer is cut")
+    shown = panel.transcript()
+    assert "Tighten it: a reader can try to s" in shown            # what came stays
+    assert "closed before the answer finished" in shown
+    assert shown.rstrip().endswith(transcript.STOPPED_MARK + transcript.CUT)
+    assert gui_doc.Text.getString() == "Readers skim."
+    assert has_state(panel.control("Retry"), "ENABLED")
+    screenshot(gui_office, "panel_answer_cut.png")
+
+    panel.press("Retry")
+    panel.wait_transcript("can try to skim.")
+    panel.wait_idle()
+    assert panel.status().startswith(status.READY)
+    assert "closed before the answer finished" not in panel.transcript()
 
 
 def test_edit_gives_the_message_back_and_send_replaces_the_turn(gui_office, gui_doc,

@@ -18,8 +18,9 @@ import pytest
 from marginalia.cli import interrupt
 from marginalia.cli.doclock import lock_path
 from tests.support.office import Office, paragraph_texts, paragraphs, props
-from tests.support.sse_server import (ScriptedServer, error_response, text_response,
-                                      tool_calls_response, usage)
+from tests.support.sse_server import (ScriptedServer, error_response, sse_body, text_delta,
+                                      text_response, tool_call_delta, tool_calls_response,
+                                      usage)
 from tests.support.writer import accept_all
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -227,6 +228,45 @@ def test_failing_endpoint_exits_with_one_sentence(fox_odt, tmp_path):
     assert "Traceback" not in done.stderr
     assert any(e["type"] == "error" for e in events(done.stdout))
     assert not os.path.exists(out_path)
+
+
+CUT_SENTENCE = "The connection to the server closed before the answer finished."
+
+
+def _cut_run(fox_odt, tmp_path, script, *args):
+    out_path = str(tmp_path / "cut.odt")
+    with ScriptedServer(script) as srv:
+        done = run_headless(fox_odt, "--message", "Tighten the text", "--output", out_path,
+                            "--endpoint", srv.url, "--model", "test-model", *args)
+        asked = len(srv.chat_requests)
+    return done, events(done.stdout), out_path, asked
+
+
+def test_an_answer_the_server_cut_after_whole_events_fails_the_run(fox_odt, tmp_path):
+    # Whole events, then a plain close: no finish reason, no [DONE].
+    script = [{"body": sse_body([text_delta("A reader can try to s")], done=False),
+               "split": [5, 9], "delay": 0.01}]
+    done, lines, out_path, _ = _cut_run(fox_odt, tmp_path, script)
+    assert done.returncode == 1, done.stdout
+    assert [line["message"] for line in lines if line["type"] == "error"] == [CUT_SENTENCE]
+    assert "".join(line["text"] for line in lines if line["type"] == "text") == \
+        "A reader can try to s"                    # what came is kept
+    assert done.stderr.strip() == CUT_SENTENCE and "Traceback" not in done.stderr
+    assert not os.path.exists(out_path)
+
+
+def test_a_cut_inside_the_second_call_runs_neither_and_fails_the_run(fox_odt, tmp_path):
+    script = [{"body": sse_body([
+        tool_call_delta(0, id="a", name="replace_text",
+                        arguments='{"search": "fox", "replacement": "cat", "all": true}'),
+        tool_call_delta(1, id="b", name="replace_text", arguments='{"search": "cl')],
+        done=False)}]
+    done, lines, out_path, asked = _cut_run(fox_odt, tmp_path, script,
+                                            "--edit-protocol", "tools")
+    assert done.returncode == 1
+    assert not [line for line in lines if line["type"] in ("tool_call", "tool_result")]
+    assert [line["message"] for line in lines if line["type"] == "error"] == [CUT_SENTENCE]
+    assert asked == 1 and not os.path.exists(out_path)
 
 
 def test_missing_document_and_bad_output(tmp_path):

@@ -8,7 +8,8 @@ leaves behind is always valid to send again:
 * Every assistant tool call gets exactly one tool message with its id, in order, also
   when the turn is stopped mid-tool ("Cancelled by the user.").
 * A stream that was stopped or broke keeps its text, marked " [stopped]" or
-  " [interrupted]"; its tool calls are dropped, since none of them ran.
+  " [interrupted]"; its tool calls are dropped, since none of them ran. One the
+  connection cut (no finish reason came) ends the turn with finish_reason "cut".
 * Reasoning echo is decided per message, not per provider: the current
   turn's assistant messages carry back ``reasoning_details`` (OpenRouter
   wants them echoed unchanged in a tool loop) and, when they hold tool
@@ -186,7 +187,9 @@ class _Turn:
                 break
             if stream.error is not None or result.cancelled:
                 self.keep_partial(stream.content, STOPPED if result.cancelled else INTERRUPTED)
-                finish = self.stopped() if result.cancelled else "error"
+                # A cut answer ends as "cut": the panel says so and offers Retry.
+                finish = self.stopped() if result.cancelled else (
+                    "cut" if stream.cut else "error")
                 break
             self.conversation.append(stream.assistant_message())
             finish = stream.finish_reason
@@ -302,7 +305,7 @@ class _Turn:
         prior_usage = self.result.usage
         forward = Forwarder(self.emit, self.set_status, prior_usage)
         stream = None
-        error = None
+        error, cut = None, False
         try:
             rewrite = self.attachments is not None
             system = system_prompt(self.settings, None if rewrite else self.context,
@@ -331,14 +334,15 @@ class _Turn:
             forward(accumulator.finish())
         except Cancelled:
             self.result.cancelled = True
-            forward(accumulator.finish(), text_only=True)
+            forward(accumulator.finish(body_ended=False), text_only=True)
         except MarginaliaError as exc:
             if getattr(exc, "no_tools", False) and tools:
                 raise _ToolsRefused()
             if getattr(exc, "too_long", None) is not None:
                 raise _TooLong(exc.too_long)
             error = str(exc)
-            forward(accumulator.finish(), text_only=True)
+            cut = getattr(exc, "cut", False)
+            forward(accumulator.finish(body_ended=False), text_only=True)
         finally:
             close = getattr(stream, "close", None)
             if close is not None:
@@ -353,6 +357,7 @@ class _Turn:
             self.observe(outcome.usage)
         if error is not None:
             outcome.error = error
+            outcome.cut = cut
             outcome.tool_calls = []
             self.fail(error)
         elif outcome.error is not None:

@@ -317,16 +317,20 @@ def transport_error(phase: str, exc: BaseException, parts: SplitResult,
 
 
 # A body that ended early: the socket closed or was reset, a chunked or
-# Content-Length body came up short, or the last event was cut mid-JSON. Marked here and
-# translated where used (chat.stream's own use is not wrapped yet).
+# Content-Length body came up short, the last event was cut mid-JSON, or the body ended
+# with no finish reason. Marked here and translated where used.
 STREAM_CUT = N_("The connection to the server closed before the answer finished.")
 
 
 def broken_stream_error(exc: BaseException, read_timeout: Optional[float]) -> EndpointError:
-    """The EndpointError for a stream that failed after the answer started."""
+    """The EndpointError for a stream that failed after the answer started (``cut``)."""
     if isinstance(exc, socket.timeout):
-        return EndpointError(tr("The server sent nothing for %g seconds, so the answer was "
-                                "cut off.") % read_timeout)
-    if isinstance(exc, (ConnectionError, http.client.IncompleteRead, ssl.SSLEOFError)):
-        return EndpointError(tr(STREAM_CUT))
-    return EndpointError(tr("The connection to the server broke in the middle of the answer."))
+        error = EndpointError(tr("The server sent nothing for %g seconds, so the answer was "
+                                 "cut off.") % read_timeout)
+    elif isinstance(exc, (ConnectionError, http.client.IncompleteRead, ssl.SSLEOFError)):
+        error = EndpointError(tr(STREAM_CUT))
+    else:
+        error = EndpointError(tr("The connection to the server broke in the middle of the "
+                                 "answer."))
+    error.cut = True
+    return error

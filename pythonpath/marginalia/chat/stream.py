@@ -16,8 +16,10 @@ Mid-stream errors (``{"error": ...}``, ``event: error``, finish_reason
 "error", a chunk that is not JSON, a last event cut off by the end of the
 body) keep the text that streamed, record the error, ignore the rest of the
 stream and make ``result().tool_calls`` empty: none of that response's calls
-may run. A body that simply ends without ``[DONE]`` is not an error (some
-servers never send it).
+may run. A body that ends with neither a finish reason nor ``[DONE]`` was cut
+(a killed server, a proxy's timeout, a dropped network): an error too, with
+``result().cut`` set. A finish reason without ``[DONE]`` is complete (some servers
+never send it).
 """
 
 import json
@@ -84,6 +86,7 @@ class StreamResult:
     reasoning_content: Optional[str] = None
     reasoning_details: Optional[List[Any]] = None
     too_long: Optional[Refusal] = None     # refused for length before anything streamed
+    cut: bool = False                      # the body ended before the answer did
 
     def assistant_message(self) -> Dict[str, Any]:
         """The assistant message to append to history, in OpenAI format.
@@ -137,6 +140,7 @@ class StreamAccumulator:
         self._usage = None
         self._error = None
         self._too_long = None
+        self._cut = False
         self._done = False
         self._finished = False
 
@@ -166,7 +170,8 @@ class StreamAccumulator:
                 raise ValueError("trailing data")
         except ValueError:
             if not event.complete:
-                return self._fail(STREAM_CUT)    # the body ended inside this event
+                self._cut = True                 # the body ended inside this event
+                return self._fail(tr(STREAM_CUT))
             return self._fail(tr("The model server sent a garbled answer stream."))
         return self.feed(chunk)
 
@@ -214,11 +219,19 @@ class StreamAccumulator:
                 self._finish_reason = reason
         return events
 
-    def finish(self) -> List[Event]:
-        """End of body: flush held text, parse text tool calls, emit DONE (once)."""
+    def finish(self, body_ended: bool = True) -> List[Event]:
+        """End of body: flush held text, parse text tool calls, emit DONE (once).
+
+        ``body_ended`` is False when the reading stopped for another reason (the user's
+        Stop, a broken connection the caller reports): a missing finish reason then
+        says nothing."""
         if self._finished:
             return []
         events = []
+        if (body_ended and self._error is None and not self._done
+                and self._finish_reason is None):
+            self._cut = True        # nothing said the answer was over: never act on it
+            events.extend(self._fail(tr(STREAM_CUT)))
         if self._error is None:
             self._announce(self._waiting, events)
         for kind, text in self._think.finish():
@@ -249,7 +262,7 @@ class StreamAccumulator:
             content="".join(self._content), reasoning="".join(self._reasoning),
             tool_calls=self._tool_calls(snap) if self._error is None else [],
             finish_reason=self._finish_reason, usage=self._usage, error=self._error,
-            too_long=self._too_long,
+            too_long=self._too_long, cut=self._cut,
             done=self._done, reasoning_content=snap.get("reasoning_content") or None,
             reasoning_details=details)
 

@@ -31,12 +31,14 @@ from marginalia.ui.tool_words import running
 
 READY = N_("Ready")
 STOPPED = N_("Stopped")                       # the turn ended with finish_reason "cancelled"
+CUT = N_("Answer incomplete")                 # the connection cut the answer (finish "cut")
 STOPPING = N_("Stopping\u2026")               # Stop pressed, the turn not yet ended
 ERROR_STATUS = N_("Error")                    # an error sentence is in the chat; the turn ends next
 CONNECTING = N_("Connecting\u2026")
 WAITING = N_("Waiting for the model\u2026")
 THINKING = N_("Thinking\u2026")
 WRITING = N_("Writing\u2026")
+ENDED = {"cancelled": STOPPED, "cut": CUT}       # how a turn's end is said, if not Ready
 WORDS = {ev.CONNECTING: CONNECTING, ev.WAITING: WAITING, ev.THINKING: THINKING,
          ev.WRITING: WRITING}
 STILL_ANSWERING = N_("Still answering; press Stop first.")
@@ -167,7 +169,7 @@ class PanelPresenter:
         elif kind == ev.ERROR:
             self._state(ERROR_STATUS)
         elif kind == ev.DONE:
-            self._state(STOPPED if event.finish_reason == "cancelled" else READY)
+            self._state(ENDED.get(event.finish_reason, READY))
             self.last_turn = format_usage(self.usage)
             self.stopping = False
 

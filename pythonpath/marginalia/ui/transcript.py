@@ -25,6 +25,8 @@ YOU = N_("You: %s")
 ASSISTANT = N_("Assistant:")
 STOPPED_MARK = "\u25a0 "                  # where the user stopped a turn, before STOPPED
 STOPPED = N_("Stopped")
+# Under an answer the connection cut (finish_reason "cut"), after the error's sentence.
+CUT = N_("The answer above is incomplete. Retry asks again.")
 THOUGHT_FOR = N_("Thought for %d s")       # the folded toggle, its arrow after (FOLDED)
 THOUGHT_SHORT = N_("%d s")                 # the same on a narrow toggle (its name stays whole)
 FOLDED = " \u25b8"
@@ -314,13 +316,14 @@ class TranscriptRenderer:
         return out
 
     def _on_done(self, ev):
-        """The turn's end (its one DONE, see office.chat_session): a mark if it was stopped."""
+        """The turn's end (its one DONE, see office.chat_session): a mark if it was stopped
+        or cut."""
         out = Appends()
         self._close_answer(out)
-        stopped = ev.finish_reason == "cancelled"
         chat = "" if self._at_line_start else "\n"
-        if stopped:
-            chat += STOPPED_MARK + tr(STOPPED) + "\n"
+        if ev.finish_reason in ("cancelled", "cut"):
+            words = STOPPED if ev.finish_reason == "cancelled" else CUT
+            chat += STOPPED_MARK + tr(words) + "\n"
             self._block, self._empty = "notice", False
         self._chat(out, chat)
         self._run = None
