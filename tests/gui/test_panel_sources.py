@@ -14,6 +14,8 @@ from tests.support.panel_driver import PanelDriver, popup, screenshot, wait_for
 
 from marginalia.ui import citation_lines
 from marginalia.i18n.catalog import tr
+from marginalia.sources import cite_as
+from marginalia.ui import history_menu as hm
 from marginalia.ui import sources_menu as sm
 
 INVENTED = "otters never come back to the weir"
@@ -92,6 +94,15 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     system = chat_server.chat_requests[-1].json["messages"][0]["content"]
     assert "notes.md (S1)" in system
     screenshot(gui_office, "panel_sources_cited.png")
+    # Insert: the true citation becomes a footnote; the invented quote gets none, and the
+    # status line says so (issue 37: the document must not seem to back it).
+    gui_doc.CurrentController.getViewCursor().gotoEnd(False)
+    panel.press("Insert")
+    said = tr(hm.INSERTED) + " " + cite_as.left_out([INVENTED], [])
+    wait_for(lambda: panel.status() == said, what="the Insert sentence with what it left out")
+    screenshot(gui_office, "panel_sources_inserted.png")
+    assert gui_doc.getFootnotes().getCount() == 1
+    assert ("\u201c%s\u201d." % INVENTED) in gui_doc.Text.getString()
     # Remove it through the menu's submenu.
     entries = _menu(gui_office, panel)
     removal = entries[sm.REMOVE_LABEL]

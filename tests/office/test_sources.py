@@ -151,7 +151,7 @@ def test_the_model_searches_reads_and_cites_and_an_invented_quote_is_flagged(off
         listed = office.job("sources.list", doc)["sources"]
         assert [s["name"] for s in listed] == ["report.pdf", "notes.txt"]
         answer = ("At the northern gauge the water was \u201c%s\u201d [1]. A later note "
-                  "says \u201c%s\u201d [1]." % (QUOTE, INVENTED))
+                  "says \u201c%s\u201d [1]. See also [42]." % (QUOTE, INVENTED))
         script = [
             tool_calls_response([("c1", "search_sources", {"query": "how cold was the river"})]),
             tool_calls_response([("c2", "read_source", {"source": "S1", "passage": 0,
@@ -183,19 +183,22 @@ def test_the_model_searches_reads_and_cites_and_an_invented_quote_is_flagged(off
         kinds = [e["type"] for e in entries]
         assert kinds.index("citations") > max(i for i, k in enumerate(kinds) if k == "text")
         # Insert: the answer goes in with its [1] as a real footnote naming the file, the
-        # place and the quoted passage; checked in the saved file.
+        # place and the quoted passage; checked in the saved file. The invented quote's [1]
+        # and the made-up [42] are left out, and Insert says so (issue 37).
         doc.Text.setString("An older line that cites [1] itself.")
-        assert office.job("sources.insert", doc) == 1
+        assert office.job("sources.insert", doc) == {"made": 1, "unbacked": [INVENTED],
+                                                     "unknown": [42]}
         saved = str(tmp_path / "with-notes.odt")
         doc.storeToURL(uno.systemPathToFileUrl(saved), props(FilterName="writer8"))
         again = office.load(saved)
         try:
             notes = again.getFootnotes()
-            assert notes.getCount() == 2          # the answer cites [1] twice
+            assert notes.getCount() == 1          # not at the quote [1] does not hold
             assert notes.getByIndex(0).getString() == (
                 "report.pdf, \u00a7 Methods, p. 1: \u201c%s\u201d" % QUOTE)
             body = again.getText().getString()
             assert "At the northern gauge the water was" in body
+            assert ("\u201c%s\u201d. See also." % INVENTED) in body and "[42]" not in body
             # Only the inserted answer's keys became notes: the older "[1]" is text still.
             assert body.count("[1]") == 1 and "An older line that cites [1] itself." in body
         finally:

@@ -24,13 +24,13 @@ def test_endnotes_and_a_sources_list(office, tmp_path):
     doc = office.new_writer()
     try:
         _cited_chat(office, doc, tmp_path)
-        assert office.job("sources.insert", doc, citations_as="endnotes") == 1
+        assert office.job("sources.insert", doc, citations_as="endnotes")["made"] == 1
         assert doc.getEndnotes().getCount() == 1 and doc.getFootnotes().getCount() == 0
         assert "notes.txt" in doc.getEndnotes().getByIndex(0).getString()
         assert "[1]" not in doc.getText().getString()     # the key became the endnote
 
         doc.getText().setString("")
-        assert office.job("sources.insert", doc, citations_as="list") == 3
+        assert office.job("sources.insert", doc, citations_as="list")["made"] == 3
         assert doc.getEndnotes().getCount() == 0 and doc.getFootnotes().getCount() == 0
         paragraphs = [p for p in doc.getText().getString().replace("\r", "\n").split("\n") if p]
         assert paragraphs[0].endswith("[1].")             # the key stays as written
@@ -46,7 +46,7 @@ def test_the_setting_is_kept_and_read_by_insert(office, tmp_path):
         office.job("settings.save", citations_as="endnotes")
         assert office.job("settings.load")["citations_as"] == "endnotes"
         _cited_chat(office, doc, tmp_path)
-        assert office.job("sources.insert", doc) == 1
+        assert office.job("sources.insert", doc)["made"] == 1
         assert doc.getEndnotes().getCount() == 1
     finally:
         office.job("settings.save", citations_as="footnotes")

@@ -39,7 +39,7 @@ def test_insert_puts_footnotes_in_a_table_for_grouped_keys_and_not_in_code(offic
         cursor.gotoEnd(False)
         doc.getCurrentController().getViewCursor().gotoRange(cursor, False)
         # The table cell's key, and the grouped key: two markers replaced.
-        assert office.job("sources.insert", doc) == 2
+        assert office.job("sources.insert", doc)["made"] == 2
         body = doc.Text.getString()
         notes = doc.getFootnotes()
         assert notes.getCount() == 3

@@ -26,6 +26,7 @@ from marginalia.errors import Cancelled
 from marginalia.i18n.catalog import tr
 from marginalia.office import source_reader
 from marginalia.office.writer_docs import writer_documents
+from marginalia.sources import citations
 from marginalia.sources.index import Library
 from marginalia.sources.model import Source
 
@@ -112,13 +113,13 @@ class ChatSources:
         with self._lock:
             return self.library.remove(source_id)
 
-    def notes_for(self, answer: str) -> Optional[Dict[int, str]]:
-        """The footnotes Insert gives the answer's citation keys (writer.footnotes)."""
+    def for_insert(self, answer: str) -> Optional[citations.ForInsert]:
+        """The answer as Insert puts it in, with the notes its keys get, or None when the
+        chat has no sources (its [n] are then not citations)."""
         if not self.sources():
             return None
-        from marginalia.writer import footnotes
         with self._lock:
-            return footnotes.notes_for(answer, self.library)
+            return citations.for_insert(answer, self.library)
 
     # -- kept with the chat --------------------------------------------------------
     def state(self) -> Optional[Dict[str, Any]]:

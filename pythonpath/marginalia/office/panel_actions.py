@@ -20,6 +20,7 @@ from com.sun.star.datatransfer import XTransferable
 from marginalia.chat import history
 from marginalia.errors import MarginaliaError
 from marginalia.i18n.catalog import tr
+from marginalia.sources import cite_as
 from marginalia.ui import history_menu as hm
 from marginalia.ui.chat_export import to_markdown
 from marginalia.ui.status import answer_row
@@ -130,14 +131,19 @@ class PanelActions:
         if not text or self.session.busy:
             return
         settings = settings_store.load(self.panel.ctx, with_key=False)
+        # A note only where its source holds what is quoted beside it (citations.for_insert).
+        prepared = self.session.sources.for_insert(text)
         try:
-            insert_at_cursor(self.panel.ctx, self.panel.document, text,
-                             bool(settings.track_changes), self.session.sources.notes_for(text),
+            insert_at_cursor(self.panel.ctx, self.panel.document,
+                             prepared.text if prepared else text,
+                             bool(settings.track_changes),
+                             (prepared.notes or None) if prepared else None,
                              settings.citations_as)
         except MarginaliaError as exc:
             self._say(str(exc))
             return
-        self._say(hm.INSERTED)
+        left = prepared and cite_as.left_out(prepared.unbacked, prepared.unknown)
+        self._say(tr(hm.INSERTED) + " " + left if left else hm.INSERTED)
 
     def on_retry(self) -> None:
         self.presenter.edit_ended()

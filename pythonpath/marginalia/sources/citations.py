@@ -27,6 +27,7 @@ _QUOTE = re.compile("\u201c([^\u201c\u201d]+?)\u201d|\"([^\"]+?)\"|\u201e([^\u20
                     "[\u201c\u201d]|\u00ab([^\u00ab\u00bb]+?)\u00bb|\u00bb([^\u00ab\u00bb]+?)"
                     "\u00ab|\u300c([^\u300c\u300d]+?)\u300d|\u300e([^\u300e\u300f]+?)\u300f")
 _SENTENCE_END = re.compile(r"[.!?](?=\s|$)|[\u3002\uff01\uff1f]|\n")  # 。 needs no space
+_CODE = re.compile(r"```.*?(?:```|$)|`[^`\n]*`", re.S)    # fenced blocks, inline spans
 MIN_WORDS = 3          # shorter quotations are names and terms, not claims about a text
 NEAR = 160             # how far around a quotation a key or a name attributes it
 
@@ -123,18 +124,32 @@ def _attributed(answer: str, start: int, end: int, library: Library,
                 cited: Mapping[int, Passage]) -> Tuple[Optional[int], List[str]]:
     """The key a quotation is cited by (after it first, else before), and the ids of the
     sources it is attributed to ([] for none)."""
+    marker = _citing_marker(answer, start, end, cited)
+    if marker is not None:
+        key = marker[0]
+        return key, [cited[key].source_id]
     before, after = _sentence_around(answer, start, end)
-    for text, pick in ((after, 0), (before, -1)):
-        keys = [int(k) for group in _KEYS.findall(text) for k in re.split(r"\s*[,;]\s*", group)]
-        keys = [k for k in keys if k in cited]
-        if keys:
-            key = keys[pick]
-            return key, [cited[key].source_id]
     sentence = (before + " " + after).casefold()
     named = [s.id for s in library.sources()
              if (s.name and s.name.casefold() in sentence)
              or (s.title and len(s.title) > 3 and s.title.casefold() in sentence)]
     return None, named
+
+
+def _citing_marker(answer: str, start: int, end: int,
+                   cited: Mapping[int, Passage]) -> Optional[Tuple[int, int, int]]:
+    """(key, start, end) of the [n] marker in the quotation's sentence that cites it (the
+    first after it, else the last before it, naming a shown passage), or None."""
+    before, after = _sentence_around(answer, start, end)
+    found = []
+    for text, offset in ((after, end), (before, start - len(before))):
+        for match in _KEYS.finditer(text):
+            keys = [int(k) for k in re.split(r"\s*[,;]\s*", match.group(1))]
+            found.extend((k, offset + match.start(), offset + match.end())
+                         for k in keys if k in cited)
+        if found:
+            return found[0] if offset == end else found[-1]
+    return None
 
 
 def check_quotes(answer: str, library: Library) -> List[QuoteCheck]:
@@ -182,6 +197,73 @@ def footnote(citation: Citation, checks: List[QuoteCheck] = ()) -> str:
               if c.found and c.passage is not None and c.passage.ref == citation.passage.ref]
     shown = quoted[0] if quoted else excerpt(citation.passage.text)
     return "%s: \u201c%s\u201d" % (citation.passage.location(), shown)
+
+
+@dataclass
+class ForInsert:
+    """An answer made ready for Insert: ``text`` with the keys no note may follow taken
+    out, ``notes`` ({key: footnote text}) for the keys that stay, and what was left out:
+    ``unbacked`` quotations whose key's source does not hold them (their note is left
+    off) and ``unknown`` keys that name no passage shown in this chat."""
+
+    text: str
+    notes: Dict[int, str] = field(default_factory=dict)
+    unbacked: List[str] = field(default_factory=list)
+    unknown: List[int] = field(default_factory=list)
+
+
+def for_insert(answer: str, library: Library) -> ForInsert:
+    """The answer as Insert puts it in: a note only where its source holds what the answer
+    quotes beside it. A key that also follows a real quotation elsewhere keeps its note
+    there, never at the quotation its source does not hold."""
+    cited = library.keys()
+    drop = []                       # (start, end, key) of marker keys to take out
+    out = ForInsert(answer)
+    checks = check_quotes(answer, library)
+    spans = {quote: (start, end) for quote, start, end in _quotes(answer)}
+    for check in checks:
+        if check.key is None or check.quote not in spans:
+            continue
+        holds = check.found and check.passage is not None and \
+            check.passage.source_id == cited[check.key].source_id
+        if not holds:
+            marker = _citing_marker(answer, spans[check.quote][0], spans[check.quote][1],
+                                    cited)
+            if marker is not None:
+                drop.append((marker[1], marker[2], marker[0]))
+                out.unbacked.append(check.quote)
+    code = [m.span() for m in _CODE.finditer(answer)]
+    for match in _KEYS.finditer(answer):
+        if any(a <= match.start() < b for a, b in code):
+            continue                # x[42] in code is code, not a citation
+        for part in re.split(r"\s*[,;]\s*", match.group(1)):
+            if int(part) not in cited:
+                drop.append((match.start(), match.end(), int(part)))
+                if int(part) not in out.unknown:
+                    out.unknown.append(int(part))
+    out.text = _without(answer, drop)
+    numbered = number(out.text, cited)
+    out.notes = {c.key: footnote(c, [c2 for c2 in checks if c2.quote not in out.unbacked])
+                 for c in numbered.citations}
+    return out
+
+
+def _without(answer: str, drop: List[Tuple[int, int, int]]) -> str:
+    """The answer with the given keys taken out of their markers: a marker left with no
+    key goes whole, with the space before it."""
+    by_marker: Dict[Tuple[int, int], List[int]] = {}
+    for start, end, key in drop:
+        by_marker.setdefault((start, end), []).append(key)
+    for (start, end), keys in sorted(by_marker.items(), reverse=True):
+        inner = answer[start + 1:end - 1]
+        kept = [k for k in re.split(r"\s*[,;]\s*", inner) if int(k) not in keys]
+        if kept:
+            answer = answer[:start] + "[" + ", ".join(kept) + "]" + answer[end:]
+        else:
+            while start > 0 and answer[start - 1] in " \u00a0":
+                start -= 1
+            answer = answer[:start] + answer[end:]
+    return answer
 
 
 def cite(answer: str, library: Library) -> Tuple[Numbered, List[QuoteCheck]]:

@@ -6,9 +6,10 @@ a list keeps the keys as written and adds a "Sources" paragraph and one paragrap
 per cited passage after the answer, for documents that take no notes.
 """
 
-from typing import Dict, Optional, Tuple
+from typing import Dict, List, Optional, Tuple
 
 from marginalia.i18n.catalog import N_, tr
+from marginalia.sources.citations import excerpt
 
 FOOTNOTES, ENDNOTES, LIST = "footnotes", "endnotes", "list"
 STYLES: Tuple[Tuple[str, str], ...] = (
@@ -36,3 +37,20 @@ def with_list(markdown: str, notes: Dict[int, str]) -> str:
 def _one_line(text: str) -> str:
     # A note may hold line breaks (a quoted passage): one paragraph each in the list.
     return " ".join(text.split())
+
+
+UNBACKED = N_("No note for %s: no source holds it word for word.")
+UNKNOWN = N_("Left out %s: no such source.")
+
+
+def left_out(unbacked: List[str], unknown: List[int]) -> Optional[str]:
+    """What Insert says it left out (sources.citations.ForInsert), or None for nothing:
+    a quotation given no note because its source does not hold it, a key naming no
+    source. Without it the document would seem to back what nobody wrote."""
+    said = []
+    if unbacked:
+        said.append(tr(UNBACKED) % ", ".join(
+            "\u201c%s\u201d" % excerpt(quote, 40) for quote in unbacked))
+    if unknown:
+        said.append(tr(UNKNOWN) % ", ".join("[%d]" % key for key in unknown))
+    return " ".join(said) or None

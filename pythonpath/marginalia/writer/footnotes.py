@@ -1,7 +1,7 @@
 """An answer's citation keys turned into real footnotes as the answer is inserted.
 
-Insert writes the answer with its [n] keys as the model wrote them; each key
-that names a passage shown to the model (sources.citations) becomes a Writer
+Insert writes the answer with its [n] keys as sources.citations.for_insert left
+them; each key that names a passage shown to the model becomes a Writer
 footnote (com.sun.star.text.Footnote, numbered by Writer) holding the source's
 file, heading or page, and the passage quoted. A grouped key "[1, 2]" becomes
 one footnote per key. Only the inserted text is searched: a "[2]" the document
@@ -11,21 +11,13 @@ not a citation). Runs on the main thread inside Insert's undo step.
 
 import logging
 import re
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Tuple
 
 log = logging.getLogger("marginalia.writer")
 
 # The same keys sources.citations._KEYS reads: "[1]", "[1, 2]", "[1; 3]" (ICU syntax).
 MARKER = r"\[[0-9]{1,4}(\s*[,;]\s*[0-9]{1,4})*\]"
 _NUMBER = re.compile(r"\d{1,4}")
-
-
-def notes_for(answer: str, library: Any) -> Optional[Dict[int, str]]:
-    """{key: footnote text} for the keys the answer cites, or None when it cites none."""
-    from marginalia.sources import citations
-    numbered, checks = citations.cite(answer, library)
-    notes = {c.key: citations.footnote(c, checks) for c in numbered.citations}
-    return notes or None
 
 
 def _inside(body: Any, rng: Any, start: Any, end: Any) -> bool:
