@@ -215,7 +215,8 @@ class Commands(_Info, XDispatchProvider, XDispatch, XInitialization):
 
 
 class ViewJob(_Info, XJob):
-    """Runs on OnViewCreated (registry/Jobs.xcu): gives a Writer view the context submenu."""
+    """Runs on OnViewCreated (registry/Jobs.xcu): readies the document (office.doc_events)
+    and gives a Writer view the context submenu."""
 
     IMPL = VIEW_JOB
     SERVICES = (VIEW_JOB,)
@@ -226,10 +227,16 @@ class ViewJob(_Info, XJob):
 
     def execute(self, args):
         try:
+            from marginalia.office import doc_events
+            env = _named_values(_named_values(args).get("Environment"))
+            doc_events.opened(env.get("Model"))
+        except Exception:
+            log.exception("could not ready an opened document")
+            return None
+        try:
             from marginalia.office import context_menu
             # Registering makes no run_sync call: no main-thread guess from here (a
             # document loaded over the bridge sends its events on the bridge's thread).
-            env = _named_values(_named_values(args).get("Environment"))
             model = env.get("Model")
             frame = env.get("Frame")
             controller = (frame.getController() if frame is not None

@@ -240,6 +240,43 @@ def mark(doc: Any, rng: Any) -> str:
     return stem
 
 
+def upgrade(doc: Any) -> int:
+    """Turn each earlier version's one-bookmark mark over several paragraphs into this
+    version's form (a bookmark per paragraph, the same number), so that saving it as .docx
+    keeps all of it (keepout_names says why); the marks converted. Called before every
+    save (office.doc_events). Not an undo step: the user did nothing, and undoing it would
+    bring back the form a .docx cuts short."""
+    try:
+        bookmarks = doc.getBookmarks()
+        groups = keepout_names.group(bookmarks.getElementNames())
+    except Exception:
+        return 0            # not a text document
+    text = doc.getText()
+    manager = doc.getUndoManager()
+    converted = 0
+    for stem, members in groups:
+        if members != [stem] or keepout_names.parse(stem) == (0, 0):
+            continue        # this version's form, or a copy ("… Copy 1") kept as it is
+        old = bookmarks.getByName(stem)
+        try:
+            paragraphs = _paragraphs(_whole_paragraphs(doc, old.getAnchor()))
+        except Exception:
+            continue        # not in the body (a frame, a cell): .docx keeps it whole there
+        if len(paragraphs) < 2:
+            continue
+        manager.lock()
+        try:
+            for index, para in enumerate(paragraphs, 1):
+                bookmark = doc.createInstance("com.sun.star.text.Bookmark")
+                bookmark.setName(keepout_names.member(stem, index))
+                text.insertTextContent(text.createTextCursorByRange(para), bookmark, True)
+            text.removeTextContent(old)
+        finally:
+            manager.unlock()
+        converted += 1
+    return converted
+
+
 def unmark(doc: Any, name: str) -> bool:
     """Remove the mark ``name`` (a stem: all its bookmarks); whether there was one."""
     bookmarks = doc.getBookmarks()
