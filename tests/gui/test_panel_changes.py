@@ -11,7 +11,7 @@ import time
 from tests.support import sse_server as sse
 from tests.support.office import paragraph_texts
 from tests.support.panel_driver import PanelDriver, has_state, screenshot, set_paragraphs, wait_for
-from tests.support.writer import annotations
+from tests.support.writer import annotations, tracked_changes
 
 DOCUMENT_TEXT = 85    # com.sun.star.accessibility.AccessibleRole.DOCUMENT_TEXT
 
@@ -57,11 +57,7 @@ def _list_shown(panel):
 
 
 def _redline_authors(doc):
-    enum = doc.getRedlines().createEnumeration()
-    out = []
-    while enum.hasMoreElements():
-        out.append(enum.nextElement().getPropertyValue("RedlineAuthor"))
-    return out
+    return [red["author"] for red in tracked_changes(doc)]
 
 
 def _two_tracked_edits(gui_office, gui_doc, chat_server):

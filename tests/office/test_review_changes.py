@@ -6,7 +6,8 @@ are read and driven through the review.* job commands the panel's card uses.
 
 import pytest
 
-from tests.support.writer import annotations, build, find, save_and_reload, texts, turn
+from tests.support.writer import (annotations, build, find, save_and_reload, texts,
+                                  tracked_changes, turn)
 
 EVERY_TOOL = [
     ("replace_text", {"search": "every region", "replacement": "all regions"}),
@@ -29,13 +30,7 @@ def _act(office, doc, **payload):
 
 
 def _redlines(doc):
-    out = []
-    enum = doc.getRedlines().createEnumeration()
-    while enum.hasMoreElements():
-        red = enum.nextElement()
-        out.append((red.getPropertyValue("RedlineAuthor"), red.getPropertyValue("RedlineType"),
-                    red.getPropertyValue("RedlineIdentifier")))
-    return out
+    return [(red["author"], red["type"], red["id"]) for red in tracked_changes(doc)]
 
 
 def test_every_edit_tool_leaves_a_record_that_finds_its_change(office, doc):

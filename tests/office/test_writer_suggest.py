@@ -7,7 +7,7 @@ result, and Reject All (the card's, for that turn) the original.
 
 import pytest
 
-from tests.support.writer import blocks, build, select, turn
+from tests.support.writer import blocks, build, select, tracked_changes, turn
 
 AI = "Marginalia (AI)"
 WORDS = [("Standard", "We recieve mail and they recieve it, teh end."),
@@ -28,14 +28,7 @@ def _judge(office, doc, action):
 
 def _spans(doc):
     """(type, text) of each tracked change, in document order."""
-    out = []
-    reds = doc.getRedlines()
-    for i in range(reds.getCount()):
-        red = reds.getByIndex(i)
-        span = doc.getText().createTextCursorByRange(red.getPropertyValue("RedlineStart"))
-        span.gotoRange(red.getPropertyValue("RedlineEnd"), True)
-        out.append((red.getPropertyValue("RedlineType"), span.getString()))
-    return out
+    return [(red["type"], red["text"]) for red in tracked_changes(doc)]
 
 
 CALLS = [

@@ -114,16 +114,10 @@ def _bookmarks(doc: Any) -> List[List[str]]:
 
 
 def _redlines(doc: Any, redline_text: Dict[str, str]) -> List[List[str]]:
-    # Each change fetched once: fetching one again right after its proxy went crashed
-    # 7.4 now and then (tests/support/writer.redlines says how).
-    out = []
-    enum = doc.getRedlines().createEnumeration()
-    while enum.hasMoreElements():
-        red = enum.nextElement()
-        kind, author, ident = [red.getPropertyValue(n) for n in
-                               ("RedlineType", "RedlineAuthor", "RedlineIdentifier")]
-        out.append([kind, author, redline_text.get(ident, "")])
-    return out
+    # Read in the office, never over the bridge (tests/support/writer.tracked_changes).
+    from tests.support.writer import tracked_changes
+    return [[red["type"], red["author"], redline_text.get(red["id"], "")]
+            for red in tracked_changes(doc)]
 
 
 def _frames(doc: Any) -> List[str]:

@@ -67,6 +67,20 @@ class Xvfb(object):
                 self.process.kill()
 
 
+# The harnesses started and not stopped: which office a document belongs to (harness_of).
+LIVE = []
+
+
+def harness_of(doc):
+    """The running harness whose office holds ``doc`` (a proxy over its bridge)."""
+    for harness in LIVE:
+        components = harness.office.desktop.getComponents().createEnumeration()
+        while components.hasMoreElements():
+            if components.nextElement() == doc:
+                return harness
+    raise LookupError("no running office of this test session holds that document")
+
+
 class OfficeHarness(object):
     def __init__(self, oxt, gui=False, env=None, accessibility=False, language=None):
         self.oxt = oxt
@@ -118,6 +132,7 @@ class OfficeHarness(object):
         except Exception:
             self.stop()
             raise
+        LIVE.append(self)
         return self
 
     def _set_language(self, tag):
@@ -131,6 +146,8 @@ class OfficeHarness(object):
             node.commitChanges()
 
     def stop(self):
+        if self in LIVE:
+            LIVE.remove(self)
         if self.office is not None:
             self.office.terminate()
         if self.bus is not None:

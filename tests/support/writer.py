@@ -112,22 +112,24 @@ def blocks(doc):
     return out
 
 
-def redlines(doc):
-    """(type, author) of each tracked change in the document.
+def tracked_changes(doc):
+    """[{type, author, id, text}] of each tracked change, read inside the office.
 
-    Each change is fetched once. Fetching one again over the bridge right after
-    letting its proxy go crashed LibreOffice 7.4 in about 1 run of 30 ("pure
-    virtual method called" in sw); once each, 350 runs passed. Most likely the
-    office was still destroying the old SwXRedline on one bridge thread while it
-    handed it out again on another. The extension runs in the office, where a
-    release happens at once on the caller's own thread.
+    Never over the bridge: Writer's object for a tracked change (SwXRedline) listens
+    to the document's default page style and is destroyed without the office's lock
+    (its destructor takes none, LibreOffice 7.4 to 25.x). A proxy the test lets go is
+    destroyed on a bridge thread while Writer may be broadcasting to those listeners:
+    it aborted the office once in a full run (SvtBroadcaster::Broadcast, issue 37),
+    earlier "pure virtual method called". In the office, on the main thread, each one
+    goes at once under the lock (the writer.redlines job).
     """
-    rl = doc.getRedlines()
-    out = []
-    for i in range(rl.getCount()):
-        r = rl.getByIndex(i)
-        out.append((r.getPropertyValue("RedlineType"), r.getPropertyValue("RedlineAuthor")))
-    return out
+    from tests.support.office import harness_of
+    return harness_of(doc).job("writer.redlines", doc)
+
+
+def redlines(doc):
+    """(type, author) of each tracked change in the document (tracked_changes)."""
+    return [(red["type"], red["author"]) for red in tracked_changes(doc)]
 
 
 def texts(doc):

@@ -410,6 +410,25 @@ def _panel_text(ctx, doc, payload):
     return {"text": panel.view.pane_text("transcript"), "columns": panel.renderer.columns}
 
 
+@_on_main
+def _redlines(ctx, doc, payload):
+    """Each tracked change's type, author, identifier and text, read on the main thread:
+    a SwXRedline let go over the bridge dies without Writer's lock (tests/support/writer)."""
+    from marginalia.writer.tracked import redline_range
+    out = []
+    enum = doc.getRedlines().createEnumeration()
+    while enum.hasMoreElements():
+        red = enum.nextElement()
+        try:
+            text = redline_range(doc, red).getString()
+        except Exception:
+            text = ""       # a tracked table: no text of its own
+        out.append({"type": red.getPropertyValue("RedlineType"), "text": text,
+                    "author": red.getPropertyValue("RedlineAuthor"),
+                    "id": red.getPropertyValue("RedlineIdentifier")})
+    return out
+
+
 COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "panel.text": _panel_text,
     "i18n.formats": _locale_formats,
@@ -427,4 +446,5 @@ COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "bench.probe": _probe,
     "bench.roundtrip": _roundtrip,
     "panel.fit": _panel_fit,
+    "writer.redlines": _redlines,
 }
