@@ -277,25 +277,32 @@ def test_a_result_json_cannot_hold_is_a_plain_error_not_a_dropped_connection(cap
     assert "object" not in body["error"]["message"] and "could not be written" in caplog.text
 
 
+def _kept_alive(port):
+    """A connection whose request was let in, kept open (an agent between requests)."""
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+    conn.request("POST", "/mcp", body=json.dumps(rpc("initialize", initialize_params())),
+                 headers=Http(port).headers())
+    conn.getresponse().read()
+    return conn
+
+
 def test_connections_past_the_limit_are_closed_at_once():
+    # Every slot held by an agent let in: a new connection is closed, no thread taken.
     srv = McpServer(FakeBackend(), TOKEN, port=0, max_connections=2)
     port = srv.start()
-    idle = [socket.create_connection(("127.0.0.1", port), timeout=5) for _ in range(2)]
+    agents = [_kept_alive(port) for _ in range(2)]
     try:
-        deadline = time.monotonic() + 5
-        while len(srv._connections) < 2 and time.monotonic() < deadline:
-            time.sleep(0.01)
         extra = socket.create_connection(("127.0.0.1", port), timeout=5)
-        assert extra.recv(1) == b""              # closed by the server, no thread taken
+        assert extra.recv(1) == b""
         extra.close()
-        idle[0].close()
+        agents[0].close()
         deadline = time.monotonic() + 5
         while len(srv._connections) > 1 and time.monotonic() < deadline:
             time.sleep(0.01)
         assert Http(port).post(rpc("initialize", initialize_params()))[0] == 200
     finally:
-        for sock in idle:
-            sock.close()
+        for conn in agents:
+            conn.close()
         srv.stop()
 
 

@@ -8,7 +8,14 @@ initiates anything.
 Who gets in (guard.py): a loopback Host, a loopback Origin when there is one, then the bearer
 token, in that order, so a web page is refused before its guess at a token is even looked at.
 Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged to
-"marginalia.mcp" with the peer and the reason only (never a header, so never the token).
+"marginalia.mcp" with the peer and the reason only. Nothing a client sent is logged as sent
+(not a header, the query, nor a malformed request line): a token can be in any of them.
+
+Slots: every connection holds a thread, so at most MAX_CONNECTIONS are open. Until one of its
+requests passes the guard, a connection is a stranger: it must send each request's head
+within HEAD_SECONDS, and when all slots are taken the longest-waiting stranger is closed to
+make room. Any local program can open connections without the token; this way they cannot
+keep out an agent that has it (only agents let in keep a slot for IDLE_SECONDS).
 
 Threads: one listener per address (127.0.0.1 and, when the system has it, [::1]), both
 watched by one worker; each connection gets a worker too, which calls the backend. They
@@ -24,8 +31,9 @@ import selectors
 import socket
 import socketserver
 import threading
+import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any, List, Optional, Set, Tuple
+from typing import Any, Dict, List, Optional, Tuple
 from urllib.parse import urlsplit
 
 from marginalia import threads
@@ -41,6 +49,7 @@ log = logging.getLogger("marginalia.mcp")
 MAX_BODY = 4 * 1024 * 1024
 POLL_SECONDS = 1.0           # a safety net: stop() wakes the serving loop at once
 IDLE_SECONDS = 120           # a kept-alive connection with no request closes after this
+HEAD_SECONDS = 5             # a connection not let in yet waits this long for each read
 MAX_CONNECTIONS = 64         # open at once; each holds a thread, so beyond this none is taken
 SESSION_HEADER = "Mcp-Session-Id"
 VERSION_HEADER = "MCP-Protocol-Version"
@@ -64,7 +73,9 @@ class McpServer:
         self._ipv6 = ipv6
         self._listeners = []          # type: List[_Listener]
         self._workers = []            # type: List[threads.Worker]
-        self._connections = set()     # type: Set[socket.socket]
+        # Each open connection, and whether a request of it was let in (else: since when
+        # it waits, for choosing which stranger makes room; see the module).
+        self._connections = {}        # type: Dict[socket.socket, Tuple[bool, float]]
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._wake = None             # type: Optional[Tuple[socket.socket, socket.socket]]
@@ -111,10 +122,7 @@ class McpServer:
         with self._lock:
             connections = list(self._connections)
         for conn in connections:
-            try:
-                conn.shutdown(socket.SHUT_RDWR)   # wakes a handler waiting for the next request
-            except OSError:
-                pass
+            _close(conn)
         if self._wake is not None:
             for end in self._wake:
                 end.close()
@@ -152,20 +160,44 @@ class McpServer:
                         key.fileobj.handle_request()
 
     def _admit(self, conn: socket.socket) -> bool:
-        """Count a new connection in, unless too many are open already."""
+        """Count a new connection in; when every slot is taken, the stranger that has waited
+        longest makes room, and with none among them the new one is refused."""
         with self._lock:
             if len(self._connections) >= self.max_connections:
-                return False
-            self._connections.add(conn)
+                strangers = [(since, old) for old, (trusted, since) in
+                             self._connections.items() if not trusted]
+                if not strangers:
+                    return False
+                _since, evicted = min(strangers, key=lambda pair: pair[0])
+                del self._connections[evicted]
+                _close(evicted)               # its handler's next read ends it
+            self._connections[conn] = (False, time.monotonic())
             return True
+
+    def _trust(self, conn: socket.socket) -> None:
+        """A request of ``conn`` passed the guard: it keeps its slot while idle."""
+        with self._lock:
+            if conn in self._connections:
+                self._connections[conn] = (True, 0.0)
+
+    def trusted(self, conn: socket.socket) -> bool:
+        with self._lock:
+            return self._connections.get(conn, (False, 0.0))[0]
 
     def _release(self, conn: socket.socket) -> None:
         with self._lock:
-            self._connections.discard(conn)
+            self._connections.pop(conn, None)
 
     @property
     def stopping(self) -> bool:
         return self._stopping.is_set()
+
+
+def _close(conn: socket.socket) -> None:
+    try:
+        conn.shutdown(socket.SHUT_RDWR)       # wakes a handler waiting for the next request
+    except OSError:
+        pass
 
 
 def _address(listener: "_Listener") -> str:
@@ -222,11 +254,17 @@ class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
     server_version = "Marginalia-MCP"
     sys_version = ""
-    timeout = IDLE_SECONDS
+    timeout = HEAD_SECONDS          # until a request is let in (handle_one_request)
     # The headers and the body leave in two writes: with Nagle's algorithm on, the second
     # waits for the client's delayed ACK, 40 ms per request on Linux (measured).
     disable_nagle_algorithm = True
     server = None  # type: _Listener
+
+    def handle_one_request(self) -> None:
+        # A connection let in may idle between requests; a stranger must be quick.
+        trusted = self.server.owner.trusted(self.connection)
+        self.connection.settimeout(IDLE_SECONDS if trusted else HEAD_SECONDS)
+        super().handle_one_request()
 
     # ------------------------------------------------------------------ methods
 
@@ -286,6 +324,8 @@ class _Handler(BaseHTTPRequestHandler):
                               "Tools > Options > Marginalia.",
                          {"WWW-Authenticate": 'Bearer realm="Marginalia", error="%s"' % bad})
         else:
+            owner._trust(self.connection)
+            self.connection.settimeout(IDLE_SECONDS)     # its body may take its time
             return True
         return False
 
@@ -298,8 +338,10 @@ class _Handler(BaseHTTPRequestHandler):
 
     def _answer(self, outcome: Outcome, headers: Optional[dict] = None) -> None:
         if outcome.status >= 400:
-            # Who was kept out is worth a warning; a client probing what is spoken is not.
-            level = logging.WARNING if outcome.status in (401, 403, 413) else logging.INFO
+            # Who was kept out is worth a warning; a client probing what is spoken is not,
+            # and the SDK's GET for a stream (405) comes with every session: debug only.
+            level = (logging.WARNING if outcome.status in (401, 403, 413) else
+                     logging.DEBUG if outcome.status == 405 else logging.INFO)
             log.log(level, "mcp: refused %s from %s with %d: %s", self.command,
                     self.client_address[0], outcome.status, _message(outcome.body))
         data = _encode(outcome.body)
@@ -321,12 +363,32 @@ class _Handler(BaseHTTPRequestHandler):
     def version_string(self) -> str:
         return self.server_version           # no Python version in the Server header
 
+    def log_request(self, code: Any = "-", size: Any = "-") -> None:
+        # Not the request line: its query can hold a token (?token=...). The method, and the
+        # path only when it is the endpoint's (a path is the client's to fill too).
+        path = getattr(self, "path", "")          # none on a malformed request line
+        path = urlsplit(path).path if isinstance(path, str) else ""
+        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)), path if path == ENDPOINT_PATH
+                  else "(another path)", self.client_address[0], code)
+
     def log_message(self, format: str, *args: Any) -> None:
-        # The request line holds no secret, but stderr is not the log: keep it at debug level.
-        log.debug("mcp: " + format, *args)
+        # http.server's own lines hold what the client sent: the reason only, never its words.
+        log.debug("mcp: http.server: %s", format.split("%")[0].strip() or "message")
 
     def log_error(self, format: str, *args: Any) -> None:
-        log.info("mcp: " + format, *args)
+        # send_error's line quotes a malformed request line ("Bad request syntax ('...')").
+        if format.startswith("Request timed out"):
+            log.debug("mcp: a connection from %s sent no request in time",
+                      self.client_address[0])
+            return
+        code = args[0] if args and isinstance(args[0], int) else "?"
+        log.info("mcp: refused a malformed request from %s (%s)", self.client_address[0], code)
+
+
+def _word(command: Any) -> str:
+    """A request's method as logged: a known one, else a placeholder (it is client text)."""
+    return command if command in ("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS",
+                                  "HEAD") else "(a method)"
 
 
 def _accepts_json(accept: Optional[str]) -> bool:
