@@ -17,13 +17,14 @@ import tempfile
 import threading
 import time
 import zipfile
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
 
 import uno
 from com.sun.star.beans import NamedValue, PropertyValue
 
 from marginalia.cli import deployment
 from marginalia.cli.profile_lock import free_profile
+from marginalia.cli.unopkg import office_env   # here too: callers import it from here
 
 SOFFICE_CANDIDATES = (
     "/usr/lib/libreoffice/program/soffice",
@@ -124,23 +125,6 @@ def install_extension(ctx: Any, oxt_path: str) -> None:
     if "user" not in deployment.deployed(ctx, wanted):
         raise OfficeError("LibreOffice did not install %s (check its description.xml "
                           "dependencies)." % name)
-
-
-def office_env(base: Mapping[str, str]) -> Dict[str, str]:
-    """The environment for soffice, without the caller's Python settings.
-
-    The office's embedded Python must import the *installed* extension, not a
-    checkout on PYTHONPATH. A pyenv Python's bin folder first on PATH made
-    addExtension fail with std::bad_alloc, so such folders are dropped too.
-    """
-    env = dict((k, v) for k, v in base.items()
-               if not (k.startswith("PYTHON") or k.startswith("PYENV")
-                       or k.startswith("VIRTUAL_ENV")))
-    if "PATH" in env:
-        env["PATH"] = os.pathsep.join(
-            p for p in env["PATH"].split(os.pathsep)
-            if ".pyenv" not in p and not os.path.exists(os.path.join(p, "..", "pyvenv.cfg")))
-    return env
 
 
 class Office:
