@@ -5,6 +5,8 @@
     python3 build.py install [--shared]
                                 build and add it to your LibreOffice (replaces an older one);
                                 --shared, as root: for every user of the machine
+    python3 build.py uninstall [--shared]
+                                remove it from your LibreOffice; --shared, as root: for every user
     python3 build.py admin-config --endpoint URL --model NAME [--lock FIELD ...] [--out PATH]
                                 an administrator's settings as a configuration extension
                                 (docs/ADMIN.md)
@@ -295,33 +297,43 @@ def uno_python() -> str:
     return found
 
 
-def install_shared(oxt):
-    """``unopkg add --shared``: every user of the machine gets it (docs/ADMIN.md)."""
-    if getattr(os, "geteuid", lambda: 0)() != 0:
-        fail("`install --shared` writes into LibreOffice's own folder: run it as root")
-    unopkg = shutil.which("unopkg") or os.path.join(_office_program_dir() or "", "unopkg")
-    # --suppress-license: the licence (MIT) is accepted here, once, for every user
-    # (description.xml says accept-by="admin"); with accept-by="user" each user's first
-    # start would stop on it.
-    code = subprocess.call([unopkg, "add", "--shared", "--suppress-license", oxt])
-    if code:
-        fail("unopkg could not add %s for every user (exit code %d); close every "
-             "LibreOffice on this machine and try again" % (oxt, code))
-    say("installed %s for every user; each user's chats and prompts stay in their own "
-        "profile" % os.path.relpath(oxt, ROOT))
+def _for_everyone(command: str, step: Optional[str] = None, *args: str):
+    """As root only, a step of marginalia.cli.unopkg (for every user of the machine), its
+    refusal said in one sentence; without ``step``, only the check for root."""
+    sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
+    from marginalia.cli import unopkg
+    try:
+        unopkg.need_root(command)
+        if step:
+            found = shutil.which("unopkg")
+            getattr(unopkg, step)(found or os.path.join(_office_program_dir() or "", "unopkg"),
+                                  *(args + (say,)))
+    except unopkg.Refused as refused:
+        fail(str(refused))
 
 
 def install(shared=False):
+    if shared:
+        _for_everyone("install --shared")   # before building (see unopkg.need_root)
     ensure_packages(INSTALL_NEEDS, "`build.py install`")
     oxt = build()
     if shared:
-        return install_shared(oxt)
+        return _for_everyone("install --shared", "add", oxt)
     python = uno_python()
     env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
     code = subprocess.call([python, "-m", "marginalia.cli.install", oxt], env=env)
     if code:
         sys.exit(code)
     say("Open Writer and click the Marginalia icon in the sidebar (View > Sidebar).")
+
+
+def uninstall(shared=False):
+    """Per user through a headless office, as `install` adds it (unopkg refuses root)."""
+    if shared:
+        return _for_everyone("uninstall --shared", "remove", ROOT)
+    env = dict(os.environ, PYTHONPATH=os.path.join(ROOT, "pythonpath"))
+    sys.exit(subprocess.call([uno_python(), "-m", "marginalia.cli.install", "--remove"],
+                             env=env))
 
 
 def _prepare_venv():
@@ -394,8 +406,10 @@ def main(argv):
         rest = rest[1:]
     if command == "build":
         build()
-    elif command == "install":
-        install(shared=rest == ["--shared"])
+    elif command in ("install", "uninstall"):
+        if rest not in ([], ["--shared"]):
+            fail("`%s` takes only --shared, not %s" % (command, " ".join(rest)))
+        (install if command == "install" else uninstall)(shared=rest == ["--shared"])
     elif command == "admin-config":
         sys.path.insert(0, os.path.join(ROOT, "pythonpath"))
         from marginalia.cli import admin_config
@@ -428,8 +442,8 @@ def main(argv):
             rest = rest[1:]
         sys.exit(test_in_debian(suite, rest))
     else:
-        fail("unknown command %r (build, install, admin-config, test, pot, check-corpus or "
-             "test-in-debian)" % command)
+        fail("unknown command %r (build, install, uninstall, admin-config, test, pot, "
+             "check-corpus or test-in-debian)" % command)
 
 
 if __name__ == "__main__":

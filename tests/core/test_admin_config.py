@@ -97,7 +97,7 @@ def test_the_command_writes_an_xcu_or_an_extension(tmp_path):
     oxt = str(tmp_path / "a.oxt")
     assert admin_config.main(["--endpoint", "https://x/v1", "--model", "m"], XCS, oxt) == 0
     assert zipfile.is_zipfile(oxt)
-    assert admin_config.main(["--endpoint", "e", "--model", "m", "--lock", "nope"],
+    assert admin_config.main(["--endpoint", "https://x/v1", "--model", "m", "--lock", "nope"],
                              XCS, oxt) == 2
 
 
@@ -153,3 +153,37 @@ def test_the_administrators_key_needs_the_administrators_server(tmp_path, key, c
     assert admin_config.main(base + key + ["--lock", "endpoint"], XCS, "unused") == 0
     assert admin_config.main(base + key + ["--allow-endpoint", "https://llm.corp/v1"],
                              XCS, "unused") == 0
+
+
+@pytest.mark.parametrize("option, bad, why", [
+    (["--endpoint"], "htp//llm example.org", "has a space"),
+    (["--endpoint"], "htp//llm.example.org", "does not start with http:// or https://"),
+    (["--endpoint"], "ftp://llm.example.org/v1", "starts with ftp://"),
+    (["--endpoint"], "https:///v1", "no host name"),
+    (["--endpoint"], "https://llm.example.org:99999/v1", "port"),
+    (["--endpoint"], "https://me:secret@llm.example.org/v1", "user name or password"),
+    (["--set"], "endpoint=https://llm example.org/v1", "has a space"),
+    (["--allow-endpoint"], "ftp://bad", "starts with ftp://"),
+    (["--allow-endpoint"], "gpu01/v1", "does not start with http:// or https://"),
+    (["--set"], "allowed_endpoints=https://ok.org,htp//x", "does not start with http"),
+])
+def test_an_address_that_is_no_model_server_is_refused_and_nothing_written(
+        tmp_path, capsys, option, bad, why):
+    out = str(tmp_path / "admin.oxt")
+    argv = ["--endpoint", "https://llm.example.org/v1", "--model", "m"] + option + [bad]
+    assert admin_config.main(argv, XCS, out) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and why in err and "nothing was written" in err, err
+    assert "Traceback" not in err
+    assert not os.path.exists(out)
+
+
+def test_urls_and_hosts_an_administrator_means_are_still_taken(tmp_path):
+    out = str(tmp_path / "admin.xcu")
+    assert admin_config.main(
+        ["--endpoint", "http://gpu01:8000/v1", "--model", "m",
+         "--allow-endpoint", "https://llm.corp/v1", "--allow-endpoint", "gpu01",
+         "--allow-endpoint", "gpu01:8000", "--allow-endpoint", "http://[::1]:11434/v1",
+         "--allow-endpoint", "10.0.0.5"], XCS, out) == 0
+    assert _props(open(out, encoding="utf-8").read())["allowed_endpoints"][0] == \
+        "https://llm.corp/v1 gpu01 gpu01:8000 http://[::1]:11434/v1 10.0.0.5"

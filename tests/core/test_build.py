@@ -1,5 +1,10 @@
 """build.py's set-up decisions: which Debian packages are missing, and how to install them."""
 
+import subprocess
+import sys
+
+import pytest
+
 import build
 
 EVERYTHING = set(sign for _package, sign in build.PACKAGES)
@@ -72,3 +77,29 @@ def test_debootstrap_is_only_for_the_debian_root_verb():
     assert "debootstrap" not in build.TEST_NEEDS
     assert build.missing_packages(["debootstrap"], lambda sign: False) == ["debootstrap"]
     assert build.missing_packages(["debootstrap"], present_except()) == []
+
+
+def _as_another_user(argv):
+    """``argv`` run as an ordinary user: as ``nobody`` when the tests run as root."""
+    import os
+    if os.geteuid() == 0:
+        argv = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"] + argv
+    env = {"PATH": "/usr/sbin:/usr/bin:/sbin:/bin", "HOME": "/nonexistent"}
+    return subprocess.run(argv, cwd="/", env=env, stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, universal_newlines=True, timeout=120)
+
+
+@pytest.mark.parametrize("command", ["install", "uninstall"])
+def test_for_every_user_asks_for_root_first_in_one_sentence(command):
+    import os
+    oxt = os.path.join(os.path.dirname(build.__file__), "dist", "marginalia.oxt")
+    before = os.stat(oxt).st_mtime_ns if os.path.exists(oxt) else None
+    done = _as_another_user([sys.executable, build.__file__, command, "--shared"])
+    assert done.returncode == 1
+    assert "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.strip() == (
+        "build.py: `%s --shared` changes LibreOffice for every user of this machine: run "
+        "it as root (sudo python3 build.py %s --shared)" % (command, command))
+    # Asked before building: nothing built, and no package installed or asked for.
+    assert done.stdout == ""
+    assert (os.stat(oxt).st_mtime_ns if os.path.exists(oxt) else None) == before

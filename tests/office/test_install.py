@@ -12,10 +12,10 @@ from marginalia.cli.profile_lock import profile_in_use
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 
-def _install(config_home):
+def _install(config_home, command="install"):
     os.makedirs(config_home, exist_ok=True)  # LibreOffice ignores an XDG_CONFIG_HOME not there
     env = dict(os.environ, XDG_CONFIG_HOME=config_home)
-    return subprocess.run([sys.executable, os.path.join(ROOT, "build.py"), "install"],
+    return subprocess.run([sys.executable, os.path.join(ROOT, "build.py"), command],
                           cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                           universal_newlines=True, timeout=180)
 
@@ -105,3 +105,18 @@ def test_an_office_that_dies_under_the_install_is_started_again_once(tmp_path):
     # The killed office's lock was cleared before the second started; that one removed
     # its own when it quit.
     assert not os.path.exists(os.path.join(profile, ".lock"))
+
+
+def test_uninstall_takes_it_out_of_the_users_profile_and_keeps_their_data(tmp_path):
+    config_home = str(tmp_path / "config")
+    assert _install(config_home).returncode == 0
+    profile = os.path.join(config_home, "libreoffice", "4")
+    kept = os.path.join(profile, "user", "marginalia", "chats")
+    os.makedirs(kept, exist_ok=True)
+    done = _install(config_home, "uninstall")
+    assert done.returncode == 0, done.stderr
+    assert "removed Marginalia from %s" % profile in done.stdout
+    assert _deployed(profile) == ({}, False)
+    assert os.path.isdir(kept)                 # the user's chats are theirs
+    again = _install(config_home, "uninstall")
+    assert again.returncode == 0 and "nothing to remove" in again.stdout

@@ -16,11 +16,16 @@ schemas, and every user's own layer comes later still, so a finalized value wins
 
 import argparse
 import io
+import re
 import sys
 import zipfile
 from typing import Dict, Iterable, List, NamedTuple, Optional
+from urllib.parse import urlsplit
 from xml.etree import ElementTree
 from xml.sax.saxutils import escape, quoteattr
+
+from marginalia.chat.endpoint import Endpoint
+from marginalia.errors import ConfigError
 
 OOR = "{http://openoffice.org/2001/registry}"
 # The groups of the schema an administrator sets: the user's choices and the policy
@@ -75,6 +80,63 @@ def check_value(field: Field, text: str) -> str:
     except ValueError:
         raise AdminConfigError("%s is a number, not %r" % (field.name, text))
     return text
+
+
+# An allowed-endpoints entry without a scheme is a host, optionally with a port: that is
+# all ui.policy._matches compares it with (a path there would never match).
+_HOST_ENTRY = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*)(:[0-9]{1,5})?$")
+
+
+def address_problem(text: str, host_allowed: bool = False) -> str:
+    """Why ``text`` is no model server's address, or "" when it is one.
+
+    Stricter than chat.endpoint.Endpoint, which guesses a scheme for what a user
+    pastes: an administrator's value goes to every user unseen, so a typo such as
+    "htp//llm example.org" (which Endpoint would read as host "htp") is refused.
+    ``host_allowed``: an allowed-endpoints entry may also be a bare host[:port].
+    """
+    if not text.strip():
+        return "it is empty"
+    if re.search(r"\s", text.strip()):
+        return "it has a space in it"
+    if "://" not in text:
+        if host_allowed and _HOST_ENTRY.match(text):
+            return ""
+        return "it does not start with http:// or https://"
+    try:
+        parts = urlsplit(text)
+        parts.port
+    except ValueError:
+        return "its port is not a number from 0 to 65535"
+    if parts.scheme.lower() not in ("http", "https"):
+        return "it starts with %s://, not http:// or https://" % parts.scheme
+    if not parts.hostname:
+        return "it has no host name"
+    if parts.username or parts.password:
+        return "it holds a user name or password; a key goes in --key-env or --key-file"
+    try:
+        Endpoint(text)         # the transport's own reading, as every user's chat will use
+    except ConfigError as exc:
+        return str(exc).rstrip(".")
+    return ""
+
+
+def endpoint_problems(values: Dict[str, str]) -> List[str]:
+    """One sentence for each bad address among the endpoint and the allowed endpoints."""
+    out = []
+    endpoint = values.get("endpoint")
+    if endpoint is not None:
+        why = address_problem(endpoint)
+        if why:
+            out.append("the endpoint %r is not a model server's address (%s): give a URL "
+                       "such as https://llm.example.org/v1" % (endpoint, why))
+    for entry in (values.get("allowed_endpoints") or "").replace(",", " ").split():
+        why = address_problem(entry, host_allowed=True)
+        if why:
+            out.append("the allowed endpoint %r is not a model server's address (%s): give "
+                       "a URL such as https://llm.example.org/v1 or a host such as gpu01 "
+                       "or gpu01:8000" % (entry, why))
+    return out
 
 
 def admin_xcu(fields: List[Field], values: Dict[str, str], lock: Iterable[str]) -> str:
@@ -218,9 +280,10 @@ def main(argv: List[str], xcs_path: str, default_out: str) -> int:
     rules = policy_values(args)
     values.update(rules)
     locks = [n for group in args.lock for n in group] + list(rules)
-    problem = key_problem(values, locks)
-    if problem:
-        sys.stderr.write("admin-config: %s\n" % problem)
+    problems = endpoint_problems(values) + [p for p in [key_problem(values, locks)] if p]
+    if problems:
+        for problem in problems:
+            sys.stderr.write("admin-config: %s; nothing was written.\n" % problem)
         return 2
     with open(xcs_path, encoding="utf-8") as fh:
         fields = schema_fields(fh.read())

@@ -233,6 +233,16 @@ def protocol_runs(args: argparse.Namespace, folder: str) -> List[Run]:
     return runs
 
 
+def _ready(office: Any, oxt: str) -> None:
+    """The .oxt installed, unless the office has Marginalia already (installed for every
+    user: a copy in the profile would fail; headless.run does the same)."""
+    note = office.use_installed(oxt)
+    if note is None:
+        office.install_and_restart(oxt)
+    elif note:
+        sys.stderr.write(note + "\n")
+
+
 def run_all(args: argparse.Namespace, out: Any) -> List[report.Card]:
     """Every task under every protocol asked for, in one office; one scorecard a protocol.
     A task runs under each protocol before the next task starts, so an interrupted run
@@ -244,7 +254,7 @@ def run_all(args: argparse.Namespace, out: Any) -> List[report.Card]:
     office = Office()
     try:
         office.start()
-        office.install_and_restart(args.oxt)
+        _ready(office, args.oxt)
         for task in args.tasks:
             for card, settings, work, transcripts in runs:
                 try:
@@ -257,7 +267,7 @@ def run_all(args: argparse.Namespace, out: Any) -> List[report.Card]:
                         office.terminate()
                         office = Office()
                         office.start()
-                        office.install_and_restart(args.oxt)
+                        _ready(office, args.oxt)
                 card.outcomes.append(outcome)
                 out.write(report.console_line(outcome, card.protocol if both else "") + "\n")
                 out.flush()

@@ -6,7 +6,8 @@
         [--api-key-env VAR] [--apply direct|tracked|comments] [--oxt PATH] [--ignore-lock] \\
         [--transcript FILE.md] [--continue [--chats-dir DIR]] [--source FILE ...]
 
-A private headless LibreOffice with a throwaway profile gets the built .oxt;
+A private headless LibreOffice with a throwaway profile gets the built .oxt
+(unless Marginalia is installed for every user: then that one is used);
 each message runs as one chat turn *inside* the office through the
 extension's own ChatSession (same loop, tools, undo and tracked changes as
 the sidebar). Events go to stdout as JSON lines; OUT is saved in the format
@@ -39,6 +40,7 @@ ROOT = os.path.abspath(os.path.join(os.path.dirname(__file__), "..", "..", "..")
 DEFAULT_OXT = os.path.join(ROOT, "dist", "marginalia.oxt")
 FILTERS = {".odt": "writer8", ".docx": "MS Word 2007 XML", ".pdf": "writer_pdf_Export"}
 POLL_SECONDS = 0.05
+MISSING_OXT = N_("The extension %s is missing; build it with `python3 build.py`.")
 
 
 class UsageError(Exception):
@@ -103,9 +105,10 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     if not os.path.isfile(args.document) or not os.access(args.document, os.R_OK):
         raise UsageError(tr("The document %s does not exist or cannot be read.")
                          % args.document)
-    if not os.path.isfile(args.oxt):
-        raise UsageError(tr("The extension %s is missing; build it with `python3 build.py`.")
-                         % args.oxt)
+    # The built .oxt is not needed where LibreOffice has Marginalia installed already
+    # (run() finds out): only one asked for by name must be there.
+    if args.oxt != DEFAULT_OXT and not os.path.isfile(args.oxt):
+        raise UsageError(tr(MISSING_OXT) % args.oxt)
     if not args.model:
         raise UsageError(tr("No model given: use --model or MARGINALIA_MODEL."))
     key_var = args.api_key_env or "MARGINALIA_API_KEY"
@@ -292,6 +295,17 @@ def _document_to_open(args: argparse.Namespace) -> Tuple[str, Optional[str]]:
     return args.document, None
 
 
+def _use_or_install(office: Any, oxt: str) -> None:
+    """Marginalia as the office has it installed (for every user, say), else ``oxt``."""
+    note = office.use_installed(oxt)
+    if note is None:
+        if not os.path.isfile(oxt):
+            raise RunError(tr(MISSING_OXT) % oxt)
+        office.install_and_restart(oxt)
+    elif note:
+        sys.stderr.write(note + "\n")
+
+
 def run(args: argparse.Namespace, out: TextIO,
         watch: Optional[interrupt.Watch] = None) -> None:
     try:
@@ -316,7 +330,7 @@ def run(args: argparse.Namespace, out: TextIO,
     doc = None
     try:
         office.start()
-        office.install_and_restart(args.oxt)
+        _use_or_install(office, args.oxt)
         try:
             doc = office.load(path, hidden=True)
         except Exception:

@@ -9,7 +9,6 @@ the process, by its own PID, however the caller leaves.
 import json
 import logging
 import os
-import re
 import shutil
 import signal
 import socket
@@ -18,15 +17,14 @@ import tempfile
 import threading
 import time
 import zipfile
-from typing import Any, Dict, Mapping, Optional, Sequence, Tuple
+from typing import Any, Mapping, Optional, Sequence, Tuple
 
 import uno
-import unohelper
 from com.sun.star.beans import NamedValue, PropertyValue
-from com.sun.star.task import XInteractionHandler
-from com.sun.star.ucb import XCommandEnvironment, XProgressHandler
 
+from marginalia.cli import deployment
 from marginalia.cli.profile_lock import free_profile
+from marginalia.cli.unopkg import office_env   # here too: callers import it from here
 
 SOFFICE_CANDIDATES = (
     "/usr/lib/libreoffice/program/soffice",
@@ -86,83 +84,47 @@ def _free_port() -> int:
         sock.close()
 
 
-class _Approve(unohelper.Base, XInteractionHandler):
-    """Approves the extension manager's questions (licence, replacing a version)."""
-
-    def handle(self, request):
-        for cont in request.getContinuations():
-            if cont.queryInterface(uno.getTypeByName(
-                    "com.sun.star.task.XInteractionApprove")) is not None:
-                cont.select()
-                return
-
-
-class _Progress(unohelper.Base, XProgressHandler):
-    def push(self, status):
-        pass
-
-    def update(self, status):
-        pass
-
-    def pop(self):
-        pass
-
-
-class _CommandEnv(unohelper.Base, XCommandEnvironment):
-    def getInteractionHandler(self):
-        return _Approve()
-
-    def getProgressHandler(self):
-        return _Progress()
-
-
-def _identifier(oxt_path: str) -> Optional[str]:
-    with zipfile.ZipFile(oxt_path) as zf:
-        text = zf.read("description.xml").decode("utf-8")
-    match = re.search(r'<identifier\s+value="([^"]+)"', text)
-    return match.group(1) if match else None
+UNUSABLE = ("LibreOffice could not install %s: it is not a usable extension file (build it "
+            "again with `python3 build.py`). %s")
 
 
 def install_extension(ctx: Any, oxt_path: str) -> None:
     """Add (or replace) the .oxt in the running office's user profile.
 
-    The approving handler also "approves" error reports (unsatisfied
+    Refused before adding when the same extension is installed for every user
+    (or bundled): the copy would fail in LibreOffice and stay half-registered in
+    the profile. The approving handler also "approves" error reports (unsatisfied
     dependencies...), after which addExtension returns quietly without
     installing anything, so success is checked by looking the identifier up.
     """
-    em = ctx.getValueByName("/singletons/com.sun.star.deployment.ExtensionManager")
+    name = os.path.basename(oxt_path)
+    try:
+        wanted, _version = deployment.identity(oxt_path)
+    except (OSError, KeyError, zipfile.BadZipFile) as exc:
+        raise OfficeError(UNUSABLE % (name, "Reading it said: %s" % deployment.said(exc)))
+    if not wanted:
+        raise OfficeError(UNUSABLE % (name, "Its description.xml names no identifier."))
+    above = dict((r, v) for r, v in deployment.deployed(ctx, wanted).items() if r != "user")
+    if above:
+        repository, version = deployment.first(above)
+        raise OfficeError(
+            "%s %s is already installed %s, and LibreOffice cannot add a second copy to a "
+            "profile: use that one, or remove it first (`python3 build.py uninstall "
+            "--shared`, as root)." % (wanted, version, deployment.WHERE[repository]))
+    em = deployment.manager(ctx)
     url = uno.systemPathToFileUrl(os.path.abspath(oxt_path))
     try:
-        em.addExtension(url, (), "user", em.createAbortChannel(), _CommandEnv())
-        wanted = _identifier(oxt_path)
+        em.addExtension(url, (), "user", em.createAbortChannel(), deployment.CommandEnv())
     except Exception as exc:
-        # A broken or foreign file: LibreOffice's zip error, or ours reading it.
-        said = (getattr(exc, "Message", "") or str(exc)).strip()
-        raise OfficeError("LibreOffice could not install %s: it is not a usable extension "
-                          "file (build it again with `python3 build.py`). LibreOffice said: %s"
-                          % (os.path.basename(oxt_path),
-                             said.splitlines()[0] if said else type(exc).__name__))
-    deployed = em.getDeployedExtensions("user", em.createAbortChannel(), _CommandEnv())
-    if wanted not in [ext.getIdentifier().Value for ext in deployed]:
+        # Only LibreOffice's zip reader blames the file; anything else (a dead office,
+        # a registry that refused, a component that would not start) is said as it is.
+        if deployment.bad_file(exc):
+            raise OfficeError(UNUSABLE % (name, "LibreOffice said: %s" % deployment.said(exc)))
+        raise OfficeError("LibreOffice could not install %s. LibreOffice said: %s"
+                          % (name, deployment.said(exc)))
+    if "user" not in deployment.deployed(ctx, wanted):
         raise OfficeError("LibreOffice did not install %s (check its description.xml "
-                          "dependencies)." % os.path.basename(oxt_path))
-
-
-def office_env(base: Mapping[str, str]) -> Dict[str, str]:
-    """The environment for soffice, without the caller's Python settings.
-
-    The office's embedded Python must import the *installed* extension, not a
-    checkout on PYTHONPATH. A pyenv Python's bin folder first on PATH made
-    addExtension fail with std::bad_alloc, so such folders are dropped too.
-    """
-    env = dict((k, v) for k, v in base.items()
-               if not (k.startswith("PYTHON") or k.startswith("PYENV")
-                       or k.startswith("VIRTUAL_ENV")))
-    if "PATH" in env:
-        env["PATH"] = os.pathsep.join(
-            p for p in env["PATH"].split(os.pathsep)
-            if ".pyenv" not in p and not os.path.exists(os.path.join(p, "..", "pyvenv.cfg")))
-    return env
+                          "dependencies)." % name)
 
 
 class Office:
@@ -263,6 +225,31 @@ class Office:
         """
         self.install(oxt_path)
         self.restart()
+
+    def use_installed(self, oxt_path: str) -> Optional[str]:
+        """The Marginalia this office already has (installed for every user, bundled, or
+        in its profile): None when it has none (install ``oxt_path`` then), else a note
+        for the user when the one used is not the .oxt's version ("" when it is).
+
+        Why the runners take the installed one: after ``build.py install --shared`` a
+        copy added to their profile fails (see deployment), for root and every user.
+        """
+        layers = deployment.deployed(self.ctx, deployment.MARGINALIA)
+        if not layers:
+            return None
+        repository, version = deployment.first(layers)
+        if self.create("org.marginalia.Job") is None:
+            raise OfficeError("Marginalia %s is installed %s, but LibreOffice does not run it "
+                              "(it may be disabled: see Tools > Extension Manager, or "
+                              "`unopkg list --shared`)." % (version, deployment.WHERE[repository]))
+        try:
+            built = deployment.identity(oxt_path)[1]
+        except (OSError, KeyError, zipfile.BadZipFile):
+            built = None
+        if built is None or built == version:
+            return ""
+        return ("Using Marginalia %s, installed %s, not %s (%s)."
+                % (version, deployment.WHERE[repository], oxt_path, built))
 
     def answers(self, timeout: float = 10.0) -> bool:
         """Whether the office is running and answers a call (asked on a thread: a hung
