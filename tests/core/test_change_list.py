@@ -228,3 +228,15 @@ def test_rows_keep_the_documents_own_text_and_unpaired_marks():
     assert row.endswith("\u201cinit a**b x\u201d"), row           # after: pairs only
     assert card.plain("2 ** 3 and a ` tick") == "2 ** 3 and a ` tick"
     assert card.plain("snake__case__x ~~a~~") == "snake__case__x a"
+
+
+def test_after_a_decision_the_keyboard_goes_to_the_next_row_to_decide():
+    # Issue 39: after Apply focus fell on Undo turn, after Reject on Accept all.
+    rows = [_change(1, cl.ACCEPTED), _change(2, cl.PENDING), _change(3, cl.REJECTED),
+            _change(4, cl.PENDING)]
+    assert card.next_row(rows, 0) == 1
+    assert card.next_row(rows, 1) == 3
+    assert card.next_row(rows, 3) == 1          # none after it: the first still open
+    proposals = [_change(1, cl.APPLIED), _change(2, cl.PROPOSED)]
+    assert card.next_row(proposals, 0) == 1
+    assert card.next_row([_change(1, cl.ACCEPTED), _change(2, cl.UNDONE)], 0) is None

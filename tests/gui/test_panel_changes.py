@@ -43,6 +43,35 @@ def _click_row(panel, row):
         time.sleep(0.3)
 
 
+def _space_on(panel, name):
+    """The keyboard on button ``name``, then Space, as a keyboard user presses it."""
+    panel.control(name).grabFocus()
+    wait_for(lambda: _focused(panel) == name, what="the focus on %s" % name)
+    panel.key("space")
+
+
+def _selected_row(ctx):
+    """The position of the selected row of a list's accessible context (None: none)."""
+    rows = [ctx.getAccessibleChild(i).getAccessibleContext()
+            for i in range(ctx.getAccessibleChildCount())]
+    if len(rows) == 1 and rows[0].getAccessibleChildCount():
+        return _selected_row(rows[0])           # the rows sit in the list's one child
+    chosen = [i for i, row in enumerate(rows) if has_state(row, "SELECTED")]
+    return chosen[0] if chosen else None
+
+
+CARD = ("This turn's changes", "Review", "Go to", "Accept", "Reject", "Apply", "Accept all",
+        "Reject all", "Undo turn")
+
+
+def _focused(panel):
+    """The name of the card's control that has the keyboard, or None."""
+    panel.refresh()
+    found = [name for (name, _role), ctx in panel.controls.items()
+             if name in CARD and has_state(ctx, "FOCUSED")]
+    return found[0] if found else None
+
+
 def _showing(panel, name):
     """Whether the control ``name`` shows now (a hidden one leaves the accessible tree)."""
     try:
@@ -88,11 +117,18 @@ def test_card_reviews_selects_accepts_and_rejects_one_change(gui_office, gui_doc
         assert selected.startswith("e") and "all" in selected and "very" in selected
         assert selected.endswith("regions") and "Sales" not in selected
         screenshot(gui_office, "panel_change_review.png")
-        panel.press("Accept")
+        # By keyboard (issue 39): Space on Accept, and the keyboard goes to the next row to
+        # decide, not on to Reject all or Undo turn where one more Space would act on all.
+        _space_on(panel, "Accept")
         wait_for(lambda: "Accepted 1 change." in panel.status(), what="the Accept sentence")
-        _click_row(panel, 1)
-        panel.press("Reject")
+        wait_for(lambda: _focused(panel) == "This turn's changes",
+                 what="the keyboard on the list (%s)" % _focused(panel))
+        assert _selected_row(panel.control("This turn's changes")) == 1
+        _space_on(panel, "Reject")
         wait_for(lambda: "Rejected 1 change." in panel.status(), what="the Reject sentence")
+        # Nothing left to decide: the list folds, the keyboard waits on Review.
+        wait_for(lambda: _focused(panel) == "Review",
+                 what="the keyboard on Review (%s)" % _focused(panel))
         assert gui_doc.Text.getString() == "Sales grew in all regions.\nNorth doubled, South held."
         assert "Marginalia (AI)" not in _redline_authors(gui_doc)
         wait_for(lambda: panel.refresh() or _label(panel, "2 changes \u00b7 1 accepted"),

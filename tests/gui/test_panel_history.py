@@ -71,7 +71,7 @@ def test_export_writes_the_chat_as_markdown_through_the_file_picker(gui_office, 
     panel.key("Down", "Down", "Down", "Down", "Return")
     # No window manager on Xvfb gives the new dialog the keyboard: give it ourselves.
     wait_for(lambda: _window(panel, "Export chat"), what="the file picker")
-    panel._xdotool("search", "--name", "Export chat", "windowfocus", "--sync")
+    panel.focus_window("Export chat")
     time.sleep(0.5)
     screenshot(gui_office, "panel_export_picker.png")
     panel.key("ctrl+a")

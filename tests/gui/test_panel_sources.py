@@ -65,7 +65,7 @@ def test_a_file_added_through_the_picker_is_listed_cited_and_removed(
     assert sm.REMOVE_LABEL not in entries
     entries[sm.ADD_FILE_LABEL].doAccessibleAction(0)
     wait_for(lambda: _window(gui_office, sm.PICKER_TITLE), what="the file picker")
-    panel._xdotool("search", "--name", sm.PICKER_TITLE, "windowfocus", "--sync")
+    panel.focus_window(sm.PICKER_TITLE)
     time.sleep(0.5)
     screenshot(gui_office, "panel_sources_picker.png")
     panel.key("ctrl+a")

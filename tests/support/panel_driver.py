@@ -327,6 +327,22 @@ class PanelDriver(object):
         env = dict(os.environ, DISPLAY=self.office.display)
         subprocess.run(["xdotool"] + list(args), env=env, check=True)
 
+    def focus_window(self, title, timeout=20.0):
+        """Give the keyboard to the top window called ``title`` (a dialog just opened).
+        Its accessible window shows before X maps it, and focusing an unmapped window is
+        X's BadMatch (failed a full run once): only visible ones, again until it takes."""
+        env = dict(os.environ, DISPLAY=self.office.display)
+
+        def focused():
+            try:
+                return subprocess.run(
+                    ["xdotool", "search", "--onlyvisible", "--name", title, "windowfocus",
+                     "--sync"], env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                    timeout=5).returncode == 0
+            except subprocess.TimeoutExpired:
+                return False
+        wait_for(focused, timeout=timeout, what="the window %r to take the keyboard" % title)
+
     def click(self, name):
         """Click the middle of a control, as a user would to put the cursor there."""
         ctx = self.control(name)

@@ -247,6 +247,7 @@ class ChangeCard:
                 if self.panel._disposed:
                     return
                 before = self.cards.open_now
+                acted = self.controls["changes"].getSelectedItemPos()
                 getattr(self, "on_" + name)()
             except MarginaliaError as exc:
                 before = None
@@ -263,12 +264,24 @@ class ChangeCard:
                     # The last open change settled: the list folds (ui.card_state).
                     self.cards.reviewed(before)
                     self._settle()
+                    if name in _DECIDING:          # the keyboard moves on (_focus_after)
+                        self._focus_after(acted)
             except Exception:
                 log.exception("change card refresh failed")
         return run
 
     def _say(self, sentence: str) -> None:
         self.panel.say(sentence)
+
+    def _focus_after(self, acted: int) -> None:
+        """Not where VCL hands the keyboard when the pressed button goes grey (Undo turn,
+        Accept all: one more Space undoes or accepts all): the next row to decide, or Review."""
+        row = wording.next_row(self.turn.changes if self.turn else [], acted)
+        if row is None or not self.cards.shown().review:
+            return self.controls["review"].setFocus()
+        self._select(self.controls["changes"], row)
+        self._enable(self.turn.changes)
+        self.controls["changes"].setFocus()
 
     def _chosen(self) -> Optional[cl.Change]:
         pos = self.controls["changes"].getSelectedItemPos()
@@ -424,6 +437,9 @@ class ChangeCard:
             self._unwatch()
         except Exception:
             log.exception("could not stop watching the apply mode")
+
+
+_DECIDING = ("accept", "reject", "apply", "accept_all", "reject_all")
 
 
 def _press(button, pressed: bool) -> None:

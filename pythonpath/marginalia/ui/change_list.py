@@ -170,6 +170,13 @@ def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
     }
 
 
+def next_row(changes: Sequence[cl.Change], acted: int) -> Optional[int]:
+    """The row the keyboard goes to after Accept, Reject or Apply on row ``acted``: the
+    next one still to decide, else the first; None when none is left (then Review)."""
+    undecided = [i for i, c in enumerate(changes) if c.state in (cl.PENDING, cl.PROPOSED)]
+    return next((i for i in undecided if i > acted), undecided[0] if undecided else None)
+
+
 def when(at: float, now: Optional[float] = None) -> str:
     """"14:05" today, "25 Nov 14:05" before; "" when the time is not known."""
     try:
