@@ -120,3 +120,19 @@ def test_the_sdks_get_for_a_stream_writes_no_info_line(server, caplog):
         status, _headers, _body = agent.request("GET", b"", agent.headers())
     assert status == 405
     assert [r.getMessage() for r in caplog.records if r.levelno >= logging.INFO] == []
+
+
+def test_a_burst_of_connections_does_not_make_an_agent_wait_for_a_dropped_connect(server):
+    # Past a full accept queue the kernel drops a SYN and the client retries a second later.
+    strangers, slowest = [], 0.0
+    try:
+        for _ in range(70):
+            began = time.monotonic()
+            strangers.append(socket.create_connection(("127.0.0.1", server.port), timeout=5))
+            slowest = max(slowest, time.monotonic() - began)
+        began = time.monotonic()
+        assert Http(server.port).initialize() and time.monotonic() - began < 0.9
+        assert slowest < 0.9
+    finally:
+        for sock in strangers:
+            sock.close()

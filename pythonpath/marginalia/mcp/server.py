@@ -209,6 +209,9 @@ class _Listener(HTTPServer):
     """One listening socket; each connection is served on its own worker."""
 
     timeout = 0                   # handle_request runs only once select found a connection
+    # socketserver's 5: a burst of connections (strangers) fills it faster than they are
+    # accepted, and the kernel drops the next SYN, an agent's too; its client retries 1 s later.
+    request_queue_size = 128
     # On POSIX this lets the server listen again at once after a stop (TIME_WAIT); on Windows
     # SO_REUSEADDR would let a second program take the same port, so not there.
     allow_reuse_address = os.name != "nt"
