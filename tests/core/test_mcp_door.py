@@ -136,3 +136,25 @@ def test_a_burst_of_connections_does_not_make_an_agent_wait_for_a_dropped_connec
     finally:
         for sock in strangers:
             sock.close()
+
+
+def test_a_stranger_sending_a_byte_now_and_then_is_closed_in_time(monkeypatch):
+    # The socket's timeout is per read: a slow head must meet one deadline in all.
+    monkeypatch.setattr(mcp_server, "HEAD_SECONDS", 0.5)
+    srv = McpServer(FakeBackend(), TOKEN, port=0)
+    port = srv.start()
+    try:
+        sock = socket.create_connection(("127.0.0.1", port), timeout=0.2)
+        began, closed = time.monotonic(), False
+        while not closed and time.monotonic() - began < 5:
+            try:
+                sock.sendall(b"P")
+                closed = sock.recv(1024) == b""
+            except socket.timeout:
+                pass
+            except OSError:
+                closed = True
+        sock.close()
+        assert closed and time.monotonic() - began < 3
+    finally:
+        srv.stop()

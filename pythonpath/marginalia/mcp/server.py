@@ -12,10 +12,10 @@ Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged t
 (not a header, the query, nor a malformed request line): a token can be in any of them.
 
 Slots: every connection holds a thread, so at most MAX_CONNECTIONS are open. Until one of its
-requests passes the guard, a connection is a stranger: it must send each request's head
-within HEAD_SECONDS, and when all slots are taken the longest-waiting stranger is closed to
-make room. Any local program can open connections without the token; this way they cannot
-keep out an agent that has it (only agents let in keep a slot for IDLE_SECONDS).
+requests passes the guard, a connection is a stranger: it must send its request's head
+within HEAD_SECONDS of connecting, and when all slots are taken the longest-waiting stranger
+is closed to make room. Any local program can open connections without the token; this way
+they cannot keep out an agent that has it (only agents let in keep a slot for IDLE_SECONDS).
 
 Threads: one listener per address (127.0.0.1 and, when the system has it, [::1]), both
 watched by one worker; each connection gets a worker too, which calls the backend. They
@@ -49,7 +49,7 @@ log = logging.getLogger("marginalia.mcp")
 MAX_BODY = 4 * 1024 * 1024
 POLL_SECONDS = 1.0           # a safety net: stop() wakes the serving loop at once
 IDLE_SECONDS = 120           # a kept-alive connection with no request closes after this
-HEAD_SECONDS = 5             # a connection not let in yet waits this long for each read
+HEAD_SECONDS = 5             # a connection not let in yet has this long to send a request head
 MAX_CONNECTIONS = 64         # open at once; each holds a thread, so beyond this none is taken
 SESSION_HEADER = "Mcp-Session-Id"
 VERSION_HEADER = "MCP-Protocol-Version"
@@ -158,6 +158,19 @@ class McpServer:
                 for key, _ in selector.select(POLL_SECONDS):
                     if key.fileobj is not wake and not self._stopping.is_set():
                         key.fileobj.handle_request()
+                self._close_late_strangers()
+
+    def _close_late_strangers(self) -> None:
+        """A stranger gets HEAD_SECONDS in all for its request's head: the socket's timeout
+        is per read, and one byte every few seconds would keep a slot for good."""
+        limit = time.monotonic() - HEAD_SECONDS
+        with self._lock:
+            late = [conn for conn, (trusted, since) in self._connections.items()
+                    if not trusted and since < limit]
+            for conn in late:
+                del self._connections[conn]
+        for conn in late:
+            _close(conn)                      # its handler's next read ends it
 
     def _admit(self, conn: socket.socket) -> bool:
         """Count a new connection in; when every slot is taken, the stranger that has waited
