@@ -10,6 +10,8 @@ token, in that order, so a web page is refused before its guess at a token is ev
 Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged to
 "marginalia.mcp" with the peer and the reason only. Nothing a client sent is logged as sent
 (not a header, the query, nor a malformed request line): a token can be in any of them.
+As a last net, while the server runs, any "marginalia.mcp" record holding its token has the
+token replaced (guard.Redactor): a client may put it where its name or a version goes.
 
 Slots: every connection holds a thread, so at most MAX_CONNECTIONS are open. Until one of its
 requests passes the guard, a connection is a stranger: it must send its request's head
@@ -79,6 +81,7 @@ class McpServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._wake = None             # type: Optional[Tuple[socket.socket, socket.socket]]
+        self._redactor = guard.Redactor(lambda: self._token)
         self.port = 0
 
     # ------------------------------------------------------------------ life
@@ -96,6 +99,7 @@ class McpServer:
                                    "program uses it. Choose another port in Tools > Options > "
                                    "Marginalia." % self._wanted_port)
         self._listeners.append(first)
+        log.addFilter(self._redactor)      # every "marginalia.mcp" record, the office's too
         self.port = first.server_address[1]
         if self._ipv6 and socket.has_ipv6:
             try:
@@ -131,6 +135,7 @@ class McpServer:
         self._workers = []
         self.protocol.end_all()
         log.info("mcp: stopped")
+        log.removeFilter(self._redactor)
 
     @property
     def running(self) -> bool:
@@ -384,8 +389,9 @@ class _Handler(BaseHTTPRequestHandler):
         # path only when it is the endpoint's (a path is the client's to fill too).
         path = getattr(self, "path", "")          # none on a malformed request line
         path = urlsplit(path).path if isinstance(path, str) else ""
-        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)), path if path == ENDPOINT_PATH
-                  else "(another path)", self.client_address[0], code)
+        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)),
+                  path if path == ENDPOINT_PATH else "(another path)",
+                  self.client_address[0], code)
 
     def log_message(self, format: str, *args: Any) -> None:
         # http.server's own lines hold what the client sent: the reason only, never its words.
