@@ -8,8 +8,10 @@ that origin must be loopback too. Nothing here logs or returns the token.
 """
 
 import hmac
+import logging
 import secrets
-from typing import Optional
+import traceback
+from typing import Callable, Optional
 from urllib.parse import urlsplit
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -60,3 +62,50 @@ def origin_allowed(origin: Optional[str]) -> bool:
     # An origin is scheme://host[:port]: a path, user or query means it is not one.
     return (parts.scheme in ("http", "https") and name in LOOPBACK_HOSTS
             and parts.path in ("", "/") and not parts.query and "@" not in parts.netloc)
+
+
+REDACTED = "[the token]"
+_KNOWN = 16                       # this many of its characters in a row count as the token
+
+
+def redact(text: str, token: str) -> str:
+    """``text`` with the token, and any cut-off start of it (``[:40]``), replaced."""
+    head = token[:_KNOWN]
+    if not head or head not in text:
+        return text
+    out, start = [], 0
+    while True:
+        found = text.find(head, start)
+        if found < 0:
+            return "".join(out) + text[start:]
+        end = found + len(head)
+        while end < len(text) and end - found < len(token) and text[end] == token[end - found]:
+            end += 1
+        out.append(text[start:found] + REDACTED)
+        start = end
+
+
+class Redactor(logging.Filter):
+    """The last net under the server's rule that no log line holds what a client sent as
+    sent: a record that holds the token anyway (a client that put it where its name goes,
+    say) is rewritten before any handler, the debug log's too, writes it."""
+
+    def __init__(self, token: Callable[[], str]) -> None:
+        super().__init__()
+        self._token = token                   # read at each record: a new token counts at once
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        token = self._token()
+        try:
+            message = record.getMessage()
+        except Exception:                     # a bad format is logging's to report, not ours
+            return True
+        if token and redact(message, token) != message:
+            record.msg, record.args = redact(message, token), ()
+        error = record.exc_info[1] if record.exc_info else None
+        if token and error is not None and token[:_KNOWN] in "".join(
+                traceback.format_exception(type(error), error, error.__traceback__)):
+            # The debug log writes an exception's message: this one would hold the token.
+            record.exc_info, record.exc_text = None, None
+            record.msg = "%s (its traceback left out: it held the token)" % record.msg
+        return True

@@ -18,6 +18,7 @@ module decides what the body means. Rules it keeps, from the spec's revisions 20
 
 import json
 import logging
+import re
 from typing import Any, Dict, List, Optional
 
 import marginalia
@@ -86,6 +87,14 @@ def _versions_sentence() -> str:
     return ", ".join(SUPPORTED_VERSIONS[:-1]) + " and " + SUPPORTED_VERSIONS[-1]
 
 
+def _revision(text: str) -> str:
+    """A revision a client asked for, as answers and logs repeat it: a date only. Other text
+    is the client's to fill, and could be anything, a misplaced token too."""
+    text = text.strip()
+    return ("revision " + text if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text)
+            else "a revision that is not a date")
+
+
 class Protocol:
     """The MCP methods over a Backend, with the sessions they open."""
 
@@ -110,8 +119,8 @@ class Protocol:
         """Answer one POSTed body (the transport's checks already passed)."""
         if version_header is not None and version_header.strip() not in SUPPORTED_VERSIONS:
             return refused(400, INVALID_REQUEST,
-                           "This server speaks MCP revisions %s, not %s."
-                           % (_versions_sentence(), version_header.strip()[:40]))
+                           "This server speaks MCP revisions %s; the MCP-Protocol-Version "
+                           "header names %s." % (_versions_sentence(), _revision(version_header)))
         try:
             message = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
@@ -192,7 +201,7 @@ class Protocol:
                                              _text(info.get("version")), agreed)
         for old in evicted:
             self._ended(old)
-        log.info("mcp: %r began a session (asked for revision %s)", client, asked[:40])
+        log.info("mcp: %r began a session (asked for %s)", client, _revision(asked))
         try:
             self.backend.session_started(client)
         except Exception:

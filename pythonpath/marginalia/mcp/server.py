@@ -10,12 +10,14 @@ token, in that order, so a web page is refused before its guess at a token is ev
 Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged to
 "marginalia.mcp" with the peer and the reason only. Nothing a client sent is logged as sent
 (not a header, the query, nor a malformed request line): a token can be in any of them.
+As a last net, while the server runs, any "marginalia.mcp" record holding its token has the
+token replaced (guard.Redactor): a client may put it where its name or a version goes.
 
 Slots: every connection holds a thread, so at most MAX_CONNECTIONS are open. Until one of its
-requests passes the guard, a connection is a stranger: it must send each request's head
-within HEAD_SECONDS, and when all slots are taken the longest-waiting stranger is closed to
-make room. Any local program can open connections without the token; this way they cannot
-keep out an agent that has it (only agents let in keep a slot for IDLE_SECONDS).
+requests passes the guard, a connection is a stranger: it must send its request's head
+within HEAD_SECONDS of connecting, and when all slots are taken the longest-waiting stranger
+is closed to make room. Any local program can open connections without the token; this way
+they cannot keep out an agent that has it (only agents let in keep a slot for IDLE_SECONDS).
 
 Threads: one listener per address (127.0.0.1 and, when the system has it, [::1]), both
 watched by one worker; each connection gets a worker too, which calls the backend. They
@@ -49,7 +51,7 @@ log = logging.getLogger("marginalia.mcp")
 MAX_BODY = 4 * 1024 * 1024
 POLL_SECONDS = 1.0           # a safety net: stop() wakes the serving loop at once
 IDLE_SECONDS = 120           # a kept-alive connection with no request closes after this
-HEAD_SECONDS = 5             # a connection not let in yet waits this long for each read
+HEAD_SECONDS = 5             # a connection not let in yet has this long to send a request head
 MAX_CONNECTIONS = 64         # open at once; each holds a thread, so beyond this none is taken
 SESSION_HEADER = "Mcp-Session-Id"
 VERSION_HEADER = "MCP-Protocol-Version"
@@ -79,6 +81,7 @@ class McpServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._wake = None             # type: Optional[Tuple[socket.socket, socket.socket]]
+        self._redactor = guard.Redactor(lambda: self._token)
         self.port = 0
 
     # ------------------------------------------------------------------ life
@@ -96,6 +99,7 @@ class McpServer:
                                    "program uses it. Choose another port in Tools > Options > "
                                    "Marginalia." % self._wanted_port)
         self._listeners.append(first)
+        log.addFilter(self._redactor)      # every "marginalia.mcp" record, the office's too
         self.port = first.server_address[1]
         if self._ipv6 and socket.has_ipv6:
             try:
@@ -131,6 +135,7 @@ class McpServer:
         self._workers = []
         self.protocol.end_all()
         log.info("mcp: stopped")
+        log.removeFilter(self._redactor)
 
     @property
     def running(self) -> bool:
@@ -158,6 +163,19 @@ class McpServer:
                 for key, _ in selector.select(POLL_SECONDS):
                     if key.fileobj is not wake and not self._stopping.is_set():
                         key.fileobj.handle_request()
+                self._close_late_strangers()
+
+    def _close_late_strangers(self) -> None:
+        """A stranger gets HEAD_SECONDS in all for its request's head: the socket's timeout
+        is per read, and one byte every few seconds would keep a slot for good."""
+        limit = time.monotonic() - HEAD_SECONDS
+        with self._lock:
+            late = [conn for conn, (trusted, since) in self._connections.items()
+                    if not trusted and since < limit]
+            for conn in late:
+                del self._connections[conn]
+        for conn in late:
+            _close(conn)                      # its handler's next read ends it
 
     def _admit(self, conn: socket.socket) -> bool:
         """Count a new connection in; when every slot is taken, the stranger that has waited
@@ -209,6 +227,9 @@ class _Listener(HTTPServer):
     """One listening socket; each connection is served on its own worker."""
 
     timeout = 0                   # handle_request runs only once select found a connection
+    # socketserver's 5: a burst of connections (strangers) fills it faster than they are
+    # accepted, and the kernel drops the next SYN, an agent's too; its client retries 1 s later.
+    request_queue_size = 128
     # On POSIX this lets the server listen again at once after a stop (TIME_WAIT); on Windows
     # SO_REUSEADDR would let a second program take the same port, so not there.
     allow_reuse_address = os.name != "nt"
@@ -368,8 +389,9 @@ class _Handler(BaseHTTPRequestHandler):
         # path only when it is the endpoint's (a path is the client's to fill too).
         path = getattr(self, "path", "")          # none on a malformed request line
         path = urlsplit(path).path if isinstance(path, str) else ""
-        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)), path if path == ENDPOINT_PATH
-                  else "(another path)", self.client_address[0], code)
+        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)),
+                  path if path == ENDPOINT_PATH else "(another path)",
+                  self.client_address[0], code)
 
     def log_message(self, format: str, *args: Any) -> None:
         # http.server's own lines hold what the client sent: the reason only, never its words.
