@@ -10,8 +10,12 @@ import time
 
 from tests.support import sse_server as sse
 from tests.support.office import paragraph_texts
-from tests.support.panel_driver import PanelDriver, has_state, screenshot, set_paragraphs, wait_for
+from tests.support.panel_driver import (EDIT_OPTIONS, PanelDriver, has_state, screenshot,
+                                        set_paragraphs, wait_for)
 from tests.support.writer import annotations, tracked_changes
+
+from marginalia.i18n.catalog import tr
+from marginalia.ui import change_list as card
 
 DOCUMENT_TEXT = 85    # com.sun.star.accessibility.AccessibleRole.DOCUMENT_TEXT
 
@@ -350,6 +354,36 @@ def test_the_cards_mode_switch_saves_the_setting_and_the_next_turn_uses_it(
         assert annotations(gui_doc) == [("Marginalia (AI)", "Replace with: all regions",
                                          "every region")]
         wait_for(lambda: panel.refresh() or _label(panel, "1 suggestion"), what="the card")
+    finally:
+        gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+
+
+def test_the_mode_switch_takes_a_key_only_with_enter_and_escape_leaves_it(gui_office,
+                                                                          gui_doc):
+    # Issue 39: Editing options puts the keyboard on the switch, where a stray letter
+    # changed how every edit is applied, only the status line saying so.
+    gui_office.job("settings.save", apply_mode="direct", track_changes=False)
+    try:
+        panel = PanelDriver(gui_office, gui_doc)
+        panel.edit_options()
+        box = panel.control_now(("How edits are applied",))
+        wait_for(lambda: has_state(box, "FOCUSED"), what="the keyboard on the switch")
+        panel.key("c")                        # a stray letter: Comment only is only shown
+        held = tr(card.MODE_HELD) % "Comment only"
+        wait_for(lambda: panel.status() == held, what="the held choice (%s)" % panel.status())
+        assert gui_office.job("settings.load")["apply_mode"] == "direct"
+        panel.key("Return")                   # Enter takes it
+        wait_for(lambda: gui_office.job("settings.load")["apply_mode"] == "comments",
+                 what="Comment only saved")
+        assert panel.status() == "New turns: Comment only."
+        panel.key("Up")                       # held again; Escape puts it back and leaves
+        wait_for(lambda: panel.status() == tr(card.MODE_HELD) % "Suggest changes",
+                 what="the held choice (%s)" % panel.status())
+        panel.key("Escape")
+        wait_for(lambda: _mode_shown(panel) == "Comment only", what="the saved mode shown")
+        assert gui_office.job("settings.load")["apply_mode"] == "comments"
+        wait_for(lambda: has_state(panel.control(EDIT_OPTIONS), "FOCUSED"),
+                 what="the keyboard back on Editing options")
     finally:
         gui_office.job("settings.save", apply_mode="direct", track_changes=False)
 

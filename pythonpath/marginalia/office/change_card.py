@@ -25,6 +25,7 @@ from marginalia.errors import MarginaliaError, user_sentence
 from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.office import button_width, control_names, office_words, text_fit
 from marginalia.office.boxes import place as place_boxes
+from marginalia.office.mode_keys import ModeKeys
 from marginalia.office.control_events import Call
 from marginalia.ui import change_fold
 from marginalia.ui import change_list as wording
@@ -93,6 +94,8 @@ class ChangeCard:
         self.controls["mode"].getModel().StringItemList = tuple(
             tr(label) for _m, label in wording.MODE_LABELS)
         self._show_mode()
+        self._mode_keys = ModeKeys(ctx, self.controls["mode"], self._say, self._show_mode,
+                                   lambda: self.panel.view.controls["edits"].setFocus())
         # The Options page (or another panel's switch) may change the mode while this shows.
         from marginalia.office import mainthread, settings_store
         self._mode_watch = Call(lambda: mainthread.post(ctx, self._mode_saved),
@@ -388,14 +391,7 @@ class ChangeCard:
             self._say(said)
 
     def on_mode(self) -> None:
-        from marginalia.office import settings_store
-        pos = self.controls["mode"].getSelectedItemPos()
-        if not 0 <= pos < len(wording.MODE_LABELS):
-            return
-        mode, label = wording.MODE_LABELS[pos]
-        settings = settings_store.load(self.panel.ctx)
-        settings_store.save(self.panel.ctx, settings.copy(**cl.mode_fields(mode)))
-        self._say(tr(wording.MODE_SET) % tr(label))
+        self._mode_keys.chosen()        # taken at once, or on Enter (office.mode_keys)
 
     def on_restore(self) -> None:
         from marginalia.chat import rewind
@@ -433,6 +429,7 @@ class ChangeCard:
 
     def dispose(self) -> None:
         self._listeners = []
+        self._mode_keys.dispose()
         try:
             self._unwatch()
         except Exception:

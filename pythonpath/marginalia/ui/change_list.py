@@ -62,6 +62,8 @@ REJECTED = N_("Rejected %s.")
 APPLIED = N_("Applied the suggestion.")
 NOTHING_OPEN = N_("Nothing of this turn is waiting for review.")
 MODE_SET = N_("New turns: %s.")
+MODE_HELD = N_("%s is chosen: press Enter to use it for new turns, or Escape to keep the "
+               "mode.")
 
 # A change's state and kind as the review list shows them (the records keep English words).
 _STATES = {cl.ACCEPTED: N_("accepted"), cl.REJECTED: N_("rejected"), cl.APPLIED: N_("applied"),
