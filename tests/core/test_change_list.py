@@ -62,8 +62,12 @@ def test_headline_rows_and_buttons():
     assert card.headline([_change(1)]) == "1 change"
     proposed = [_change(1, cl.PROPOSED, cl.COMMENTS), _change(2, cl.PROPOSED, cl.COMMENTS)]
     assert card.headline(proposed) == "2 suggestions"
-    assert card.rows(changes)[1] == \
-        "[accepted] \u00b62 replace: \u201cold words\u201d \u2192 \u201cnew words\u201d"
+    # The words first, what the sidebar's width shows (issue 39); a settled change's sign.
+    assert card.rows(changes)[1] == ("\u2713 \u201cold words\u201d \u2192 \u201cnew words\u201d "
+                                     "\u00b7 \u00b62 replace \u00b7 accepted")
+    assert card.rows(changes)[0].startswith("\u201cold words\u201d \u2192")
+    rejected = _change(4, cl.REJECTED, cl.TRACKED)
+    assert card.rows([rejected])[0].startswith("\u2717 \u201cold words\u201d")
     on = card.enabled(changes, 0, undoable=True, idle=True)
     assert on["accept"] and on["reject"] and not on["apply"] and on["accept_all"]
     on = card.enabled(changes, 1, undoable=False, idle=True)
@@ -76,7 +80,7 @@ def test_rows_show_no_markdown_marks():
     """A row is read, not rendered: "**Summary**" was shown with its stars (issue 24)."""
     change = _change(1)
     change.before, change.after = "", "## **Summary** of *the* `plan` and 2*3*4"
-    assert card.rows([change])[0].endswith("+ \u201cSummary of the plan and 2*3*4\u201d"), \
+    assert card.rows([change])[0].startswith("+ \u201cSummary of the plan and 2*3*4\u201d"), \
         card.rows([change])
     assert card.plain("__bold__ ~~gone~~") == "bold gone"
 
@@ -209,7 +213,7 @@ def test_a_change_of_several_places_names_each_one():
     change = _change(2)
     change.paragraphs, change.places = [2, 7], cl.spread([2, 3, 7])
     assert cl.where(change) == "\u00b62\u20133, 7"
-    assert cl.line(change).startswith("\u00b62\u20133, 7 replace")
+    assert cl.line(change).endswith(" \u00b7 \u00b62\u20133, 7 replace")
     again = cl.Change.from_dict(change.to_dict())
     assert (again.paragraphs, again.places) == ([2, 7], [2, 3, 7])
     change.places = [1, 3, 5, 7, 9, 11]
@@ -225,7 +229,7 @@ def test_rows_keep_the_documents_own_text_and_unpaired_marks():
     change.before = change.after = "__init__ a**b `x`"
     row = card.rows([change])[0]
     assert "\u201c__init__ a**b `x`\u201d" in row, row          # before: verbatim
-    assert row.endswith("\u201cinit a**b x\u201d"), row           # after: pairs only
+    assert "\u2192 \u201cinit a**b x\u201d \u00b7" in row, row       # after: pairs only
     assert card.plain("2 ** 3 and a ` tick") == "2 ** 3 and a ` tick"
     assert card.plain("snake__case__x ~~a~~") == "snake__case__x a"
 

@@ -31,7 +31,7 @@ def test_the_change_card_speaks_the_users_language(pseudo_locale):
     assert change_list.headline(changes) == " \u00b7 ".join(
         (pseudo("%d changes") % 3, pseudo("%d accepted") % 1, pseudo("%d open") % 2))
     row = change_list.rows(changes)[1]
-    assert row.startswith("[%s] \u00b62 %s: " % (pseudo("accepted"), pseudo("replace")))
+    assert row.endswith(" \u00b7 \u00b62 %s \u00b7 %s" % (pseudo("replace"), pseudo("accepted")))
     assert change_list.restored_sentence("Fix it", 2, number=3) == pseudo(
         "Restored to before message %(number)d (\u201c%(text)s\u201d): %(turns)s taken "
         "back; Redo brings them back.") % {"number": 3, "text": "Fix it",

@@ -481,7 +481,8 @@ def test_the_card_names_every_paragraph_a_replace_all_changed(gui_office, gui_do
     panel.press("Review")
     listed = panel.control_now(("This turn's changes",))
     rows = wait_for(lambda: _rows(listed), what="the change's row")
-    assert rows[0].startswith("\u00b62\u20133, 5 replace"), rows
+    # The words first (issue 39), then every paragraph, as far as the list's width goes.
+    assert rows[0].startswith("\u201ccat\u201d \u2192 \u201cfox\u201d \u00b7 \u00b62\u20133, 5"), rows
 
 
 def _rows(listed):

@@ -168,17 +168,23 @@ def text_of(change: Change) -> str:
     return "\u2212 \u201c%s\u201d" % docview.short(change.before, 50)
 
 
-def line(change: Change) -> str:
-    """One line for the review list: the state, where, kind, before → after.
+# A settled change's sign before its words: accepted or applied, rejected, taken back.
+SIGNS = {ACCEPTED: "\u2713", APPLIED: "\u2713", REJECTED: "\u2717",
+         UNDONE: "\u21b6"}
 
-    The state leads: at the sidebar's usual width the end of a line is cut off.
-    """
-    parts = [p for p in (where(change), change.kind) if p]
-    head = " ".join(parts)
-    body = text_of(change)
-    state = "" if change.state in (MADE, PENDING) else "[%s] " % change.state
-    drawn = " \u00b7 from %s" % change.source if change.source else ""
-    return "%s%s: %s%s" % (state, head, body, drawn)
+
+def line(change: Change) -> str:
+    """One line for the review list: the words (before → after) first, for at the
+    sidebar's usual width the end of a line is cut off; a settled change's sign before
+    them; then where, the kind, the state in words and the source it was drawn from."""
+    sign = SIGNS.get(change.state)
+    tail = [" ".join(p for p in (where(change), change.kind) if p)]
+    if change.state not in (MADE, PENDING):
+        tail.append(change.state)
+    if change.source:
+        tail.append("from %s" % change.source)
+    return " \u00b7 ".join([(sign + " " if sign else "") + text_of(change)]
+                            + [p for p in tail if p])
 
 
 def turns_in(entries: List[Any]) -> List[int]:

@@ -140,17 +140,18 @@ def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
 
 
 def _line(change: cl.Change) -> str:
-    """change_log.line's row in the user's language: the state, where, kind, before -> after
-    (the state leads: at the sidebar's usual width the end of a line is cut off)."""
+    """change_log.line's row in the user's language: the words first (at the sidebar's
+    usual width the end of a row is cut off; issue 39), a settled change's sign before
+    them, then where, the kind, the state in words (a screen reader's) and the source."""
     kind = tr(_KINDS[change.kind]) if change.kind in _KINDS else (change.kind or "")
-    head = " ".join(p for p in (cl.where(change), kind) if p)
-    line = "%s: %s" % (head, cl.text_of(change))
+    sign = cl.SIGNS.get(change.state)
+    tail = [" ".join(p for p in (cl.where(change), kind) if p)]
+    if change.state not in (cl.MADE, cl.PENDING):
+        tail.append(tr(_STATES[change.state]) if change.state in _STATES else change.state)
     if change.source:
-        line = tr("%(change)s \u00b7 from %(source)s") % {"change": line, "source": change.source}
-    if change.state in (cl.MADE, cl.PENDING):
-        return line
-    state = tr(_STATES[change.state]) if change.state in _STATES else change.state
-    return "[%s] %s" % (state, line)
+        tail.append(tr("from %s") % change.source)
+    return " \u00b7 ".join([(sign + " " if sign else "") + cl.text_of(change)]
+                            + [p for p in tail if p])
 
 
 def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
