@@ -244,3 +244,16 @@ def test_after_a_decision_the_keyboard_goes_to_the_next_row_to_decide():
     proposals = [_change(1, cl.APPLIED), _change(2, cl.PROPOSED)]
     assert card.next_row(proposals, 0) == 1
     assert card.next_row([_change(1, cl.ACCEPTED), _change(2, cl.UNDONE)], 0) is None
+
+
+def test_the_buttons_stay_put_while_decisions_lengthen_the_headline():
+    # Issue 39: after Accept the headline grew to three lines and every button moved down
+    # ~28 px, the pointer on Accept now on Go to.
+    def at(headline_need):
+        return card.layout(180, 0, True, True, need=60, headline_need=headline_need)[1]
+    short, longer = at(40), at(400)            # "2 changes" / "2 changes · 1 accepted · 1 open"
+    for name in ("review", "changes", "accept", "reject", "accept_all", "undo_turn"):
+        assert short[name] == longer[name], name
+    # Opening the list leaves Review where it was under the pointer.
+    closed = card.layout(180, 0, False, True, need=60, headline_need=40)[1]
+    assert closed["review"] == short["review"]

@@ -275,10 +275,16 @@ def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
         review_w = third if per_row == 3 else narrowest
         text_w = max(inner - GAP - review_w, 40)
         lines = max(1, min(HEADLINE_LINES, -(-headline_need // text_w))) if headline_need else 1
+        if review_open:
+            # Each decision lengthens the headline ("2 changes · 1 accepted · 1 open"): its
+            # room is kept from the start, so the list and buttons never move under the
+            # pointer (issue 39), and Review sits at the row's top, where it was.
+            lines = HEADLINE_LINES
         row = max(ROW, lines * HEADLINE_LINE + 6)
-        boxes["headline"] = (MARGIN, top + (row - lines * HEADLINE_LINE) // 2, text_w,
-                             lines * HEADLINE_LINE)
-        boxes["review"] = (right - review_w, top + (row - ROW) // 2, review_w, ROW)
+        centre = 0 if review_open else (row - lines * HEADLINE_LINE) // 2
+        boxes["headline"] = (MARGIN, top + max(centre, 3), text_w, lines * HEADLINE_LINE)
+        boxes["review"] = (right - review_w, top + (0 if review_open else (row - ROW) // 2),
+                           review_w, ROW)
         top += row + GAP
         if review_open:
             boxes["changes"] = (MARGIN, top, inner, LIST)
