@@ -227,7 +227,11 @@ class OfficeHarness(object):
 
     def close(self, doc):
         try:
-            doc.close(True)
+            if self.plugin == "gtk3":
+                # As for new_writer: the office's main thread closes it (the job says why).
+                self.job("close", doc)
+            else:
+                doc.close(True)
         except Exception:
             doc.dispose()
 

@@ -1,11 +1,6 @@
-"""Job commands that exist only for the test suite and bench/, not for the product.
-
-A document generator, checks of the cheap maps against the exact enumeration,
-Writer's own floors and the change card's timing: nothing the headless runner,
-the scripts or the panel call. They keep the names tests and bench/ know them
-by (``writer.generate``, ``review.card_cost``, ``bench.*``), so office.jobs looks
-them up here before it routes a prefix to the product's commands.
-"""
+"""Job commands only the test suite and bench/ use, never the product (a generator, map
+checks, Writer's floors, timings), under the names tests and bench/ know (``writer.generate``,
+``bench.*``): office.jobs looks them up here before it routes a prefix to the product's."""
 
 import os
 import threading
@@ -447,4 +442,7 @@ COMMANDS: Dict[str, Callable[[Any, Any, Dict[str, Any]], Any]] = {
     "bench.roundtrip": _roundtrip,
     "panel.fit": _panel_fit,
     "writer.redlines": _redlines,
+    # On the main thread: under gtk3 a close from a bridge thread let the main loop run a
+    # view's idle work half torn down (SwFEShell::GetObjCntTypeOfSelection, a full run's abort).
+    "close": _on_main(lambda ctx, doc, payload: doc.close(True)),
 }
