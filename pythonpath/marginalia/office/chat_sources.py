@@ -113,11 +113,11 @@ class ChatSources:
         with self._lock:
             return self.library.remove(source_id)
 
-    def for_insert(self, answer: str) -> Optional[citations.ForInsert]:
-        """The answer as Insert puts it in, with the notes its keys get, or None when the
-        chat has no sources (its [n] are then not citations)."""
+    def for_insert(self, answer: str) -> citations.ForInsert:
+        """The answer as Insert puts it in, with the notes its keys get; as written, with
+        none, when the chat has no sources (its [n] are then not citations)."""
         if not self.sources():
-            return None
+            return citations.ForInsert(answer)
         with self._lock:
             return citations.for_insert(answer, self.library)
 

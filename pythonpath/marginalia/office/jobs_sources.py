@@ -53,11 +53,9 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
         from marginalia.office import settings_store
         cite = payload.get("citations_as") or settings_store.load(ctx, with_key=False).citations_as
         prepared = sources.for_insert(text)
-        made = run(lambda: insert_at_cursor(
-            ctx, document, prepared.text if prepared else text, False,
-            (prepared.notes or None) if prepared else None, cite))
-        return {"made": made, "unbacked": prepared.unbacked if prepared else [],
-                "unknown": prepared.unknown if prepared else []}
+        made = run(lambda: insert_at_cursor(ctx, document, prepared.text, False,
+                                            prepared.notes or None, cite))
+        return {"made": made, "unbacked": prepared.unbacked, "unknown": prepared.unknown}
     if command == "sources.remove":
         return {"removed": sources.remove(payload["id"])}
     raise ValueError("unknown command %r" % (command,))

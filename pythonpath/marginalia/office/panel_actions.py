@@ -134,15 +134,13 @@ class PanelActions:
         # A note only where its source holds what is quoted beside it (citations.for_insert).
         prepared = self.session.sources.for_insert(text)
         try:
-            insert_at_cursor(self.panel.ctx, self.panel.document,
-                             prepared.text if prepared else text,
-                             bool(settings.track_changes),
-                             (prepared.notes or None) if prepared else None,
+            insert_at_cursor(self.panel.ctx, self.panel.document, prepared.text,
+                             bool(settings.track_changes), prepared.notes or None,
                              settings.citations_as)
         except MarginaliaError as exc:
             self._say(str(exc))
             return
-        left = prepared and cite_as.left_out(prepared.unbacked, prepared.unknown)
+        left = cite_as.left_out(prepared.unbacked, prepared.unknown)
         self._say(tr(hm.INSERTED) + " " + left if left else hm.INSERTED)
 
     def on_retry(self) -> None:

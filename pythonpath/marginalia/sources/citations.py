@@ -89,12 +89,15 @@ def number(answer: str, cited: Mapping[int, Passage]) -> Numbered:
 @dataclass(frozen=True)
 class QuoteCheck:
     """A quotation of the answer: found in a source or not, the key it was cited by
-    (None without one), and the passage holding it (or the cited one, when not found)."""
+    (None without one), and the passage holding it (or the cited one, when not found);
+    ``marker``, the (start, end) in the answer of the [n] that cites it (Insert takes a
+    key out of it: for_insert)."""
 
     quote: str
     found: bool
     key: Optional[int] = None
     passage: Optional[Passage] = None
+    marker: Optional[Tuple[int, int]] = field(default=None, compare=False)
 
 
 def _quotes(answer: str) -> List[Tuple[str, int, int]]:
@@ -120,20 +123,15 @@ def _sentence_around(answer: str, start: int, end: int) -> Tuple[str, str]:
     return before, after
 
 
-def _attributed(answer: str, start: int, end: int, library: Library,
-                cited: Mapping[int, Passage]) -> Tuple[Optional[int], List[str]]:
-    """The key a quotation is cited by (after it first, else before), and the ids of the
-    sources it is attributed to ([] for none)."""
-    marker = _citing_marker(answer, start, end, cited)
-    if marker is not None:
-        key = marker[0]
-        return key, [cited[key].source_id]
+def _named(answer: str, start: int, end: int, library: Library) -> List[str]:
+    """The ids of the sources a quotation without a key is attributed to by name ([] for
+    none): a source's file name or title in its sentence."""
     before, after = _sentence_around(answer, start, end)
     sentence = (before + " " + after).casefold()
     named = [s.id for s in library.sources()
              if (s.name and s.name.casefold() in sentence)
              or (s.title and len(s.title) > 3 and s.title.casefold() in sentence)]
-    return None, named
+    return named
 
 
 def _citing_marker(answer: str, start: int, end: int,
@@ -157,15 +155,20 @@ def check_quotes(answer: str, library: Library) -> List[QuoteCheck]:
     cited = library.keys()
     out = []
     for quote, start, end in _quotes(answer):
-        key, sources = _attributed(answer, start, end, library, cited)
+        # The key it is cited by (after it first, else before), or the sources it names.
+        marker = _citing_marker(answer, start, end, cited)
+        key = marker[0] if marker is not None else None
+        sources = ([cited[key].source_id] if marker is not None
+                   else _named(answer, start, end, library))
+        span = marker[1:] if marker is not None else None
         needle = re.sub(r"\[\s*(\.\.\.|\u2026)\s*\]", "\u2026", quote).rstrip(".,;:!?")
         holder = (library.find(needle, sources) if sources else None) or library.find(needle)
         if holder is None and not sources:
             continue       # attributed to nothing, and no source holds it: not theirs to check
         if holder is None and key is not None:
-            out.append(QuoteCheck(quote, False, key, cited[key]))
+            out.append(QuoteCheck(quote, False, key, cited[key], span))
         else:
-            out.append(QuoteCheck(quote, holder is not None, key, holder))
+            out.append(QuoteCheck(quote, holder is not None, key, holder, span))
     return out
 
 
@@ -220,18 +223,14 @@ def for_insert(answer: str, library: Library) -> ForInsert:
     drop = []                       # (start, end, key) of marker keys to take out
     out = ForInsert(answer)
     checks = check_quotes(answer, library)
-    spans = {quote: (start, end) for quote, start, end in _quotes(answer)}
     for check in checks:
-        if check.key is None or check.quote not in spans:
-            continue
+        if check.marker is None:
+            continue                # no key follows it: no note to leave off
         holds = check.found and check.passage is not None and \
             check.passage.source_id == cited[check.key].source_id
         if not holds:
-            marker = _citing_marker(answer, spans[check.quote][0], spans[check.quote][1],
-                                    cited)
-            if marker is not None:
-                drop.append((marker[1], marker[2], marker[0]))
-                out.unbacked.append(check.quote)
+            drop.append(check.marker + (check.key,))
+            out.unbacked.append(check.quote)
     code = [m.span() for m in _CODE.finditer(answer)]
     for match in _KEYS.finditer(answer):
         if any(a <= match.start() < b for a, b in code):
