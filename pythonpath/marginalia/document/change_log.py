@@ -174,15 +174,19 @@ SIGNS = {ACCEPTED: "\u2713", APPLIED: "\u2713", REJECTED: "\u2717",
 
 
 def line(change: Change) -> str:
-    """One line for the review list: the words (before → after) first, for at the
-    sidebar's usual width the end of a line is cut off; a settled change's sign before
-    them; then where, the kind, the state in words and the source it was drawn from."""
+    """One line for the review list, in English (ui.change_list words it for the user)."""
+    return row(change, change.kind, change.state,
+               "from %s" % change.source if change.source else "")
+
+
+def row(change: Change, kind: str, state: str, drawn: str) -> str:
+    """A review row from its words as worded: the words (before → after) first, for at
+    the sidebar's usual width the end of a row is cut off; a settled change's sign before
+    them; then where and ``kind``, ``state`` (said only once settled) and ``drawn`` (the
+    source it came from, or "")."""
     sign = SIGNS.get(change.state)
-    tail = [" ".join(p for p in (where(change), change.kind) if p)]
-    if change.state not in (MADE, PENDING):
-        tail.append(change.state)
-    if change.source:
-        tail.append("from %s" % change.source)
+    settled = state if change.state not in (MADE, PENDING) else ""
+    tail = (" ".join(p for p in (where(change), kind) if p), settled, drawn)
     return " \u00b7 ".join([(sign + " " if sign else "") + text_of(change)]
                             + [p for p in tail if p])
 

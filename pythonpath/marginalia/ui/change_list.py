@@ -140,18 +140,11 @@ def rows(changes: Sequence[cl.Change]) -> Tuple[str, ...]:
 
 
 def _line(change: cl.Change) -> str:
-    """change_log.line's row in the user's language: the words first (at the sidebar's
-    usual width the end of a row is cut off; issue 39), a settled change's sign before
-    them, then where, the kind, the state in words (a screen reader's) and the source."""
+    """change_log.row in the user's language: the words first (issue 39), then where, the
+    kind, the state in words (a screen reader's) and the source."""
     kind = tr(_KINDS[change.kind]) if change.kind in _KINDS else (change.kind or "")
-    sign = cl.SIGNS.get(change.state)
-    tail = [" ".join(p for p in (cl.where(change), kind) if p)]
-    if change.state not in (cl.MADE, cl.PENDING):
-        tail.append(tr(_STATES[change.state]) if change.state in _STATES else change.state)
-    if change.source:
-        tail.append(tr("from %s") % change.source)
-    return " \u00b7 ".join([(sign + " " if sign else "") + cl.text_of(change)]
-                            + [p for p in tail if p])
+    state = tr(_STATES[change.state]) if change.state in _STATES else change.state
+    return cl.row(change, kind, state, tr("from %s") % change.source if change.source else "")
 
 
 def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
@@ -176,7 +169,7 @@ def enabled(changes: Sequence[cl.Change], chosen: Optional[int], undoable: bool,
 def next_row(changes: Sequence[cl.Change], acted: int) -> Optional[int]:
     """The row the keyboard goes to after Accept, Reject or Apply on row ``acted``: the
     next one still to decide, else the first; None when none is left (then Review)."""
-    undecided = [i for i, c in enumerate(changes) if c.state in (cl.PENDING, cl.PROPOSED)]
+    undecided = [i for i, c in enumerate(changes) if c.state in cl.OPEN_STATES]
     return next((i for i in undecided if i > acted), undecided[0] if undecided else None)
 
 
@@ -281,10 +274,11 @@ def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
             # pointer (issue 39), and Review sits at the row's top, where it was.
             lines = HEADLINE_LINES
         row = max(ROW, lines * HEADLINE_LINE + 6)
-        centre = 0 if review_open else (row - lines * HEADLINE_LINE) // 2
-        boxes["headline"] = (MARGIN, top + max(centre, 3), text_w, lines * HEADLINE_LINE)
-        boxes["review"] = (right - review_w, top + (0 if review_open else (row - ROW) // 2),
-                           review_w, ROW)
+        # Open, both keep to the row's top; closed, they sit in its middle.
+        head_y, review_y = ((3, 0) if review_open else
+                            ((row - lines * HEADLINE_LINE) // 2, (row - ROW) // 2))
+        boxes["headline"] = (MARGIN, top + head_y, text_w, lines * HEADLINE_LINE)
+        boxes["review"] = (right - review_w, top + review_y, review_w, ROW)
         top += row + GAP
         if review_open:
             boxes["changes"] = (MARGIN, top, inner, LIST)
