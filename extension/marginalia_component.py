@@ -227,12 +227,16 @@ class ViewJob(_Info, XJob):
 
     def execute(self, args):
         try:
-            from marginalia.office import doc_events
             env = _named_values(_named_values(args).get("Environment"))
+        except Exception:
+            log.exception("a view job without its environment")
+            env = {}
+        try:
+            from marginalia.office import doc_events
             doc_events.opened(env.get("Model"))
         except Exception:
+            # The context menu and the MCP server below do not depend on it.
             log.exception("could not ready an opened document")
-            return None
         try:
             from marginalia.office import context_menu
             # Registering makes no run_sync call: no main-thread guess from here (a

@@ -187,6 +187,21 @@ def test_an_earlier_versions_single_bookmark_is_still_a_mark(office, ext):
         office.close(doc)
 
 
+def test_a_copied_old_mark_is_left_in_its_form_when_its_document_opens(office):
+    # A copy's name carries a suffix ("… Copy 1"): its members would not group with it.
+    doc = _build(office, PLAIN)
+    try:
+        _old_style_mark(doc, "Bravo", "Delta", name="MarginaliaKeepOut1 Copy 1")
+        again, _path = save_and_reload(office, doc, "odt")
+        try:
+            assert again.getBookmarks().getElementNames() == ("MarginaliaKeepOut1 Copy 1",)
+            assert all(_refused(office, again, w) for w in ("Bravo", "Charlie", "Delta"))
+        finally:
+            office.close(again)
+    finally:
+        office.close(doc)
+
+
 @pytest.mark.parametrize("after", [2, 1])
 def test_a_comment_only_insert_beside_a_kept_out_paragraph_anchors_outside_it(office, after):
     # Paragraph 2 is kept out: insert right after it (after 2), and right before it (after 1).

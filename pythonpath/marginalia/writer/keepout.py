@@ -243,19 +243,18 @@ def mark(doc: Any, rng: Any) -> str:
 def upgrade(doc: Any) -> int:
     """Turn each earlier version's one-bookmark mark over several paragraphs into this
     version's form (a bookmark per paragraph, the same number), so that saving it as .docx
-    keeps all of it (keepout_names says why); the marks converted. Called before every
-    save (office.doc_events). Not an undo step: the user did nothing, and undoing it would
-    bring back the form a .docx cuts short."""
+    keeps all of it (keepout_names says why); the marks converted. Called as a document's
+    first window opens (office.doc_events), for every document: it reads the bookmarks'
+    names and nothing more unless one is of the old form. Not an undo step: the user did
+    nothing, and undoing it would bring back the form a .docx cuts short."""
     try:
         bookmarks = doc.getBookmarks()
         groups = keepout_names.group(bookmarks.getElementNames())
     except Exception:
         return 0            # not a text document
-    text = doc.getText()
-    manager = doc.getUndoManager()
     converted = 0
     for stem, members in groups:
-        if members != [stem] or keepout_names.parse(stem) == (0, 0):
+        if members != [stem] or stem != keepout_names.stem(keepout_names.parse(stem)[0]):
             continue        # this version's form, or a copy ("… Copy 1") kept as it is
         old = bookmarks.getByName(stem)
         try:
@@ -264,6 +263,7 @@ def upgrade(doc: Any) -> int:
             continue        # not in the body (a frame, a cell): .docx keeps it whole there
         if len(paragraphs) < 2:
             continue
+        text, manager = doc.getText(), doc.getUndoManager()
         manager.lock()
         try:
             for index, para in enumerate(paragraphs, 1):
