@@ -11,17 +11,10 @@ import pytest
 
 from marginalia.cli.mcp import Bridge
 from marginalia.mcp.server import McpServer
+from tests.support.mcp_fake import server  # noqa: F401 (the fixture)
 from tests.support.mcp_fake import TOKEN, FakeBackend, initialize_params, rpc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-
-
-@pytest.fixture
-def server():
-    srv = McpServer(FakeBackend(), TOKEN, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def run_bridge(lines, args, token=TOKEN):

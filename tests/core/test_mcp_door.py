@@ -2,6 +2,7 @@
 (issue 37): idle or half-sent connections cannot keep an agent with the token out, and no
 token, from any part of a request, reaches a log line."""
 
+import http.client
 import json
 import logging
 import socket
@@ -14,15 +15,8 @@ from marginalia.mcp import guard
 from marginalia.mcp import server as mcp_server
 from marginalia.mcp.server import McpServer
 from marginalia.office import logfile
+from tests.support.mcp_fake import server  # noqa: F401 (the fixture)
 from tests.support.mcp_fake import TOKEN, FakeBackend, Http, rpc
-
-
-@pytest.fixture
-def server():
-    srv = McpServer(FakeBackend(), TOKEN, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def _strangers(port, count):
@@ -52,29 +46,32 @@ def test_seventy_idle_connections_do_not_keep_an_agent_with_the_token_out(server
             sock.close()
 
 
-def test_a_stranger_gets_seconds_an_agent_let_in_keeps_its_connection(monkeypatch):
+@pytest.fixture
+def hasty(monkeypatch):
+    """A started server that gives a stranger 0.5 s for its request's head."""
     monkeypatch.setattr(mcp_server, "HEAD_SECONDS", 0.5)
     srv = McpServer(FakeBackend(), TOKEN, port=0)
-    port = srv.start()
-    try:
-        silent = socket.create_connection(("127.0.0.1", port), timeout=5)
-        began = time.monotonic()
-        assert silent.recv(1) == b""      # closed by the server for sending nothing
-        assert time.monotonic() - began < 3
-        silent.close()
-        import http.client
-        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
-        agent = Http(port)
-        for request_id in (1, 2):
-            conn.request("POST", "/mcp", body=json.dumps(
-                rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
-                                   "clientInfo": {"name": "a", "version": "1"}},
-                    request_id)), headers=agent.headers())
-            assert json.loads(conn.getresponse().read())["id"] == request_id
-            time.sleep(1.0)              # idle past a stranger's time, still open
-        conn.close()
-    finally:
-        srv.stop()
+    srv.start()
+    yield srv
+    srv.stop()
+
+
+def test_a_stranger_gets_seconds_an_agent_let_in_keeps_its_connection(hasty):
+    silent = socket.create_connection(("127.0.0.1", hasty.port), timeout=5)
+    began = time.monotonic()
+    assert silent.recv(1) == b""      # closed by the server for sending nothing
+    assert time.monotonic() - began < 3
+    silent.close()
+    conn = http.client.HTTPConnection("127.0.0.1", hasty.port, timeout=10)
+    agent = Http(hasty.port)
+    for request_id in (1, 2):
+        conn.request("POST", "/mcp", body=json.dumps(
+            rpc("initialize", {"protocolVersion": "2025-11-25", "capabilities": {},
+                               "clientInfo": {"name": "a", "version": "1"}},
+                request_id)), headers=agent.headers())
+        assert json.loads(conn.getresponse().read())["id"] == request_id
+        time.sleep(1.0)              # idle past a stranger's time, still open
+    conn.close()
 
 
 def _raw(port, data):
@@ -204,26 +201,20 @@ def test_a_burst_of_connections_does_not_make_an_agent_wait_for_a_dropped_connec
             sock.close()
 
 
-def test_a_stranger_sending_a_byte_now_and_then_is_closed_in_time(monkeypatch):
+def test_a_stranger_sending_a_byte_now_and_then_is_closed_in_time(hasty):
     # The socket's timeout is per read: a slow head must meet one deadline in all.
-    monkeypatch.setattr(mcp_server, "HEAD_SECONDS", 0.5)
-    srv = McpServer(FakeBackend(), TOKEN, port=0)
-    port = srv.start()
-    try:
-        sock = socket.create_connection(("127.0.0.1", port), timeout=0.2)
-        began, closed = time.monotonic(), False
-        while not closed and time.monotonic() - began < 5:
-            try:
-                sock.sendall(b"P")
-                closed = sock.recv(1024) == b""
-            except socket.timeout:
-                pass
-            except OSError:
-                closed = True
-        sock.close()
-        assert closed and time.monotonic() - began < 3
-    finally:
-        srv.stop()
+    sock = socket.create_connection(("127.0.0.1", hasty.port), timeout=0.2)
+    began, closed = time.monotonic(), False
+    while not closed and time.monotonic() - began < 5:
+        try:
+            sock.sendall(b"P")
+            closed = sock.recv(1024) == b""
+        except socket.timeout:
+            pass
+        except OSError:
+            closed = True
+    sock.close()
+    assert closed and time.monotonic() - began < 3
 
 
 def test_redact_replaces_the_token_and_a_cut_off_start_of_it_only():

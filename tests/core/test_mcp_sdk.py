@@ -8,6 +8,7 @@ did not write is the check that our reading of the spec is not just our own.
 import pytest
 
 from marginalia.mcp.server import McpServer
+from tests.support.mcp_fake import server  # noqa: F401 (the fixture)
 from tests.support.mcp_fake import TOKEN, FakeBackend
 
 try:
@@ -26,14 +27,6 @@ def need_sdk():
         pytest.fail("The official MCP SDK is not installed here (%s): run `.venv/bin/pip "
                     "install mcp`, or `python3 build.py test`, which installs it." % SDK_MISSING,
                     pytrace=False)
-
-
-@pytest.fixture
-def server():
-    srv = McpServer(FakeBackend(), TOKEN, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 def run_sdk_session(url, token, mode):

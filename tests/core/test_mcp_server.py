@@ -11,16 +11,9 @@ import pytest
 from marginalia.errors import UNEXPECTED
 from marginalia.mcp import guard
 from marginalia.mcp.server import McpServer, ServerStartError
+from tests.support.mcp_fake import server  # noqa: F401 (the fixture)
 from tests.support.mcp_fake import (SECRET_CRASH_TEXT, TOKEN, FakeBackend, Http,
                                     initialize_params, rpc)
-
-
-@pytest.fixture
-def server():
-    srv = McpServer(FakeBackend(), TOKEN, port=0)
-    srv.start()
-    yield srv
-    srv.stop()
 
 
 @pytest.fixture

@@ -4,6 +4,8 @@ import http.client
 import json
 import threading
 
+import pytest
+
 from marginalia.mcp.backend import Backend, McpRefusal, UnknownName, text_result
 
 TOKEN = "test-token-Zq8vX3kP0-not-a-real-one"
@@ -133,3 +135,14 @@ class Http:
         self.session_id = headers["mcp-session-id"]
         self.post(rpc("notifications/initialized", request_id=None))
         return body["result"]
+
+
+@pytest.fixture
+def server():
+    """A started McpServer over a FakeBackend on a free port (a test module imports it
+    under this name, in place of the core suite's scripted SSE server)."""
+    from marginalia.mcp.server import McpServer
+    srv = McpServer(FakeBackend(), TOKEN, port=0)
+    srv.start()
+    yield srv
+    srv.stop()
