@@ -64,13 +64,16 @@ class Watch:
     def tell(self, sentence: str) -> None:
         """Say the run's one closing sentence on stderr, once: the watcher and the main
         thread (whose call failed as the watcher ended the office) may both reach the end
-        at the same moment."""
+        at the same moment; whichever returns, the sentence has been written."""
+        # Written under the lock: a second caller returns only once the sentence is out.
+        # The watcher exits the process right after its call, which once cut the main
+        # thread's sentence before it was written (exit 130, nothing on stderr).
         with self._lock:
             if self._told:
                 return
             self._told = True
-        sys.stderr.write(sentence + "\n")
-        sys.stderr.flush()
+            sys.stderr.write(sentence + "\n")
+            sys.stderr.flush()
 
     def finished(self) -> None:
         """The main thread ends the run itself. Once the office is being ended here, the
