@@ -62,3 +62,20 @@ def test_english_reads_as_before():
     assert change_list.headline([_change(1), _change(2)]) == "2 changes"
     assert options_form.window_note(131072) == "detected: 131,072"
     assert spoken.announcement("Yes.") == "Answered: Yes."
+
+
+def test_a_comment_only_proposal_reads_as_text_in_the_users_language(pseudo_locale):
+    """A proposal is a comment the user reads in the document: markdown's signs would read
+    as noise there ("Insert after this: **Summary:** …"), and its frame is the user's."""
+    proposal = cl.proposal("insert_paragraphs", {
+        "after_paragraph": 2, "markdown": "## Summary\n\n**Costs** rose *twice*.\n\n"
+                                          "- first\n  - nested\n1. one\n2. two"})
+    assert proposal == pseudo("Insert after this: %s") % (
+        "Summary\nCosts rose twice.\n\u2022 first\n  \u2022 nested\n1. one\n2. two")
+    assert cl.proposal("replace_paragraphs", {"start": 1, "end": 1,
+                                              "markdown": "| a | b |\n|---|---|\n| 1 | 2 |"}) \
+        == pseudo("Replace with: %s") % "a | b\n1 | 2"
+    assert cl.proposal("delete_paragraphs", {"start": 1, "end": 1}) == pseudo("Delete this.")
+    # the record's own new text keeps the markdown: the review row and the ledger read it
+    assert cl.after_text("insert_paragraphs", {"markdown": "**Costs** rose."}) == \
+        "**Costs** rose."

@@ -160,3 +160,11 @@ def test_table_ends_at_the_first_line_without_a_pipe():
 
 def test_empty_atx_headings():
     assert kinds(parse("#\n## ")) == [(HEADING, 1, ""), (HEADING, 2, "")]
+
+
+def test_readable_leaves_the_signs_out_and_numbers_each_list_anew():
+    assert markdown.readable("# Title\n\nSome **bold** and `code`.") == \
+        "Title\nSome bold and code."
+    assert markdown.readable("1. a\n2. b\n\ntext\n\n1. c\n   - d\n2. e") == \
+        "1. a\n2. b\ntext\n1. c\n  \u2022 d\n2. e"
+    assert markdown.readable("") == ""

@@ -289,3 +289,29 @@ def parse(text: str) -> List[Block]:
         i = _step(lines, i, state)
     state.close()
     return state.blocks
+
+
+def readable(text: str) -> str:
+    """Markdown as a person reads it in plain text: no markup signs, a bullet "•" and the
+    item's number for list items (indented two spaces a level), a table's rows with its
+    cells between " | ". Where only plain text fits, as in a comment that proposes an
+    insertion, the markup's signs ("**Summary:**") would read as noise."""
+    lines = []
+    counts = {}                       # list level -> the last number said at that level
+    for block in parse(text):
+        if block.kind == TABLE:
+            lines.extend(" | ".join(plain_text(cell) for cell in row) for row in block.rows)
+        elif block.kind in (BULLET, NUMBER):
+            indent = "  " * (block.level - 1)
+            counts = {lvl: n for lvl, n in counts.items() if lvl <= block.level}
+            if block.kind == NUMBER:
+                counts[block.level] = counts.get(block.level, 0) + 1
+                lines.append("%s%d. %s" % (indent, counts[block.level], block.text))
+            else:
+                counts.pop(block.level, None)
+                lines.append("%s\u2022 %s" % (indent, block.text))
+            continue
+        else:
+            lines.append(block.text)
+        counts = {}
+    return "\n".join(lines)

@@ -11,12 +11,10 @@ binds one function per declaration (writer.binding), so adding a tool touches
 this file and the module holding its function.
 """
 
-import re
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, List, Optional, Tuple
 
-from marginalia.document import docview
-from marginalia.document.inline import parse_inline as md_inline, plain_text
+from marginalia.document import docview, edit_words as words
 from marginalia.i18n.catalog import N_
 
 Schema = Dict[str, Any]
@@ -166,72 +164,6 @@ NUMBERS_NOTE = (" The result says how the numbers of later paragraphs changed. W
                 "shows them) until the change is accepted.")
 
 
-# ---------------------------------------------------------------- how edits read
-
-def _flags(arguments: Arguments) -> str:
-    shown = []
-    for name in ("bold", "italic", "underline", "strikethrough"):
-        value = arguments.get(name)
-        if value is not None:
-            shown.append(name if value in (True, "true", 1) else "not " + name)
-    for name in ("color", "highlight"):
-        if arguments.get(name):
-            shown.append("%s %s" % (name, arguments[name]))
-    return ", ".join(shown)
-
-
-def _table(arguments: Arguments) -> str:
-    rows = arguments.get("rows") or []
-    if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
-        return "a table"
-    return "table %d\u00d7%d: %s" % (len(rows), max(len(r) for r in rows if isinstance(r, list)),
-                                     " | ".join(str(c) for c in rows[0]))
-
-
-def _argument(name: str) -> Callable[[Arguments], str]:
-    return lambda arguments: str(arguments.get(name, ""))
-
-
-def _replace_with(after: Callable[[Arguments], str]) -> Callable[[Arguments], str]:
-    return lambda arguments: "Replace with: %s" % after(arguments)
-
-
-def _insert_after(after: Callable[[Arguments], str]) -> Callable[[Arguments], str]:
-    return lambda arguments: "Insert after this: %s" % after(arguments)
-
-
-_markdown = _argument("markdown")
-
-
-_BLOCK_MARK = re.compile(r"^(?:#{1,6}[ \t]+|[-*+][ \t]+|\d{1,9}[.)][ \t]+)")
-
-
-def _revision(arguments: Arguments) -> str:
-    """A revised line's proposal: what changes in its look when only that does ("Make
-    \u201cthe deadline\u201d bold."), else its new text."""
-    new = md_inline(_BLOCK_MARK.sub("", str(arguments.get("markdown", "")).strip()))
-    old = md_inline(_BLOCK_MARK.sub("", str(arguments.get("was", "")).strip()))
-    if plain_text(new) != plain_text(old) or not arguments.get("was"):
-        return "Replace with: %s" % plain_text(new)
-    said = []
-    for flag, word in ((0, "bold"), (1, "italic")):
-        for on in (True, False):
-            stretch = "".join(ch for ch, n, o in zip(plain_text(new), _looks(new), _looks(old))
-                              if n[flag] != o[flag] and n[flag] == on).strip()
-            if stretch:
-                said.append("Make \u201c%s\u201d %s%s." % (
-                    docview.short(stretch, 60), "" if on else "not ", word))
-    return " ".join(said) or "Replace with: %s" % plain_text(new)
-
-
-def _looks(runs: list) -> list:
-    return [(r.bold, r.italic) for r in runs for _ch in r.text]
-
-
-def _style(arguments: Arguments) -> str:
-    return "style %s" % arguments.get("style", "")
-
-
 # ---------------------------------------------------------------- the tools
 
 SPECS: List[ToolSpec] = [
@@ -290,8 +222,9 @@ SPECS: List[ToolSpec] = [
                                          "false).")},
                ("search", "replacement")),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
-        target=FOUND, kind=REPLACE, after=_argument("replacement"),
-        proposal=_replace_with(_argument("replacement")), protocols=(TOOLS, REWRITE),
+        target=FOUND, kind=REPLACE, after=words.argument("replacement"),
+        proposal=words.replace_with(words.argument("replacement")),
+        protocols=(TOOLS, REWRITE),
         lean=Lean("Replace a word or phrase everywhere in the document.",
                   schema({"search": described(STR, "The exact text."),
                           "replacement": described(STR, "The new text.")},
@@ -310,7 +243,8 @@ SPECS: List[ToolSpec] = [
         schema({"markdown": MARKDOWN, "after_paragraph": AFTER_PARA},
                ("markdown", "after_paragraph")),
         Words(N_("Adding paragraphs\u2026"), N_("Added paragraphs"), N_("add the paragraphs")),
-        target=AFTER, kind=INSERT, after=_markdown, proposal=_insert_after(_markdown)),
+        target=AFTER, kind=INSERT, after=words.markdown_text,
+        proposal=words.insert_after(words.new_text)),
     ToolSpec(
         "replace_paragraphs",
         "Replace paragraphs start..end (whole paragraphs or tables) with new markdown content. "
@@ -320,14 +254,15 @@ SPECS: List[ToolSpec] = [
                ("start", "end", "markdown")),
         Words(N_("Rewriting paragraphs\u2026"), N_("Rewrote paragraphs"),
               N_("rewrite the paragraphs")),
-        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_replace_with(_markdown)),
+        target=BLOCKS, kind=REPLACE, after=words.markdown_text,
+        proposal=words.replace_with(words.new_text)),
     ToolSpec(
         "delete_paragraphs",
         "Delete paragraphs start..end (a table counts as one paragraph)." + NUMBERS_NOTE,
         schema({"start": PARA_START, "end": PARA_END, "expect": EXPECT}, ("start", "end")),
         Words(N_("Deleting paragraphs\u2026"), N_("Deleted paragraphs"),
               N_("delete the paragraphs")),
-        target=BLOCKS, kind=DELETE, proposal=lambda _arguments: "Delete this."),
+        target=BLOCKS, kind=DELETE, proposal=words.delete),
     ToolSpec(
         "replace_selection",
         "Replace the text the user selected with markdown content. With plain text only the "
@@ -335,8 +270,8 @@ SPECS: List[ToolSpec] = [
         schema({"markdown": MARKDOWN}, ("markdown",)),
         Words(N_("Replacing the selection\u2026"), N_("Replaced the selection"),
               N_("replace the selection")),
-        target=SELECTION, reads=NUMBERS, kind=REPLACE, after=_markdown,
-        proposal=_replace_with(_markdown)),
+        target=SELECTION, reads=NUMBERS, kind=REPLACE, after=words.markdown_text,
+        proposal=words.replace_with(words.new_text)),
     ToolSpec(
         "set_paragraph_style",
         "Apply a paragraph style of the document (e.g. \"Heading 1\", \"Heading 2\", "
@@ -346,8 +281,8 @@ SPECS: List[ToolSpec] = [
                ("start", "end", "style")),
         Words(N_("Setting a paragraph style\u2026"), N_("Set a paragraph style"),
               N_("set the paragraph style")),
-        target=BLOCKS, kind=RESTYLE, after=_style,
-        proposal=lambda arguments: "Set the paragraph %s." % _style(arguments)),
+        target=BLOCKS, kind=RESTYLE, after=words.style,
+        proposal=words.restyle),
     ToolSpec(
         "format_text",
         "Set character formatting on text found in the document (first occurrence, or all). "
@@ -362,16 +297,16 @@ SPECS: List[ToolSpec] = [
                                        "first).")},
                ("search",)),
         Words(N_("Formatting text\u2026"), N_("Formatted text"), N_("format the text")),
-        target=FOUND, kind=FORMAT, after=_flags,
-        proposal=lambda arguments: "Format: %s." % _flags(arguments)),
+        target=FOUND, kind=FORMAT, after=words.flags,
+        proposal=words.reformat),
     ToolSpec(
         "add_comment",
         "Add a Writer comment (shown in the margin) anchored on the first occurrence of a text.",
         schema({"search": described(STR, "Exact text the comment refers to."),
                 "comment": described(STR, "The comment.")}, ("search", "comment")),
         Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
-        target=FOUND, reads=NUMBERS, kind=COMMENT, after=_argument("comment"),
-        proposal=_argument("comment"), proposes=False, protocols=(TOOLS, REWRITE),
+        target=FOUND, reads=NUMBERS, kind=COMMENT, after=words.argument("comment"),
+        proposal=words.argument("comment"), proposes=False, protocols=(TOOLS, REWRITE),
         lean=Lean("Add a comment in the margin on a text, without changing the text.",
                   schema({"search": described(STR, "The exact text it is about."),
                           "comment": STR}, ("search", "comment")))),
@@ -386,7 +321,7 @@ SPECS: List[ToolSpec] = [
                 "header": described(BOOL, "The first row is a header row (default true).")},
                ("after_paragraph", "rows")),
         Words(N_("Inserting a table\u2026"), N_("Inserted a table"), N_("insert the table")),
-        target=AFTER, kind=TABLE, after=_table, proposal=_insert_after(_table)),
+        target=AFTER, kind=TABLE, after=words.table, proposal=words.insert_after(words.table)),
 ]
 
 # ---------------------------------------------------------------- the rewrite protocol
@@ -407,7 +342,7 @@ SPECS[:0] = [
         "Change the document: give the new version of the lines that change. " + EDIT_RULES,
         schema({"text": described(STR, "The changed lines.")}, ("text",)),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
-        target=LINES, reads=ATTRIBUTES, kind=REPLACE, after=_argument("text"),
+        target=LINES, reads=ATTRIBUTES, kind=REPLACE, after=words.argument("text"),
         protocols=(REWRITE,), written=True),
     # A comment an edit puts on a line ("3: ... <!-- a note -->"), on the whole paragraph.
     ToolSpec(
@@ -416,7 +351,8 @@ SPECS[:0] = [
         schema({"start": PARA_START, "end": PARA_END, "comment": STR},
                ("start", "end", "comment")),
         Words(N_("Adding a comment\u2026"), N_("Added a comment"), N_("add the comment")),
-        target=BLOCKS, kind=COMMENT, after=_argument("comment"), proposal=_argument("comment"),
+        target=BLOCKS, kind=COMMENT, after=words.argument("comment"),
+        proposal=words.argument("comment"),
         proposes=False, protocols=()),
     # One paragraph of an edit made in place: its words, bold and italic and heading
     # level (writer.revise). The model never calls it; Apply does, for a proposal.
@@ -426,7 +362,8 @@ SPECS[:0] = [
         schema({"start": PARA_START, "end": PARA_END, "markdown": MARKDOWN, "expect": EXPECT,
                 "was": described(STR, "The line before.")}, ("start", "end", "markdown")),
         Words(N_("Changing the text\u2026"), N_("Changed the text"), N_("change the text")),
-        target=BLOCKS, kind=REPLACE, after=_markdown, proposal=_revision, protocols=()),
+        target=BLOCKS, kind=REPLACE, after=words.markdown_text,
+        proposal=words.revision, protocols=()),
 ]
 
 BY_NAME: Dict[str, ToolSpec] = {spec.name: spec for spec in SPECS}
