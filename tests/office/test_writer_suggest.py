@@ -94,3 +94,40 @@ def test_a_tracked_style_change_is_a_suggestion_that_reject_takes_back(office):
     finally:
         office.close(doc)
         office.close(other)
+
+
+ENDS = [("Standard", "The first paragraph ends here"), ("Standard", "Second one."),
+        ("Standard", "Third one.")]
+AT_THE_END = ("replace_text", {"search": "here", "replacement": "now"})
+NEW_AFTER_FIRST = ("insert_paragraphs", {"markdown": "A new paragraph.", "after_paragraph": 1})
+
+
+@pytest.mark.parametrize("calls", [
+    (AT_THE_END, NEW_AFTER_FIRST),
+    (AT_THE_END, NEW_AFTER_FIRST, ("delete_paragraphs", {"start": 2, "end": 2})),
+    (NEW_AFTER_FIRST, ("delete_paragraphs", {"start": 2, "end": 2})),
+    (AT_THE_END, ("insert_paragraphs", {"markdown": "- one\n- two", "after_paragraph": 1}),
+     ("delete_paragraphs", {"start": 3, "end": 3})),
+], ids=["insert", "insert-delete", "plain-insert-delete", "list-insert-delete"])
+def test_a_turn_that_meets_its_own_insertion_is_taken_back_whole(office, calls):
+    """Writer merges two insertions of one author that meet, across a paragraph break
+    too: a word changed at a paragraph's end and a paragraph opened at the next one's
+    start became one insertion holding the document's own break, and rejecting the turn
+    joined the first two paragraphs (a Word document with a footnote at a paragraph's
+    end showed it). Deleting a paragraph the turn inserted must take its own break."""
+    direct = build(office, ENDS)
+    tracked = build(office, ENDS)
+    other = build(office, ENDS)
+    try:
+        for doc, mode in ((direct, "direct"), (tracked, "tracked"), (other, "tracked")):
+            results = turn(office, doc, *calls, apply=mode)
+            assert all(r["ok"] for r in results), [r["content"] for r in results]
+        # (A paragraph inserted and deleted again leaves no change to judge.)
+        _judge(office, tracked, "reject_all")
+        assert [b["text"] for b in blocks(tracked)] == [t for _s, t in ENDS]
+        assert tracked.getRedlines().getCount() == 0
+        _judge(office, other, "accept_all")
+        assert [b["text"] for b in blocks(other)] == [b["text"] for b in blocks(direct)]
+    finally:
+        for doc in (direct, tracked, other):
+            office.close(doc)

@@ -69,6 +69,9 @@ def main(argv: List[str]) -> int:
             print("[%d/%d] %s: %s (%.1f s)" % (n, len(paths), os.path.basename(path),
                                                "%d problem(s)" % len(found) if found else "ok",
                                                time.time() - began), flush=True)
+            for p in found:     # as they come: a long run stopped part-way still tells
+                print("    %s: %s | %s | %s" % ("finding" if p.finding else "harm", p.mode,
+                                                p.tool, p.what[:300]), flush=True)
     finally:
         office.stop()
     lines = summary(paths, problems)

@@ -13,6 +13,7 @@ import uno
 from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
 
 from marginalia.document import markdown as md
+from marginalia.writer import tracked
 from marginalia.writer.locate import Locator
 
 BOLD = 150.0          # com.sun.star.awt.FontWeight.BOLD
@@ -294,6 +295,20 @@ def _break_at(doc: Any, cursor: Any, before: bool) -> None:
         _put_back(doc, names, point)
 
 
+def _ends_in_insertion(doc: Any, end: Any) -> bool:
+    """Whether, changes being tracked, the paragraph ending at ``end`` ends in a tracked
+    insertion and holds no anchored object: then a new paragraph after it is opened at
+    its end. Opened at the next one's start, Writer joins the new insertion to that one
+    across the paragraph break between them (insertions of one author that meet merge),
+    and rejecting it took the document's own break too: two paragraphs became one."""
+    if not doc.getPropertyValue("RecordChanges") or not tracked.inside_insertion(doc, end):
+        return False
+    whole = end.getText().createTextCursorByRange(end)
+    whole.gotoStartOfParagraph(True)
+    return not whole.createContentEnumeration("com.sun.star.text.TextContent") \
+        .hasMoreElements()
+
+
 def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
     """A cursor in a new empty paragraph after block ``after`` (0 = before the first)."""
     text = doc.getText()
@@ -322,14 +337,14 @@ def open_paragraph(doc: Any, loc: Locator, after: int) -> Any:
         _break_at(doc, following, before=True)
         return following
     _t, following = loc.block(after + 1)
-    if following is not None:
+    cursor.gotoEndOfParagraph(False)
+    if following is not None and not _ends_in_insertion(doc, cursor):
         # Before the next paragraph, not at the end of this one: a split paragraph's
         # node (and the images anchored to it) stays with the part after the split
         # point, so a paragraph opened at this one's end took them along, and
         # rejecting the insertion deleted them.
         _break_at(doc, following, before=True)
         return following
-    cursor.gotoEndOfParagraph(False)
     _break_at(doc, cursor, before=False)
     return cursor
 
@@ -362,15 +377,26 @@ def delete_blocks(doc: Any, loc: Locator, first: int, last: int) -> None:
     if span is None:
         return
     text = doc.getText()
-    if after is not None:
+    if before is not None:
+        before.gotoEndOfParagraph(False)
+        before.gotoRange(span.getEnd(), True)
+    if after is not None and not (before is not None and _came_with_break(doc, before)):
         # Start of the first to start of the next: the next keeps its attributes.
         cursor = text.createTextCursorByRange(span.getStart())
         cursor.gotoRange(after, True)
     elif before is not None:
         cursor = before
-        cursor.gotoEndOfParagraph(False)
-        cursor.gotoRange(span.getEnd(), True)
     else:
         # Between tables or alone in the body: empty the text, keep one paragraph.
         cursor = span
     cursor.setString("")
+
+
+def _came_with_break(doc: Any, with_break_before: Any) -> bool:
+    """Whether, changes being tracked, the paragraphs to delete and the break before them
+    are one tracked insertion (made earlier in this turn, say): then that break goes with
+    them. Deleting the next paragraph's break instead would remove the document's own
+    break (Writer drops what lies in the insertion, and the break with it), and rejecting
+    the insertion later would join two of the user's paragraphs."""
+    return bool(doc.getPropertyValue("RecordChanges")) and \
+        tracked.inside_insertion(doc, with_break_before)

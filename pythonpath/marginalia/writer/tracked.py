@@ -109,3 +109,29 @@ def find_again(doc: Any, wanted: List[Tuple], taken: Set[str]) -> List[str]:
             left.remove(signature)
             out.append(ident)
     return out
+
+
+def inside_insertion(doc: Any, rng: Any) -> bool:
+    """Whether ``rng`` (a range of the body) lies wholly inside one tracked insertion."""
+    reds = doc.getRedlines()
+    if not reds.getCount():
+        return False
+    text = rng.getText()
+    enum = reds.createEnumeration()
+    while enum.hasMoreElements():
+        red = enum.nextElement()
+        if red.getPropertyValue("RedlineType") != "Insert":
+            continue
+        one, other = red.getPropertyValue("RedlineStart"), red.getPropertyValue("RedlineEnd")
+        try:
+            # compareRegion*(a, b) is 1 when a comes first, 0 when they meet, and raises
+            # for a range of another text (a cell, a note). A change's two ends come in
+            # either order: an insertion's "start" is where the typing stopped.
+            if text.compareRegionStarts(one, other) < 0:
+                one, other = other, one
+            if (text.compareRegionStarts(one, rng) >= 0 and
+                    text.compareRegionEnds(rng, other) >= 0):
+                return True
+        except Exception:
+            continue
+    return False
