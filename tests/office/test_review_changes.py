@@ -160,6 +160,29 @@ def test_comment_only_changes_no_text_and_apply_makes_one_real(office, ext):
         office.close(doc)
 
 
+def test_comment_only_adds_no_tracked_change_where_the_document_records_them(office):
+    """A Word document saved with "track revisions" on records every change: a proposal
+    at a point (an insertion after a paragraph) was recorded as an insertion of its
+    comment's anchor, and the comments-only turn changed the tracked changes too."""
+    doc = build(office, [("Standard", "Sales grew in every region."),
+                         ("Standard", "The end.")])
+    try:
+        doc.setPropertyValue("RecordChanges", True)
+        results = turn(office, doc,
+                       ("insert_paragraphs", {"markdown": "**Thanks.**", "after_paragraph": 1}),
+                       ("insert_table", {"after_paragraph": 2, "rows": [["a", "b"]]}),
+                       ("replace_text", {"search": "every region", "replacement": "all"}),
+                       apply="comments")
+        assert all(r["ok"] for r in results), results
+        assert tracked_changes(doc) == []
+        assert sorted(n[1] for n in annotations(doc)) == [
+            "Insert after this: Thanks.", "Insert after this: table 1\u00d72: a | b",
+            "Replace with: all"]
+        assert doc.getPropertyValue("RecordChanges")
+    finally:
+        office.close(doc)
+
+
 @pytest.mark.parametrize("line_break", [False, True])
 def test_a_text_edit_record_names_its_paragraph_past_many_paragraphs(office, line_break):
     # The record counts paragraphs from the text since the walk's last checkpoint and checks

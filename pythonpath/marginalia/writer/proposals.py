@@ -56,7 +56,16 @@ def propose(doc: Any, ledger: Ledger, turn: TurnLog, plan: Plan) -> ToolOutput:
     if cursor is None:
         raise ToolError(NO_TARGET)
     before = cursor.getString()
-    note = text_tools.insert_comment(doc, cursor, plan.spec.proposal(plan.arguments))
+    # A proposal is a comment, not a change: with the document recording changes, a
+    # comment at a point (after a paragraph) was recorded as an insertion of its anchor.
+    recording = bool(doc.getPropertyValue("RecordChanges"))
+    if recording:
+        doc.setPropertyValue("RecordChanges", False)
+    try:
+        note = text_tools.insert_comment(doc, cursor, plan.spec.proposal(plan.arguments))
+    finally:
+        if recording:
+            doc.setPropertyValue("RecordChanges", True)
     paragraphs = [] if plan.first is None else [
         max(1, plan.first), plan.last if plan.last is not None else max(1, plan.first)]
     change = cl.make(ledger.next_id(), turn.number, plan.spec.name, cl.COMMENTS,
