@@ -7,7 +7,9 @@ result, and Reject All (the card's, for that turn) the original.
 
 import pytest
 
-from tests.support.writer import blocks, build, select, tracked_changes, turn
+import uno
+
+from tests.support.writer import blocks, build, find, prop, select, tracked_changes, turn
 
 AI = "Marginalia (AI)"
 WORDS = [("Standard", "We recieve mail and they recieve it, teh end."),
@@ -131,3 +133,31 @@ def test_a_turn_that_meets_its_own_insertion_is_taken_back_whole(office, calls):
     finally:
         for doc in (direct, tracked, other):
             office.close(doc)
+
+
+def _bookmarks(doc):
+    marks = doc.getBookmarks()
+    return sorted((n, marks.getByName(n).getAnchor().getString())
+                  for n in marks.getElementNames())
+
+
+def test_a_bookmark_saved_inside_a_tracked_change_keeps_its_name_after_reject(office, tmp_path):
+    """Writer renames a bookmark inside a tracked deletion to "… Copy 1" when the document
+    is saved as .odt; rejecting the turn then doubled it (the name put back beside the
+    renamed one, as a Word document's bookmark over a replaced word showed)."""
+    doc = build(office, [("Standard", "Bookmarked words here."), ("Standard", "More.")])
+    try:
+        mark = doc.createInstance("com.sun.star.text.Bookmark")
+        mark.setName("ABCD-1234")
+        doc.getText().insertTextContent(find(doc, "Bookmarked"), mark, True)
+        result = turn(office, doc, ("replace_text", {"search": "Bookmarked",
+                                                     "replacement": "Changed"}),
+                      apply="tracked")[0]
+        assert result["ok"], result["content"]
+        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
+                       (prop("FilterName", "writer8"),))
+        _judge(office, doc, "reject_all")
+        assert _bookmarks(doc) == [("ABCD-1234", "Bookmarked")]
+        assert blocks(doc)[0]["text"] == "Bookmarked words here."
+    finally:
+        office.close(doc)

@@ -174,7 +174,7 @@ def _restore_long(doc: Any, kept: List[_Long]) -> None:
     marks = doc.getBookmarks()
     for noted in kept:
         try:
-            mark = marks.getByName(noted.name) if marks.hasByName(noted.name) else None
+            mark = _by_name(marks, noted.name)
             if mark is not None and mark.getAnchor().getString() == noted.text:
                 continue
             span = text.createTextCursorByRange(noted.start)
@@ -188,6 +188,22 @@ def _restore_long(doc: Any, kept: List[_Long]) -> None:
             text.insertTextContent(span, again, True)
         except Exception:
             log.exception("could not put a bookmark back")
+
+
+def _by_name(marks: Any, name: str) -> Any:
+    """The bookmark ``name``, or None. Writer renames a bookmark inside a tracked deletion
+    to "name Copy 1" when the document is saved as .odt (seen on 7.4, without Marginalia
+    too); a Reject then gives the text back under that name: the bookmark gets its own
+    name back here, where a new one beside it would double it."""
+    if marks.hasByName(name):
+        return marks.getByName(name)
+    prefix = name + " Copy "
+    for other in marks.getElementNames():
+        if other.startswith(prefix) and other[len(prefix):].isdigit():
+            mark = marks.getByName(other)
+            mark.setName(name)
+            return mark
+    return None
 
 
 def _span(text, para, first, last):
@@ -204,7 +220,7 @@ def _bookmarks(doc, text, para):
     marks = doc.getBookmarks()
     for name, first, last in para.bookmarks:
         want = para.text[first:last]
-        mark = marks.getByName(name) if marks.hasByName(name) else None
+        mark = _by_name(marks, name)
         if mark is not None and mark.getAnchor().getString() == want:
             continue
         span = _span(text, para, first, last)
