@@ -9,7 +9,8 @@ import pytest
 
 import uno
 
-from tests.support.writer import blocks, build, find, prop, select, tracked_changes, turn
+from tests.support.writer import (annotations, blocks, build, find, prop, select,
+                                  tracked_changes, turn)
 
 AI = "Marginalia (AI)"
 WORDS = [("Standard", "We recieve mail and they recieve it, teh end."),
@@ -159,5 +160,31 @@ def test_a_bookmark_saved_inside_a_tracked_change_keeps_its_name_after_reject(of
         _judge(office, doc, "reject_all")
         assert _bookmarks(doc) == [("ABCD-1234", "Bookmarked")]
         assert blocks(doc)[0]["text"] == "Bookmarked words here."
+    finally:
+        office.close(doc)
+
+
+def test_comments_in_a_deleted_paragraph_saved_then_rejected_are_there_once(office,
+                                                                             tmp_path):
+    """After a save as .odt, Writer's Reject of a deleted paragraph leaves its comments
+    anchored on nothing, and the mark keeper put each back beside its orphan: every
+    comment twice (a Word document with comments showed it)."""
+    doc = build(office, [("Standard", "First."), ("Standard", "Comment is here. Example."),
+                         ("Standard", "Last.")])
+    try:
+        for word, content in (("here", "Comment Added"), ("is her", "Comment3")):
+            note = doc.createInstance("com.sun.star.text.textfield.Annotation")
+            note.setPropertyValue("Author", "Someone")
+            note.setPropertyValue("Content", content)
+            doc.getText().insertTextContent(find(doc, word), note, True)
+        before = sorted(annotations(doc))
+        result = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2}),
+                      apply="tracked")[0]
+        assert result["ok"], result["content"]
+        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
+                       (prop("FilterName", "writer8"),))
+        _judge(office, doc, "reject_all")
+        assert sorted(annotations(doc)) == before
+        assert [b["text"] for b in blocks(doc)][1] == "Comment is here. Example."
     finally:
         office.close(doc)

@@ -244,10 +244,28 @@ def _notes(doc, text, para, now):
             continue
         for field, _a, _b in same[:1]:
             text.removeTextContent(field)
+        if not same:
+            _drop_orphan(doc, props)
         again = doc.createInstance("com.sun.star.text.textfield.Annotation")
         for name, value in zip(_NOTE_PROPS, props):
             again.setPropertyValue(name, value)
         text.insertTextContent(span, again, first != last)
+
+
+def _drop_orphan(doc: Any, props: tuple) -> None:
+    """Remove the comment holding ``props`` that is anchored on nothing outside the
+    paragraph: after a save as .odt, Writer's Reject of a deleted paragraph leaves its
+    comments there (seen on 7.4, without Marginalia too), and the one put back in its
+    place would double it."""
+    fields = doc.getTextFields().createEnumeration()
+    while fields.hasMoreElements():
+        field = fields.nextElement()
+        if not field.supportsService("com.sun.star.text.textfield.Annotation"):
+            continue
+        anchor = field.getAnchor()
+        if anchor.getString() == "" and _props(field) == props:
+            anchor.getText().removeTextContent(field)
+            return
 
 
 def _at(text, start):
