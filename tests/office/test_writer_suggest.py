@@ -9,6 +9,7 @@ import pytest
 
 import uno
 
+from tests.support.realdocs import write_chapters_docx, write_list_end_docx
 from tests.support.writer import (annotations, blocks, build, find, prop, select,
                                   tracked_changes, turn)
 
@@ -186,5 +187,45 @@ def test_comments_in_a_deleted_paragraph_saved_then_rejected_are_there_once(offi
         _judge(office, doc, "reject_all")
         assert sorted(annotations(doc)) == before
         assert [b["text"] for b in blocks(doc)][1] == "Comment is here. Example."
+    finally:
+        office.close(doc)
+
+
+def _lists(doc):
+    return [(b["text"], b["label"], b["level"], b["style"]) for b in blocks(doc)]
+
+
+def test_the_paragraph_after_a_deleted_list_item_gets_no_label_from_a_save(office, tmp_path):
+    """Writer gives the paragraph after a deleted list item the item's label when the
+    document was saved (by hand or by autosave) before the Reject, without Marginalia too;
+    the marks of the paragraph after a deletion are noted now, and put back."""
+    doc = office.load(write_list_end_docx(str(tmp_path / "lists.docx")))
+    try:
+        before = _lists(doc)
+        assert before[2] == ("", "", 0, "Standard")
+        result = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2}),
+                      apply="tracked")[0]
+        assert result["ok"], result["content"]
+        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
+                       (prop("FilterName", "writer8"),))
+        _judge(office, doc, "reject_all")
+        assert _lists(doc) == before
+    finally:
+        office.close(doc)
+
+
+def test_a_heading_numbered_by_its_style_gets_its_level_back_on_reject(office, tmp_path):
+    """A Word heading numbered by its style ("Chapter 1") restyled as heading 2, then the
+    turn rejected: the style came back, the level and label of heading 2 stayed."""
+    doc = office.load(write_chapters_docx(str(tmp_path / "chapters.docx")))
+    try:
+        before = _lists(doc)
+        assert before[0] == ("Hello", "Chapter 1", 0, "Heading 1")
+        result = turn(office, doc, ("set_paragraph_style", {"start": 1, "end": 1,
+                                                            "style": "Heading 2"}),
+                      apply="tracked")[0]
+        assert result["ok"], result["content"]
+        _judge(office, doc, "reject_all")
+        assert _lists(doc) == before
     finally:
         office.close(doc)

@@ -193,9 +193,44 @@ _WML = "application/vnd.openxmlformats-officedocument.wordprocessingml."
 def write_docx(path: str, start: str = "") -> str:
     """A .docx with every feature; its body starts with a table when start is "plain"
     or "grid" (a first row with w:gridBefore)."""
-    body = _docx_body(start) + ('<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar '
-                                'w:top="1440" w:right="1440" w:bottom="1440" w:left="1440" '
-                                'w:header="708" w:footer="708" w:gutter="0"/></w:sectPr>')
+    return _package(path, _docx_body(start), _styles(), _numbering())
+
+
+def write_chapters_docx(path: str) -> str:
+    """A .docx whose headings are numbered by their styles, as Word's chapter numbering
+    is: "Chapter 1" for heading 1, "Section 1" for heading 2 (one list, its levels
+    linked to the styles)."""
+    styles = "".join(
+        '<w:style w:type="paragraph" w:styleId="%s"><w:name w:val="%s"/>%s</w:style>'
+        % (ident, name, ppr) for ident, name, ppr in (
+            ("Normal", "Normal", ""),
+            ("Heading1", "heading 1", '<w:pPr><w:numPr><w:numId w:val="3"/></w:numPr>'
+                                      '<w:outlineLvl w:val="0"/></w:pPr>'),
+            ("Heading2", "heading 2", '<w:pPr><w:numPr><w:ilvl w:val="1"/><w:numId '
+                                      'w:val="3"/></w:numPr><w:outlineLvl w:val="1"/></w:pPr>')))
+    levels = "".join(
+        '<w:lvl w:ilvl="%d"><w:start w:val="1"/><w:numFmt w:val="decimal"/><w:pStyle '
+        'w:val="%s"/><w:lvlText w:val="%s"/><w:lvlJc w:val="left"/></w:lvl>'
+        % (n, style, shown) for n, style, shown in ((0, "Heading1", "Chapter %1"),
+                                                    (1, "Heading2", "Section %2")))
+    numbering = ('<w:abstractNum w:abstractNumId="1"><w:multiLevelType w:val="multilevel"/>'
+                 '%s</w:abstractNum><w:num w:numId="3"><w:abstractNumId w:val="1"/></w:num>'
+                 % levels)
+    body = _p(_r("Hello"), "Heading1") + _p(_r("Some body text."))
+    return _package(path, body, _word("styles", styles), _word("numbering", numbering))
+
+
+def write_list_end_docx(path: str) -> str:
+    """A .docx with two Word lists, an empty paragraph after the first list's last item."""
+    body = (_item("Hello", 1) + _item("World", 1) + _p("") + _item("Again", 2) +
+            _item("More", 2))
+    return _package(path, body, _styles(), _numbering())
+
+
+def _package(path: str, body: str, styles: str, numbering: str) -> str:
+    body += ('<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" '
+             'w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" '
+             'w:gutter="0"/></w:sectPr>')
     types = "".join('<Override PartName="/word/%s" ContentType="%s%s"/>' % (f, _WML, t)
                     for _k, f, t in _PARTS)
     rels = "".join('<Relationship Id="rId%d" Type="%s%s" Target="%s"/>' % (n, REL, k, f)
@@ -215,7 +250,7 @@ def write_docx(path: str, start: str = "") -> str:
         '"yes"?>\n<Relationships xmlns="http://schemas.openxmlformats.org/package/2006/'
         'relationships">%s</Relationships>' % rels,
         "word/document.xml": _word("document", "<w:body>%s</w:body>" % body),
-        "word/styles.xml": _styles(), "word/numbering.xml": _numbering(),
+        "word/styles.xml": styles, "word/numbering.xml": numbering,
         "word/footnotes.xml": _notes(), "word/comments.xml": _comments(),
         "word/settings.xml": _word("settings", '<w:defaultTabStop w:val="708"/>'),
     }

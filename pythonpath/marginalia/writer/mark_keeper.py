@@ -31,7 +31,7 @@ from marginalia.writer.rewrite import advance
 log = logging.getLogger("marginalia.writer")
 
 # The style first: setting it may reset the list attributes set after it.
-PARA_PROPS = ("ParaStyleName", "NumberingStyleName", "ListId", "NumberingLevel",
+PARA_PROPS = ("ParaStyleName", "OutlineLevel", "NumberingStyleName", "ListId", "NumberingLevel",
               "NumberingIsNumber")
 # Paragraphs whose marks are noted for one edit: beyond this the edit is left as it is.
 MOST = 400
@@ -310,6 +310,7 @@ def restore(doc: Any, kept: List[Any], bookmarks_only: bool = False,
                 for name, value, was in zip(PARA_PROPS, para.lists, now):
                     if value != was:
                         span.setPropertyValue(name, value)
+                _relevel(span, para.lists)
             _bookmarks(doc, text, para)
             if not bookmarks_only:
                 now = _read(text, para.start)
@@ -317,6 +318,21 @@ def restore(doc: Any, kept: List[Any], bookmarks_only: bool = False,
                     _notes(doc, text, para, now)
         except Exception:
             log.exception("could not put a paragraph's marks back")
+
+
+def _relevel(span: Any, lists: tuple) -> None:
+    """A heading numbered by its style (Word's chapter numbering) kept the level of the
+    style a rejected change had given it, whatever its level is set to: the style set
+    again, by way of another, gives the level back."""
+    level = PARA_PROPS.index("NumberingLevel")
+    if span.getPropertyValue("NumberingLevel") == lists[level]:
+        return
+    style = span.getPropertyValue("ParaStyleName")
+    span.setPropertyValue("ParaStyleName", "Standard")
+    span.setPropertyValue("ParaStyleName", style)
+    for name, value in zip(PARA_PROPS[1:], lists[1:]):
+        if span.getPropertyValue(name) != value:
+            span.setPropertyValue(name, value)
 
 
 def relist(doc: Any, kept: List[Any]) -> None:
