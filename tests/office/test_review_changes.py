@@ -183,6 +183,38 @@ def test_comment_only_adds_no_tracked_change_where_the_document_records_them(off
         office.close(doc)
 
 
+def _input_fields(doc):
+    found = []
+    enum = doc.getTextFields().createEnumeration()
+    while enum.hasMoreElements():
+        field = enum.nextElement()
+        if field.supportsService("com.sun.star.text.textfield.Input"):
+            found.append(field.getPropertyValue("Content"))
+    return found
+
+
+@pytest.mark.parametrize("mode,call", [
+    ("comments", ("replace_text", {"search": "document", "replacement": "file"})),
+    ("direct", ("add_comment", {"search": "document", "comment": "Which one?"}))])
+def test_a_comment_on_words_inside_an_input_field_leaves_the_field_whole(office, mode, call):
+    """A Word content control opens in Writer as an input field with text of its own: a
+    comment absorbing words inside it replaced the whole field (its words gone)."""
+    doc = build(office, [("Standard", "To and more."), ("Standard", "The end.")])
+    try:
+        field = doc.createInstance("com.sun.star.text.textfield.Input")
+        field.setPropertyValue("Content", "make your document look good")
+        doc.getText().insertTextContent(find(doc, "and"), field, False)
+        before = texts(doc)
+        assert "make your document look good" in before[0]
+        result = turn(office, doc, call, apply=mode)[0]
+        assert result["ok"], result["content"]
+        assert texts(doc) == before
+        assert _input_fields(doc) == ["make your document look good"]
+        assert len(annotations(doc)) == 1
+    finally:
+        office.close(doc)
+
+
 @pytest.mark.parametrize("line_break", [False, True])
 def test_a_text_edit_record_names_its_paragraph_past_many_paragraphs(office, line_break):
     # The record counts paragraphs from the text since the walk's last checkpoint and checks

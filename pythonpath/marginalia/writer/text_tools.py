@@ -391,6 +391,30 @@ def insert_comment(doc: Any, rng: Any, comment: str) -> Any:
     stamp.Year, stamp.Month, stamp.Day = now.year, now.month, now.day
     stamp.Hours, stamp.Minutes, stamp.Seconds = now.hour, now.minute, now.second
     note.setPropertyValue("DateTimeValue", stamp)
+    field = _field_at(rng)
+    if field is not None:
+        # Text inside a field (a Word content control opens as an input field): a comment
+        # absorbing part of it replaced the whole field. It goes before the field.
+        rng = field.getAnchor().getStart()
     # absorb=True anchors the comment on the matched text instead of replacing it.
-    rng.getText().insertTextContent(rng, note, True)
+    rng.getText().insertTextContent(rng, note, field is None)
     return note
+
+
+def _field_at(rng: Any) -> Any:
+    """The text field with text of its own (an input field) that either end of ``rng``
+    lies strictly inside, or None."""
+    for point in (rng.getStart(), rng.getEnd()):
+        try:
+            text = point.getText()
+            field = text.createTextCursorByRange(point).getPropertyValue("TextField")
+            if field is None:
+                continue
+            anchor = field.getAnchor()
+            # compareRegion*(a, b) > 0: a begins (ends) before b does.
+            if (text.compareRegionStarts(anchor, point) > 0 and
+                    text.compareRegionEnds(point, anchor) > 0):
+                return field
+        except Exception:
+            continue
+    return None
