@@ -63,7 +63,15 @@ def main(argv: List[str]) -> int:
     try:
         for n, path in enumerate(paths, 1):
             began = time.time()
-            found = check_document(office, path, save=not args.no_save)
+            try:
+                found = check_document(office, path, save=not args.no_save)
+            except Exception as exc:        # a document LibreOffice itself cannot open
+                if not office.alive():
+                    office.revive()
+                found = [Problem(os.path.basename(path), MODES[0], "(loading)",
+                                 "not checked: %s" % (str(exc).strip().splitlines() or
+                                                      [type(exc).__name__])[0][:200],
+                                 finding=True)]
             seconds[os.path.basename(path)] = round(time.time() - began, 2)
             problems.extend(found)
             print("[%d/%d] %s: %s (%.1f s)" % (n, len(paths), os.path.basename(path),
