@@ -96,7 +96,10 @@ def _props(field):
 
 
 def starts_of(doc: Any, rng: Any, and_next: bool = False) -> List[Any]:
-    """Cursors at the start of each paragraph ``rng`` touches (and of the one after it)."""
+    """Cursors at the start of each paragraph ``rng`` touches (and of the one after it:
+    an insertion opens a paragraph before it, and a deletion of whole paragraphs ends at
+    its start; a Reject after the document was saved, by hand or by autosave, gave it the
+    deleted list item's label, without Marginalia too)."""
     text = doc.getText()
     try:
         text.compareRegionStarts(rng, rng)

@@ -63,11 +63,6 @@ MAX_SLICES = 200
 # A tool function's parameters no model gives: the document, the call's plan, the flag a
 # protocol's form sets (Lean.defaults).
 _INTERNAL = ("doc", "plan", "edit_block")
-# Whose marks are noted with the paragraph after them too: an insertion opens a paragraph
-# before it, and a deletion of whole paragraphs ends at its start. A Reject after the
-# document was saved (by hand or by autosave) gave that paragraph the deleted one's list
-# label (Writer does so without Marginalia too).
-_NEXT_TOO = (tool_specs.AFTER, tool_specs.BLOCKS)
 
 
 def _action_spec(name):
@@ -358,8 +353,8 @@ class WriterToolbox:
         if call.anchor is None or call.every:
             return []
         try:
-            kept = mark_keeper.note(self.doc, mark_keeper.starts_of(
-                self.doc, call.anchor, and_next=call.spec.target in _NEXT_TOO))
+            kept = mark_keeper.note(self.doc, mark_keeper.starts_of(self.doc, call.anchor, (
+                call.spec.target in (tool_specs.AFTER, tool_specs.BLOCKS))))
             kept += mark_keeper.long_bookmarks(self.doc, call.anchor)
         except Exception:
             log.exception("could not note the marks %s touches", call.spec.name)
