@@ -229,3 +229,26 @@ def test_a_heading_numbered_by_its_style_gets_its_level_back_on_reject(office, t
         assert _lists(doc) == before
     finally:
         office.close(doc)
+
+
+def test_a_style_change_on_an_empty_paragraph_is_never_an_untracked_one(office):
+    """Writer records no style change on an empty paragraph: Suggest changed its style
+    untracked, and the card's Reject could not take it back (a Word cover page, an
+    empty paragraph holding its text boxes, showed it). An empty paragraph keeps its
+    style; a call on empty paragraphs only changes nothing and says so."""
+    doc = build(office, [("Standard", ""), ("Standard", "Body text."), ("Standard", "")])
+    try:
+        alone = turn(office, doc, ("set_paragraph_style", {"start": 1, "end": 1,
+                                                           "style": "Heading 2"}),
+                     apply="tracked")[0]
+        assert not alone["ok"] and "empty" in alone["content"]
+        assert [b["style"] for b in blocks(doc)] == ["Standard"] * 3
+        both = turn(office, doc, ("set_paragraph_style", {"start": 1, "end": 3,
+                                                          "style": "Heading 2"}),
+                    apply="tracked")[0]
+        assert both["ok"], both["content"]
+        assert [b["style"] for b in blocks(doc)] == ["Standard", "Heading 2", "Standard"]
+        _judge(office, doc, "reject_all")
+        assert [b["style"] for b in blocks(doc)] == ["Standard"] * 3
+    finally:
+        office.close(doc)

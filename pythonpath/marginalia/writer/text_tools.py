@@ -402,13 +402,14 @@ def insert_comment(doc: Any, rng: Any, comment: str) -> Any:
 
 
 def _field_at(rng: Any) -> Any:
-    """The text field with text of its own (an input field) that either end of ``rng``
-    lies strictly inside, or None."""
+    """The input field (a field with text of its own) that either end of ``rng`` lies
+    strictly inside, or None."""
     for point in (rng.getStart(), rng.getEnd()):
         try:
             text = point.getText()
             field = text.createTextCursorByRange(point).getPropertyValue("TextField")
-            if field is None:
+            # Only an input field: a comment's own range (an annotation) is no field text.
+            if field is None or not field.supportsService("com.sun.star.text.textfield.Input"):
                 continue
             anchor = field.getAnchor()
             # compareRegion*(a, b) > 0: a begins (ends) before b does.

@@ -17,6 +17,8 @@ from typing import Any, List
 from marginalia.errors import ToolError
 from marginalia.writer import selection
 
+EMPTY = ("That paragraph is empty: Writer cannot record a style change on an empty "
+         "paragraph as a suggestion, so nothing was changed.")
 NOT_RECORDED = ("Writer could not record that style change as a suggestion here; nothing "
                 "was changed.")
 
@@ -93,6 +95,13 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
             cursor = text.createTextCursorByRange(span.getStart())
             end = span.getEnd()
             while True:
+                if _empty(text, cursor):
+                    # Writer records no style change on an empty paragraph: changed, it
+                    # could not be rejected. It keeps its style (nothing shows there).
+                    if not cursor.gotoNextParagraph(False) or \
+                            text.compareRegionStarts(cursor, end) < 0:
+                        break
+                    continue
                 controller.select(cursor)
                 own = _own_list(cursor)
                 for given in names:
@@ -109,3 +118,11 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
                 if not cursor.gotoNextParagraph(False) or \
                         text.compareRegionStarts(cursor, end) < 0:
                     break
+    if first:
+        raise ToolError(EMPTY)          # every paragraph was empty: nothing changed
+
+
+def _empty(text: Any, cursor: Any) -> bool:
+    probe = text.createTextCursorByRange(cursor)
+    probe.gotoEndOfParagraph(True)
+    return probe.getString() == ""
