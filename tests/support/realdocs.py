@@ -227,6 +227,17 @@ def write_list_end_docx(path: str) -> str:
     return _package(path, body, _styles(), _numbering())
 
 
+def write_end_mark_docx(path: str) -> str:
+    """A .docx whose first paragraph starts with a footnote's number, holds a bookmark
+    over a word and ends in Word's _GoBack, a bookmark on a point."""
+    body = _p('<w:r><w:rPr><w:rStyle w:val="FootnoteReference"/></w:rPr><w:footnoteReference '
+              'w:id="1"/></w:r>' + _r("Video ") + '<w:bookmarkStart w:id="2" w:name="A"/>' +
+              _r("provides") + '<w:bookmarkEnd w:id="2"/>' + _r(" a way.") +
+              '<w:bookmarkStart w:id="1" w:name="_GoBack"/><w:bookmarkEnd w:id="1"/>') + \
+        _p(_r("More text."))
+    return _package(path, body, _styles(), _numbering())
+
+
 def _package(path: str, body: str, styles: str, numbering: str) -> str:
     body += ('<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" '
              'w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" '

@@ -50,6 +50,8 @@ class _Para:
 
 
 _NOTE_PROPS = ("Author", "Initials", "Content", "DateTimeValue")
+# The portions that only mark a place.
+_MARKS = ("Bookmark", "Annotation", "AnnotationEnd")
 
 
 def _read(text: Any, start: Any) -> Optional[_Para]:
@@ -67,7 +69,9 @@ def _read(text: Any, start: Any) -> Optional[_Para]:
     while portions.hasMoreElements():
         portion = portions.nextElement()
         kind = portion.getPropertyValue("TextPortionType")
-        if kind == "Text":
+        if kind not in _MARKS:
+            # Text, and what shows text of its own (a footnote's number, a field): the
+            # paragraph's string holds it, and places are counted in that string.
             done += len(portion.getString())
         elif kind == "Bookmark":
             name = portion.getPropertyValue("Bookmark").getName()
@@ -219,9 +223,14 @@ def _span(text, para, first, last):
     return cursor
 
 
-def _bookmarks(doc, text, para):
+def _bookmarks(doc, text, para, now):
     marks = doc.getBookmarks()
     for name, first, last in para.bookmarks:
+        if now is not None and (name, first, last) in now.bookmarks:
+            # Where it was, read as it was noted: its anchor's text can differ (Writer
+            # reads a point at a paragraph's end as the character before it), and
+            # putting it "back" moved it.
+            continue
         want = para.text[first:last]
         mark = _by_name(marks, name)
         if mark is not None and mark.getAnchor().getString() == want:
@@ -314,11 +323,13 @@ def restore(doc: Any, kept: List[Any], bookmarks_only: bool = False,
                     if value != was:
                         span.setPropertyValue(name, value)
                 _relevel(span, para.lists)
-            _bookmarks(doc, text, para)
-            if not bookmarks_only:
-                now = _read(text, para.start)
-                if now is not None:
-                    _notes(doc, text, para, now)
+            marks = doc.getBookmarks()
+            for name, _first, _last in para.bookmarks:
+                _by_name(marks, name)       # a copy's name first: then it reads as noted
+            now = _read(text, para.start)
+            _bookmarks(doc, text, para, now)
+            if not bookmarks_only and now is not None:
+                _notes(doc, text, para, now)
         except Exception:
             log.exception("could not put a paragraph's marks back")
 
