@@ -275,3 +275,31 @@ def test_bookmarks_after_a_footnote_number_stay_where_they_are(office, tmp_path,
         assert _bookmarks(doc) == before
     finally:
         office.close(doc)
+
+
+@pytest.mark.parametrize("mode", ["direct", "tracked"])
+def test_no_paragraph_is_inserted_inside_another_reviewers_deletion(office, mode):
+    """A paragraph inserted between two paragraphs another reviewer deleted (tracked)
+    split that deletion in two, and neither Undo nor Reject joined it again (a Word
+    document with deleted numbered paragraphs showed it)."""
+    doc = build(office, [("Standard", "One."), ("Standard", "Two."), ("Standard", "Three."),
+                         ("Standard", "Four.")])
+    try:
+        doc.setPropertyValue("RecordChanges", True)
+        span = find(doc, "Two.")
+        span.gotoRange(find(doc, "Four.").getStart(), True)
+        span.setString("")
+        doc.setPropertyValue("RecordChanges", False)
+        before = tracked_changes(doc)
+        assert len(before) == 1
+        inside = turn(office, doc, ("insert_paragraphs", {"markdown": "New.",
+                                                          "after_paragraph": 2}),
+                      apply=mode)[0]
+        assert not inside["ok"] and "tracked change" in inside["content"]
+        assert tracked_changes(doc) == before
+        outside = turn(office, doc, ("insert_paragraphs", {"markdown": "New.",
+                                                           "after_paragraph": 1}),
+                       apply=mode)[0]
+        assert outside["ok"], outside["content"]
+    finally:
+        office.close(doc)

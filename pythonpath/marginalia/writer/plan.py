@@ -314,12 +314,26 @@ def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
     turn: the document's own earlier suggestions (the user's, another reviewer's, an
     earlier turn's) are left as they are. Changing them directly would drop them, and
     tracked, accepting or rejecting this turn would not give back what they were."""
-    if plan.spec.target == AFTER:
+    if plan.spec.target == AFTER and (plan.anchor is None or plan.at_start):
         return
     try:
         spans = [s.getAnchor() if s.supportsService("com.sun.star.text.TextTable") else s
                  for s in tracked.others(doc, own)]
         if not spans:
+            return
+        if plan.spec.target == AFTER:
+            # A point strictly inside another's deletion: the new paragraph split it in
+            # two, and neither Undo nor Reject joined it again.
+            point, text = plan.anchor.getEnd(), doc.getText()
+            for span in spans:
+                try:
+                    inside = text.compareRegionStarts(span.getStart(), point) > 0 and \
+                        text.compareRegionStarts(point, span.getEnd()) > 0
+                except Exception:
+                    inside = False          # a change in a cell or a frame
+                if inside:
+                    raise ToolError(IN_TRACKED % ("after paragraph %d" % plan.first
+                                                  if plan.first else "there"))
             return
         if plan.problem:
             raise ToolError(UNSURE)
