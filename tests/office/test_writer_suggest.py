@@ -9,8 +9,9 @@ import pytest
 
 import uno
 
+from tests.support.docsnap import snapshot
 from tests.support.realdocs import (write_chapters_docx, write_end_mark_docx,
-                                    write_list_end_docx)
+                                    write_list_end_docx, write_word_mark_docx)
 from tests.support.writer import (annotations, blocks, build, find, prop, select,
                                   tracked_changes, turn)
 
@@ -301,5 +302,27 @@ def test_no_paragraph_is_inserted_inside_another_reviewers_deletion(office, mode
                                                            "after_paragraph": 1}),
                        apply=mode)[0]
         assert outside["ok"], outside["content"]
+    finally:
+        office.close(doc)
+
+
+@pytest.mark.parametrize("mode", ["direct", "tracked"])
+def test_a_point_bookmark_at_a_paragraphs_end_comes_back_there(office, tmp_path, mode):
+    """A point bookmark (Word's _GoBack) reads "" wherever it is: after the paragraph's
+    words were replaced and the turn taken back, Writer had put it at the paragraph's
+    start, and the mark keeper, comparing that text, left it there."""
+    doc = office.load(write_word_mark_docx(str(tmp_path / "marks.docx")))
+    try:
+        before = snapshot(doc)["body"]
+        assert before[0]["marks"] == ["Bookmark:Test", "Bookmark:Test", "Bookmark:_GoBack"]
+        result = turn(office, doc, ("replace_text", {"search": "Abcdef",
+                                                     "replacement": "changed words"}),
+                      apply=mode)[0]
+        assert result["ok"], result["content"]
+        if mode == "direct":
+            doc.getUndoManager().undo()
+        else:
+            _judge(office, doc, "reject_all")
+        assert snapshot(doc)["body"] == before
     finally:
         office.close(doc)

@@ -238,6 +238,14 @@ def write_end_mark_docx(path: str) -> str:
     return _package(path, body, _styles(), _numbering())
 
 
+def write_word_mark_docx(path: str) -> str:
+    """A .docx of one paragraph, "Abcdef": a bookmark over "cd", Word's _GoBack at its end."""
+    body = _p(_r("Ab") + '<w:bookmarkStart w:id="0" w:name="Test"/>' + _r("cd") +
+              '<w:bookmarkEnd w:id="0"/>' + _r("ef") + '<w:bookmarkStart w:id="1" '
+              'w:name="_GoBack"/><w:bookmarkEnd w:id="1"/>')
+    return _package(path, body, _styles(), _numbering())
+
+
 def _package(path: str, body: str, styles: str, numbering: str) -> str:
     body += ('<w:sectPr><w:pgSz w:w="11906" w:h="16838"/><w:pgMar w:top="1440" '
              'w:right="1440" w:bottom="1440" w:left="1440" w:header="708" w:footer="708" '

@@ -226,14 +226,14 @@ def _span(text, para, first, last):
 def _bookmarks(doc, text, para, now):
     marks = doc.getBookmarks()
     for name, first, last in para.bookmarks:
-        if now is not None and (name, first, last) in now.bookmarks:
-            # Where it was, read as it was noted: its anchor's text can differ (Writer
-            # reads a point at a paragraph's end as the character before it), and
-            # putting it "back" moved it.
-            continue
-        want = para.text[first:last]
         mark = _by_name(marks, name)
-        if mark is not None and mark.getAnchor().getString() == want:
+        if now is not None:
+            # Where it is, read as it was noted. Not by its anchor's text: a point reads
+            # "" anywhere (Word's _GoBack came back at the paragraph's start), and Writer
+            # reads a point at a paragraph's end as the character before it.
+            if (name, first, last) in now.bookmarks:
+                continue
+        elif mark is not None and mark.getAnchor().getString() == para.text[first:last]:
             continue
         span = _span(text, para, first, last)
         if span is None:
