@@ -122,7 +122,14 @@ def _redlines(doc: Any, redline_text: Dict[str, str]) -> List[List[str]]:
 
 def _frames(doc: Any) -> List[str]:
     frames = doc.getTextFrames()
-    return sorted(frames.getByName(n).getString() for n in frames.getElementNames())
+    return sorted(_frame_text(frames.getByName(n)) for n in frames.getElementNames())
+
+
+def _frame_text(frame: Any) -> str:
+    try:
+        return frame.getString()
+    except Exception:       # a Word text box drawn as a shape holds no text Writer reads
+        return "(no text)"
 
 
 def snapshot(doc: Any) -> Dict[str, Any]:
