@@ -251,6 +251,11 @@ def _notes(doc, text, para, now):
         same = [(field, a, b) for field, a, b, p in now.notes if p == props]
         if any((a, b) == (first, last) for _field, a, b in same):
             continue
+        if first != last and any(a != b for _field, a, b in same):
+            # Back on words, only moved (Writer's Undo of a replaced paragraph puts its
+            # comments a word later): left so. A comment made anew loses its replies,
+            # and Writer 7.4 died undoing a later deletion of that paragraph.
+            continue
         span = _span(text, para, first, last)
         if span is None:
             continue
