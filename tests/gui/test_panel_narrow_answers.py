@@ -54,7 +54,7 @@ def test_a_table_reads_as_records_and_rules_stay_on_one_line(gui_office, gui_doc
     time.sleep(0.5)
     screenshot(gui_office, "answers_narrow_light_en.png")
 
-    panel.type(ARABIC_QUESTION)
+    panel.paste(ARABIC_QUESTION)   # xdotool drops Arabic letters
     panel.key("Return")
     panel.wait_transcript(ARABIC_ANSWER[:8])
     panel.wait_idle()
