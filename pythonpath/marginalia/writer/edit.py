@@ -301,7 +301,7 @@ def _ends_in_insertion(doc: Any, end: Any) -> bool:
     its end. Opened at the next one's start, Writer joins the new insertion to that one
     across the paragraph break between them (insertions of one author that meet merge),
     and rejecting it took the document's own break too: two paragraphs became one."""
-    if not doc.getPropertyValue("RecordChanges") or not tracked.inside_insertion(doc, end):
+    if not _in_tracked_insertion(doc, end):
         return False
     whole = end.getText().createTextCursorByRange(end)
     whole.gotoStartOfParagraph(True)
@@ -380,7 +380,12 @@ def delete_blocks(doc: Any, loc: Locator, first: int, last: int) -> None:
     if before is not None:
         before.gotoEndOfParagraph(False)
         before.gotoRange(span.getEnd(), True)
-    if after is not None and not (before is not None and _came_with_break(doc, before)):
+    # With changes tracked, paragraphs that are one tracked insertion with the break
+    # before them (made earlier in this turn, say) take that break: deleting the next
+    # paragraph's break instead removed the document's own (Writer drops what lies in the
+    # insertion, and the break with it), and rejecting the insertion later joined two of
+    # the user's paragraphs.
+    if after is not None and not (before is not None and _in_tracked_insertion(doc, before)):
         # Start of the first to start of the next: the next keeps its attributes.
         cursor = text.createTextCursorByRange(span.getStart())
         cursor.gotoRange(after, True)
@@ -392,11 +397,7 @@ def delete_blocks(doc: Any, loc: Locator, first: int, last: int) -> None:
     cursor.setString("")
 
 
-def _came_with_break(doc: Any, with_break_before: Any) -> bool:
-    """Whether, changes being tracked, the paragraphs to delete and the break before them
-    are one tracked insertion (made earlier in this turn, say): then that break goes with
-    them. Deleting the next paragraph's break instead would remove the document's own
-    break (Writer drops what lies in the insertion, and the break with it), and rejecting
-    the insertion later would join two of the user's paragraphs."""
-    return bool(doc.getPropertyValue("RecordChanges")) and \
-        tracked.inside_insertion(doc, with_break_before)
+
+def _in_tracked_insertion(doc: Any, rng: Any) -> bool:
+    """Whether changes are being recorded and ``rng`` lies inside one tracked insertion."""
+    return bool(doc.getPropertyValue("RecordChanges")) and tracked.inside_insertion(doc, rng)

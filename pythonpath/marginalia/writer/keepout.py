@@ -161,16 +161,20 @@ def check_ranges(doc: Any, ranges: List[Any], found: Optional[List] = None) -> N
                 refuse(doc, anchor)
 
 
+def strictly_inside(text: Any, point: Any, rng: Any) -> bool:
+    """Whether ``point`` lies inside ``rng``, not at either end; False when one of them
+    is not in ``text`` (a cell, a frame)."""
+    try:
+        return _order(text, rng.getStart(), point) > 0 and _order(text, point, rng.getEnd()) > 0
+    except Exception:
+        return False
+
+
 def check_point(doc: Any, point: Any, found: List) -> None:
     """Refuse an insertion at ``point`` strictly inside a marked passage."""
     text = doc.getText()
     for _name, anchor in found:
-        try:
-            inside = _order(text, anchor.getStart(), point) > 0 and \
-                _order(text, point, anchor.getEnd()) > 0
-        except Exception:
-            inside = False
-        if inside:
+        if strictly_inside(text, point, anchor):
             refuse(doc, anchor)
 
 

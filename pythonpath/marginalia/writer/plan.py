@@ -325,15 +325,9 @@ def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
             # A point strictly inside another's deletion: the new paragraph split it in
             # two, and neither Undo nor Reject joined it again.
             point, text = plan.anchor.getEnd(), doc.getText()
-            for span in spans:
-                try:
-                    inside = text.compareRegionStarts(span.getStart(), point) > 0 and \
-                        text.compareRegionStarts(point, span.getEnd()) > 0
-                except Exception:
-                    inside = False          # a change in a cell or a frame
-                if inside:
-                    raise ToolError(IN_TRACKED % ("after paragraph %d" % plan.first
-                                                  if plan.first else "there"))
+            if any(keepout.strictly_inside(text, point, span) for span in spans):
+                raise ToolError(IN_TRACKED % ("after paragraph %d" % plan.first
+                                              if plan.first else "there"))
             return
         if plan.problem:
             raise ToolError(UNSURE)

@@ -16,7 +16,7 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import docview, rediff
 from marginalia.errors import ToolError
 from marginalia.writer import edit
-from marginalia.writer import finder, read, rewrite
+from marginalia.writer import finder, keepout, read, rewrite
 from marginalia.writer.args import as_bool, as_text, parse_color, plain_replacement
 from marginalia.writer.bodymap import Offsets
 from marginalia.writer.binding import binds
@@ -409,12 +409,9 @@ def _field_at(rng: Any) -> Any:
             text = point.getText()
             field = text.createTextCursorByRange(point).getPropertyValue("TextField")
             # Only an input field: a comment's own range (an annotation) is no field text.
-            if field is None or not field.supportsService("com.sun.star.text.textfield.Input"):
-                continue
-            anchor = field.getAnchor()
-            # compareRegion*(a, b) > 0: a begins (ends) before b does.
-            if (text.compareRegionStarts(anchor, point) > 0 and
-                    text.compareRegionEnds(point, anchor) > 0):
+            if field is not None and \
+                    field.supportsService("com.sun.star.text.textfield.Input") and \
+                    keepout.strictly_inside(text, point, field.getAnchor()):
                 return field
         except Exception:
             continue
