@@ -31,7 +31,7 @@ from marginalia.writer.rewrite import advance
 log = logging.getLogger("marginalia.writer")
 
 # The style first: setting it may reset the list attributes set after it.
-PARA_PROPS = ("ParaStyleName", "OutlineLevel", "NumberingStyleName", "ListId", "NumberingLevel",
+PARA_PROPS = ("ParaStyleName", "NumberingStyleName", "ListId", "NumberingLevel",
               "NumberingIsNumber")
 # Paragraphs whose marks are noted for one edit: beyond this the edit is left as it is.
 MOST = 400
@@ -224,9 +224,10 @@ def _span(text, para, first, last):
 
 
 def _bookmarks(doc, text, para, now):
+    """Put back the noted bookmarks that moved (a copy has its name back by now)."""
     marks = doc.getBookmarks()
     for name, first, last in para.bookmarks:
-        mark = _by_name(marks, name)
+        mark = marks.getByName(name) if marks.hasByName(name) else None
         if now is not None:
             # Where it is, read as it was noted. Not by its anchor's text: a point reads
             # "" anywhere (Word's _GoBack came back at the paragraph's start), and Writer
@@ -323,10 +324,7 @@ def restore(doc: Any, kept: List[Any], bookmarks_only: bool = False,
             if span is None:
                 continue        # not the noted paragraph (any more): leave it
             if lists and not bookmarks_only:
-                now = span.getPropertyValues(PARA_PROPS)
-                for name, value, was in zip(PARA_PROPS, para.lists, now):
-                    if value != was:
-                        span.setPropertyValue(name, value)
+                _put_lists(span, para.lists)
                 _relevel(span, para.lists)
             marks = doc.getBookmarks()
             for name, _first, _last in para.bookmarks:
@@ -349,7 +347,13 @@ def _relevel(span: Any, lists: tuple) -> None:
     style = span.getPropertyValue("ParaStyleName")
     span.setPropertyValue("ParaStyleName", "Standard")
     span.setPropertyValue("ParaStyleName", style)
-    for name, value in zip(PARA_PROPS[1:], lists[1:]):
+    _put_lists(span, lists)
+
+
+def _put_lists(span: Any, lists: tuple) -> None:
+    """Set the paragraph properties (PARA_PROPS) that differ from ``lists``, in order,
+    each read just before: setting one may reset those after it."""
+    for name, value in zip(PARA_PROPS, lists):
         if span.getPropertyValue(name) != value:
             span.setPropertyValue(name, value)
 
