@@ -6,8 +6,8 @@ are read and driven through the review.* job commands the panel's card uses.
 
 import pytest
 
-from tests.support.writer import (annotations, build, find, save_and_reload, texts,
-                                  tracked_changes, turn)
+from tests.support.writer import (annotations, build, find, save_and_reload, text_fields,
+                                  texts, tracked_changes, turn)
 
 EVERY_TOOL = [
     ("replace_text", {"search": "every region", "replacement": "all regions"}),
@@ -184,13 +184,8 @@ def test_comment_only_adds_no_tracked_change_where_the_document_records_them(off
 
 
 def _input_fields(doc):
-    found = []
-    enum = doc.getTextFields().createEnumeration()
-    while enum.hasMoreElements():
-        field = enum.nextElement()
-        if field.supportsService("com.sun.star.text.textfield.Input"):
-            found.append(field.getPropertyValue("Content"))
-    return found
+    return [field.getPropertyValue("Content")
+            for field in text_fields(doc, "com.sun.star.text.textfield.Input")]
 
 
 @pytest.mark.parametrize("mode,call", [

@@ -3,8 +3,8 @@
 import json
 import os
 
-from tests.support.writer import (annotations, blocks, build, find, prop, redlines, sample,
-                                  save_and_reload, texts, turn)
+from tests.support.writer import (annotations, blocks, build, comment_on, prop, redlines,
+                                  sample, save_and_reload, texts, turn)
 
 AI = "Marginalia (AI)"
 
@@ -231,10 +231,7 @@ def test_undoing_a_deletion_after_an_undone_replacement_keeps_the_office_alive(o
                          ("Standard", "Par6")])
     try:
         for content in ("COMMENT", "RESPONSE", "Another"):
-            note = doc.createInstance("com.sun.star.text.textfield.Annotation")
-            note.setPropertyValue("Author", "Someone")
-            note.setPropertyValue("Content", content)
-            doc.getText().insertTextContent(find(doc, passage), note, True)
+            comment_on(doc, passage, content)
         undo = doc.getUndoManager()
         for call in (("replace_paragraphs", {"start": 2, "end": 2, "markdown": "A replaced one."}),
                      ("delete_paragraphs", {"start": 2, "end": 2})):

@@ -12,8 +12,8 @@ import uno
 from tests.support.docsnap import snapshot
 from tests.support.realdocs import (write_chapters_docx, write_end_mark_docx,
                                     write_list_end_docx, write_word_mark_docx)
-from tests.support.writer import (annotations, blocks, build, find, prop, select,
-                                  tracked_changes, turn)
+from tests.support.writer import (annotations, blocks, build, comment_on, find, prop,
+                                  select, tracked_changes, turn)
 
 AI = "Marginalia (AI)"
 WORDS = [("Standard", "We recieve mail and they recieve it, teh end."),
@@ -139,6 +139,13 @@ def test_a_turn_that_meets_its_own_insertion_is_taken_back_whole(office, calls):
             office.close(doc)
 
 
+def _save_as_odt(doc, tmp_path):
+    """A save as .odt between the turn and the Reject, as by hand or by autosave: Writer
+    renames and re-anchors what lies in tracked deletions then."""
+    doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
+                   (prop("FilterName", "writer8"),))
+
+
 def _bookmarks(doc):
     marks = doc.getBookmarks()
     return sorted((n, marks.getByName(n).getAnchor().getString())
@@ -158,8 +165,7 @@ def test_a_bookmark_saved_inside_a_tracked_change_keeps_its_name_after_reject(of
                                                      "replacement": "Changed"}),
                       apply="tracked")[0]
         assert result["ok"], result["content"]
-        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
-                       (prop("FilterName", "writer8"),))
+        _save_as_odt(doc, tmp_path)
         _judge(office, doc, "reject_all")
         assert _bookmarks(doc) == [("ABCD-1234", "Bookmarked")]
         assert blocks(doc)[0]["text"] == "Bookmarked words here."
@@ -176,16 +182,12 @@ def test_comments_in_a_deleted_paragraph_saved_then_rejected_are_there_once(offi
                          ("Standard", "Last.")])
     try:
         for word, content in (("here", "Comment Added"), ("is her", "Comment3")):
-            note = doc.createInstance("com.sun.star.text.textfield.Annotation")
-            note.setPropertyValue("Author", "Someone")
-            note.setPropertyValue("Content", content)
-            doc.getText().insertTextContent(find(doc, word), note, True)
+            comment_on(doc, word, content)
         before = sorted(annotations(doc))
         result = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2}),
                       apply="tracked")[0]
         assert result["ok"], result["content"]
-        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
-                       (prop("FilterName", "writer8"),))
+        _save_as_odt(doc, tmp_path)
         _judge(office, doc, "reject_all")
         assert sorted(annotations(doc)) == before
         assert [b["text"] for b in blocks(doc)][1] == "Comment is here. Example."
@@ -208,8 +210,7 @@ def test_the_paragraph_after_a_deleted_list_item_gets_no_label_from_a_save(offic
         result = turn(office, doc, ("delete_paragraphs", {"start": 2, "end": 2}),
                       apply="tracked")[0]
         assert result["ok"], result["content"]
-        doc.storeToURL(uno.systemPathToFileUrl(str(tmp_path / "saved.odt")),
-                       (prop("FilterName", "writer8"),))
+        _save_as_odt(doc, tmp_path)
         _judge(office, doc, "reject_all")
         assert _lists(doc) == before
     finally:

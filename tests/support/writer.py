@@ -220,13 +220,26 @@ SAMPLE_READ = [
 ]
 
 
-def annotations(doc):
-    """(author, content, anchored text) of every comment in the document."""
-    out = []
+def text_fields(doc, service):
+    """The document's text fields of one kind ("com.sun.star.text.textfield.Input")."""
     enum = doc.getTextFields().createEnumeration()
     while enum.hasMoreElements():
         field = enum.nextElement()
-        if field.supportsService("com.sun.star.text.textfield.Annotation"):
-            out.append((field.getPropertyValue("Author"), field.getPropertyValue("Content"),
-                        field.getAnchor().getString()))
-    return out
+        if field.supportsService(service):
+            yield field
+
+
+def annotations(doc):
+    """(author, content, anchored text) of every comment in the document."""
+    return [(field.getPropertyValue("Author"), field.getPropertyValue("Content"),
+             field.getAnchor().getString())
+            for field in text_fields(doc, "com.sun.star.text.textfield.Annotation")]
+
+
+def comment_on(doc, text, content, author="Someone"):
+    """Anchor a comment by ``author`` on the first ``text`` of the document."""
+    note = doc.createInstance("com.sun.star.text.textfield.Annotation")
+    note.setPropertyValue("Author", author)
+    note.setPropertyValue("Content", content)
+    found = find(doc, text)
+    found.getText().insertTextContent(found, note, True)
