@@ -369,8 +369,13 @@ def _pages_fit(fit_office, fit_doc, catalogs, languages):
                     catalog = catalogs[language]
                     on_main(fit_office, lambda: (_translate(window, catalog),
                                                  page_fit.fit(window)))
-                ids = {n: window.getControl(n) for n in window.getModel().getElementNames()}
-                controls = fit_probe.measure(window, page, ids)
+                # Measured on the main thread, as the product's own measure is: a peer
+                # read from the bridge's thread while the new window paints once
+                # took the office down.
+                on_main(fit_office, lambda: box.update(controls=fit_probe.measure(
+                    window, page, {n: window.getControl(n)
+                                   for n in window.getModel().getElementNames()})))
+                controls = box["controls"]
                 CHECKED.append((fit_office.plugin + " " + page, language, len(controls)))
                 assert len(controls) >= 5, controls
                 judged[page, language] = {c["id"]: c["text"] for c in controls}

@@ -50,20 +50,24 @@ def _open(office, doc):
     return open_page(office, "PromptsPage.xdl", "org.marginalia.PromptsHandler")
 
 
-def _items(window):
-    return list(window.getControl("PromptList").getItems())
+def _items(office, window):
+    """The list's rows, read on the main thread: the page rebuilds the list there (all
+    rows removed, then added), so a read from here could catch it empty halfway."""
+    box = {}
+    on_main(office, lambda: box.update(rows=list(window.getControl("PromptList").getItems())))
+    return box["rows"]
 
 
 def test_prompts_page_adds_edits_moves_hides_and_saves(gui_office, gui_doc):
     gui_office.job("prompts.save", prompts=[])
     window, handler, parent = _open(gui_office, gui_doc)
     try:
-        assert _items(window) == BUILTIN_NAMES
+        assert _items(gui_office, window) == BUILTIN_NAMES
         # A built-in's text is fixed; only its output mode and Hidden can change.
         assert window.getControl("NameField").getModel().ReadOnly is True
 
         _press(window, "Add")       # the click is handled a moment later
-        wait_for(lambda: _items(window)[-1] == "New prompt", what="the new prompt")
+        wait_for(lambda: _items(gui_office, window)[-1] == "New prompt", what="the new prompt")
 
         def edit():
             window.getControl("NameField").setText("Punchy")
@@ -71,7 +75,7 @@ def test_prompts_page_adds_edits_moves_hides_and_saves(gui_office, gui_doc):
             window.getControl("ModeList").selectItemPos(2, True)     # Add as a comment
         on_main(gui_office, edit)
         _press(window, "Up")
-        wait_for(lambda: _items(window)[-2:] == ["Punchy", "Summarize"], what="the move")
+        wait_for(lambda: _items(gui_office, window)[-2:] == ["Punchy", "Summarize"], what="the move")
 
         screenshot(gui_office, "quick_prompts_page.png")
         on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
@@ -92,14 +96,14 @@ def test_deleting_a_builtin_hides_it_and_reset_reads_the_library_again(gui_offic
     window, handler, parent = _open(gui_office, gui_doc)
     try:
         _press(window, "Delete")           # the first entry, Improve writing: hidden
-        wait_for(lambda: _items(window)[0] == "Improve writing (hidden)", what="hidden")
+        wait_for(lambda: _items(gui_office, window)[0] == "Improve writing (hidden)", what="hidden")
         wait_for(lambda: "hidden, not deleted" in
                  window.getControl("PromptsStatus").getModel().Label, what="the sentence")
         assert window.getControl("HiddenCheck").getState() == 1
         on_main(gui_office, lambda: handler.callHandlerMethod(window, "back", "external_event"))
-        assert _items(window) == BUILTIN_NAMES
+        assert _items(gui_office, window) == BUILTIN_NAMES
         _press(window, "Delete")
-        wait_for(lambda: _items(window)[0] == "Improve writing (hidden)", what="hidden again")
+        wait_for(lambda: _items(gui_office, window)[0] == "Improve writing (hidden)", what="hidden again")
         on_main(gui_office, lambda: handler.callHandlerMethod(window, "ok", "external_event"))
         library = gui_office.job("prompts.load")
         assert library[0]["id"] == "improve" and library[0]["hidden"] is True
