@@ -6,7 +6,7 @@ tool result (English: models follow it best), and UNEXPECTED stays English in th
 (the MCP server sends it to the agent) and is translated only in ``user_sentence``.
 """
 
-from typing import Optional
+from typing import Any, Optional
 
 from marginalia.i18n.catalog import N_, tr
 
@@ -54,7 +54,12 @@ class PolicyError(ConfigError):
 
 
 class ToolError(MarginaliaError):
-    """A tool refused its arguments or could not act; goes back to the model."""
+    """A tool refused its arguments or could not act; its text goes back to the model,
+    ``phrase`` (an i18n.phrase.Phrase, when the refuser wrote one) to the user."""
+
+    def __init__(self, message: str = "", phrase: Any = None) -> None:
+        super().__init__(message)
+        self.phrase = phrase
 
 
 class Cancelled(MarginaliaError):

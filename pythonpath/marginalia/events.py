@@ -53,6 +53,7 @@ class Event:
     ok: Optional[bool] = None
     result: Optional[str] = None
     summary: Optional[str] = None
+    phrase: Optional[Dict[str, Any]] = None     # the summary as data (i18n.phrase), JSON-ready
     usage: Optional[Dict[str, Any]] = None
     message: Optional[str] = None
     finish_reason: Optional[str] = None

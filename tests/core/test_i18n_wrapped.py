@@ -12,6 +12,7 @@ from marginalia.chat.prompt import system_prompt
 from marginalia.chat.tools import ToolRegistry
 from marginalia.cli import headless, terminal_language
 from marginalia.config import Settings
+from marginalia.document import tool_lines
 from marginalia.errors import UNEXPECTED, ToolError, user_sentence
 from marginalia.i18n import catalog, po
 from marginalia.i18n.catalog import N_, tr
@@ -96,15 +97,17 @@ def test_what_the_model_reads_stays_english(pseudo_locale):
     assert "\u00b7]" not in system and "You are" in system
     # a tool's refusal goes back to the model in English; its line for the user is not
     def refuse(text):
-        raise ToolError("That passage is marked \u201cKeep Marginalia out\u201d; leave it.")
+        raise ToolError("That passage is marked \u201cKeep Marginalia out\u201d; leave it.",
+                        tool_lines.kept_out(tool_lines.place(None)))
     registry = ToolRegistry()
     registry.register("edit", "Edits.", {"type": "object", "properties": {
         "text": {"type": "string"}}, "required": ["text"]}, refuse)
     result = registry.call("edit", {"text": "x"})
     assert result.content == ("Error: That passage is marked \u201cKeep Marginalia out\u201d; "
                               "leave it.")
-    assert tool_words.tool_line("edit", False, result.summary) == pseudo(
-        tool_words.KEPT_OUT) % "that passage"
+    assert tool_words.tool_line("edit", False, result.summary, result.phrase) == pseudo(
+        "Left %(where)s alone: you keep Marginalia out of it \u2014 nothing changed") % {
+            "where": pseudo("a marked passage")}
     # the frame a quick action puts around the (translated) instruction, Test connection's
     # request, the note the model gets under a selection-only policy, the agents' titles
     library = {p.pid: p for p in prompts.merge([])}
@@ -199,9 +202,5 @@ def test_the_runner_speaks_the_terminals_language(tmp_path, monkeypatch, english
 def test_a_refusals_place_is_in_the_users_words(pseudo_locale):
     """The writer's reasons are the model's English; the place they name ("paragraph 3")
     is said in the user's words in the line the user reads."""
-    line = tool_words.refusal("paragraphs 3\u20135 is marked \u201cKeep Marginalia out\u201d; "
-                              "leave it as it is.")
-    assert line == pseudo("Left %s alone: you keep Marginalia out of it") % (pseudo(
-        "paragraphs %(first)d\u2013%(last)d") % {"first": 3, "last": 5}) + "."
     line = tool_words.refusal("Paragraph 4 does not begin with \u201cThe cat\u201d.")
-    assert pseudo("paragraph %d") % 4 in line
+    assert pseudo("paragraph %(n)d") % {"n": 4} in line

@@ -1,74 +1,125 @@
-"""The panel's tool lines for refusals: the user's words, never the model's instructions."""
+"""The panel's tool lines: the tool's own phrase in the user's words, never the model's
+instructions; refusals without a phrase read from the writer's English as before."""
 
 import pytest
 
-from marginalia.document import expect
-from marginalia.ui.tool_words import tool_line
-from marginalia.writer import block_tools, keepout, plan, toolbox  # noqa: F401 (their words)
+from marginalia import events as ev
+from marginalia.document import expect, tool_lines
+from marginalia.document.tool_specs import spec
+from marginalia.i18n import catalog
+from marginalia.i18n.phrase import Phrase, phrase, phrase_n
+from marginalia.i18n.pseudo import pseudo
+from marginalia.ui.tool_words import in_user_words, refusal, tool_line
 
 # Words that address the model: advice, tool names, "the user" in the third person.
 MODEL_WORDS = ("ask the user", "the user", "Leave ", "leave ", "read it again", "Read the",
                "retry", "try again", "_", "expect=", "call ", "Give ")
+# The model's sentence a refusal comes with: the panel never shows it when there is a phrase.
+FOR_THE_MODEL = "Paragraph 3 is marked; leave it, or ask the user. Nothing was changed."
+
+
+@pytest.mark.parametrize("said,shown", [
+    (tool_lines.kept_out(tool_lines.place(3)),
+     "Left paragraph 3 alone: you keep Marginalia out of it \u2014 nothing changed"),
+    (tool_lines.kept_out(tool_lines.place(2, 4)),
+     "Left paragraphs 2\u20134 alone: you keep Marginalia out of it \u2014 nothing changed"),
+    (tool_lines.kept_out(tool_lines.place(None)),
+     "Left a marked passage alone: you keep Marginalia out of it \u2014 nothing changed"),
+    (tool_lines.in_tracked(tool_lines.place(4)),
+     "Left paragraph 4 alone: it holds a tracked change not yet accepted or rejected"
+     " \u2014 nothing changed"),
+    (tool_lines.in_tracked(None),
+     "Left that text alone: it holds a tracked change not yet accepted or rejected"
+     " \u2014 nothing changed"),
+    (tool_lines.unsure(),
+     "Couldn't tell which part of the document the edit would change \u2014 nothing changed"),
+    (tool_lines.changed(spec("replace_paragraphs").words.action),
+     "Couldn't rewrite the paragraphs: the document changed since the model read it"
+     " \u2014 nothing changed"),
+    (tool_lines.not_found("Costs rose"),
+     "Couldn't find \u201cCosts rose\u201d \u2014 nothing changed"),
+])
+def test_a_refusals_phrase_is_its_line(said, shown):
+    line = tool_line("replace_text", False, "replace_text failed: " + FOR_THE_MODEL, said)
+    assert line == shown
+    assert not any(word in line for word in MODEL_WORDS), line
+    # The same line from a kept chat: the event's JSON form read back.
+    event = ev.Entry.from_dict(ev.Entry.event(ev.Event(
+        ev.TOOL_RESULT, name="replace_text", ok=False, summary="x", phrase=said.to_dict())
+    ).to_dict()).payload
+    assert tool_line(event.name, event.ok, event.summary, event.phrase) == shown
+    # Where a refusal is one sentence (a quick action, the card's Apply): the same words.
+    assert refusal(FOR_THE_MODEL, said) == in_user_words(FOR_THE_MODEL, said) == shown + "."
 
 
 @pytest.mark.parametrize("name,reason,shown", [
-    ("replace_text", keepout.REFUSED % "Paragraph 3",
-     "Left paragraph 3 alone: you keep Marginalia out of it \u2014 nothing changed"),
-    ("delete_paragraphs", keepout.REFUSED % "Paragraphs 2\u20134",
-     "Left paragraphs 2\u20134 alone: you keep Marginalia out of it \u2014 nothing changed"),
-    ("replace_text", keepout.REFUSED % "A marked passage",
-     "Left a marked passage alone: you keep Marginalia out of it \u2014 nothing changed"),
-    ("replace_text", plan.IN_TRACKED % "paragraph 4",
-     "Left paragraph 4 alone: it holds a tracked change not yet accepted or rejected"
-     " \u2014 nothing changed"),
-    ("replace_text", plan.UNSURE,
-     "Couldn't tell which part of the document the edit would change \u2014 nothing changed"),
-    ("replace_paragraphs", toolbox.STALE,
-     "Couldn't rewrite the paragraphs: the document changed since the model read it"
-     " \u2014 nothing changed"),
     ("replace_paragraphs", expect.mismatch(3, "Now it reads", [], "Old words"),
      "Couldn't rewrite the paragraphs: paragraph 3 no longer reads as the model expected"
      " \u2014 nothing changed"),
     ("replace_paragraphs", expect.mismatch(3, "Now it reads", [5], "Old words"),
      "Couldn't rewrite the paragraphs: paragraph 3 no longer reads as the model expected"
      " \u2014 nothing changed"),
-    ("replace_text", toolbox.FAULT % "change the text",
+    ("replace_text", "Writer could not change the text here; nothing was changed.",
      "Couldn't change the text: Writer could not change the text here \u2014 nothing changed"),
     ("replace_selection", "Nothing is selected. Ask the user to select text, or use "
      "replace_text or replace_paragraphs.", "Couldn't replace the selection: nothing is selected"),
     ("replace_paragraphs", "start 9 is out of range: the document has paragraphs 1 to 3.",
      "Couldn't rewrite the paragraphs: the model's request did not fit"),
 ])
-def test_a_refusal_tells_the_user_what_happened(name, reason, shown):
+def test_a_refusal_without_a_phrase_is_read_for_the_user(name, reason, shown):
     line = tool_line(name, False, "%s failed: %s" % (name, reason))
     assert line == shown
     assert not any(word in line for word in MODEL_WORDS), line
 
 
-def test_the_model_keeps_its_instruction():
-    # The refusal the model reads still tells it what to do; only the panel's line changes.
-    assert "ask the user to remove the mark" in keepout.REFUSED
-    assert "ask the user to accept" in plan.IN_TRACKED
-
-
-@pytest.mark.parametrize("reason,said", [
-    (keepout.REFUSED % "Paragraph 2",
-     "Left paragraph 2 alone: you keep Marginalia out of it \u2014 nothing changed."),
-    (plan.UNSURE,
-     "Couldn't tell which part of the document the edit would change \u2014 nothing changed."),
-    ("The text changed while Marginalia was working on it, so the answer was not put in the "
-     "document; it is in the chat.", "The text changed while Marginalia was working on it, so "
-     "the answer was not put in the document; it is in the chat."),
+@pytest.mark.parametrize("said,english", [
+    (phrase_n("Replaced %(n)d occurrence of \u201c%(what)s\u201d",
+              "Replaced %(n)d occurrences of \u201c%(what)s\u201d", 1, what="Costs"),
+     "Replaced 1 occurrence of \u201cCosts\u201d"),
+    (phrase_n("Replaced %(n)d occurrence of \u201c%(what)s\u201d",
+              "Replaced %(n)d occurrences of \u201c%(what)s\u201d", 3, what="Costs"),
+     "Replaced 3 occurrences of \u201cCosts\u201d"),
+    (phrase_n("Inserted %(n)d paragraph %(where)s", "Inserted %(n)d paragraphs %(where)s", 2,
+              where=phrase("after paragraph %(n)d", n=4)),
+     "Inserted 2 paragraphs after paragraph 4"),
+    (tool_lines.read_line(1, 5, 9), "Read paragraphs 1\u20135 of 9"),
 ])
-def test_a_quick_actions_refusal_is_one_sentence_for_the_user(reason, said):
-    from marginalia.ui.tool_words import refusal
-    assert refusal(reason) == said
+def test_a_done_line_is_the_tools_phrase(said, english):
+    assert str(said) == english
+    assert tool_line("replace_text", True, english, said) == english
+    assert tool_line("replace_text", True, english, said.to_dict()) == english
+    assert Phrase.from_dict(said.to_dict()) == said
 
 
-def test_the_change_card_words_a_tool_refusal_for_the_user_and_leaves_its_own_sentences():
-    from marginalia.ui.tool_words import in_user_words
-    from marginalia.writer import review
-    assert in_user_words(keepout.REFUSED % "Paragraph 3") == (
-        "Left paragraph 3 alone: you keep Marginalia out of it \u2014 nothing changed.")
-    for own in (review.NOT_LATEST, review.NOT_FOUND, review.CANNOT):
-        assert in_user_words(own) == own
+@pytest.fixture
+def pseudo_locale():
+    assert catalog.install(catalog.PSEUDO, "/nonexistent") == catalog.PSEUDO
+    yield
+    catalog.install("en", "/nonexistent")
+
+
+def test_the_line_is_in_the_users_language_and_the_documents_words_are_not(pseudo_locale):
+    said = phrase_n("Inserted %(n)d paragraph %(where)s", "Inserted %(n)d paragraphs %(where)s",
+                    2, where=phrase("after paragraph %(n)d", n=4))
+    line = tool_line("insert_paragraphs", True, str(said), said.to_dict())
+    assert line == pseudo("Inserted %(n)d paragraphs %(where)s") % {
+        "n": 2, "where": pseudo("after paragraph %(n)d") % {"n": 4}}
+    quoted = tool_line("replace_text", False, "x", tool_lines.not_found("Kosten"))
+    assert "\u201cKosten\u201d" in quoted and quoted != str(tool_lines.not_found("Kosten"))
+
+
+def test_a_translation_that_drops_a_filler_falls_back_to_english(monkeypatch):
+    from marginalia.i18n import phrase as phrase_module
+    monkeypatch.setattr(phrase_module, "tr", lambda text: "Ersetzt %(wrong)s")
+    said = phrase("Commented on \u201c%(what)s\u201d", what="Costs")
+    assert said.words() == "Commented on \u201cCosts\u201d"
+
+
+def test_a_kept_phrase_that_is_not_one_reads_the_summary():
+    assert tool_line("read_document", True, "Read paragraphs 1\u20132 of 2",
+                     {"nope": 1}) == "Read paragraphs 1\u20132 of 2"
+
+
+def test_the_change_card_leaves_its_own_sentences():
+    own = "That change is no longer in the document."
+    assert in_user_words(own) == own

@@ -17,7 +17,7 @@ from marginalia.i18n import po, pseudo, tags
 from tests.gui.test_panel_fit import problems
 from tests.support import sse_server as sse
 from tests.support.panel_driver import (screen_share, screenshot, set_model_answered,
-                                        show_deck, wait_for)
+                                        set_paragraphs, show_deck, wait_for)
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 # The panel's own words (not the user's text, not an icon): what must be translated.
@@ -31,14 +31,17 @@ def _catalog(tag):
         return gettext.GNUTranslations(io.BytesIO(po.to_mo(po.parse(fh.read()))))
 
 
-def _panel_with_a_turn(office, answer):
-    """A document with its panel open and one answered turn; the panel.fit report."""
+def _panel_with_a_turn(office, answer, paragraphs=()):
+    """A document (of ``paragraphs``) with its panel open and one answered turn; the
+    panel.fit report."""
     server = sse.ScriptedServer([sse.text_response(answer, reasoning="...")],
                                 models=("test-model",)).start()
     office.job("settings.save", endpoint=server.url, model="test-model", provider="custom",
                show_thinking=True)
     set_model_answered(office, True)
     doc = office.new_writer()
+    if paragraphs:
+        set_paragraphs(doc, *paragraphs)
     show_deck(doc)
     wait_for(lambda: _open(office, doc), what="the panel")
     office.job("chat.start", document=doc, message="Hello")
@@ -58,11 +61,22 @@ def _open(office, doc):
         return False
 
 
+# The answer edits the document (an edit block, the default protocol): the tool's line
+# comes in the user's language too, as its phrase (it was the writer's English).
+EDIT = "\n```edit\n2: %s\n```\n"
+
+
 def _check_language(office_in, tag, answer, shot):
     office = office_in(tag, gui=True)
-    t = _catalog(tag).gettext
-    server, doc, report, pane = _panel_with_a_turn(office, answer)
+    catalog = _catalog(tag)
+    t = catalog.gettext
+    server, doc, report, pane = _panel_with_a_turn(office, answer + EDIT % answer,
+                                                   ("Titel", "Ein Satz."))
     try:
+        assert doc.Text.getString().endswith(answer), "the edit block was not made"
+        edited = t("Edited paragraph %(n)d") % {"n": 2}
+        assert edited != "Edited paragraph 2" and edited in pane, pane
+        assert "Edited paragraph" not in pane
         screenshot(office, "panel_%s.png" % shot)
         assert office.job("i18n.language")["in_use"].split("-")[0] == tag.split("-")[0]
         shown = {c["id"]: c for c in report["controls"]}

@@ -406,7 +406,8 @@ class _Turn:
             if self.watch.seen_before(name, call["arguments"], content):
                 content += "\n" + REPEATED
             self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=outcome.ok,
-                            result=content, summary=outcome.summary))
+                            result=content, summary=outcome.summary,
+                            phrase=outcome.phrase.to_dict() if outcome.phrase else None))
             self.conversation.append({"role": "tool", "tool_call_id": call["id"],
                                       "content": content})
             self.result.tool_calls.append((name, outcome.ok))

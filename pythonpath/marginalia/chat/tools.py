@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
 from marginalia.errors import Cancelled, ToolError
+from marginalia.i18n.phrase import Phrase
 
 log = logging.getLogger("marginalia.chat.tools")
 
@@ -37,17 +38,19 @@ class ToolOutput:
     the model."""
 
     result: Any
-    summary: Optional[str] = None
+    summary: Union[None, str, Phrase] = None     # a Phrase reads in the user's language
     record: Dict[str, Any] = field(default_factory=dict)
 
 
 @dataclass
 class ToolResult:
-    """The outcome of one call: ``content`` goes to the model, ``summary`` to the panel."""
+    """The outcome of one call: ``content`` goes to the model, ``summary`` (English) to
+    the log and the runner, ``phrase`` (when the tool wrote one) to the panel."""
 
     ok: bool
     content: str
     summary: str = field(repr=False)
+    phrase: Optional[Phrase] = field(default=None, repr=False)
 
 
 @dataclass
@@ -172,7 +175,8 @@ class ToolRegistry:
         try:
             kwargs = parse_arguments(arguments)
         except ToolError as exc:
-            return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc))
+            return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc),
+                              exc.phrase)
         problem = argument_problem(tool, kwargs)
         if problem is not None:
             # The model's mistake, told to it plainly so it can fix the call.
@@ -186,12 +190,15 @@ class ToolRegistry:
         except Cancelled:
             raise
         except ToolError as exc:
-            return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc))
+            return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc),
+                              exc.phrase)
         except Exception:  # a bug in the tool (a TypeError too) must not end the turn
             # The exception's text stays in the log: it means nothing to the model or
             # the user, and may be a Python or UNO message nobody should read there.
             log.exception("tool %s raised", name)
             return ToolResult(False, FAULT % name, "%s failed" % name)
         if isinstance(value, ToolOutput):
-            return ToolResult(True, _content_of(value.result), value.summary or name)
+            said = value.summary if isinstance(value.summary, Phrase) else None
+            return ToolResult(True, _content_of(value.result),
+                              str(value.summary or name), said)
         return ToolResult(True, _content_of(value), name)

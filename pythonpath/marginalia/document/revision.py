@@ -31,7 +31,7 @@ numbers of the ones before stay right.
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Mapping, Optional, Sequence, Tuple
 
-from marginalia.document import alignment, change_log, edit_text, passage
+from marginalia.document import alignment, change_log, edit_text, passage, tool_lines
 from marginalia.document.edit_text import Line, read  # noqa: F401 (read: the tests')
 from marginalia.document import markdown as md
 from marginalia.document import docview
@@ -58,7 +58,9 @@ class Refusal(ToolError):
     """A rewrite that cannot be made as it stands; ``str()`` is the sentence for the model."""
 
     def __init__(self, kind: str, sentence: str, paragraphs: Sequence[int] = ()):
-        super().__init__(sentence)
+        super().__init__(sentence, tool_lines.changed() if kind == CHANGED
+                         else tool_lines.not_read() if kind == NOT_SEEN
+                         else tool_lines.did_not_fit())
         self.kind = kind
         self.paragraphs = list(paragraphs)
 

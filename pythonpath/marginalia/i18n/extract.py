@@ -1,6 +1,7 @@
 """Every user-visible string, found in the source (pure; build.py `pot` and the tests).
 
-A string is user-visible when it is the literal argument of tr(), trn(), trc() or N_():
+A string is user-visible when it is the literal argument of tr(), trn(), trc() or N_(),
+or the text of a phrase() or phrase_n() (i18n.phrase, a sentence kept as data):
 the extraction reads the code with ast, so a string built at run time cannot be in a
 catalog, and the check that every string is translated names its file and line.
 """
@@ -14,7 +15,7 @@ from marginalia.i18n.po import Entry
 
 # function name: (index of the context, of the text, of the plural) among its arguments
 MARKERS = {"tr": (None, 0, None), "N_": (None, 0, None), "trn": (None, 0, 1),
-           "trc": (0, 1, None)}
+           "trc": (0, 1, None), "phrase": (None, 0, None), "phrase_n": (None, 0, 1)}
 
 
 def _literal(node) -> Optional[str]:
@@ -50,9 +51,10 @@ def from_source(source: str, where: str) -> Tuple[List[Entry], List[str]]:
         values = [_literal(a) for a in args[:needed + 1]]
         line = "%s:%d" % (where, node.lineno)
         if len(values) <= needed or any(v is None for v in values):
-            if name == "tr" and args and isinstance(args[0], (ast.Name, ast.Attribute,
-                                                              ast.Subscript)):
-                continue      # tr(a constant or a table's N_-marked label): found there
+            if name in ("tr", "trn") and len(args) > needed and all(
+                    isinstance(a, (ast.Name, ast.Attribute, ast.Subscript))
+                    for a in args[:needed + 1]):
+                continue      # tr(a constant, a table's N_-marked label, a phrase's text)
             problems.append("%s: %s() needs literal strings to be found" % (line, name))
             continue
         entries.append(Entry(values[text_at],

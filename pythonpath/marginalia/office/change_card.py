@@ -256,7 +256,7 @@ class ChangeCard:
                 before = None
                 # Apply's refusals are the tools' own, worded for the model: the user's words.
                 from marginalia.ui.tool_words import in_user_words
-                self.panel.say(in_user_words(str(exc)))
+                self.panel.say(in_user_words(str(exc), getattr(exc, "phrase", None)))
             except Exception as exc:
                 before = None
                 log.exception("change card %s failed", name)

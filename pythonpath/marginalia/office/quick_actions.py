@@ -14,6 +14,7 @@ from typing import Any, List, Optional
 from marginalia import events as ev
 from marginalia.errors import ToolError
 from marginalia.i18n.catalog import tr
+from marginalia.i18n.phrase import Phrase
 from marginalia.office import chat_session, prompt_store, settings_store
 from marginalia.ui import prompts as pl
 from marginalia.ui import policy, quick_menu, tool_words
@@ -56,9 +57,12 @@ class QuickAction:
         except ToolError as exc:
             # The document's refusals (a kept-out passage) are worded for a model: the
             # error line speaks to the user.
-            raise ToolError(tool_words.refusal(str(exc))) from None
+            raise ToolError(tool_words.refusal(str(exc), exc.phrase)) from None
+        said = summary if isinstance(summary, Phrase) else None
         return [ev.Event(ev.TOOL_RESULT, call_id="action-" + self.prompt.pid,
-                         name=self.prompt.pid, ok=True, summary=summary)]
+                         name=self.prompt.pid, ok=True,
+                         summary=str(summary) if summary is not None else None,
+                         phrase=said.to_dict() if said else None)]
 
 
 def start(ctx: Any, doc: Any, prompt: pl.Prompt, argument: str = "", rng: Any = None,

@@ -14,6 +14,7 @@ from typing import Iterable, List, Optional, Tuple
 from marginalia import events as ev
 from marginalia.document.docview import short
 from marginalia.i18n.catalog import N_, tr
+from marginalia.i18n import phrase
 from marginalia.ui import citation_lines
 
 TOOL_LINE = "- `%s` \u2014 %s"
@@ -102,8 +103,10 @@ class _Writer:
         elif kind == ev.TOOL_RESULT:
             self.flush()
             call = self.pending.pop(event.call_id, event.name or "tool")
-            outcome = event.summary or (tr("done") if event.ok else tr("failed"))
-            if not event.ok and event.summary:
+            said = phrase.said(event.phrase)
+            outcome = (said.words() if said else event.summary) or (
+                tr("done") if event.ok else tr("failed"))
+            if not event.ok and (said or event.summary):
                 outcome = tr("failed: %s") % outcome
             self.lines.append(TOOL_LINE % (call, short(outcome, 200)))
             self.lines.append("")

@@ -8,9 +8,11 @@ addressed to the model and tool names.
 """
 
 import re
-from typing import Optional
+from typing import Any, Optional
 
+from marginalia.document import tool_lines
 from marginalia.document.tool_specs import SPECS
+from marginalia.i18n import phrase
 from marginalia.i18n.catalog import N_, tr
 
 # What each tool does, as "Couldn't ..." would finish it; its line when done; the
@@ -27,7 +29,6 @@ RUNNING.update(search_sources=N_("Searching the sources\u2026"),
                read_source=N_("Reading a source passage\u2026"))
 WORKING = N_("Working on the document\u2026")
 NOTHING_CHANGED = N_("%s \u2014 nothing changed")     # after a line: what was not done
-_NO_MATCH = re.compile("^No match for (\u201c.*?\u201d)")
 _TOOL_NAME = re.compile(r"\b[a-z]+_[a-z_]+\b")
 _SENTENCE = re.compile(r"(?<=[.;])\s+")
 # Sentences that advise the model ("Leave that passage as it is, or ask the user ..."):
@@ -41,35 +42,17 @@ _PLACE = re.compile(r"^(?:[Tt]he )?[Pp]aragraphs? (\d+)(?:\u2013(\d+))?$")
 
 
 def _place(text: str) -> str:
-    """A place the writer's English reason names ("paragraph 3", "paragraphs 3\u20135", "a
-    marked passage") in the user's words (the same words as Keep out's own sentences)."""
+    """A paragraph the writer's English reason names ("Paragraph 3") in the user's words."""
     found = _PLACE.match(text.strip())
-    if found and found.group(2):
-        return tr("paragraphs %(first)d\u2013%(last)d") % {"first": int(found.group(1)),
-                                                           "last": int(found.group(2))}
     if found:
-        return tr("paragraph %d") % int(found.group(1))
-    if text.strip().lower() == "a marked passage":
-        return tr("a marked passage")
+        return tool_lines.place(int(found.group(1)), int(found.group(2) or found.group(1)))\
+            .words()
     return _lower(text)
 
 
-# Refusals with their own line: the writer's reasons (writer.keepout, writer.plan,
-# writer.toolbox, document.expect) say them to the model; the user is told what happened.
-KEPT_OUT = N_("Left %s alone: you keep Marginalia out of it")
-IN_TRACKED = N_("Left %s alone: it holds a tracked change not yet accepted or rejected")
-# The patterns read the writer's English reasons (data); the lines are the user's words.
+# Refusals that come without a phrase (i18n.phrase; the guards' own refusals carry one,
+# document.tool_lines): the writer's English reasons read, the lines the user's words.
 _REFUSALS = (
-    (re.compile("^(.+?) is marked \u201cKeep Marginalia out\u201d"),
-     lambda m, action: tr(KEPT_OUT) % _place(m.group(1))),
-    (re.compile(r"^That text is part of a tracked change .*?\((paragraph \d+)?"),
-     lambda m, action: tr(IN_TRACKED) % (_place(m.group(1)) if m.group(1)
-                                         else tr("that text"))),
-    (re.compile("^Marginalia could not tell which part of the document"),
-     lambda m, action: tr("Couldn't tell which part of the document the edit would change")),
-    (re.compile("^The document changed since you read it"),
-     lambda m, action: tr("Couldn't %s: the document changed since the model read it")
-     % action),
     (re.compile(r"^(Paragraph \d+) does not begin with"),
      lambda m, action: tr("Couldn't %(action)s: %(where)s no longer reads as the model "
                           "expected") % {"action": action, "where": _place(m.group(1))}),
@@ -105,9 +88,14 @@ def running(name: str) -> str:
     return tr(words)
 
 
-def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -> str:
-    """One short line for a finished tool call."""
+def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str],
+              said: Any = None) -> str:
+    """One short line for a finished tool call; ``said`` is the tool's own phrase for it
+    (i18n.phrase, or its JSON form from a kept chat), read in the user's language."""
     name = name or ""
+    found = phrase.said(said)
+    if found is not None:
+        return found.words()
     summary = (summary or "").strip()
     if ok:
         if not summary or summary == name:
@@ -121,9 +109,6 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str]) -
     reason = summary.split(" failed", 1)[1].lstrip(": ") if " failed" in summary else summary
     if reason == "bad arguments":
         return tr("Couldn't %s: the model's request was incomplete") % _action(name)
-    found = _NO_MATCH.match(reason)
-    if found:
-        return tr(NOTHING_CHANGED) % (tr("Couldn't find %s") % found.group(1))
     changed = "nothing was changed" in reason.lower() or "nothing was inserted" in reason
     for pattern, line in _REFUSALS:
         found = pattern.search(reason)
@@ -142,19 +127,24 @@ def _unchanged(line: str, changed: bool) -> str:
     return tr(NOTHING_CHANGED) % line if changed else line
 
 
-def in_user_words(reason: str) -> str:
+def in_user_words(reason: str, said: Any = None) -> str:
     """A sentence that may be a tool's refusal worded for the model (the change card's
-    Apply runs the tools): a known refusal in the user's words, anything else as it is
-    (the card's own sentences speak to the user already)."""
+    Apply runs the tools): its phrase or a known refusal in the user's words, anything
+    else as it is (the card's own sentences speak to the user already)."""
+    if said is not None:
+        return phrase.said(said).words() + "."
     for pattern, _line in _REFUSALS:
         if pattern.search(reason):
             return refusal(reason)
     return reason
 
 
-def refusal(reason: str) -> str:
+def refusal(reason: str, said: Any = None) -> str:
     """A refusal as the one sentence an error line shows (a quick action's output refused
-    by the document): the user's words, never the model's instructions."""
+    by the document): the user's words (its phrase when the refuser wrote one), never
+    the model's instructions."""
+    if said is not None:
+        return phrase.said(said).words() + "."
     for pattern, line in _REFUSALS:
         found = pattern.search(reason)
         if found:

@@ -268,7 +268,7 @@ class TranscriptRenderer:
     def _on_tool_result(self, ev):
         out = Appends()
         self._close_answer(out)
-        line = tool_line(ev.name, ev.ok, ev.summary)
+        line = tool_line(ev.name, ev.ok, ev.summary, ev.phrase)
         chat = ""
         if not self._assistant_started:
             self._assistant_started = True

@@ -7,6 +7,8 @@ first change, a ToolOutput back.
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import docview
+from marginalia.document.tool_lines import read_line
+from marginalia.i18n.phrase import phrase, phrase_n
 from marginalia.writer import edit
 from marginalia.writer import outline, read, rewrite, view_edit
 from marginalia.document import markdown as md
@@ -24,10 +26,6 @@ from marginalia.chat.tools import ToolOutput
 READ_BUDGET = 20000      # characters per read_document answer (~5k tokens)
 OUTLINE_LIMIT = 60       # headings listed by get_document_info
 MAX_TABLE_CELLS = 2000
-
-
-def _plural(n, word):
-    return "%d %s%s" % (n, word, "" if n == 1 else "s")
 
 
 def _facts(follow: Follow, first: int, last: int, made: int = 0) -> Dict[str, Any]:
@@ -84,8 +82,9 @@ def document_info(doc: Any) -> Dict[str, Any]:
 @binds("get_document_info", map_need=outline.needs_walk)
 def get_document_info(doc: Any) -> ToolOutput:
     info = document_info(doc)
-    return ToolOutput(info, "Document: %s, %s" % (docview.short(info["title"], 40),
-                                                  _plural(info["paragraphs"], "paragraph")))
+    return ToolOutput(info, phrase_n("Document: %(title)s, %(n)d paragraph",
+                                     "Document: %(title)s, %(n)d paragraphs",
+                                     info["paragraphs"], title=docview.short(info["title"], 40)))
 
 
 @binds("read_document")
@@ -108,7 +107,7 @@ def read_document(doc: Any, start: int = 1, end: int = -1,
             break
     read.mark(paras, read.selection(doc, bmap))
     text, shown = docview.render(paras, budget, total=count, end=end)
-    return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown, count))
+    return ToolOutput(text, read_line(start, shown, count))
 
 
 @binds("get_selection")
@@ -117,14 +116,15 @@ def get_selection(doc: Any) -> ToolOutput:
     if sel.start is None:
         result = {"selected": False, "text": sel.text,
                   "note": "Nothing is selected in the main text."}
-        return ToolOutput(result, "No selection")
+        return ToolOutput(result, phrase("No selection"))
     result = {"selected": not sel.empty, "text": sel.text, "start_paragraph": sel.start,
               "end_paragraph": sel.end, "start_offset": sel.start_offset,
               "end_offset": sel.end_offset, "in_table": sel.in_table}
     if sel.empty:
         result["note"] = "Nothing is selected; the cursor is in paragraph %d." % sel.start
-        return ToolOutput(result, "Cursor in paragraph %d" % sel.start)
-    return ToolOutput(result, "Selection: paragraphs %d\u2013%d" % (sel.start, sel.end))
+        return ToolOutput(result, phrase("Cursor in paragraph %(n)d", n=sel.start))
+    return ToolOutput(result, phrase("Selection: paragraphs %(first)d\u2013%(last)d",
+                                     first=sel.start, last=sel.end))
 
 
 # ---------------------------------------------------------------- inserting
@@ -211,11 +211,12 @@ def insert_paragraphs(doc: Any, markdown: str, after_paragraph: int,
     after = _after_index(loc, after_paragraph)
     follow = Follow(loc, after + 1)
     made = insert_blocks(doc, loc, after, blocks)
-    where = "at the start" if after == 0 else "after paragraph %d" % after
+    where = phrase("at the start") if after == 0 else phrase("after paragraph %(n)d", n=after)
     return ToolOutput({"inserted": made, "first_paragraph": after + 1,
                        "last_paragraph": after + made,
                        "numbering": follow.line(loc, after + 1, after + made + 2)},
-                      "Inserted %s %s" % (_plural(made, "paragraph"), where),
+                      phrase_n("Inserted %(n)d paragraph %(where)s",
+                               "Inserted %(n)d paragraphs %(where)s", made, where=where),
                       _facts(follow, after + 1, after + made, made))
 
 
@@ -280,8 +281,9 @@ def replace_paragraphs(doc: Any, start: int, end: int, markdown: str,
             edit.delete_blocks(doc, loc, start + made, end + made)
     return ToolOutput({"removed": end - start + 1, "inserted": made,
                        "numbering": follow.line(loc, start, end + made + 2)},
-                      "Replaced paragraphs %d\u2013%d with %s" % (start, end,
-                                                                   _plural(made, "paragraph")),
+                      phrase_n("Replaced paragraphs %(first)d\u2013%(last)d with %(n)d "
+                               "paragraph", "Replaced paragraphs %(first)d\u2013%(last)d "
+                               "with %(n)d paragraphs", made, first=start, last=end),
                       _facts(follow, start, start + made - 1, made))
 
 
@@ -296,7 +298,8 @@ def delete_paragraphs(doc: Any, start: int, end: int, expect: Optional[str] = No
     edit.delete_blocks(doc, loc, start, end)
     return ToolOutput({"deleted": end - start + 1,
                        "numbering": follow.line(loc, start, end + 2)},
-                      "Deleted paragraphs %d\u2013%d" % (start, end),
+                      phrase("Deleted paragraphs %(first)d\u2013%(last)d", first=start,
+                             last=end),
                       _facts(follow, start, end))
 
 
@@ -326,7 +329,8 @@ def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> T
             cursor.setString("")
             edit.write_runs(text, cursor, runs)
         return ToolOutput({"replaced": sel.text, "paragraphs": 1},
-                          "Replaced the selection", {"paragraphs": [sel.start, sel.start]})
+                          phrase("Replaced the selection"),
+                          {"paragraphs": [sel.start, sel.start]})
     if sel.in_table:
         raise ToolError("Inside a table cell the selection can only be replaced by plain "
                         "text or one paragraph.")
@@ -346,7 +350,8 @@ def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> T
     loc.edited_from(max(1, sel.start))
     return ToolOutput({"replaced": sel.text, "paragraphs": made,
                        "numbering": follow.line(loc, sel.start, sel.end + made + 3)},
-                      "Replaced the selection with %s" % _plural(made, "paragraph"),
+                      phrase_n("Replaced the selection with %(n)d paragraph",
+                               "Replaced the selection with %(n)d paragraphs", made),
                       _facts(follow, sel.start, sel.start + made - 1, made))
 
 
@@ -377,7 +382,9 @@ def set_paragraph_style(doc: Any, start: int, end: int, style: str,
     view_edit.apply_paragraph_style(doc, spans, name)
     return ToolOutput({"styled": styled, "style": name,
                        "numbering": "Paragraph numbers did not change."},
-                      "Set %s to \u201c%s\u201d" % (_plural(styled, "paragraph"), name),
+                      phrase_n("Set %(n)d paragraph to \u201c%(style)s\u201d",
+                               "Set %(n)d paragraphs to \u201c%(style)s\u201d", styled,
+                               style=name),
                       {"paragraphs": [start, end]})
 
 
@@ -426,6 +433,6 @@ def insert_table(doc: Any, after_paragraph: int, rows: List[List[str]], header: 
     insert_blocks(doc, loc, after, [block])
     return ToolOutput({"table_paragraph": after + 1, "rows": len(cells), "columns": width,
                        "numbering": follow.line(loc, after + 1, after + 3)},
-                      "Inserted a %d\u00d7%d table as paragraph %d" % (len(cells), width,
-                                                                       after + 1),
+                      phrase("Inserted a %(rows)d\u00d7%(columns)d table as paragraph %(n)d",
+                             rows=len(cells), columns=width, n=after + 1),
                       _facts(follow, after + 1, after + 1))

@@ -21,7 +21,9 @@ from marginalia.document import change_log as cl
 from marginalia.document import docview, revision, tool_specs
 from marginalia.document import markdown as md
 from marginalia.document.seen import Seen
+from marginalia.document.tool_lines import read_line
 from marginalia.errors import ToolError
+from marginalia.i18n.phrase import phrase
 from marginalia.writer import keepout, read
 from marginalia.writer.lines import Reader
 from marginalia.writer.locate import Locator
@@ -79,8 +81,7 @@ def read_lines(doc: Any, seen: Seen, start: int = 1, end: int = -1,
             break
     text, shown = _render(paras, budget, loc.count(), end)
     seen.show(_lines(p for p in paras if shown is not None and p.number <= shown))
-    return ToolOutput(text, "Read paragraphs %d\u2013%d of %d" % (start, shown or start,
-                                                                 loc.count()))
+    return ToolOutput(text, read_line(start, shown or start, loc.count()))
 
 
 def _render(paras, budget, total, end):
@@ -266,8 +267,8 @@ class LinesEdit:
         if self.mode == cl.COMMENTS:
             many = len(made) > 1
             return ToolOutput(PROPOSED % ("comments" if many else "a comment", said),
-                              "Suggested the edit in %s" % ("comments" if many else
-                                                             "a comment"))
+                              phrase("Suggested the edit in comments") if many
+                              else phrase("Suggested the edit in a comment"))
         loc = Locator(self.doc)
         now = loc.count()
         delta = now - count
@@ -276,8 +277,9 @@ class LinesEdit:
         last = max(op.first if op.kind == revision.INSERT else op.last for op, _out in made)
         first, end = max(1, first), max(first, last + delta)
         self.seen.edited(first, last, delta, _lines(Reader(self.doc, loc).paras(first, end)))
-        return ToolOutput(DONE % said, "Edited paragraphs %d\u2013%d" % (first, end)
-                          if end > first else "Edited paragraph %d" % first,
+        return ToolOutput(DONE % said, phrase("Edited paragraphs %(first)d\u2013%(last)d",
+                                              first=first, last=end)
+                          if end > first else phrase("Edited paragraph %(n)d", n=first),
                           {"paragraphs": [first, end]})
 
 

@@ -18,7 +18,7 @@ Main thread only.
 from typing import Any, List, Optional, Tuple
 
 from marginalia.chat.tools import ToolOutput
-from marginalia.document import keepout_names
+from marginalia.document import keepout_names, tool_lines
 from marginalia.errors import ToolError
 from marginalia.i18n.catalog import N_, tr
 from marginalia.writer import read
@@ -126,11 +126,7 @@ def _span(first, last):
 
 def _user_span(first, last):
     """_span in the user's words (the command's sentences)."""
-    if first is None:
-        return tr("a marked passage")
-    if last is None or last == first:
-        return tr("paragraph %d") % first
-    return tr("paragraphs %(first)d\u2013%(last)d") % {"first": first, "last": last}
+    return tool_lines.place(first, last).words()
 
 
 class KeptOut(ToolError):
@@ -138,18 +134,19 @@ class KeptOut(ToolError):
     edit tool leaves such a line out and makes the rest, writer.edit_lines); ``span``
     names the passage ("paragraph 3")."""
 
-    def __init__(self, sentence: str, span: str) -> None:
-        super().__init__(sentence)
+    def __init__(self, sentence: str, span: str, where: Any = None) -> None:
+        super().__init__(sentence, tool_lines.kept_out(where or tool_lines.place(None)))
         self.span = span
 
 
 def refuse(doc: Any, anchor: Any) -> None:
     """Raise the refusal for an edit that would touch ``anchor``'s passage."""
     try:
-        span = _span(*_paragraph_numbers(doc, anchor))
+        numbers = _paragraph_numbers(doc, anchor)
     except Exception:
-        span = "a marked passage"
-    raise KeptOut(REFUSED % (span[0].upper() + span[1:]), span)
+        numbers = (None, None)
+    span = _span(*numbers)
+    raise KeptOut(REFUSED % (span[0].upper() + span[1:]), span, tool_lines.place(*numbers))
 
 
 def check_ranges(doc: Any, ranges: List[Any], found: Optional[List] = None) -> None:

@@ -14,7 +14,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Dict, List, Optional, Set
 
-from marginalia.document import docview
+from marginalia.document import docview, tool_lines
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION, ToolSpec
 from marginalia.errors import ToolError
 from marginalia.writer import finder, keepout, read, tracked
@@ -291,12 +291,12 @@ def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
     if not marks:
         return
     if plan.problem:
-        raise ToolError(UNSURE)
+        raise ToolError(UNSURE, tool_lines.unsure())
     try:
         ranges = _targets(doc, plan)
     except Exception:
         log.exception("could not find every target of %s", plan.spec.name)
-        raise ToolError(UNSURE)
+        raise ToolError(UNSURE, tool_lines.unsure())
     try:
         if plan.spec.target != AFTER:
             keepout.check_ranges(doc, ranges, marks)
@@ -306,7 +306,7 @@ def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
         raise
     except Exception:
         log.exception("could not check %s against the kept-out passages", plan.spec.name)
-        raise ToolError(UNSURE)
+        raise ToolError(UNSURE, tool_lines.unsure())
 
 
 def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
@@ -327,19 +327,21 @@ def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
             point, text = plan.anchor.getEnd(), doc.getText()
             if any(keepout.strictly_inside(text, point, span) for span in spans):
                 raise ToolError(IN_TRACKED % ("after paragraph %d" % plan.first
-                                              if plan.first else "there"))
+                                              if plan.first else "there"),
+                                tool_lines.in_tracked(None))
             return
         if plan.problem:
-            raise ToolError(UNSURE)
+            raise ToolError(UNSURE, tool_lines.unsure())
         ranges = _targets(doc, plan)
         for rng in ranges:
             for span in spans:
                 if keepout.overlaps(doc, rng, span):
                     where = plan.first
                     raise ToolError(IN_TRACKED % (
-                        "paragraph %d" % where if where else "in the text it would change"))
+                        "paragraph %d" % where if where else "in the text it would change"),
+                        tool_lines.in_tracked(tool_lines.place(where) if where else None))
     except ToolError:
         raise
     except Exception:
         log.exception("could not check %s against the tracked changes", plan.spec.name)
-        raise ToolError(UNSURE)
+        raise ToolError(UNSURE, tool_lines.unsure())

@@ -14,6 +14,7 @@ from typing import Any, Dict, List, Tuple
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
 from marginalia.errors import ToolError
+from marginalia.i18n.phrase import phrase
 from marginalia.document import tool_specs
 from marginalia.document.tool_specs import AFTER, BLOCKS, FOUND, SELECTION
 # The tool modules bind their functions as they are imported: Apply runs them.
@@ -75,7 +76,9 @@ def propose(doc: Any, ledger: Ledger, turn: TurnLog, plan: Plan) -> ToolOutput:
     ledger.handles[change.id] = {"note": note, "first": plan.proposal_block}
     turn.changes.append(change)
     where = "paragraph %d" % paragraphs[0] if paragraphs else "the text"
-    return ToolOutput(PROPOSED % where, "Suggested in a comment on %s" % where)
+    said = phrase("Suggested in a comment on paragraph %(n)d", n=paragraphs[0]) if paragraphs \
+        else phrase("Suggested in a comment on the text")
+    return ToolOutput(PROPOSED % where, said)
 
 
 def _shifted(arguments: Dict[str, Any], first: Any, now: int) -> Dict[str, Any]:

@@ -14,6 +14,7 @@ from marginalia.chat.tools import ToolOutput
 from marginalia.document import markdown as md
 from marginalia.document.docview import LINE_BREAK
 from marginalia.errors import ToolError
+from marginalia.i18n.phrase import phrase
 from marginalia.writer import lines, locate, rewrite, view_edit
 from marginalia.writer.args import as_int, as_text, parse_blocks
 from marginalia.writer.binding import binds
@@ -145,7 +146,7 @@ def revise_paragraph(doc: Any, start: int, end: int, markdown: str,
     check_expect(doc, loc, number, expect)
     revise(doc, loc, number, blocks[0])
     return ToolOutput({"revised": number, "numbering": "Paragraph numbers did not change."},
-                      "Revised paragraph %d" % number, {"paragraphs": [number, number]})
+                      phrase("Revised paragraph %(n)d", n=number), {"paragraphs": [number, number]})
 
 
 @binds("comment_paragraph")
@@ -162,5 +163,5 @@ def comment_paragraph(doc: Any, start: int, end: int, comment: str,
     span = loc.copy(cursor)
     span.gotoEndOfParagraph(True)
     insert_comment(doc, span, comment)
-    return ToolOutput({"commented": number}, "Commented on paragraph %d" % number,
+    return ToolOutput({"commented": number}, phrase("Commented on paragraph %(n)d", n=number),
                       {"paragraphs": [number, number]})

@@ -13,8 +13,9 @@ from datetime import datetime
 from typing import Any, Iterable, List, Optional
 
 from marginalia.chat.tools import ToolOutput
-from marginalia.document import docview, rediff
+from marginalia.document import docview, rediff, tool_lines
 from marginalia.errors import ToolError
+from marginalia.i18n.phrase import Phrase, phrase, phrase_n
 from marginalia.writer import edit
 from marginalia.writer import finder, keepout, read, rewrite
 from marginalia.writer.args import as_bool, as_text, parse_color, plain_replacement
@@ -140,7 +141,8 @@ def _first(ranges: Any, plan: Optional[Plan]) -> List[Any]:
 def no_match(query: str) -> ToolError:
     """The error for a search text that is not in the document."""
     return ToolError("No match for \u201c%s\u201d; nothing was changed. Use search_document "
-                     "or read_document to find the exact text." % docview.short(query, 80))
+                     "or read_document to find the exact text." % docview.short(query, 80),
+                     tool_lines.not_found(docview.short(query, 80)))
 
 
 @binds("search_document", map_need=read.search_map)
@@ -171,8 +173,9 @@ def search_document(doc: Any, query: str, regex: bool = False,
     result = {"query": query, "count": total, "matches": matches}
     if total > most:
         result["note"] = "Only the first %d matches are listed." % most
-    return ToolOutput(result, "Found %d match%s for \u201c%s\u201d" % (
-        total, "" if total == 1 else "es", docview.short(query, 40)))
+    return ToolOutput(result, phrase_n("Found %(n)d match for \u201c%(what)s\u201d",
+                                       "Found %(n)d matches for \u201c%(what)s\u201d", total,
+                                       what=docview.short(query, 40)))
 
 
 # ---------------------------------------------------------------- text edits
@@ -291,9 +294,7 @@ def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
                                                            match_case)
     if fast is not None:
         return ToolOutput({"replaced": fast[0], "matches": fast[1]},
-                          "Replaced %d occurrence%s of \u201c%s\u201d" % (
-                              fast[0], "" if fast[0] == 1 else "s",
-                              docview.short(search, 40)))
+                          _replaced(fast[0], docview.short(search, 40)))
     ranges = find_matches(doc, search, regex, match_case)
     if not ranges:
         raise no_match(search)
@@ -309,11 +310,16 @@ def replace_text(doc: Any, search: str, replacement: str, all: bool = False,
         count = 1
     shown = docview.short(search, 40)
     if len(targets) == 1 and len(ranges) > 1:
-        summary = "Replaced the first of %d occurrences of \u201c%s\u201d" % (len(ranges), shown)
+        summary = phrase("Replaced the first of %(count)d occurrences of \u201c%(what)s\u201d",
+                         count=len(ranges), what=shown)
     else:
-        summary = "Replaced %d occurrence%s of \u201c%s\u201d" % (count, "" if count == 1 else "s",
-                                                               shown)
+        summary = _replaced(count, shown)
     return ToolOutput({"replaced": count, "matches": len(ranges)}, summary)
+
+
+def _replaced(count: int, shown: str) -> Phrase:
+    return phrase_n("Replaced %(n)d occurrence of \u201c%(what)s\u201d",
+                    "Replaced %(n)d occurrences of \u201c%(what)s\u201d", count, what=shown)
 
 
 @binds("format_text")
@@ -355,9 +361,9 @@ def format_text(doc: Any, search: str, bold: Optional[bool] = None,
             # CharUnderline/CharStrikeout, setPropertyValue converts them.
             rng.setPropertyValue(name, value)
     return ToolOutput({"formatted": len(targets), "matches": len(ranges)},
-                      "Formatted %d occurrence%s of \u201c%s\u201d" % (
-                          len(targets), "" if len(targets) == 1 else "s",
-                          docview.short(search, 40)))
+                      phrase_n("Formatted %(n)d occurrence of \u201c%(what)s\u201d",
+                               "Formatted %(n)d occurrences of \u201c%(what)s\u201d",
+                               len(targets), what=docview.short(search, 40)))
 
 
 @binds("add_comment")
@@ -376,7 +382,8 @@ def add_comment(doc: Any, search: str, comment: str, plan: Optional[Plan] = None
     number, _offset = read.locate(doc, bmap, rng, Offsets(doc.getText()))
     insert_comment(doc, rng, comment)
     return ToolOutput({"commented": rng.getString(), "paragraph": number},
-                      "Commented on \u201c%s\u201d" % docview.short(search, 40))
+                      phrase("Commented on \u201c%(what)s\u201d",
+                             what=docview.short(search, 40)))
 
 
 def insert_comment(doc: Any, rng: Any, comment: str) -> Any:

@@ -23,7 +23,7 @@ import logging
 from typing import Any, Callable, Optional
 
 from marginalia.document import change_log as cl
-from marginalia.document import tool_specs
+from marginalia.document import tool_lines, tool_specs
 from marginalia.document.seen import Seen
 # The tool modules bind their functions to the declarations as they are imported.
 from marginalia.writer import block_tools, revise, text_tools  # noqa: F401
@@ -321,7 +321,7 @@ class WriterToolbox:
         ``checked``: a step of an edit whose place was checked against what the model saw.
         """
         if self._moved and spec.numbered and kwargs.get("expect") is None and not checked:
-            raise ToolError(STALE)
+            raise ToolError(STALE, tool_lines.changed(spec.words.action))
         if self._moved and self._walker is not None:
             # Someone else may have changed it: the walk is checked before it is used.
             self._walker.suspect = True
