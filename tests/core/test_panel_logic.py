@@ -172,6 +172,17 @@ def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces()
     assert all(len(line) < SOFT_WRAP + 40 and line.endswith(".\u200b") for line in lines[:-1])
 
 
+def test_a_number_keeps_its_percent_or_currency_sign_on_its_line_whatever_the_pieces():
+    from marginalia.ui.softwrap import WORD_JOINER, SoftWrap, plain
+    text = "Sales rose 12 % in Q3, to 40 \u20ac a unit; 100% sure, ab %d, 5 %."
+    glued = "Sales rose 12 \u2060% in Q3, to 40 \u2060\u20ac a unit; 100% sure, ab %d, 5 \u2060%."
+    assert SoftWrap().feed(text) == glued
+    for size in (1, 2, 3, 5):
+        wrap = SoftWrap()
+        assert "".join(wrap.feed(text[i:i + size]) for i in range(0, len(text), size)) == glued
+    assert plain(glued) == text and WORD_JOINER not in plain(glued)
+
+
 def test_soft_wrap_without_sentences_breaks_at_the_hard_limit_and_keeps_short_text():
     from marginalia.ui.transcript import HARD_WRAP, SoftWrap
     words = " ".join("w%d" % i for i in range(2000))

@@ -16,7 +16,8 @@ from marginalia.i18n.catalog import N_, tr
 from marginalia.office import assistive
 from marginalia.office.assistive import MIRRORS
 from marginalia.ui import spoken
-from marginalia.ui.transcript import SOFT_BREAK, trim_point
+from marginalia.ui import softwrap
+from marginalia.ui.transcript import trim_point
 
 ALIGN_LEFT, ALIGN_RIGHT = 0, 2   # an Edit model's Align
 # The edit control's work per append still grows with its paragraph count
@@ -177,7 +178,7 @@ class PaneText:
 
     def pane_text(self, pane: str) -> str:
         """What a pane says, without the soft breaks the view added (a copy's text)."""
-        return self._text_peer(pane).getText().replace(SOFT_BREAK, " ")
+        return softwrap.plain(self._text_peer(pane).getText())
 
     def copy_pane(self, name) -> bool:
         """Ctrl+C in a pane: its selection, soft breaks given back as spaces."""
@@ -187,7 +188,7 @@ class PaneText:
         selected = peer.getSelectedText()
         if not selected:
             return False
-        self.to_clipboard(selected.replace(SOFT_BREAK, " ").replace("\u200b", ""))
+        self.to_clipboard(softwrap.plain(selected).replace("\u200b", ""))
         return True
 
     def to_clipboard(self, text: str) -> None:

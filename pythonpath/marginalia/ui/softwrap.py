@@ -4,6 +4,8 @@ The conversation pane is a plain multi-line Edit; ui.transcript and
 ui.answer_format feed everything they show through one SoftWrap per pane.
 """
 
+import re
+
 # The edit control lays out a paragraph again from its start on every insert,
 # and line-breaks the inserted text against the rest of the paragraph: 200
 # words appended to one long paragraph cost 50-150 ms on LibreOffice 7.4,
@@ -17,6 +19,13 @@ HARD_WRAP = 1000
 # text with SOFT_BREAK replaced by " " is exactly what was streamed.
 SOFT_BREAK = "\u200b\n"
 SENTENCE_END = ".!?:;)\u201d\"'"
+# "12 % in Q3" broke before the "%" at the pane's edge: the line breaking rules let a
+# space end a line before a percent or a currency sign (a "!" or a "»" they keep
+# already). A WORD JOINER between the space and the sign keeps the number with it; it is
+# invisible, and taken out again wherever the pane's text is read (``plain``).
+WORD_JOINER = "\u2060"
+UNITS = "%\u2030\u2031\u20ac\u00a3\u00a5\u20bd\u20b9\u00a2"
+_BEFORE_UNIT = re.compile("(?<=[0-9] )(?=[%s])" % UNITS)
 
 
 class SoftWrap:
@@ -31,16 +40,20 @@ class SoftWrap:
         self.hard = hard
         self.column = 0          # characters since the last line break
         self._previous = "\n"
+        self._tail = ""           # the last two characters fed (a unit's number and space)
 
     def state(self):
-        return self.column, self._previous
+        return self.column, self._previous, self._tail
 
     def restore(self, state) -> None:
-        self.column, self._previous = state
+        self.column, self._previous, self._tail = state
 
     def feed(self, text: str) -> str:
         if not text:
             return text
+        head, self._tail = self._tail, (self._tail + text)[-2:]
+        if any(ch in UNITS for ch in text):
+            text = _BEFORE_UNIT.sub(WORD_JOINER, head + text)[len(head):]
         newline = text.rfind("\n")
         if newline < 0 and self.column + len(text) <= self.soft:
             self.column += len(text)      # the usual case: nothing to decide
@@ -61,6 +74,11 @@ class SoftWrap:
             previous = ch
         self.column, self._previous = column, previous
         return "".join(out)
+
+
+def plain(text: str) -> str:
+    """A pane's text as it was streamed: the soft breaks and word joiners taken out."""
+    return text.replace(SOFT_BREAK, " ").replace(WORD_JOINER, "")
 
 
 def trim_point(text: str, keep: int) -> int:

@@ -8,7 +8,7 @@ lines, which it reads item by item.
 from typing import List
 
 from marginalia.i18n.catalog import N_, tr
-from marginalia.ui.softwrap import SOFT_BREAK
+from marginalia.ui.softwrap import plain
 
 # The reply's first words follow (translated where the status line is made: announcement).
 ANSWERED = N_("Answered: %s")
@@ -18,7 +18,7 @@ ANNOUNCE_CHARS = 300
 
 def announcement(answer: str) -> str:
     """The status line for a finished reply: "Answered: " and its first words, on one line."""
-    words = " ".join(answer.replace(SOFT_BREAK, " ").split())
+    words = " ".join(plain(answer).split())
     if len(words) > ANNOUNCE_CHARS:
         cut = words.rfind(" ", 0, ANNOUNCE_CHARS)
         words = words[:cut if cut > 0 else ANNOUNCE_CHARS] + "\u2026"
@@ -27,7 +27,7 @@ def announcement(answer: str) -> str:
 
 def lines(text: str) -> List[str]:
     """A pane's text as list items: one per line (soft breaks joined back), none empty."""
-    return [line for line in text.replace(SOFT_BREAK, " ").split("\n") if line.strip()]
+    return [line for line in plain(text).split("\n") if line.strip()]
 
 
 def first_change(old: List[str], new: List[str]) -> int:
