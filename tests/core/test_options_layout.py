@@ -27,3 +27,28 @@ def test_the_page_and_every_control_fit_the_page_area():
         right = int(control.get(DLG + "left")) + int(control.get(DLG + "width"))
         assert bottom <= int(window.get(DLG + "height")), control.get(DLG + "id")
         assert right <= int(window.get(DLG + "width")), control.get(DLG + "id")
+
+
+def _box(control):
+    return tuple(int(control.get(DLG + k)) for k in ("left", "top", "width", "height"))
+
+
+def test_test_connection_comes_after_every_setting_it_tries_in_reading_and_tab_order():
+    """It sat between Context window and Temperature, so a user pressed it before setting
+    what it tries (issue 39); the keyboard reaches it after them too."""
+    _window, controls = _controls()
+    by_id = {c.get(DLG + "id"): c for c in controls}
+    test = by_id["TestButton"]
+    for tried in ("ModelCombo", "ContextField", "ReasoningList", "TemperatureField",
+                  "MaxTokensField", "RoundsField", "ExtraField"):
+        left, top, width, height = _box(by_id[tried])
+        assert _box(test)[1] >= top + height, tried
+        assert int(test.get(DLG + "tab-index")) > int(by_id[tried].get(DLG + "tab-index"))
+    # Tab order is reading order, and the file's order is the tab order (screen readers
+    # walk the children in it).
+    order = [int(c.get(DLG + "tab-index")) for c in controls]
+    assert order == sorted(order) and len(set(order)) == len(order)
+    # ... and goes down the page: a control never sits above the one before it (a label
+    # sits 2 units below its field's top, beside it).
+    tops = [_box(c)[1] for c in controls]
+    assert all(b >= a - 3 for a, b in zip(tops, tops[1:])), tops

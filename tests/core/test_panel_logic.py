@@ -309,7 +309,9 @@ def test_a_dead_local_port_answers_the_look_in_well_under_a_second():
 
 def test_options_form_model_note_and_field_problem_line():
     assert options_form.model_note("a", ["a", "b"]) == ""
-    assert options_form.model_note("", ["a"]) == ""
+    # An empty box after the list came: the note says what to do (the page puts a lone
+    # model in the box itself).
+    assert options_form.model_note("", ["a", "b"]) == "Choose a model from the list."
     assert "does not offer \u201cc\u201d" in options_form.model_note("c", ["a", "b"])
     assert options_form.model_note("a", []) == "The server lists no models."
     with pytest.raises(ValueError) as caught:

@@ -107,7 +107,7 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         assert _result(window) == ("Connected: streaming \u2714 \u00b7 tool calls \u2714 "
                                    "\u00b7 thinking shown.")
         assert window.getControl("ContextNote").getModel().Label == \
-            "not reported by the server"
+            "Context window not reported by the server"
         assert window.getControl("ContextField").getText() == ""
         screenshot(gui_office, "options_page.png")
 
@@ -119,6 +119,11 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         _press(window, "List models")
         wait_for(lambda: "does not offer" in _note(window), what="the note beside Model")
         assert "no-such-model" in _note(window)
+        # An empty Model box and a server with one model: List models puts it there.
+        combo.setText("")
+        _press(window, "List models")
+        wait_for(lambda: combo.getText() == "test-model", what="the one model chosen")
+        assert _note(window) == ""
 
         # OK saves: a new key, max tokens, and a bad temperature keeps the saved one.
         combo.setText("test-model")

@@ -227,6 +227,8 @@ def _fetch_models(ctx, window, form, quiet):
             return
         combo = window.getControl("ModelCombo")
         server_look.fill_models(combo, result)
+        if len(result) == 1 and not combo.getText().strip():
+            combo.setText(result[0])        # the one there is (of several, the user picks)
         _say(window, options_form.model_note(combo.getText(), result), "ModelNote")
         if not quiet:
             _say(window, trn("The server offers %d model.", "The server offers %d models.",

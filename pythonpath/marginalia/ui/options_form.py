@@ -94,9 +94,10 @@ def parse_context_window(text: Optional[str]) -> int:
 
 
 def window_note(tokens: Optional[int]) -> str:
-    """The line beside the Context window field: what the server reported, if anything."""
-    return tr("detected: %s") % formats.number(tokens) if tokens \
-        else tr("not reported by the server")
+    """The line above the Context window field: what the server reported, if anything
+    (naming the field: a bare "not reported by the server" read as about the model)."""
+    return tr("Context window detected: %s") % formats.number(tokens) if tokens \
+        else tr("Context window not reported by the server")
 
 
 def form_to_settings(base: config.Settings,
@@ -165,7 +166,9 @@ def model_note(model: Optional[str], models: List[str]) -> str:
     model = (model or "").strip()
     if not models:
         return tr("The server lists no models.")
-    if model and model not in models:
+    if not model:
+        return tr("Choose a model from the list.")
+    if model not in models:
         return tr("The server does not offer \u201c%s\u201d; choose one from the list.") % model
     return ""
 
