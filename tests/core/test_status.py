@@ -141,9 +141,13 @@ def test_a_queued_message_is_seen_on_its_own_line_and_goes_or_comes_back():
     presenter.queue("Also this.")
     lines = presenter.status().split("\n")
     # Its own line: a narrow panel cuts the end of a line, never this sentence.
-    assert lines == [st.WRITING, "Your next message is queued."]
+    assert lines == [st.WRITING, "Queued: \u201cAnd then? Also this.\u201d"]
+    long = PanelPresenter()
+    long.see([user(), state(ev.WRITING)], busy=True)
+    long.queue("A long message that goes on and on\nabout the report.")
+    assert long.status().split("\n")[1] == "Queued: \u201cA long message that goes on and\u2026\u201d"
     presenter.see([state(ev.RUNNING, "search_sources")], busy=True)
-    assert presenter.status().endswith(st.QUEUED_MARK)
+    assert presenter.status().endswith(st.queued_line("And then?\n\nAlso this."))
     presenter.see([event(ev.DONE, finish_reason="stop")], busy=False)
     assert presenter.turn_ended(failed=False) == ("And then?\n\nAlso this.", None)
     assert presenter.queued is None
@@ -277,7 +281,7 @@ def test_a_replay_keeps_the_users_queued_message_and_edit_new_chat_ends_them():
     presenter.queue("Next")
     presenter.reset()                       # the chat shown again (History, a deleted chat)
     presenter.see([user(), state(ev.WRITING)], busy=True)
-    assert presenter.queued == "Next" and presenter.status().endswith(st.QUEUED_MARK)
+    assert presenter.queued == "Next" and presenter.status().endswith(st.queued_line("Next"))
     presenter.new_chat(None)
     assert presenter.queued is None
     presenter.edit()
@@ -308,7 +312,7 @@ def test_what_the_user_left_in_a_panel_the_sidebar_took_down_comes_back_in_the_n
     new = PanelPresenter()
     new.see([user()], busy=True)
     assert new.take_up(left, busy=True, failed=False, chat="c1") == ("half a thought", False)
-    assert st.QUEUED_MARK in new.status()
+    assert st.queued_line("Then shorten it.") in new.status()
     assert new.turn_ended(failed=False) == ("Then shorten it.", None)
     # The turn ended while no panel showed: the queued message goes now, and stays
     # queued until it does (a panel gone before that leaves it again).
@@ -336,7 +340,7 @@ def test_what_was_left_for_another_chat_waits_in_the_box_and_ends_the_edit():
     box, now = new.take_up(left, busy=True, failed=False, chat="c2")
     assert (box, now) == ("Then shorten it.\n\ndraft", False)
     assert not new.editing and new.queued is None
-    assert st.QUEUED_MARK not in new.status() and new.status() != EDITING
+    assert st.queued_line("Then shorten it.") not in new.status() and new.status() != EDITING
 
 
 def test_an_edit_in_progress_survives_the_panel_being_made_again():

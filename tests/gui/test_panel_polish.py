@@ -196,7 +196,7 @@ def test_states_error_retry_up_arrow_queue_stop_and_undo(gui_office, gui_doc, ch
     wait_for(lambda: panel.send_label() == "Stop", what="the turn to start")
     panel.type("Second of two.")
     panel.key("Return")
-    wait_for(lambda: st.QUEUED_MARK in panel.status(),
+    wait_for(lambda: st.queued_line("Second of two.") in panel.status(),
              what="the queued status (it says %r)" % panel.status())
     assert panel.read("Message") == ""
     panel.wait_transcript("Queued one answered.", timeout=60)

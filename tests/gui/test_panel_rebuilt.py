@@ -20,7 +20,7 @@ def _queue_during_a_turn(panel, first, second):
     wait_for(lambda: panel.send_label() == "Stop", what="the turn to start")
     panel.type(second)
     panel.key("Return")
-    wait_for(lambda: st.QUEUED_MARK in panel.status(), what="the queued status")
+    wait_for(lambda: st.queued_line(second) in panel.status(), what="the queued status")
 
 
 def test_a_queued_message_and_the_unsent_text_survive_the_panel_being_made_again(
@@ -31,7 +31,7 @@ def test_a_queued_message_and_the_unsent_text_survive_the_panel_being_made_again
     panel.type("half a thought")
     panel.rebuild()
     assert panel.read("Message") == "half a thought"
-    assert st.QUEUED_MARK in panel.status(), panel.status()
+    assert st.queued_line("Then shorten them.") in panel.status(), panel.status()
     # Stopped, the answer gives the queued message back to the box, before the draft
     # typed since (the new panel holds both).
     panel.press("Stop")

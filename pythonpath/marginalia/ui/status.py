@@ -22,6 +22,7 @@ from typing import Any, Iterable, Optional, Tuple
 
 from marginalia import events as ev
 from marginalia.chat.budget import short_count
+from marginalia.document.docview import short
 from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui.card_state import CardState
@@ -43,7 +44,9 @@ WORDS = {ev.CONNECTING: CONNECTING, ev.WAITING: WAITING, ev.THINKING: THINKING,
          ev.WRITING: WRITING}
 STILL_ANSWERING = N_("Still answering; press Stop first.")
 # On the status line's second line (status()), so it is never the part a narrow panel cuts.
-QUEUED_MARK = N_("Your next message is queued.")
+# The queued message's first words: it could not be seen while it waited (issue 39).
+QUEUED_MARK = N_("Queued: \u201c%s\u201d")
+QUEUED_WORDS = 32
 QUEUE_KEPT = N_("The answer stopped; your queued message is back in the box.")
 NEW_CHAT = N_("New chat started. Undo brings the last one back.")
 CHAT_BACK = N_("The chat is back.")
@@ -58,6 +61,11 @@ INPUT = "input"                           # the message box, for focus_after
 # the user something to type (a button that hid itself would leave focus nowhere).
 FOCUS_AFTER = {"new_chat": INPUT, "undo": INPUT, "edit": INPUT, "queue_kept": INPUT,
                "restore": INPUT}
+
+
+def queued_line(text: str) -> str:
+    """The status line's word on a message waiting for the turn: its first words."""
+    return tr(QUEUED_MARK) % short(text, QUEUED_WORDS)
 
 
 @dataclass(frozen=True)
@@ -329,7 +337,7 @@ class PanelPresenter:
             text = self.state
         text = tr(text)
         if self.queued is not None and self.busy:
-            text += "\n" + tr(QUEUED_MARK)      # its own line: a narrow panel never cuts it
+            text += "\n" + queued_line(self.queued)    # its own line: never the part cut
         return text
 
     def details(self) -> str:
