@@ -23,7 +23,7 @@ def test_each_tool_has_its_kind_and_before_after():
     assert (table.kind, table.before, table.after) == ("table", "", "table 2\u00d72: A | B")
     fmt = cl.make(2, 1, "format_text", cl.DIRECT, {"search": "x", "bold": True,
                                                    "italic": False, "color": "red"})
-    assert (fmt.kind, fmt.before, fmt.after) == ("format", "x", "bold, not italic, color red")
+    assert (fmt.kind, fmt.before, fmt.after) == ("format", "x", "bold, not italic, text color red")
     style = cl.make(3, 1, "set_paragraph_style", cl.TRACKED, {"style": "Title"}, "Intro")
     assert (style.kind, style.before, style.after, style.state) == (
         "restyle", "Intro", "style Title", cl.PENDING)

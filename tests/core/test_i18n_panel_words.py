@@ -79,3 +79,18 @@ def test_a_comment_only_proposal_reads_as_text_in_the_users_language(pseudo_loca
     # the record's own new text keeps the markdown: the review row and the ledger read it
     assert cl.after_text("insert_paragraphs", {"markdown": "**Costs** rose."}) == \
         "**Costs** rose."
+
+
+def test_a_format_or_table_proposal_names_its_attributes_in_the_users_language(pseudo_locale):
+    """The frame was translated, the attributes it listed were English ("bold, not
+    italic"): a German reader saw "Formatieren: bold, not italic."."""
+    said = cl.proposal("format_text", {"search": "x", "bold": True, "italic": False,
+                                       "color": "#ff0000"})
+    assert said == pseudo("Format: %s.") % ", ".join(
+        (pseudo("bold"), pseudo("not italic"), pseudo("text color %s") % "#ff0000"))
+    table = cl.proposal("insert_table", {"after_paragraph": 1, "rows": [["a", "b"], ["1", "2"]]})
+    assert pseudo("table %(rows)d\u00d7%(columns)d: %(cells)s") % {
+        "rows": 2, "columns": 2, "cells": "a | b"} in table
+    # The review row's words for the same change (its "after"): the same words.
+    assert cl.after_text("format_text", {"search": "x", "underline": True}) == pseudo(
+        "underlined")

@@ -44,7 +44,7 @@ def test_targets_decide_the_flags():
     ("set_paragraph_style", {"start": 1, "end": 1, "style": "Title"}, "style Title",
      "Set the paragraph style Title."),
     ("format_text", {"search": "x", "bold": True, "italic": False, "color": "red"},
-     "bold, not italic, color red", "Format: bold, not italic, color red."),
+     "bold, not italic, text color red", "Format: bold, not italic, text color red."),
     ("insert_table", {"after_paragraph": 0, "rows": [["a", "b"], ["c"]]},
      "table 2\u00d72: a | b", "Insert after this: table 2\u00d72: a | b"),
 ])

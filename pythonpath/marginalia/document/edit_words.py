@@ -16,24 +16,35 @@ from marginalia.i18n.catalog import N_, tr
 Arguments = Dict[str, Any]
 
 
+# The attributes a format change sets, as a review row and a proposal name them.
+FLAG_WORDS = (("bold", N_("bold"), N_("not bold")),
+              ("italic", N_("italic"), N_("not italic")),
+              ("underline", N_("underlined"), N_("not underlined")),
+              ("strikethrough", N_("struck through"), N_("not struck through")))
+COLOR_WORDS = (("color", N_("text color %s")), ("highlight", N_("highlight %s")))
+A_TABLE = N_("a table")
+TABLE = N_("table %(rows)d\u00d7%(columns)d: %(cells)s")
+
+
 def flags(arguments: Arguments) -> str:
     shown = []
-    for name in ("bold", "italic", "underline", "strikethrough"):
+    for name, on, off in FLAG_WORDS:
         value = arguments.get(name)
         if value is not None:
-            shown.append(name if value in (True, "true", 1) else "not " + name)
-    for name in ("color", "highlight"):
+            shown.append(tr(on) if value in (True, "true", 1) else tr(off))
+    for name, words in COLOR_WORDS:
         if arguments.get(name):
-            shown.append("%s %s" % (name, arguments[name]))
+            shown.append(tr(words) % arguments[name])
     return ", ".join(shown)
 
 
 def table(arguments: Arguments) -> str:
     rows = arguments.get("rows") or []
     if not isinstance(rows, list) or not rows or not isinstance(rows[0], list):
-        return "a table"
-    return "table %d\u00d7%d: %s" % (len(rows), max(len(r) for r in rows if isinstance(r, list)),
-                                     " | ".join(str(c) for c in rows[0]))
+        return tr(A_TABLE)
+    return tr(TABLE) % {"rows": len(rows),
+                        "columns": max(len(r) for r in rows if isinstance(r, list)),
+                        "cells": " | ".join(str(c) for c in rows[0])}
 
 
 def argument(name: str) -> Callable[[Arguments], str]:
