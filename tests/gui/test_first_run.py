@@ -77,3 +77,38 @@ def test_card_goes_away_after_the_model_answers(gui_office, gui_doc):
         gui_office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
                        provider="ollama")
         set_model_answered(gui_office, True)
+
+
+def test_the_card_folds_while_the_first_answer_comes_and_comes_back_if_none_came(
+        gui_office, gui_doc):
+    """Issue 39: the card (~300 px) stayed over the chat for the whole wait for the first
+    answer (30 s and more on a local model). It folds when the message goes, comes back
+    when the turn fails before any answer, and stays away once one came."""
+    failed = sse.error_response(401, "Incorrect API key provided.")
+    failed["head_delay"] = 2.5
+    slow = sse.text_response("Hello, I can help.")
+    slow["head_delay"] = 2.5
+    server = sse.ScriptedServer([failed, slow], models=("test-model",))
+    server.start()
+    _fresh_profile(gui_office, endpoint=server.url, provider="custom", model="test-model")
+    try:
+        panel = PanelDriver(gui_office, gui_doc)
+        wait_for(lambda: "test-model" in panel.card_text(), what="the card naming the model")
+        for message in ("Say hello.", "Say hello again."):
+            panel.type(message)
+            panel.key("Return")
+            wait_for(lambda: panel.card_labels() is None, what="the card to fold")
+            assert panel.send_label() == "Stop"          # folded while the model is asked
+            if message == "Say hello.":
+                wait_for(lambda: panel.card_labels() is not None, timeout=30,
+                         what="the card back after the failed turn")
+                panel.wait_idle()
+                assert not model_answered(gui_office)
+        panel.wait_transcript("Hello, I can help.")
+        panel.wait_idle()
+        assert panel.card_labels() is None and model_answered(gui_office)
+    finally:
+        server.stop()
+        gui_office.job("settings.save", endpoint="http://localhost:11434/v1", model="",
+                       provider="ollama")
+        set_model_answered(gui_office, True)

@@ -71,6 +71,7 @@ class ChatPanel(PanelStates):
         self.renderer = TranscriptRenderer()
         self.presenter = PanelPresenter()
         self.card = None                  # the first-run card, while shown
+        self.card_folded = False          # ... folded while the first answer comes
         self._disposed = False
         self._thought_at = None           # when this turn's thinking began (monotonic)
         self._widths = 0                  # pane width changes so far (panel_states.on_columns)
@@ -139,15 +140,6 @@ class ChatPanel(PanelStates):
             return
         self.view.card = self.card
 
-    def _close_card(self) -> None:
-        from marginalia.office import setup_card
-        setup_card.remember_answer(self.ctx)
-        self.presenter.cards.answered()
-        card, self.card = self.card, None
-        self.view.card = None
-        card.dispose()
-        self.view.relayout()
-
     @guarded
     def _card_changed(self) -> None:
         """The card's sentence or settings changed: lay out again, refresh an idle status."""
@@ -208,7 +200,7 @@ class ChatPanel(PanelStates):
             self.view.set_rtl(pane, rtl)
         self.actions.refresh()
         self._refresh_changes(always=False)
-        if self.card is not None and first_run.answered_in(entries):
+        if (self.card is not None or self.card_folded) and first_run.answered_in(entries):
             self._close_card()
         done = any(role == "event" and payload.kind == DONE for role, payload in entries)
         # A queued message waits only while a turn runs: also the end of a turn New chat
@@ -297,6 +289,7 @@ class ChatPanel(PanelStates):
             self.say(STILL_ANSWERING)
             return False
         self.presenter.sent()        # connecting; the user entry says it again when it comes
+        self._fold_card()        # the first-run card gives the chat its room
         self.present()
         self.actions.refresh()
         self.view.jump_to_end()

@@ -1,4 +1,5 @@
-"""The chat panel's states between turns: thinking folded, a queued message, Undo, recall.
+"""The chat panel's states between turns: thinking folded, a queued message, Undo, recall,
+the first-run card folded while the first answer comes.
 
 A mixin of office.panel.ChatPanel (kept apart so the panel's module stays
 small): what the user sees change when a turn thinks, answers and ends, a
@@ -39,7 +40,8 @@ def guarded(method: Callable) -> Callable:
 
 class PanelStates:
     """Needs the ChatPanel's ctx, session, view, presenter (ui.status), renderer, card,
-    _thought_at, _shown_setting, _disposed, _widths, replay, _replay and send_text."""
+    card_folded, _thought_at, _shown_setting, _disposed, _widths, replay, _replay,
+    _open_card and send_text."""
 
     def present(self) -> None:
         """Draw what the presenter says now: the one place the status line, Send/Stop and
@@ -50,6 +52,28 @@ class PanelStates:
         self.view.set_status(shown.status, shown.details)
         self.view.set_send(shown.send)
         self.view.show("undo", shown.undo)
+
+    # -- the first-run card while the first answer comes ------------------------
+    def _fold_card(self) -> None:
+        """A message went to the model: the card folds (it took ~300 px of the chat for
+        the whole wait, 30 s and more on a local model) and comes back if the turn fails
+        before any answer (_turn_ended)."""
+        if self.card is not None:
+            self._close_card(answered=False)
+            self.card_folded = True
+
+    def _close_card(self, answered: bool = True) -> None:
+        """Take the card down; ``answered``: a model answered, it stays away for good."""
+        from marginalia.office import setup_card
+        if answered:
+            setup_card.remember_answer(self.ctx)
+            self.card_folded = False
+        self.presenter.cards.answered()
+        card, self.card = self.card, None
+        if card is not None:
+            self.view.card = None
+            card.dispose()
+            self.view.relayout()
 
     def say(self, sentence: str) -> None:
         """An action's one sentence on the status line (change card, sources, commands)."""
@@ -97,6 +121,10 @@ class PanelStates:
         in the box for the user to send or change). Text shown at an older width is
         laid out again."""
         self._relayout_later()
+        if self.card_folded:        # no answer came: the card has more to say
+            self.card_folded = False
+            self._open_card()
+            self.view.relayout()
         send, keep = self.presenter.turn_ended(transcript.turn_failed(self.session.log))
         if keep is not None:
             # Before what the user typed since: neither is lost.
