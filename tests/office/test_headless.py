@@ -337,6 +337,11 @@ def _interrupted(fox_odt, tmp_path, before_interrupt=None):
         except subprocess.TimeoutExpired:
             proc.kill()
             _out, err = proc.communicate()
+            for pid in offices:     # a frozen office left behind would outlive the suite
+                try:
+                    os.kill(pid, signal.SIGKILL)
+                except OSError:
+                    pass
             raise AssertionError("the runner did not end within 60 s of Ctrl+C; it said:\n%s"
                                  % err[-3000:])
     return time.time() - started, err, offices, proc.returncode
