@@ -110,6 +110,19 @@ def test_card_layout_fits_narrow_and_wide_panels():
     assert "changes" not in boxes and closed < card.layout(420, 0, True, True)[0]
 
 
+def test_the_headline_keeps_the_room_reviews_own_label_leaves():
+    """German at 180 px: the widest button ("Alle ablehnen", ~130 px) set Review's width
+    too, leaving "1 Änderung" 40 px, broken inside its word under Prüfen (issue 39)."""
+    for open_ in (False, True):
+        _h, boxes = card.layout(180, 0, review_open=open_, shown=True, need=130,
+                                headline_need=70, review_need=48)
+        head, review = boxes["headline"], boxes["review"]
+        assert head[2] >= 70 and head[0] + head[2] < review[0], (open_, boxes)
+        assert review[2] >= card.THIRD_MIN and review[0] + review[2] == 180 - card.MARGIN
+        if open_:          # the list's buttons keep the widest label's room
+            assert all(boxes[n][2] >= 130 for n in ("accept", "reject_all"))
+
+
 def test_closed_the_card_is_one_line_and_the_edit_options_only_show_in_their_tray():
     # Content first (issue 24): the summary and Review share one row at the sidebar's
     # default width; the mode switch, Restore and Keep out take no row until asked for.

@@ -123,7 +123,8 @@ class ChangeCard:
     def place(self, x: int, y: int, width: int) -> int:
         shown = self.cards.shown()
         height, boxes = wording.layout(width, y, shown.review, shown.summary, self._need(),
-                                       shown.tray, self._headline_need())
+                                       shown.tray, self._headline_need(),
+                                       button_width.widest_need([self.controls["review"]]))
         place_boxes(self.controls, boxes, x)
         return height
 

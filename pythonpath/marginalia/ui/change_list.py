@@ -234,7 +234,7 @@ def _grid(names: Sequence[str], per_row: int, top: int, inner: int,
 
 
 def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
-           tray_open: bool = False, headline_need: int = 0
+           tray_open: bool = False, headline_need: int = 0, review_need: int = 0
            ) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
     """(height, {control: box}) of the card at ``y``; hidden controls get no box.
 
@@ -245,7 +245,9 @@ def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
     ``need``: the width the widest button's label needs in this toolkit
     (office.button_width: gtk3 pads buttons more than the gen plugin), when the
     caller knows it; ``headline_need`` the headline's own width on one line: a
-    headline too long for its place wraps onto more lines rather than being cut.
+    headline too long for its place wraps onto more lines rather than being cut;
+    ``review_need`` Review's own label's width: beside the headline it takes that, not the
+    widest button's ("Alle ablehnen" left "1 Änderung" 40 px, broken inside its word).
     """
     if not shown and not tray_open:
         return 0, {}
@@ -265,7 +267,8 @@ def layout(width: int, y: int, review_open: bool, shown: bool, need: int = 0,
             boxes["mode"] = (MARGIN, top, inner, ROW)
             top = _grid(("restore", "keep_out"), per_row, top + ROW + GAP, inner, boxes)
     if shown:
-        review_w = third if per_row == 3 else narrowest
+        review_w = third if per_row == 3 else (max(THIRD_MIN, review_need) if review_need
+                                               else narrowest)
         text_w = max(inner - GAP - review_w, 40)
         lines = max(1, min(HEADLINE_LINES, -(-headline_need // text_w))) if headline_need else 1
         if review_open:
