@@ -46,7 +46,7 @@ def test_the_first_run_card_and_the_options_page_speak_it(pseudo_locale):
     assert first_run.card_text(Settings(model=""), probe) == pseudo(
         "The server offers %d models: choose one under Model, then press Test.") % 2
     assert first_run.status_hint(Settings(model="")) == pseudo(first_run.NEEDS_MODEL)
-    assert options_form.window_note(None) == pseudo("Context window not reported by the server")
+    assert options_form.window_note(None) == pseudo("Context window: not reported")
     assert options_form.connection_sentence(Settings(endpoint="http://h/v1", model="m"),
                                             ["m"]) == pseudo(
         'Connected to %(where)s; the model "%(model)s" is available.') % {

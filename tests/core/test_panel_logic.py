@@ -157,6 +157,10 @@ def test_layout_fills_the_panel_without_overlaps(width, height):
         assert row[0][1] + row[0][3] <= boxes["input"][1]
         toggle, hist = boxes["thinking_toggle"], boxes["history"]
         assert toggle[1] == hist[1] and toggle[0] + toggle[2] < hist[0]
+        # The empty chat's hint lies inside the conversation, clear of its scroll bar.
+        hx, hy, hw, hh = boxes["chat_hint"]
+        tx, ty, tw, th = transcript
+        assert tx < hx and ty < hy and hx + hw <= tx + tw - 16 and hy + hh <= ty + th
 
 
 def test_soft_wrap_breaks_long_paragraphs_at_sentence_ends_whatever_the_pieces():

@@ -161,4 +161,4 @@ def test_the_context_window_field_on_the_options_page():
     _same, problems = options_form.form_to_settings(settings, dict(form, context_window="x"))
     assert _same.context_window == 16384 and len(problems) == 1
     assert options_form.window_note(131072) == "Context window detected: 131,072"
-    assert options_form.window_note(None) == "Context window not reported by the server"
+    assert options_form.window_note(None) == "Context window: not reported"

@@ -13,6 +13,7 @@ from tests.support import sse_server as sse
 from marginalia.ui import first_run
 from marginalia.ui.status import CHAT_BACK, NEW_CHAT, STOPPED, WRITING
 from marginalia.ui import transcript
+from marginalia.ui.transcript import EMPTY_CHAT
 from tests.support.panel_driver import PanelDriver, screenshot, wait_for
 
 TOOL_ROUND = sse.tool_calls_response(
@@ -49,6 +50,8 @@ def test_a_message_streams_thinking_a_tool_line_and_the_answer(gui_office, gui_d
     gui_doc.Text.setString("The colour of the colour wheel.")
     chat_server.add(TOOL_ROUND, ANSWER)
     panel = PanelDriver(gui_office, gui_doc)
+    # An empty chat says what it is for (issue 39: a blank pane and four greyed buttons).
+    assert EMPTY_CHAT in panel.names()
 
     panel.type("Please use American spelling.")
     panel.key("Return")                         # Enter sends
@@ -60,6 +63,7 @@ def test_a_message_streams_thinking_a_tool_line_and_the_answer(gui_office, gui_d
     assert u"  \u25b8 Replaced 2 occurrences of \u201ccolour\u201d" in shown
     assert "Assistant:" in shown
     assert shown.index("Replaced 2") < shown.index("Done: both")
+    assert EMPTY_CHAT not in panel.names()      # the chat is no longer empty
     # Thinking is kept out of the answer and shown in its own pane.
     assert "American spelling, so colour" not in shown
     thinking = panel.thinking()
@@ -95,6 +99,7 @@ def test_shift_enter_adds_a_line_and_new_chat_clears(gui_office, gui_doc, chat_s
     panel.press("New chat")
     wait_for(lambda: panel.transcript() == "", what="an empty transcript after New chat")
     assert panel.status() == NEW_CHAT
+    assert EMPTY_CHAT in panel.names()          # the new chat's hint is back
 
     # Undo clicked: the chat comes back, the button hides, and the keyboard is back in the
     # message box (ui.status.focus_after), not on the hidden button.

@@ -28,8 +28,10 @@ from tests.support.panel_driver import (PanelDriver, has_state, screenshot,
                                         wait_for)
 
 # Siblings meant to lie on each other: the jump button over the conversation's bottom
-# edge, the hint inside the empty message box (their names in office.panel_view).
-MEANT = {frozenset(("jump", "transcript")), frozenset(("placeholder", "input"))}
+# edge, the hint inside the empty message box, the empty chat's hint on the conversation
+# (their names in office.panel_view).
+MEANT = {frozenset(("jump", "transcript")), frozenset(("placeholder", "input")),
+         frozenset(("chat_hint", "transcript"))}
 # The "/" and "@" lists lie over the bottom of the conversation, just above the box
 # (never over the box, the status line or Send).
 MEANT |= {frozenset((lst, under)) for lst in ("slash_list", "mention_list")

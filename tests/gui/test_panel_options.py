@@ -107,7 +107,7 @@ def test_options_page_shows_saves_and_tests_the_connection(gui_office, gui_doc, 
         assert _result(window) == ("Connected: streaming \u2714 \u00b7 tool calls \u2714 "
                                    "\u00b7 thinking shown.")
         assert window.getControl("ContextNote").getModel().Label == \
-            "Context window not reported by the server"
+            "Context window: not reported"
         assert window.getControl("ContextField").getText() == ""
         screenshot(gui_office, "options_page.png")
 

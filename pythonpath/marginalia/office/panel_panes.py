@@ -96,10 +96,31 @@ class PaneText:
             self.relayout()               # the thinking pane appears with its first words
 
     def _show_jump(self) -> None:
+        """The conversation's overlays: the jump button while a reply is below the view,
+        the hint while the chat is empty (a blank pane said nothing of what it is for)."""
         shown = self.follow.offered
         if shown != self._jump_shown:
             self._jump_shown = shown
             self.controls["jump"].setVisible(shown)
+        empty = not self._lengths["transcript"] and getattr(self, "_hint_fits", True)
+        if empty != getattr(self, "_hint_shown", True):
+            self._hint_shown = empty
+            self.controls["chat_hint"].setVisible(empty)
+
+    def _fit_chat_hint(self, box) -> None:
+        """The empty chat's hint takes its words' height; where they do not fit (a short
+        pane under the first-run card), it stays away rather than show cut."""
+        hint = self.controls["chat_hint"]
+        x, y, w, h = box
+        key = (w, hint.getModel().Label)        # relayout runs on every resize and draft line
+        if getattr(self, "_chat_hint_need", (None, 0))[0] != key:
+            self._chat_hint_need = (key, self._words_height("chat_hint", w))
+        need = self._chat_hint_need[1]
+        hint.setPosSize(x, y, w, max(min(need, h), 1), 15)     # 15: PosSize.POSSIZE
+        if (0 < need <= h) != getattr(self, "_hint_fits", None):
+            self._hint_fits = 0 < need <= h
+            self._hint_shown = None     # its visibility is decided again
+            self._show_jump()
 
     def scrolled(self) -> None:
         """The user moved the conversation's view (wheel, scroll bar)."""

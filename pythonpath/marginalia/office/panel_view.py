@@ -21,6 +21,7 @@ from marginalia.ui.answer_format import pane_columns
 from marginalia.ui.follow import Follow
 from marginalia.ui.history_menu import ANSWER_BUTTONS
 from marginalia.ui.status import READY, SEND
+from marginalia.ui.transcript import EMPTY_CHAT
 
 KEY_RETURN = 1280          # com.sun.star.awt.Key.RETURN
 KEY_UP = 1025              # com.sun.star.awt.Key.UP
@@ -54,6 +55,8 @@ CONTROLS = (
     # (office.slash_list), which lie over its bottom while a command is typed.
 ) + tuple((key, "ListBox", name, {"Dropdown": False}) for key, name in LISTS) + (
     ("jump", "Button", N_("Go to the newest reply"), {"Label": JUMP_LABEL}),
+    ("chat_hint", "FixedText", N_("How to start"), {"Label": EMPTY_CHAT, "NoLabel": True,
+                                                    "MultiLine": True}),
     ("transcript", "Edit", N_("Conversation"), {
         "MultiLine": True, "ReadOnly": True, "VScroll": True, "AutoVScroll": True}),
 ) + tuple((name, "Button", tip, {"Label": label, "Enabled": False})
@@ -103,8 +106,7 @@ class PanelView(PaneText):
         self._items = {"transcript": [], "thinking": []}     # the panes' lists, if mirrored
         self._input_lines = panel_layout.MIN_LINES
         self.follow = Follow()            # whether the conversation follows its end
-        self._jump_shown = False
-        self._undo_shown = False
+        self._jump_shown = self._undo_shown = False
         smgr = ctx.ServiceManager
         self.container = smgr.createInstanceWithContext("com.sun.star.awt.UnoControlContainer", ctx)
         self.container.setModel(smgr.createInstanceWithContext(
@@ -135,7 +137,7 @@ class PanelView(PaneText):
                           else ("chat_bg", "chat_text"))
                 if colours:
                     model.BackgroundColor, model.TextColor = colours[bg], colours[fg]
-            if name == "placeholder" and colours:
+            if name in ("placeholder", "chat_hint") and colours:
                 model.TextColor = colours["thinking_text"]
             control = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%s" % kind, ctx)
             control.setModel(model)
@@ -155,7 +157,8 @@ class PanelView(PaneText):
         self._typed = Listener(on_text=self._input_changed)
         self.controls["input"].addTextListener(self._typed)
         self._click = Listener(on_click=self.focus_input)
-        self.controls["placeholder"].addMouseListener(self._click)
+        for hint in ("placeholder", "chat_hint"):
+            self.controls[hint].addMouseListener(self._click)
         self._actions = {
             "send": Listener(on_action=on_send),
             "new_chat": Listener(on_action=on_new_chat),
@@ -232,6 +235,7 @@ class PanelView(PaneText):
                 if placed is not None:
                     self.controls[placed].setPosSize(x, y, max(w, 1), max(h, 1), POSSIZE)
         self._fit_hint(boxes["placeholder"])
+        self._fit_chat_hint(boxes["chat_hint"])
         self._tabs = tab_order.apply(self.container, self._children(), self._tabs)
         self.keep_end()
         self._tell_columns(boxes["transcript"][2])

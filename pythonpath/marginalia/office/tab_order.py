@@ -17,7 +17,7 @@ from typing import Any, Dict, Tuple
 # "/" and "@" lists before the jump button, so a list open over the conversation's bottom
 # is drawn over the button (as panel_view.CONTROLS adds them), not under it.
 OVERLAYS = {"slash_list": "transcript", "mention_list": "transcript", "jump": "transcript",
-            "placeholder": "input"}
+            "chat_hint": "transcript", "placeholder": "input"}
 
 
 def order(boxes: Dict[str, Tuple[int, int]]) -> Tuple[str, ...]:

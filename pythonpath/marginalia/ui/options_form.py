@@ -97,7 +97,7 @@ def window_note(tokens: Optional[int]) -> str:
     """The line above the Context window field: what the server reported, if anything
     (naming the field: a bare "not reported by the server" read as about the model)."""
     return tr("Context window detected: %s") % formats.number(tokens) if tokens \
-        else tr("Context window not reported by the server")
+        else tr("Context window: not reported")
 
 
 def form_to_settings(base: config.Settings,

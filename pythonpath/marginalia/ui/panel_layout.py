@@ -141,6 +141,10 @@ def layout(width: int, height: int, thinking_visible: bool, top: int = 0,
         boxes["thinking"] = (MARGIN, y, inner, 0)
     transcript_h = max(free, 40)
     boxes["transcript"] = (MARGIN, y, inner, transcript_h)
+    # The empty chat's hint lies on the conversation, inside its frame and scroll bar,
+    # with all its height (its words wrap to as many lines as a language needs).
+    boxes["chat_hint"] = (MARGIN + 4, y + 4, max(inner - HINT_RIGHT - 4, 20),
+                          max(transcript_h - 8, LINE))
     jump_w = min(JUMP_WIDTH, inner - 2 * GAP)
     boxes["jump"] = (MARGIN + inner - jump_w - 20, y + transcript_h - ROW - GAP, jump_w, ROW)
     boxes["scope"] = (MARGIN, scope_y, inner, SCOPE)

@@ -26,6 +26,11 @@ ASSISTANT = N_("Assistant:")
 STOPPED_MARK = "\u25a0 "                  # where the user stopped a turn, before STOPPED
 STOPPED = N_("Stopped")
 # Under an answer the connection cut (finish_reason "cut"), after the error's sentence.
+# Lies on the conversation while it is empty (office.panel_view's chat_hint): a blank
+# pane said nothing of what the chat is for.
+EMPTY_CHAT = N_("Ask about your document, or ask for a change (\u201cShorten the second "
+                "paragraph\u201d): Marginalia makes it in the document, and one Undo takes it "
+                "back.")
 CUT = N_("The answer above is incomplete. Retry asks again.")
 THOUGHT_FOR = N_("Thought for %d s")       # the folded toggle, its arrow after (FOLDED)
 THOUGHT_SHORT = N_("%d s")                 # the same on a narrow toggle (its name stays whole)
