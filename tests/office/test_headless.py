@@ -311,6 +311,13 @@ def _descendants(root):
     return found
 
 
+def _ctrl_c_as_in_a_terminal():
+    """The runner's SIGINT as a terminal gives it. A suite started in the background by a
+    shell without job control ignores SIGINT, its children inherit that, and Python then
+    leaves Ctrl+C ignored: both interrupt tests waited 60 s for nothing."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def _interrupted(fox_odt, tmp_path, before_interrupt=None):
     """Start a turn the scripted server stalls, Ctrl+C the runner once it streams;
     returns (seconds to end, its stderr, its office's pids, its exit code)."""
@@ -322,7 +329,7 @@ def _interrupted(fox_odt, tmp_path, before_interrupt=None):
             [sys.executable, "-m", "marginalia.cli.headless", fox_odt, "--message", "hi",
              "--output", str(tmp_path / "o.odt"), "--endpoint", srv.url, "--model", "m"],
             cwd=ROOT, env=_env(), stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-            universal_newlines=True)
+            universal_newlines=True, preexec_fn=_ctrl_c_as_in_a_terminal)
         first = proc.stdout.readline()  # the first streamed event: the turn is running
         assert json.loads(first)["type"] == "reasoning"
         # Only the runner's own offices: other offices on the machine come and go.
