@@ -146,6 +146,10 @@ class OfficeHarness(object):
                 props(nodepath=path))
             node.setPropertyValue(name, tag)
             node.commitChanges()
+        # Written to the profile now: the configuration writes its file later or at a clean
+        # quit, and the restart that follows kills an office slow to quit (a loaded
+        # machine), which then came back in English (an Arabic window test saw no mirror).
+        provider.flush()
 
     def stop(self):
         if self in LIVE:
