@@ -127,12 +127,19 @@ def _unchanged(line: str, changed: bool) -> str:
     return tr(NOTHING_CHANGED) % line if changed else line
 
 
+def _sentence(said: Any) -> Optional[str]:
+    """A refusal's phrase as one sentence; None when there is none (or it is not one)."""
+    found = phrase.said(said)
+    return found.words() + "." if found is not None else None
+
+
 def in_user_words(reason: str, said: Any = None) -> str:
     """A sentence that may be a tool's refusal worded for the model (the change card's
     Apply runs the tools): its phrase or a known refusal in the user's words, anything
     else as it is (the card's own sentences speak to the user already)."""
-    if said is not None:
-        return phrase.said(said).words() + "."
+    found = _sentence(said)
+    if found:
+        return found
     for pattern, _line in _REFUSALS:
         if pattern.search(reason):
             return refusal(reason)
@@ -143,8 +150,9 @@ def refusal(reason: str, said: Any = None) -> str:
     """A refusal as the one sentence an error line shows (a quick action's output refused
     by the document): the user's words (its phrase when the refuser wrote one), never
     the model's instructions."""
-    if said is not None:
-        return phrase.said(said).words() + "."
+    found = _sentence(said)
+    if found:
+        return found
     for pattern, line in _REFUSALS:
         found = pattern.search(reason)
         if found:
