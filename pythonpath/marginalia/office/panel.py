@@ -68,7 +68,7 @@ class ChatPanel(PanelStates):
         self.frame = frame
         self.document = frame.getController().getModel()
         self.session = chat_session.session_for(ctx, self.document)
-        self.renderer = TranscriptRenderer()
+        self.renderer = TranscriptRenderer(isolate=True)
         self.presenter = PanelPresenter()
         self.card = None                  # the first-run card, while shown
         self.card_folded = False          # ... folded while the first answer comes

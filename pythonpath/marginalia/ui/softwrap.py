@@ -24,6 +24,13 @@ SENTENCE_END = ".!?:;)\u201d\"'"
 # already). A WORD JOINER between the space and the sign keeps the number with it; it is
 # invisible, and taken out again wherever the pane's text is read (``plain``).
 WORD_JOINER = "\u2060"
+# Each line runs the way its own first letter does (the bidi algorithm's first-strong
+# rule): an English answer in an Arabic interface ended ".explain it", because the
+# edit lays out every paragraph in the interface's direction and puts an end's
+# punctuation on that side. A FIRST STRONG ISOLATE at the start of each line gives the
+# line its own direction; it lasts to the paragraph's end (UAX #9), so no closing mark
+# is needed. Invisible, and taken out wherever the pane's text is read (``plain``).
+ISOLATE = "\u2068"
 UNITS = "%\u2030\u2031\u20ac\u00a3\u00a5\u20bd\u20b9\u00a2"
 _BEFORE_UNIT = re.compile("(?<=[0-9] )(?=[%s])" % UNITS)
 
@@ -35,9 +42,10 @@ class SoftWrap:
     the stream was cut into pieces.
     """
 
-    def __init__(self, soft: int = SOFT_WRAP, hard: int = HARD_WRAP):
+    def __init__(self, soft: int = SOFT_WRAP, hard: int = HARD_WRAP, isolate: bool = False):
         self.soft = soft
         self.hard = hard
+        self.isolate = isolate   # each line starts with ISOLATE (a pane's text; not a copy)
         self.column = 0          # characters since the last line break
         self._previous = "\n"
         self._tail = ""           # the last two characters fed (a unit's number and space)
@@ -55,7 +63,8 @@ class SoftWrap:
         if any(ch in UNITS for ch in text):
             text = _BEFORE_UNIT.sub(WORD_JOINER, head + text)[len(head):]
         newline = text.rfind("\n")
-        if newline < 0 and self.column + len(text) <= self.soft:
+        starts_line = self.isolate and self._previous.endswith("\n")
+        if newline < 0 and not starts_line and self.column + len(text) <= self.soft:
             self.column += len(text)      # the usual case: nothing to decide
             self._previous = text[-1]
             return text
@@ -70,6 +79,8 @@ class SoftWrap:
                 column = 0
             else:
                 column += 1
+            if self.isolate and ch != "\n" and previous.endswith("\n"):
+                out.append(ISOLATE)       # a line begins (a soft break's too)
             out.append(ch)
             previous = ch
         self.column, self._previous = column, previous
@@ -77,8 +88,9 @@ class SoftWrap:
 
 
 def plain(text: str) -> str:
-    """A pane's text as it was streamed: the soft breaks and word joiners taken out."""
-    return text.replace(SOFT_BREAK, " ").replace(WORD_JOINER, "")
+    """A pane's text as it was streamed: the soft breaks, word joiners and isolates
+    taken out."""
+    return text.replace(SOFT_BREAK, " ").replace(WORD_JOINER, "").replace(ISOLATE, "")
 
 
 def trim_point(text: str, keep: int) -> int:

@@ -16,8 +16,8 @@ from marginalia.i18n import formats
 from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.ui import citation_lines
 from marginalia.ui.answer_format import DEFAULT_COLUMNS, LineFormatter, combine
-from marginalia.ui.softwrap import (HARD_WRAP, SOFT_BREAK, SOFT_WRAP,  # noqa: F401 (re-exported)
-                                    SoftWrap, trim_point)
+from marginalia.ui.softwrap import (HARD_WRAP, ISOLATE, SOFT_BREAK,  # noqa: F401 (re-exported)
+                                    SOFT_WRAP, SoftWrap, trim_point)
 from marginalia.ui.tool_words import tool_line
 
 # The pane's words are the user's: translated as they are drawn (a replay redraws them).
@@ -117,8 +117,11 @@ class TranscriptRenderer:
     thinking pane under a header naming the question it belongs to.
     """
 
-    def __init__(self):
+    def __init__(self, isolate: bool = False):
         self.columns = DEFAULT_COLUMNS    # characters a line of the conversation pane holds
+        # Each line runs its own way (ui.softwrap's ISOLATE), and so does the user's message
+        # after "You:": the panel's panes; the tests of layout read the text without.
+        self.isolate = isolate
         self.reset()
 
     def set_columns(self, columns: int) -> None:
@@ -142,8 +145,8 @@ class TranscriptRenderer:
         self._thinking_interrupted = False
         self._thinking_empty = True
         self._thinking_at_line_start = True
-        self._wrap = SoftWrap()
-        self._think_wrap = SoftWrap()
+        self._wrap = SoftWrap(isolate=self.isolate)
+        self._think_wrap = SoftWrap(isolate=self.isolate)
         self._answer = None         # the answer's LineFormatter while its text streams
         self._run = None            # chat shown since this response's text began ([str])
         self._before_run = None     # the state to go back to if that text was reasoning
@@ -170,8 +173,10 @@ class TranscriptRenderer:
         self._question = text
         self._assistant_started = False
         self._thinking_header_done = False
-        self._chat(out, self._start_block("user", blank_line=True) + tr(YOU) % text.rstrip()
-                   + "\n")
+        # The message apart from its label: "Tighten the second paragraph" must not take
+        # the Arabic label "أنت:" into its line's order, nor an Arabic message an English one.
+        message = (ISOLATE if self.isolate else "") + text.rstrip()
+        self._chat(out, self._start_block("user", blank_line=True) + tr(YOU) % message + "\n")
         return self._finished(out)
 
     def event(self, ev: Event) -> Appends:
