@@ -5,6 +5,9 @@ import time
 
 import pytest
 
+from marginalia.chat.tools import ToolRegistry
+from marginalia.document import tool_lines
+from marginalia.document.tool_specs import spec
 from marginalia.events import Event
 from marginalia.ui.answer_format import BULLET, CELL, CODE, QUOTE, RULE, inline_text
 from marginalia.ui.tool_words import tool_line
@@ -142,17 +145,31 @@ def test_inline_text():
     assert inline_text("plain") == "plain"
 
 
-@pytest.mark.parametrize("name,ok,summary,shown", [
+def _said(name, found):
+    """A refusal's phrase as the registry hands it on: the tool's own words filled in."""
+    registry = ToolRegistry()
+    registry.register(name, "", {}, lambda: None, action=spec(name).words.action)
+    return registry.said(name, found)
+
+
+@pytest.mark.parametrize("name,ok,summary,said,shown", [
     ("replace_text", False, "replace_text failed: bad arguments",
-     "Couldn't change the text: the model's request was incomplete"),
-    ("read_document", True, "Read paragraphs 1\u20135 of 9", "Read paragraphs 1\u20135 of 9"),
-    ("add_comment", True, "add_comment", "Added a comment"),
-    ("replace_text", False, "replace_text cancelled", "Stopped before it could change the text"),
+     tool_lines.incomplete_request(),
+     "Couldn't change the text: the model's request was incomplete \u2014 nothing changed"),
+    ("read_document", True, "Read paragraphs 1\u20135 of 9", None,
+     "Read paragraphs 1\u20135 of 9"),
+    ("add_comment", True, "add_comment", None, "Added a comment"),
+    ("replace_text", False, "replace_text cancelled", tool_lines.stopped(),
+     "Stopped before it could change the text"),
     ("format_text", False, "format_text failed: The document is read-only; nothing was changed.",
+     tool_lines.read_only(),
      "Couldn't format the text: the document is read-only \u2014 nothing changed"),
+    # Without a phrase (a chat kept before refusals had them): its English, for the user.
+    ("format_text", False, "format_text failed: The document is read-only; nothing was changed.",
+     None, "Couldn't format the text: the document is read-only \u2014 nothing changed"),
 ])
-def test_tool_lines_speak_to_the_user(name, ok, summary, shown):
-    assert tool_line(name, ok, summary) == shown
+def test_tool_lines_speak_to_the_user(name, ok, summary, said, shown):
+    assert tool_line(name, ok, summary, _said(name, said) if said else None) == shown
 
 
 @pytest.mark.parametrize("field,text", [(0xFFFFFF, 0x000000), (0x1E1E1E, 0xEEEEEE),

@@ -79,8 +79,10 @@ def test_user_sentences_follow_the_catalog(pseudo_locale):
     german = next(c for c in translate.children if c.label == pseudo("German"))
     assert "arg=German&" in german.url           # the data stays English
     # a tool line, the History menu, Export chat's headings
-    line = tool_words.tool_line("no_tool", False, "no_tool failed: bad arguments")
-    assert line == pseudo("Couldn't %s: the model's request was incomplete") % pseudo("do that")
+    line = tool_words.tool_line("no_tool", False, "no_tool failed: bad arguments",
+                                tool_lines.incomplete_request())
+    assert line == pseudo("Couldn't %(action)s: the model's request was incomplete \u2014 "
+                          "nothing changed") % {"action": pseudo("do that")}
     items = history_menu.menu_items([], None, True)
     assert items[0].label == pseudo("No kept chats for this document yet")
     markdown = chat_export.to_markdown([("user", "Hi")], "Report.odt", when=0)
@@ -200,7 +202,8 @@ def test_the_runner_speaks_the_terminals_language(tmp_path, monkeypatch, english
 
 
 def test_a_refusals_place_is_in_the_users_words(pseudo_locale):
-    """The writer's reasons are the model's English; the place they name ("paragraph 3")
-    is said in the user's words in the line the user reads."""
-    line = tool_words.refusal("Paragraph 4 does not begin with \u201cThe cat\u201d.")
+    """The writer's reasons are the model's English; the place its phrase names
+    ("paragraph 3") is said in the user's words in the line the user reads."""
+    line = tool_words.refusal("Paragraph 4 does not begin with \u201cThe cat\u201d.",
+                              tool_lines.no_longer_reads(tool_lines.place(4)))
     assert pseudo("paragraph %(n)d") % {"n": 4} in line

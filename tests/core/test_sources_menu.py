@@ -34,8 +34,14 @@ def test_the_source_tools_have_words_for_the_user():
     from marginalia.ui.tool_words import running, tool_line
     assert tool_line("search_sources", True, "search_sources") == "Searched the sources"
     assert running("read_source") == "Reading a source passage\u2026"
-    assert tool_line("read_source", False, "read_source failed: bad arguments") == (
-        "Couldn't read the source: the model's request was incomplete")
+    from marginalia.chat.tools import ToolRegistry
+    from marginalia.sources import tools
+    from marginalia.sources.index import Library
+    registry = ToolRegistry()
+    tools.register(registry, Library())
+    result = registry.call("read_source", {})            # no source named
+    assert tool_line("read_source", False, result.summary, result.phrase) == (
+        "Couldn't read the source: the model's request was incomplete \u2014 nothing changed")
 
 
 def test_a_change_drawn_from_a_source_says_so_in_the_review_list():

@@ -1,15 +1,20 @@
 """The panel's tool lines: the tool's own phrase in the user's words, never the model's
-instructions; refusals without a phrase read from the writer's English as before."""
+instructions; the registry's and the argument checks' refusals as phrases too; the rare
+refusal without one read from the writer's English."""
 
 import pytest
 
 from marginalia import events as ev
-from marginalia.document import expect, tool_lines
+from marginalia.chat.tools import ToolRegistry
+from marginalia.document import tool_lines
+from marginalia.document.expect import mismatch
 from marginalia.document.tool_specs import spec
+from marginalia.errors import ToolError
 from marginalia.i18n import catalog
 from marginalia.i18n.phrase import Phrase, phrase, phrase_n
 from marginalia.i18n.pseudo import pseudo
 from marginalia.ui.tool_words import in_user_words, refusal, tool_line
+from marginalia.writer.args import block_range
 
 # Words that address the model: advice, tool names, "the user" in the third person.
 MODEL_WORDS = ("ask the user", "the user", "Leave ", "leave ", "read it again", "Read the",
@@ -52,19 +57,68 @@ def test_a_refusals_phrase_is_its_line(said, shown):
     assert refusal(FOR_THE_MODEL, said) == in_user_words(FOR_THE_MODEL, said) == shown + "."
 
 
+def _rewrite(start, end=None, expect=None):
+    """A stand-in for replace_paragraphs that refuses as the real one's checks do."""
+    if expect is not None:
+        raise ToolError(mismatch(3, "Now it reads", [], expect),
+                        tool_lines.no_longer_reads(tool_lines.place(3)))
+    if start == "boom":
+        raise RuntimeError("a bug inside the tool")
+    if start == "changed":
+        raise ToolError("The document changed.",
+                        tool_lines.changed(spec("insert_paragraphs").words.action))
+    block_range(start, end, 3)
+
+
+REWRITE = "Couldn't rewrite the paragraphs"
+
+
+@pytest.mark.parametrize("name,arguments,shown,for_the_model", [
+    ("replace_paragraphs", {"start": 9, "end": 9},
+     REWRITE + ": the model's request did not fit \u2014 nothing changed", "out of range"),
+    ("replace_paragraphs", {"start": 1, "end": 1, "expect": "Old words"},
+     REWRITE + ": paragraph 3 no longer reads as the model expected \u2014 nothing changed",
+     "does not begin with"),
+    ("replace_paragraphs", {"end": 1},
+     REWRITE + ": the model's request was incomplete \u2014 nothing changed", "bad arguments"),
+    ("replace_paragraphs", '{"start": 1, ',
+     REWRITE + ": the model's request did not fit \u2014 nothing changed", "not valid JSON"),
+    ("replace_paragraphs", {"start": "boom"}, REWRITE, "fault inside Marginalia"),
+    # A refusal that names its own action keeps it.
+    ("replace_paragraphs", {"start": "changed"},
+     "Couldn't add the paragraphs: the document changed since the model read it \u2014 "
+     "nothing changed",
+     "The document changed."),
+    ("rewrite_everything", {}, "The model asked for something Marginalia cannot do",
+     "no tool named"),
+])
+def test_a_refused_call_reads_in_the_users_words_whichever_check_refused(
+        name, arguments, shown, for_the_model):
+    registry = ToolRegistry()
+    registry.register("replace_paragraphs", "", {}, _rewrite, edits=True,
+                      action=spec("replace_paragraphs").words.action)
+    result = registry.call(name, arguments)
+    assert not result.ok and for_the_model in result.content
+    line = tool_line(name, result.ok, result.summary, result.phrase)
+    assert line == shown
+    assert not any(word in line for word in MODEL_WORDS), line
+    # As a kept chat holds it, and read in another language: the same phrase, translated.
+    assert tool_line(name, False, result.summary, result.phrase.to_dict()) == shown
+    assert catalog.install(catalog.PSEUDO, "/nonexistent") == catalog.PSEUDO
+    try:
+        assert tool_line(name, False, result.summary, result.phrase) == \
+            result.phrase.words() != shown
+    finally:
+        catalog.install("en", "/nonexistent")
+
+
 @pytest.mark.parametrize("name,reason,shown", [
-    ("replace_paragraphs", expect.mismatch(3, "Now it reads", [], "Old words"),
-     "Couldn't rewrite the paragraphs: paragraph 3 no longer reads as the model expected"
-     " \u2014 nothing changed"),
-    ("replace_paragraphs", expect.mismatch(3, "Now it reads", [5], "Old words"),
-     "Couldn't rewrite the paragraphs: paragraph 3 no longer reads as the model expected"
-     " \u2014 nothing changed"),
     ("replace_text", "Writer could not change the text here; nothing was changed.",
      "Couldn't change the text: Writer could not change the text here \u2014 nothing changed"),
     ("replace_selection", "Nothing is selected. Ask the user to select text, or use "
      "replace_text or replace_paragraphs.", "Couldn't replace the selection: nothing is selected"),
-    ("replace_paragraphs", "start 9 is out of range: the document has paragraphs 1 to 3.",
-     "Couldn't rewrite the paragraphs: the model's request did not fit"),
+    # A chat kept before refusals had phrases: its lines lose no more than the model's words.
+    ("replace_text", "replace_text cancelled", "Couldn't change the text"),
 ])
 def test_a_refusal_without_a_phrase_is_read_for_the_user(name, reason, shown):
     line = tool_line(name, False, "%s failed: %s" % (name, reason))

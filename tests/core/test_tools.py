@@ -6,6 +6,7 @@ import logging
 import pytest
 
 from marginalia.chat.tools import ToolOutput, ToolRegistry, ToolResult, parse_arguments
+from marginalia.document import tool_lines
 from marginalia.errors import Cancelled, ToolError
 
 
@@ -30,7 +31,8 @@ def test_a_missing_argument_is_the_models_error_and_the_tool_never_runs():
 
     result = registry_with(("insert", insert)).call("insert", '{"markdown": "x"}')
     assert result == ToolResult(False, "Error: bad arguments for insert: it needs "
-                                "after_paragraph.", "insert failed: bad arguments")
+                                "after_paragraph.", "insert failed: bad arguments",
+                                tool_lines.incomplete_request())
     assert ran == []
 
 

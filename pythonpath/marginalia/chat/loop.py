@@ -41,6 +41,7 @@ from marginalia.chat import (attach, budget, linecalls, misfire, rounds, textcal
                              window as server_window, window_errors)
 from marginalia.chat.endpoint import build_body
 from marginalia.config import Settings
+from marginalia.document import tool_lines
 from marginalia.errors import Cancelled, MarginaliaError
 from marginalia.i18n import formats
 from marginalia.i18n.catalog import tr
@@ -398,8 +399,10 @@ class _Turn:
             try:
                 outcome = self.registry.call(name, call["arguments"], limit=self.read_limit)
             except Cancelled:
+                stopped = self.registry.said(name, tool_lines.stopped())
                 self.emit(Event(TOOL_RESULT, call_id=call["id"], name=name, ok=False,
-                                result=CANCELLED_RESULT, summary="%s cancelled" % name))
+                                result=CANCELLED_RESULT, summary="%s cancelled" % name,
+                                phrase=stopped.to_dict()))
                 self.cancel_rest(calls[position:])
                 return False
             content = outcome.content

@@ -20,6 +20,7 @@ import logging
 from dataclasses import dataclass, field
 from typing import Any, Callable, Dict, Iterable, List, Mapping, Optional, Union
 
+from marginalia.document import tool_lines
 from marginalia.errors import Cancelled, ToolError
 from marginalia.i18n.phrase import Phrase
 
@@ -63,6 +64,7 @@ class Tool:
     fn: Callable[..., Any]
     edits: bool = False
     sized: bool = False      # takes ``budget``: the characters its answer may hold
+    action: str = tool_lines.DO_THAT    # what it does, as "Couldn't …" finishes it (a msgid)
 
 
 Invoke = Callable[[Tool, Dict[str, Any]], Any]
@@ -80,11 +82,12 @@ def parse_arguments(arguments: Union[None, str, Mapping[str, Any]]) -> Dict[str,
     try:
         value = json.loads(text)
     except ValueError as exc:
-        raise ToolError("The arguments are not valid JSON (%s)." % exc.args[0].split(":")[0])
+        raise ToolError("The arguments are not valid JSON (%s)." % exc.args[0].split(":")[0],
+                        tool_lines.did_not_fit_request())
     if value is None:
         return {}
     if not isinstance(value, dict):
-        raise ToolError("The arguments must be a JSON object.")
+        raise ToolError("The arguments must be a JSON object.", tool_lines.did_not_fit_request())
     return value
 
 
@@ -131,12 +134,24 @@ class ToolRegistry:
         self._invoke = invoke or _call_directly
 
     def register(self, name: str, description: str, parameters: Schema,
-                 fn: Callable[..., Any], edits: bool = False, sized: bool = False) -> None:
+                 fn: Callable[..., Any], edits: bool = False, sized: bool = False,
+                 action: str = tool_lines.DO_THAT) -> None:
         """Add a tool. ``parameters`` is a JSON schema object; ``edits`` marks document writers;
-        ``sized`` ones get ``budget=`` the characters left in the context window (see call)."""
+        ``sized`` ones get ``budget=`` the characters left in the context window (see call);
+        ``action`` (a msgid) is what it does, for the user's line when it cannot."""
         if name in self._tools:
             raise ValueError("tool %r registered twice" % name)
-        self._tools[name] = Tool(name, description, parameters, fn, edits, sized)
+        self._tools[name] = Tool(name, description, parameters, fn, edits, sized, action)
+
+    def said(self, name: str, found: Optional[Phrase]) -> Optional[Phrase]:
+        """A call's phrase with the tool's own words where it says "do that"
+        (document.tool_lines: a refusal raised deep in a tool does not know its tool)."""
+        tool = self._tools.get(name)
+        if found is None or tool is None or \
+                found.params.get(tool_lines.ACTION) != Phrase(tool_lines.DO_THAT):
+            return found
+        params = dict(found.params, **{tool_lines.ACTION: Phrase(tool.action)})
+        return Phrase(found.text, params, found.plural, found.count)
 
     def has(self, name: str) -> bool:
         """Whether a tool of that name is registered."""
@@ -171,18 +186,20 @@ class ToolRegistry:
         if tool is None:
             known = ", ".join(self._tools) or "none"
             return ToolResult(False, "Error: there is no tool named %r. Available tools: %s."
-                              % (name, known), "Unknown tool %s" % name)
+                              % (name, known), "Unknown tool %s" % name,
+                              tool_lines.unknown_tool())
         try:
             kwargs = parse_arguments(arguments)
         except ToolError as exc:
             return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc),
-                              exc.phrase)
+                              self.said(name, exc.phrase))
         problem = argument_problem(tool, kwargs)
         if problem is not None:
             # The model's mistake, told to it plainly so it can fix the call.
             log.info("tool %s bad arguments: %s", name, problem)
             return ToolResult(False, "Error: bad arguments for %s: %s." % (name, problem),
-                              "%s failed: bad arguments" % name)
+                              "%s failed: bad arguments" % name,
+                              self.said(name, tool_lines.incomplete_request()))
         if tool.sized and limit:
             kwargs["budget"] = int(limit)
         try:
@@ -191,12 +208,13 @@ class ToolRegistry:
             raise
         except ToolError as exc:
             return ToolResult(False, "Error: %s" % exc, "%s failed: %s" % (name, exc),
-                              exc.phrase)
+                              self.said(name, exc.phrase))
         except Exception:  # a bug in the tool (a TypeError too) must not end the turn
             # The exception's text stays in the log: it means nothing to the model or
             # the user, and may be a Python or UNO message nobody should read there.
             log.exception("tool %s raised", name)
-            return ToolResult(False, FAULT % name, "%s failed" % name)
+            return ToolResult(False, FAULT % name, "%s failed" % name,
+                              self.said(name, tool_lines.failed()))
         if isinstance(value, ToolOutput):
             said = value.summary if isinstance(value.summary, Phrase) else None
             return ToolResult(True, _content_of(value.result),

@@ -59,6 +59,7 @@ def _call_tools(ctx, document, payload):
                 break
             results.append({"ok": result.ok, "content": result.content,
                             "summary": result.summary,
+                            "phrase": result.phrase.to_dict() if result.phrase else None,
                             "seconds": time.perf_counter() - started,
                             "longest_main": longest_stretch()})
     finally:

@@ -14,7 +14,9 @@ first passage alone too long is cut between words, with how to read the rest.
 
 from typing import Any, Dict, List, Optional
 
+from marginalia.document import tool_lines
 from marginalia.errors import ToolError
+from marginalia.i18n.catalog import N_
 from marginalia.sources.index import Library
 from marginalia.sources.model import Passage
 
@@ -114,7 +116,7 @@ def search_sources(library: Library, query: str, limit: int = 5,
     if not library.sources():
         raise ToolError("This chat has no sources.")
     if not isinstance(query, str) or not query.strip():
-        raise ToolError("Give a query: words to look for.")
+        raise ToolError("Give a query: words to look for.", tool_lines.did_not_fit_request())
     try:
         limit = max(1, min(MAX_LIMIT, int(limit)))
     except (TypeError, ValueError):
@@ -142,7 +144,8 @@ def read_source(library: Library, source: str, passage: int, neighbours: int = 1
     except (TypeError, ValueError):
         passage = -1
     if not 0 <= passage < count:
-        raise ToolError("%s has passages 0 to %d." % (found.name, count - 1))
+        raise ToolError("%s has passages 0 to %d." % (found.name, count - 1),
+                        tool_lines.did_not_fit_request())
     try:
         neighbours = max(0, min(3, int(neighbours)))
     except (TypeError, ValueError):
@@ -180,5 +183,7 @@ def register(registry: Any, library: Library, budget: int = DEFAULT_BUDGET) -> N
              budget: Optional[int] = None) -> str:
         return read_source(library, source, passage, neighbours, sized(budget))
 
-    registry.register("search_sources", SEARCH_DESCRIPTION, SEARCH_SCHEMA, search, sized=True)
-    registry.register("read_source", READ_DESCRIPTION, READ_SCHEMA, read, sized=True)
+    registry.register("search_sources", SEARCH_DESCRIPTION, SEARCH_SCHEMA, search, sized=True,
+                      action=N_("search the sources"))
+    registry.register("read_source", READ_DESCRIPTION, READ_SCHEMA, read, sized=True,
+                      action=N_("read the source"))

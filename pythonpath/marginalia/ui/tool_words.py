@@ -4,7 +4,8 @@ The registry's summaries are written for the model's log ("replace_text
 failed: No match for “Costs rose”; nothing was changed. Use search_document
 first ..."): the panel shows what happened to the user's document in plain
 words ("Couldn't find “Costs rose” — nothing changed") and leaves out advice
-addressed to the model and tool names.
+addressed to the model and tool names. A call's phrase (i18n.phrase) is that line
+as data, in the user's language.
 """
 
 import re
@@ -21,8 +22,9 @@ ACTIONS = {spec.name: spec.words.action for spec in SPECS}
 DONE = {spec.name: spec.words.done for spec in SPECS}
 RUNNING = {spec.name: spec.words.running for spec in SPECS}
 # The chat's source tools (marginalia.sources.tools) are no document tools: their words here.
-# All in English here, translated where a line is written (the reasons that come from a
-# tool's refusal are the model's English: only the known ones get the user's words).
+# All in English here, translated where a line is written. A refusal comes with its
+# phrase (document.tool_lines, the registry fills its action); only a refusal without
+# one (a tool's rarer ones, a chat kept before phrases) is read from its English.
 ACTIONS.update(search_sources=N_("search the sources"), read_source=N_("read the source"))
 DONE.update(search_sources=N_("Searched the sources"), read_source=N_("Read a source passage"))
 RUNNING.update(search_sources=N_("Searching the sources\u2026"),
@@ -38,32 +40,9 @@ _ADVICE = re.compile(r"^(use|ask|call|give|leave|read|retry|try|to|if|put|select
 # A reason's first word that reads lower-case after "Couldn't ...: " (names keep theirs).
 _COMMON = ("The", "That", "This", "Nothing", "A", "An", "It", "Inside", "There")
 
-_PLACE = re.compile(r"^(?:[Tt]he )?[Pp]aragraphs? (\d+)(?:\u2013(\d+))?$")
-
-
-def _place(text: str) -> str:
-    """A paragraph the writer's English reason names ("Paragraph 3") in the user's words."""
-    found = _PLACE.match(text.strip())
-    if found:
-        return tool_lines.place(int(found.group(1)), int(found.group(2) or found.group(1)))\
-            .words()
-    return _lower(text)
-
-
-# Refusals that come without a phrase (i18n.phrase; the guards' own refusals carry one,
-# document.tool_lines): the writer's English reasons read, the lines the user's words.
-_REFUSALS = (
-    (re.compile(r"^(Paragraph \d+) does not begin with"),
-     lambda m, action: tr("Couldn't %(action)s: %(where)s no longer reads as the model "
-                          "expected") % {"action": action, "where": _place(m.group(1))}),
-    (re.compile(r"(must (not )?be\b|is out of range|not a valid regular expression|"
-                r"^The arguments|^replace_text writes plain text|^The replacement is the same)"),
-     lambda m, action: tr("Couldn't %s: the model's request did not fit") % action),
-)
-
 
 def _action(name: Optional[str]) -> str:
-    words = ACTIONS.get(name or "") or N_("do that")
+    words = ACTIONS.get(name or "") or tool_lines.DO_THAT
     return tr(words)
 
 
@@ -102,18 +81,10 @@ def tool_line(name: Optional[str], ok: Optional[bool], summary: Optional[str],
             words = DONE.get(name) or N_("Done")
             return tr(words)
         return summary
-    if summary.endswith(" cancelled"):
-        return tr("Stopped before it could %s") % _action(name)
-    if summary.startswith("Unknown tool"):
-        return tr("The model asked for something Marginalia cannot do")
+    # A refusal without a phrase (a kept chat from before, a tool's rarer refusals): its
+    # sentences for the user, none addressed to the model.
     reason = summary.split(" failed", 1)[1].lstrip(": ") if " failed" in summary else summary
-    if reason == "bad arguments":
-        return tr("Couldn't %s: the model's request was incomplete") % _action(name)
     changed = "nothing was changed" in reason.lower() or "nothing was inserted" in reason
-    for pattern, line in _REFUSALS:
-        found = pattern.search(reason)
-        if found:
-            return _unchanged(line(found, _action(name)), changed)
     said = _for_user(reason)
     if not said:
         return tr("Couldn't %s") % _action(name)
@@ -135,15 +106,9 @@ def _sentence(said: Any) -> Optional[str]:
 
 def in_user_words(reason: str, said: Any = None) -> str:
     """A sentence that may be a tool's refusal worded for the model (the change card's
-    Apply runs the tools): its phrase or a known refusal in the user's words, anything
-    else as it is (the card's own sentences speak to the user already)."""
-    found = _sentence(said)
-    if found:
-        return found
-    for pattern, _line in _REFUSALS:
-        if pattern.search(reason):
-            return refusal(reason)
-    return reason
+    Apply runs the tools): its phrase in the user's words, anything else as it is (the
+    card's own sentences speak to the user already)."""
+    return _sentence(said) or reason
 
 
 def refusal(reason: str, said: Any = None) -> str:
@@ -153,11 +118,6 @@ def refusal(reason: str, said: Any = None) -> str:
     found = _sentence(said)
     if found:
         return found
-    for pattern, line in _REFUSALS:
-        found = pattern.search(reason)
-        if found:
-            changed = "nothing was changed" in reason.lower()
-            return _unchanged(line(found, tr("change the text")), changed) + "."
     kept = [s for s in _SENTENCE.split(reason.strip())
             if not (_TOOL_NAME.search(s) or _ADVICE.search(s))]
     return " ".join(kept) if kept else tr("Marginalia could not change the text there.")

@@ -8,7 +8,7 @@ model can act on. Pure Python: no document is touched here.
 import re
 from typing import Any, List, Optional, Tuple
 
-from marginalia.document import markdown as md
+from marginalia.document import markdown as md, tool_lines
 from marginalia.errors import ToolError
 
 NAMED_COLORS = {
@@ -19,25 +19,31 @@ NAMED_COLORS = {
 }
 
 
+def unfit(message: str) -> ToolError:
+    """A refusal of the model's arguments: ``message`` tells the model what to send, the
+    user's line that the request did not fit (document.tool_lines)."""
+    return ToolError(message, tool_lines.did_not_fit_request())
+
+
 def as_int(value: Any, name: str) -> int:
     """A whole number (an int, an integral float or a string of digits)."""
     if isinstance(value, bool):
-        raise ToolError("%s must be a whole number." % name)
+        raise unfit("%s must be a whole number." % name)
     if isinstance(value, int):
         return value
     if isinstance(value, float) and value.is_integer():
         return int(value)
     if isinstance(value, str) and re.match(r"^\s*-?\d+\s*$", value):
         return int(value)
-    raise ToolError("%s must be a whole number, not %r." % (name, value))
+    raise unfit("%s must be a whole number, not %r." % (name, value))
 
 
 def as_text(value: Any, name: str, allow_empty: bool = False) -> str:
     """A string, not blank unless ``allow_empty``."""
     if not isinstance(value, str):
-        raise ToolError("%s must be a string." % name)
+        raise unfit("%s must be a string." % name)
     if not allow_empty and not value.strip():
-        raise ToolError("%s must not be empty." % name)
+        raise unfit("%s must not be empty." % name)
     return value
 
 
@@ -47,7 +53,7 @@ def as_bool(value: Any, name: str) -> Optional[bool]:
         return value
     if isinstance(value, str) and value.lower() in ("true", "false"):
         return value.lower() == "true"
-    raise ToolError("%s must be true or false." % name)
+    raise unfit("%s must be true or false." % name)
 
 
 # Markdown emphasis around words: "**bold**", "__bold__", "*italic*", "_italic_".
@@ -67,7 +73,7 @@ def plain_replacement(search: str, replacement: str, rewrite: bool = False) -> s
     format words; the refusal names the way to do it (``rewrite``: the rewrite protocol's
     edit block, else format_text)."""
     if replacement == search:
-        raise ToolError("The replacement is the same text as the search, so nothing would "
+        raise unfit("The replacement is the same text as the search, so nothing would "
                         "change. To fix words give the corrected text as replacement; to "
                         "format them, %s." % (_WRITE_INSTEAD if rewrite else
                                              "call format_text"))
@@ -76,11 +82,11 @@ def plain_replacement(search: str, replacement: str, rewrite: bool = False) -> s
         marks, words = found.group(1), found.group(2)
         looks = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
         kind = "asterisks" if marks[0] == "*" else "underscores"
-        raise ToolError(_WRITTEN % (kind, _WRITE_INSTEAD) if rewrite else
+        raise unfit(_WRITTEN % (kind, _WRITE_INSTEAD) if rewrite else
                         _FORMAT_INSTEAD % (kind, _quoted(words), looks))
     tagged = _TAGS.search(replacement)
     if tagged is not None and not _TAGS.search(search):
-        raise ToolError(_WRITTEN % ("HTML tags", _WRITE_INSTEAD) if rewrite else
+        raise unfit(_WRITTEN % ("HTML tags", _WRITE_INSTEAD) if rewrite else
                         _FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
                                            _TAG_LOOKS[tagged.group(1).lower()]))
     return replacement
@@ -109,10 +115,10 @@ def block_range(start: Any, end: Any, count: int) -> Tuple[int, int]:
     if end == -1:
         end = count
     if not 1 <= start <= count:
-        raise ToolError("start %d is out of range: the document has paragraphs 1 to %d."
+        raise unfit("start %d is out of range: the document has paragraphs 1 to %d."
                         % (start, count))
     if not start <= end <= count:
-        raise ToolError("end %d is out of range: it must be between %d and %d."
+        raise unfit("end %d is out of range: it must be between %d and %d."
                         % (end, start, count))
     return start, end
 
@@ -129,7 +135,7 @@ def parse_color(value: Any, name: str) -> Optional[int]:
     m = re.match(r"^#?([0-9a-f]{6})$", text)
     if m:
         return int(m.group(1), 16)
-    raise ToolError("%s must be a colour like \"#FF0000\" or a name like red, not %r."
+    raise unfit("%s must be a colour like \"#FF0000\" or a name like red, not %r."
                     % (name, value))
 
 
@@ -137,5 +143,5 @@ def parse_blocks(markdown: Any) -> List[md.Block]:
     """The markdown argument as blocks; at least one."""
     blocks = md.parse(as_text(markdown, "markdown"))
     if not blocks:
-        raise ToolError("The markdown contains no text to insert.")
+        raise unfit("The markdown contains no text to insert.")
     return blocks

@@ -7,6 +7,7 @@ first change, a ToolOutput back.
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import docview
+from marginalia.document import tool_lines
 from marginalia.document.tool_lines import read_line
 from marginalia.i18n.phrase import phrase, phrase_n
 from marginalia.writer import edit
@@ -17,7 +18,8 @@ from marginalia.writer.bodymap import ListKinds, para_props
 from marginalia.writer.guard import Follow, check_expect
 from marginalia.writer import locate
 from marginalia.writer.locate import Locator, runs
-from marginalia.writer.args import as_bool, as_int, as_text, block_range, parse_blocks
+from marginalia.writer.args import (as_bool, as_int, as_text, block_range, parse_blocks,
+                                    unfit)
 from marginalia.writer.binding import binds
 from marginalia.writer.plan import Plan
 from marginalia.writer.text_tools import check_writable, protected_sections
@@ -191,7 +193,7 @@ def _after_index(loc, value):
         return loc.count()
     count = loc.bound(after)
     if not 0 <= after <= count:
-        raise ToolError("after_paragraph %d is out of range: use 0 for the start, -1 for the "
+        raise unfit("after_paragraph %d is out of range: use 0 for the start, -1 for the "
                         "end, or a paragraph number from 1 to %d." % (after, count))
     return after
 
@@ -227,7 +229,7 @@ def _check_deletable(doc, loc, start, end):
             t is not None for _n, t, _c in loc.walk(start, end)):
         raise ToolError("Writer cannot record deleting a whole table as a tracked change; "
                         "leave the table out of the range, or delete its text with "
-                        "replace_text. Nothing was changed.")
+                        "replace_text. Nothing was changed.", tool_lines.table_not_suggested())
 
 
 def _rewrite_in_place(loc, number, blocks):
@@ -311,7 +313,7 @@ def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> T
     sel = read.selection(doc, bmap)
     if sel.start is None or sel.empty:
         raise ToolError("Nothing is selected. Ask the user to select text, or use "
-                        "replace_text or replace_paragraphs.")
+                        "replace_text or replace_paragraphs.", tool_lines.nothing_selected())
     rng = sel.ranges[0]
     check_writable([rng], "The selection")
     inline = len(blocks) == 1 and blocks[0].kind == md.PARAGRAPH
@@ -332,7 +334,7 @@ def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> T
                           phrase("Replaced the selection"),
                           {"paragraphs": [sel.start, sel.start]})
     if sel.in_table:
-        raise ToolError("Inside a table cell the selection can only be replaced by plain "
+        raise unfit("Inside a table cell the selection can only be replaced by plain "
                         "text or one paragraph.")
     from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
     loc = locate.for_doc(doc)
@@ -377,7 +379,7 @@ def set_paragraph_style(doc: Any, start: int, end: int, style: str,
         check_writable(_paragraphs(loc, start, end), "A paragraph in that range")
     spans, styled = runs(loc, start, end)
     if not styled:
-        raise ToolError("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
+        raise unfit("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
                         "paragraphs." % (start, end))
     view_edit.apply_paragraph_style(doc, spans, name)
     return ToolOutput({"styled": styled, "style": name,
@@ -404,26 +406,26 @@ def _style_name(doc, wanted):
             return name
     if lowered.rstrip("s") in _CHARACTER_LOOKS:
         # Small models ask for style "bold": the refusal names the tool that does it.
-        raise ToolError("%r is character formatting, not a paragraph style; nothing was "
+        raise unfit("%r is character formatting, not a paragraph style; nothing was "
                         "changed. To make words %s, call format_text with search=\"the "
                         "words\" and %s=true." % (wanted, lowered, _CHARACTER_LOOKS[
                             lowered.rstrip("s")]))
     common = [n for n in names if n.startswith("Heading ") and len(n) <= 9] + \
         [n for n in ("Standard", "Text body", "Title", "Subtitle", "Quotations") if n in names]
     raise ToolError("The document has no paragraph style %r. Some of its styles: %s."
-                    % (wanted, ", ".join(common[:16])))
+                    % (wanted, ", ".join(common[:16])), tool_lines.no_such_style(wanted))
 
 
 @binds("insert_table")
 def insert_table(doc: Any, after_paragraph: int, rows: List[List[str]], header: bool = True,
                  plan: Optional[Plan] = None) -> ToolOutput:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
-        raise ToolError("rows must be a non-empty list of rows, each a non-empty list of "
+        raise unfit("rows must be a non-empty list of rows, each a non-empty list of "
                         "cell strings.")
     cells = [[md.parse_inline("" if c is None else str(c)) for c in row] for row in rows]
     width = max(len(r) for r in cells)
     if width * len(cells) > MAX_TABLE_CELLS:
-        raise ToolError("That table has more than %d cells." % MAX_TABLE_CELLS)
+        raise unfit("That table has more than %d cells." % MAX_TABLE_CELLS)
     header = as_bool(header, "header")
     header = True if header is None else header
     loc = locate.for_doc(doc)

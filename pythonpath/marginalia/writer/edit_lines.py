@@ -18,13 +18,14 @@ from typing import Any, Callable, Dict, List, Optional, Tuple
 
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import change_log as cl
-from marginalia.document import docview, revision, tool_specs
+from marginalia.document import docview, revision, tool_lines, tool_specs
 from marginalia.document import markdown as md
 from marginalia.document.seen import Seen
 from marginalia.document.tool_lines import read_line
 from marginalia.errors import ToolError
 from marginalia.i18n.phrase import phrase
 from marginalia.writer import keepout, read
+from marginalia.writer.args import unfit
 from marginalia.writer.lines import Reader
 from marginalia.writer.locate import Locator
 from marginalia.writer.revise import body_style
@@ -202,7 +203,7 @@ class LinesEdit:
         if isinstance(text, list) and all(isinstance(line, str) for line in text):
             text = "\n".join(text)         # small models send the lines as a list
         if not isinstance(text, str):
-            raise ToolError("text must be a string: the changed lines, one per line.")
+            raise unfit("text must be a string: the changed lines, one per line.")
         loc = Locator(self.doc)
         reader = Reader(self.doc, loc)
         count = loc.count()
@@ -215,7 +216,8 @@ class LinesEdit:
         found = revision.plan(text, self.seen.lines, current, count, self._finder(reader))
         if found.empty:
             raise ToolError("That is how the document already reads, so nothing was changed. "
-                            "Give the lines with your changes in them.")
+                            "Give the lines with your changes in them.",
+                            tool_lines.reads_so_already())
         calls = _calls(self.doc, loc, found.ops)
         # Every call planned and checked first: a refusal changes nothing. A line in a
         # passage the user keeps Marginalia out of is left out, the rest made, and the
@@ -240,7 +242,8 @@ class LinesEdit:
         except ToolError as exc:
             if not made:
                 raise
-            raise ToolError(PARTLY % (_said([op for op, _out in made]), exc))
+            raise ToolError(PARTLY % (_said([op for op, _out in made]), exc),
+                            tool_lines.partly_made())
         out = self._result(found, made, count)
         if kept:
             spans = sorted(set(exc.span for exc in kept))

@@ -16,7 +16,7 @@ tracking removes it outright. Main thread only.
 
 from typing import Any, Callable, List, Optional, Tuple
 
-from marginalia.document import expect as words
+from marginalia.document import expect as words, tool_lines
 from marginalia.errors import ToolError
 from marginalia.writer import changes, read
 from marginalia.writer.args import as_text
@@ -50,7 +50,8 @@ def check_expect(doc: Any, loc: Locator, start: int, expect: Any) -> None:
     bmap = read.body_map(doc)
     found, containing = words.where(
         expect, ((n, bmap.para_text(n)) for n in range(1, len(bmap) + 1)))
-    raise ToolError(words.mismatch(start, text, found, expect, containing))
+    raise ToolError(words.mismatch(start, text, found, expect, containing),
+                    tool_lines.no_longer_reads(tool_lines.place(start)))
 
 
 class Follow:

@@ -13,10 +13,9 @@ from typing import Any, List, Optional, Tuple
 from marginalia.chat.tools import ToolOutput
 from marginalia.document import markdown as md
 from marginalia.document.docview import LINE_BREAK
-from marginalia.errors import ToolError
 from marginalia.i18n.phrase import phrase
 from marginalia.writer import lines, locate, rewrite, view_edit
-from marginalia.writer.args import as_int, as_text, parse_blocks
+from marginalia.writer.args import as_int, as_text, parse_blocks, unfit
 from marginalia.writer.binding import binds
 from marginalia.writer.bodymap import para_props
 from marginalia.writer.guard import check_expect
@@ -103,11 +102,11 @@ def revise(doc: Any, loc: locate.Locator, number: int, block: md.Block) -> None:
     """Make paragraph ``number`` read as ``block`` (a paragraph, heading or list item)."""
     table, cursor = loc.block(number)
     if cursor is None:
-        raise ToolError("Paragraph %d is a table; give a whole table to replace it." % number)
+        raise unfit("Paragraph %d is a table; give a whole table to replace it." % number)
     outline, list_id = para_props(cursor)[:2]
     in_list = bool(list_id) and not outline
     if block.kind in _LISTS and not in_list or block.kind in _TEXT_KINDS and in_list:
-        raise ToolError("Paragraph %d is %s list item; its new line must be %s." % (
+        raise unfit("Paragraph %d is %s list item; its new line must be %s." % (
             number, "a" if in_list else "not a", "one too" if in_list else "text"))
     if protected_sections(doc):
         check_writable([cursor], "That paragraph")
@@ -138,11 +137,11 @@ def revise_paragraph(doc: Any, start: int, end: int, markdown: str,
     # ``was``: the line before, for a Comment-only proposal's words (tool_specs).
     blocks = parse_blocks(markdown)
     if len(blocks) != 1 or blocks[0].kind not in _TEXT_KINDS + _LISTS:
-        raise ToolError("A revised paragraph is one line of text, a heading or a list item.")
+        raise unfit("A revised paragraph is one line of text, a heading or a list item.")
     loc = locate.for_doc(doc)
     number = as_int(start, "start")
     if number < 1 or loc.bound(number) != number:
-        raise ToolError("There is no paragraph %d." % number)
+        raise unfit("There is no paragraph %d." % number)
     check_expect(doc, loc, number, expect)
     revise(doc, loc, number, blocks[0])
     return ToolOutput({"revised": number, "numbering": "Paragraph numbers did not change."},
@@ -159,7 +158,7 @@ def comment_paragraph(doc: Any, start: int, end: int, comment: str,
     number = as_int(start, "start")
     table, cursor = loc.block(number)
     if cursor is None:
-        raise ToolError("There is no paragraph %d to comment on." % number)
+        raise unfit("There is no paragraph %d to comment on." % number)
     span = loc.copy(cursor)
     span.gotoEndOfParagraph(True)
     insert_comment(doc, span, comment)

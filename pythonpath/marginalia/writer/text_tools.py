@@ -18,7 +18,7 @@ from marginalia.errors import ToolError
 from marginalia.i18n.phrase import Phrase, phrase, phrase_n
 from marginalia.writer import edit
 from marginalia.writer import finder, keepout, read, rewrite
-from marginalia.writer.args import as_bool, as_text, parse_color, plain_replacement
+from marginalia.writer.args import as_bool, as_text, parse_color, plain_replacement, unfit
 from marginalia.writer.bodymap import Offsets
 from marginalia.writer.binding import binds
 from marginalia.writer.plan import Plan, find_first
@@ -54,7 +54,8 @@ def check_writable(objects: Iterable[Any], what: str = "That part of the documen
     """Raise a ToolError when one of ``objects`` lies in a protected section."""
     for obj in objects:
         if _section_protected(obj):
-            raise ToolError("%s is in a protected section; nothing was changed." % what)
+            raise ToolError("%s is in a protected section; nothing was changed." % what,
+                            tool_lines.protected())
 
 
 def check_matches(doc: Any, ranges: Iterable[Any], what: str = "A match") -> None:
@@ -78,7 +79,7 @@ def find_all(doc: Any, query: str, regex: Optional[bool] = False,
     try:
         found = doc.findAll(sd)
     except Exception:
-        raise ToolError("The search pattern %r is not a valid regular expression." % query)
+        raise unfit("The search pattern %r is not a valid regular expression." % query)
     count = found.getCount() if found is not None else 0
     # Each range handed to Python costs a UNO object: take only what is used.
     ranges = [found.getByIndex(i) for i in range(count if limit is None else min(count, limit))]
@@ -122,7 +123,7 @@ def find_matches(doc: Any, query: str, regex: Optional[bool] = False,
     try:
         return Matches(doc.findAll(sd))
     except Exception:
-        raise ToolError("The search pattern %r is not a valid regular expression." % query)
+        raise unfit("The search pattern %r is not a valid regular expression." % query)
 
 
 def find_forgiving(doc: Any, query: str) -> List[Any]:
@@ -266,7 +267,7 @@ def _not_a_style(doc: Any, search: str, replacement: str, edit_block: bool,
     for name in family.getElementNames():
         shown = family.getByName(name).getPropertyValue("DisplayName")
         if wanted in (name.lower(), shown.lower()):
-            raise ToolError(
+            raise unfit(
                 "\u201c%s\u201d is the name of a paragraph style: replace_text would type it "
                 "into the text, so nothing was changed. %s" % (replacement.strip(), (
                     "To make a line a heading, write it with '# ' in an edit block%s." % (
@@ -348,7 +349,7 @@ def format_text(doc: Any, search: str, bold: Optional[bool] = None,
     if bg is not None:
         values["CharBackColor"] = bg
     if not values:
-        raise ToolError("Give at least one of bold, italic, underline, strikethrough, color "
+        raise unfit("Give at least one of bold, italic, underline, strikethrough, color "
                         "or highlight.")
     ranges = find_forgiving(doc, search)
     if not ranges:

@@ -43,6 +43,7 @@ STALE = ("The document changed since you read it; read it again (read_document o
          "Nothing was changed.")
 # A call that failed inside the office: one plain sentence, the trace in the log.
 FAULT = "Writer could not %s here; nothing was changed."
+READ_ONLY = "The document is read-only; nothing was changed."
 BARE = ("LibreOffice cannot work on this document safely: its body is only a table, with no "
         "paragraph after it. Click at the end of the table's last cell, press Alt+Enter to "
         "add one, and ask again.")
@@ -125,8 +126,8 @@ class WriterToolbox:
             if not policy.offers(self.rules, spec.name):
                 continue
             description, parameters = spec.offered(self.protocol)
-            self.registry.register(spec.name, description, parameters,
-                                   self._bind(spec), edits=spec.edits, sized=spec.sized)
+            self.registry.register(spec.name, description, parameters, self._bind(spec),
+                                   edits=spec.edits, sized=spec.sized, action=spec.words.action)
         # Written as text, not offered as a function (ToolSpec.written); and the document
         # tools, which a turn that shows the whole document does not offer (context).
         self.written = tuple(s.name for s in tool_specs.offered(self.protocol) if s.written)
@@ -143,10 +144,9 @@ class WriterToolbox:
 
     def _bind(self, spec):
         """The registered callable: the bound function with the document given and the
-        model's parameters in its signature (the registry checks a call's arguments
-        against it before the call); an edit's plan is passed by _run, not the model.
-        The rewrite protocol reads lines with their marks, which become what the model
-        has seen."""
+        model's parameters in its signature (the registry checks a call's arguments against
+        it first); an edit's plan is passed by _run, not the model. The rewrite protocol
+        reads lines with their marks, which become what the model has seen."""
         if spec.target == tool_specs.LINES:
             def edit(text):
                 return edit_lines.LinesEdit(self.doc, self.seen, self.mode,
@@ -247,7 +247,7 @@ class WriterToolbox:
         kwargs = dict(spec.defaults(self.protocol), **kwargs)
         refused = spec.refusal(self.protocol, kwargs)
         if refused:
-            raise ToolError(refused)
+            raise ToolError(refused, tool_lines.incomplete_request())
         if spec.reads == tool_specs.NO_MAP:
             return self._runner(lambda: self._run(tool, kwargs, spec))
         return self._with_map(spec, lambda: self._run(tool, kwargs, spec))
@@ -299,7 +299,7 @@ class WriterToolbox:
             if self._known.changed(self.doc):
                 self._moved = True
             if self.doc.isReadonly():
-                raise ToolError("The document is read-only; nothing was changed.")
+                raise ToolError(READ_ONLY, tool_lines.read_only())
             if spec is None:            # a quick action's output (run_edit)
                 return self._edit_call(_action_spec(tool.name), kwargs, tool.fn, target)
             if spec.target == tool_specs.LINES:
@@ -312,7 +312,7 @@ class WriterToolbox:
                 raise Cancelled("The document was closed.")
             log.exception("%s failed inside the office", tool.name)
             action = spec.words.action if spec is not None else "make that change"
-            raise ToolError(FAULT % action)
+            raise ToolError(FAULT % action, tool_lines.writer_refused())
 
     def _edit_call(self, spec, kwargs, action=None, target=None, checked=False):
         """An edit tool's call: its plan, the keep-out check, then the edit or its proposal.
@@ -410,7 +410,7 @@ class WriterToolbox:
                 # A refusal changed nothing, unless a tool refused halfway: then too the
                 # call's own step is taken back, or the model hears that part is made.
                 if not self._turn.take_back_edit():
-                    raise ToolError(PARTLY % action)
+                    raise ToolError(PARTLY % action, tool_lines.partly_made())
 
     def _check_open(self):
         # A closed Writer model answers getText() with a DisposedException or a
@@ -420,7 +420,7 @@ class WriterToolbox:
         except Exception:
             raise Cancelled("The document was closed.")
         if not bodymap.has_paragraph(body):
-            raise ToolError(BARE)       # a body nothing may touch (bodymap.has_paragraph)
+            raise ToolError(BARE, tool_lines.table_only())   # bodymap.has_paragraph says why
 
     # -- per-turn context ---------------------------------------------------------
     def context(self, inline: int = 0) -> str:

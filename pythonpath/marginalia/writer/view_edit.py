@@ -14,6 +14,7 @@ Main thread.
 
 from typing import Any, List
 
+from marginalia.document import tool_lines
 from marginalia.errors import ToolError
 from marginalia.writer import selection
 
@@ -84,7 +85,7 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
             span.setPropertyValue("ParaStyleName", name)
         return
     if doc.getCurrentController() is None:
-        raise ToolError(NOT_RECORDED)
+        raise ToolError(NOT_RECORDED, tool_lines.style_not_recorded())
     shown = doc.getStyleFamilies().getByName("ParagraphStyles").getByName(name) \
         .getPropertyValue("DisplayName")
     names = (name,) if shown == name else (name, shown)
@@ -110,7 +111,8 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
                         break
                 if cursor.getPropertyValue("ParaStyleName") != name:
                     if first:
-                        raise ToolError(NOT_RECORDED)       # nothing changed yet
+                        # Nothing changed yet.
+                        raise ToolError(NOT_RECORDED, tool_lines.style_not_recorded())
                     # Some paragraphs have it: the toolbox takes the call's step back.
                     raise RuntimeError("Apply Style left a paragraph as it was")
                 first = False
@@ -119,7 +121,8 @@ def apply_paragraph_style(doc: Any, spans: List[Any], name: str) -> None:
                         text.compareRegionStarts(cursor, end) < 0:
                     break
     if first:
-        raise ToolError(EMPTY)          # every paragraph was empty: nothing changed
+        # Every paragraph was empty: nothing changed.
+        raise ToolError(EMPTY, tool_lines.style_not_recorded())
 
 
 def _empty(text: Any, cursor: Any) -> bool:
