@@ -12,7 +12,7 @@ import pytest
 from marginalia.cli.mcp import Bridge
 from marginalia.mcp.server import McpServer
 from tests.support.mcp_fake import server  # noqa: F401 (the fixture)
-from tests.support.mcp_fake import TOKEN, FakeBackend, initialize_params, rpc
+from tests.support.mcp_fake import TOKEN, FakeBackend, initialize_params, modern_rpc, rpc
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -95,6 +95,28 @@ def test_a_restarted_server_is_rejoined_with_the_client_s_initialize(server):
         rpc("tools/call", {"name": "echo", "arguments": {"text": "again"}}, 2)).encode())[0])
     assert answer["result"]["content"][0]["text"] == "test-agent says again"
     assert bridge.session_id and bridge.session_id != first_session
+
+
+def test_a_client_speaking_2026_07_28_goes_through_without_a_session(server):
+    """The revision has no handshake: each line carries its revision in its body, and the
+    bridge sends the headers the server checks against it (a name with non-ASCII letters
+    as the revision's base64 form)."""
+    lines = [modern_rpc("server/discover", request_id=1, name="stdio-modern"),
+             modern_rpc("tools/call", {"name": "echo", "arguments": {"text": "stateless"}}, 2,
+                        name="stdio-modern"),
+             modern_rpc("tools/call", {"name": "\u00e9cho", "arguments": {}}, 3,
+                        name="stdio-modern"),
+             modern_rpc("ping", request_id=4, name="stdio-modern")]
+    answers, _ = run_bridge(lines, ["--url", server.url])
+    assert [answer["id"] for answer in answers] == [1, 2, 3, 4]
+    assert "2026-07-28" in answers[0]["result"]["supportedVersions"]
+    assert answers[1]["result"]["content"][0]["text"] == "stdio-modern says stateless"
+    # The unknown tool reached the tool lookup (its Mcp-Name matched), not a header refusal.
+    assert answers[2]["error"]["code"] != -32020, answers[2]
+    # 404 is "no such method" here: answered once, never retried with an initialize.
+    assert answers[3]["error"]["code"] == -32601
+    assert server.protocol.backend.calls == [("stdio-modern", "echo", {"text": "stateless"})]
+    assert server.protocol.backend.ended == []          # there was no session to end
 
 
 def test_the_bridge_does_not_need_uno():

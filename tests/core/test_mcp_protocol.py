@@ -7,7 +7,7 @@ import pytest
 
 import marginalia
 from marginalia.errors import UNEXPECTED
-from marginalia.mcp import LATEST_VERSION, SUPPORTED_VERSIONS
+from marginalia.mcp import HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION, SUPPORTED_VERSIONS
 from marginalia.mcp.protocol import Protocol
 from marginalia.mcp.sessions import Sessions
 from tests.support.mcp_fake import SECRET_CRASH_TEXT, FakeBackend, initialize_params, rpc
@@ -32,8 +32,8 @@ def call(protocol, session_id, method, params=None, request_id=7):
     return outcome.body
 
 
-@pytest.mark.parametrize("version", SUPPORTED_VERSIONS)
-def test_initialize_agrees_on_each_revision_spoken(version):
+@pytest.mark.parametrize("version", HANDSHAKE_VERSIONS)
+def test_initialize_agrees_on_each_handshake_revision(version):
     protocol = Protocol(FakeBackend())
     outcome = post(protocol, rpc("initialize", initialize_params(version)))
     result = outcome.body["result"]
@@ -47,9 +47,11 @@ def test_initialize_agrees_on_each_revision_spoken(version):
 
 
 @pytest.mark.parametrize("asked", ["2024-11-05", "2026-07-28", "draft"])
-def test_initialize_offers_the_latest_for_a_revision_not_spoken(asked):
+def test_initialize_offers_the_latest_handshake_for_a_revision_it_cannot_open(asked):
+    # 2026-07-28 is spoken, but has no handshake: initialize cannot agree on it.
     protocol, session_id = opened(asked)
-    assert protocol.sessions.get(session_id).protocol_version == LATEST_VERSION == "2025-11-25"
+    assert protocol.sessions.get(session_id).protocol_version == LATEST_HANDSHAKE_VERSION \
+        == "2025-11-25"
 
 
 def test_initialize_without_a_version_is_invalid_params():
@@ -68,11 +70,15 @@ def test_the_agent_is_named_by_its_title_then_its_name():
 
 
 def test_an_unsupported_protocol_version_header_is_refused_with_400():
+    # Both eras' rule: 400; the code and data are 2026-07-28's, which either era can read.
     protocol, session_id = opened()
     outcome = post(protocol, rpc("tools/list"), session_id, version="2099-01-01")
-    assert outcome.status == 400 and outcome.body["error"]["code"] == -32600
+    assert outcome.status == 400 and outcome.body["error"]["code"] == -32022
+    assert outcome.body["error"]["data"] == {"supported": list(SUPPORTED_VERSIONS),
+                                             "requested": "2099-01-01"}
     assert "2025-11-25" in outcome.body["error"]["message"]
     assert post(protocol, rpc("tools/list"), session_id, version="2025-06-18").status == 200
+    assert protocol.backend.calls == []
 
 
 def test_a_session_is_needed_after_initialize():

@@ -126,7 +126,10 @@ def test_a_malformed_body_is_400(agent):
 
 def test_an_unsupported_protocol_version_header_is_400(agent):
     status, headers, body = agent.post(rpc("tools/list"), MCP_Protocol_Version="2024-01-01")
-    assert_refused(status, headers, body, 400)
+    # UnsupportedProtocolVersion answers the request itself: its id, the revisions spoken.
+    assert status == 400 and headers["content-type"] == "application/json"
+    assert body["id"] == 1 and body["error"]["code"] == -32022
+    assert "2026-07-28" in body["error"]["data"]["supported"]
     assert agent.post(rpc("tools/list"), MCP_Protocol_Version="2025-11-25")[0] == 200
 
 

@@ -81,6 +81,34 @@ def rpc(method, params=None, request_id=1):
     return message
 
 
+MODERN = "2026-07-28"
+
+
+def envelope(version=MODERN, name="modern-agent", title=None, capabilities=None):
+    """The ``_meta`` every 2026-07-28 request carries: revision, client, capabilities."""
+    info = {"name": name, "version": "1.0"}
+    if title:
+        info["title"] = title
+    return {"io.modelcontextprotocol/protocolVersion": version,
+            "io.modelcontextprotocol/clientInfo": info,
+            "io.modelcontextprotocol/clientCapabilities": capabilities or {}}
+
+
+def modern_rpc(method, params=None, request_id=1, **meta):
+    """A 2026-07-28 request: ``params`` with the envelope in its ``_meta``."""
+    return rpc(method, dict(params or {}, _meta=envelope(**meta)), request_id)
+
+
+def modern_headers(message, version=MODERN):
+    """The headers that mirror a 2026-07-28 request's body (Mcp-Name where it has one)."""
+    headers = {"MCP_Protocol_Version": version, "Mcp_Method": message["method"]}
+    params = message.get("params") or {}
+    named = params.get("uri" if message["method"] == "resources/read" else "name")
+    if message["method"] in ("tools/call", "prompts/get", "resources/read") and named:
+        headers["Mcp_Name"] = named
+    return headers
+
+
 def initialize_params(version="2025-11-25", name="test-agent", title=None):
     info = {"name": name, "version": "1.0"}
     if title:
@@ -128,6 +156,12 @@ class Http:
 
     def post(self, message, **extra):
         return self.request("POST", message, self.headers(**extra))
+
+    def modern(self, message, **extra):
+        """POST a 2026-07-28 request with its mirrored headers (``extra`` overrides them)."""
+        headers = modern_headers(message)
+        headers.update(extra)
+        return self.post(message, **headers)
 
     def initialize(self, version="2025-11-25", **info):
         status, headers, body = self.post(rpc("initialize", initialize_params(version, **info)))

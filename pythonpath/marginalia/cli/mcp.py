@@ -6,6 +6,8 @@ token (MARGINALIA_MCP_TOKEN, or the first line of --token-file), and writes each
 line to stdout; notifications get no line. It keeps the session the server assigns, and when
 the office was restarted (the session is gone: 404) it replays the client's initialize once
 and sends the message again, so the agent carries on. At the end of stdin it ends the session.
+A client speaking 2026-07-28 has no session: each message goes with the headers that
+revision mirrors from its body (mcp.modern.headers_for).
 
 When the office does not answer, each request gets a JSON-RPC error with one plain sentence
 (the client shows it to the user); the bridge keeps reading, so it works again once the server
@@ -22,7 +24,7 @@ from urllib.parse import urlsplit
 
 from marginalia.cli import terminal_language
 from marginalia.i18n.catalog import tr
-from marginalia.mcp import default_url
+from marginalia.mcp import default_url, modern
 
 TOKEN_ENV = "MARGINALIA_MCP_TOKEN"
 TIMEOUT_SECONDS = 300          # a tool call waits for the document; generous
@@ -65,9 +67,13 @@ class Bridge:
             self.session_id = None
             self.protocol_version = None
             self._initialize = line
+        # A 2026-07-28 message carries its revision in its body: no session, the headers
+        # mirrored from it; a 404 is an unknown method there, not a session gone.
+        mirrored = modern.headers_for(message)
         try:
-            status, headers, body = self._post(line)
-            if status == 404 and not is_init and self._initialize is not None:
+            status, headers, body = self._post(line, mirrored)
+            if status == 404 and mirrored is None and not is_init and \
+                    self._initialize is not None:
                 self._reinitialize()
                 status, headers, body = self._post(line)
         except (OSError, http.client.HTTPException) as exc:
@@ -117,10 +123,12 @@ class Bridge:
             return [json.dumps({"jsonrpc": "2.0", "id": i, "error": error}) for i in ids]
         return [json.dumps(answer, ensure_ascii=False, separators=(",", ":"))]
 
-    def _post(self, body: bytes) -> Tuple[int, Dict[str, str], bytes]:
-        return self._request("POST", body)
+    def _post(self, body: bytes, mirrored: Optional[Dict[str, str]] = None
+              ) -> Tuple[int, Dict[str, str], bytes]:
+        return self._request("POST", body, mirrored)
 
-    def _request(self, method: str, body: Optional[bytes]) -> Tuple[int, Dict[str, str], bytes]:
+    def _request(self, method: str, body: Optional[bytes],
+                 mirrored: Optional[Dict[str, str]] = None) -> Tuple[int, Dict[str, str], bytes]:
         """One request on a connection of its own.
 
         Never resent after a failure: a kept-alive connection the server had closed
@@ -131,10 +139,13 @@ class Bridge:
         headers = {"Content-Type": "application/json",
                    "Accept": "application/json, text/event-stream",
                    "Authorization": "Bearer %s" % self.token, "Connection": "close"}
-        if self.session_id:
-            headers["Mcp-Session-Id"] = self.session_id
-        if self.protocol_version:
-            headers["MCP-Protocol-Version"] = self.protocol_version
+        if mirrored is not None:
+            headers.update(mirrored)          # a stateless request: its own revision only
+        else:
+            if self.session_id:
+                headers["Mcp-Session-Id"] = self.session_id
+            if self.protocol_version:
+                headers["MCP-Protocol-Version"] = self.protocol_version
         self._conn = http.client.HTTPConnection(self.host, self.port, timeout=self.timeout)
         try:
             self._conn.request(method, self.path, body=body, headers=headers)

@@ -11,9 +11,15 @@ The constants here are the ones every side must agree on.
 DEFAULT_PORT = 8765
 ENDPOINT_PATH = "/mcp"
 
-# Protocol revisions spoken, newest first; a client asking another one gets the first.
-SUPPORTED_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
+# Protocol revisions spoken, newest first, in two eras (protocol.py names the rules of each).
+# Modern revisions are stateless: each request carries its revision (server/discover lists
+# them); handshake revisions open a session with initialize, and a client asking initialize
+# for a revision not among them gets the newest of them.
+MODERN_VERSIONS = ("2026-07-28",)
+HANDSHAKE_VERSIONS = ("2025-11-25", "2025-06-18", "2025-03-26")
+SUPPORTED_VERSIONS = MODERN_VERSIONS + HANDSHAKE_VERSIONS
 LATEST_VERSION = SUPPORTED_VERSIONS[0]
+LATEST_HANDSHAKE_VERSION = HANDSHAKE_VERSIONS[0]
 # JSON-RPC batches existed in 2025-03-26 only; 2025-06-18 removed them.
 BATCH_VERSIONS = ("2025-03-26",)
 

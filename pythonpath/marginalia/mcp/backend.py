@@ -1,8 +1,10 @@
 """What the office implements for the MCP server: tools, resources and prompts for one agent.
 
 The server calls a Backend on its HTTP threads (one per request, several at once); an office
-backend marshals document work to the main thread itself. Each call names the ``Client``
-(one MCP session: the agent's name and the protocol revision it negotiated).
+backend marshals document work to the main thread itself. Each call names the ``Client``:
+the agent's name and its protocol revision, from the session initialize opened (handshake
+revisions) or from the request's own clientInfo (2026-07-28, stateless: no session id, so
+the agent is known by its name alone and ``session_started``/``session_ended`` are not called).
 
 Errors: a backend raises ``McpRefusal(sentence)`` to refuse (a stopped agent, a closed
 document); the sentence goes to the agent as it is, so it must be plain words, no internals.
@@ -27,10 +29,11 @@ class UnknownName(McpRefusal):
 
 
 class Client:
-    """One MCP session: who the agent says it is and the revision agreed at ``initialize``.
+    """Who the agent says it is and its revision: one MCP session (``initialize``), or one
+    request of revision 2026-07-28, whose ``session_id`` is "" (there are no sessions).
 
-    ``name`` and ``title`` come from initialize's clientInfo (``title`` is the display name
-    newer clients send); ``label`` is what a user should read: "Claude Code", never empty.
+    ``name`` and ``title`` come from the clientInfo (``title`` is the display name newer
+    clients send); ``label`` is what a user should read: "Claude Code", never empty.
     """
 
     __slots__ = ("session_id", "name", "title", "version", "protocol_version")
@@ -49,6 +52,8 @@ class Client:
 
     def __repr__(self) -> str:
         # The session id is a capability of sorts: only its start goes into logs.
+        if not self.session_id:
+            return "Client(%r, %s, no session)" % (self.label, self.protocol_version)
         return "Client(%r, %s, session %s...)" % (self.label, self.protocol_version,
                                                   self.session_id[:6])
 
@@ -102,10 +107,12 @@ class Backend:
         raise UnknownName("There is no prompt named %s." % name)
 
     def session_started(self, client: Client) -> None:
-        """A new agent session (after initialize): nothing to do by default."""
+        """A new agent session (after initialize): nothing to do by default. A stateless
+        agent (2026-07-28) opens none: its first call is all there is to note."""
 
     def session_ended(self, client: Client) -> None:
-        """The session was ended (DELETE, evicted, or the server stopped)."""
+        """The session was ended (DELETE, evicted, or the server stopped); never called for
+        a stateless agent, whose turns close when it falls quiet."""
 
 
 def refusal_text(exc: BaseException) -> Optional[str]:

@@ -1,39 +1,52 @@
 """MCP over JSON-RPC 2.0, free of I/O: one POSTed body in, an ``Outcome`` (status, JSON) out.
 
 The transport (server.py) has already checked who is asking (token, Host, Origin); this
-module decides what the body means. Rules it keeps, from the spec's revisions 2025-03-26,
-2025-06-18 and 2025-11-25:
+module decides what the body means. Two eras are spoken on one endpoint, and the
+``MCP-Protocol-Version`` header says which a request belongs to:
 
-- ``initialize`` opens a session: the client's revision if spoken here, else the newest one
-  here (the client then decides whether it can go on). Every other message names its session
-  (``Mcp-Session-Id``): none is 400, an unknown one 404 (the client must initialize again).
-- An ``MCP-Protocol-Version`` header naming a revision not spoken here is refused with 400.
+- A header naming no revision spoken here (either era): 400 with UnsupportedProtocolVersion
+  (-32022), its data listing the revisions spoken (``modern.unsupported``).
+- ``initialize`` always opens a handshake session, whatever revision header it carries (a
+  dual-era server's rule in 2026-07-28).
+- A header naming 2026-07-28: that revision's stateless rules (modern.py): no session (an
+  ``Mcp-Session-Id`` is ignored), ``server/discover``, the ``_meta`` envelope and mirrored
+  headers checked on every request, errors with their own HTTP statuses.
+- No header, or one naming a handshake revision: the rules of 2025-03-26, 2025-06-18 and
+  2025-11-25, below. A header-less body carrying the 2026-07-28 envelope and no session is
+  refused with HeaderMismatch (-32020): that revision needs the header.
+
+The handshake revisions (2025-03-26, 2025-06-18, 2025-11-25):
+
+- ``initialize`` opens a session: the client's revision if it is one of these, else the
+  newest of them (the client then decides whether it can go on). Every other message names
+  its session (``Mcp-Session-Id``): none is 400, an unknown one 404 (initialize again).
 - A body is one message; a batch (a JSON array) only in a session that agreed on 2025-03-26,
   the one revision that had them.
 - Notifications and responses are accepted with 202 and no body. Requests get 200 with a
   JSON-RPC response, errors included; only a body that is not JSON-RPC at all gets 400.
-- A backend's refusal goes to the agent as its sentence; any other exception is logged with
-  its trace and the agent reads one plain sentence (errors.UNEXPECTED).
+- A backend's refusal of a list or prompt is -32000; an unknown resource -32002.
+
+In both eras a backend's refusal goes to the agent as its sentence; any other exception is
+logged with its trace and the agent reads one plain sentence (errors.UNEXPECTED).
 """
 
 import json
 import logging
-import re
 from typing import Any, Dict, List, Optional
 
 import marginalia
 from marginalia.errors import UNEXPECTED
-from marginalia.mcp import BATCH_VERSIONS, LATEST_VERSION, SUPPORTED_VERSIONS
+from marginalia.mcp import (BATCH_VERSIONS, HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION,
+                            MODERN_VERSIONS, SUPPORTED_VERSIONS)
+from marginalia.mcp import modern
 from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, refusal_text
+from marginalia.mcp.rpc import (INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,  # noqa: F401
+                                METHOD_NOT_FOUND, PARSE_ERROR, Outcome, RpcError, error_body,
+                                invalid, kind, refused, safe_id, text)
 from marginalia.mcp.sessions import Sessions
 
 log = logging.getLogger("marginalia.mcp")
 
-PARSE_ERROR = -32700
-INVALID_REQUEST = -32600
-METHOD_NOT_FOUND = -32601
-INVALID_PARAMS = -32602
-INTERNAL_ERROR = -32603
 # The methods a backend's refusal(client) answers for (tools/call and resources/read
 # refuse in the backend, the former as a result the model can read).
 GATED = ("tools/list", "resources/list", "resources/templates/list", "prompts/list",
@@ -45,54 +58,6 @@ SERVER_INFO = {"name": "Marginalia", "title": "Marginalia", "version": marginali
 CAPABILITIES = {"tools": {"listChanged": False},
                 "resources": {"subscribe": False, "listChanged": False},
                 "prompts": {"listChanged": False}}
-
-
-class Outcome:
-    """What the transport sends back: an HTTP status, a JSON value or None, a new session id."""
-
-    __slots__ = ("status", "body", "session_id")
-
-    def __init__(self, status: int, body: Any = None, session_id: Optional[str] = None) -> None:
-        self.status = status
-        self.body = body
-        self.session_id = session_id
-
-    def __repr__(self) -> str:
-        return "Outcome(%d, %r)" % (self.status, self.body)
-
-
-class RpcError(Exception):
-    """A JSON-RPC error answer to one request."""
-
-    def __init__(self, code: int, message: str, data: Any = None) -> None:
-        super().__init__(message)
-        self.code = code
-        self.data = data
-
-
-def error_body(code: int, message: str, request_id: Any = None, data: Any = None) -> Dict:
-    """A JSON-RPC error response (id null when the request's id is unknown)."""
-    error = {"code": code, "message": message}    # type: Dict[str, Any]
-    if data is not None:
-        error["data"] = data
-    return {"jsonrpc": "2.0", "id": request_id, "error": error}
-
-
-def refused(status: int, code: int, message: str) -> Outcome:
-    """A refusal of the whole HTTP request (no id to answer)."""
-    return Outcome(status, error_body(code, message))
-
-
-def _versions_sentence() -> str:
-    return ", ".join(SUPPORTED_VERSIONS[:-1]) + " and " + SUPPORTED_VERSIONS[-1]
-
-
-def _revision(text: str) -> str:
-    """A revision a client asked for, as answers and logs repeat it: a date only. Other text
-    is the client's to fill, and could be anything, a misplaced token too."""
-    text = text.strip()
-    return ("revision " + text if re.fullmatch(r"\d{4}-\d{2}-\d{2}", text)
-            else "a revision that is not a date")
 
 
 class Protocol:
@@ -115,32 +80,73 @@ class Protocol:
     # ------------------------------------------------------------------ the HTTP body
 
     def handle_post(self, body: bytes, session_id: Optional[str] = None,
-                    version_header: Optional[str] = None) -> Outcome:
-        """Answer one POSTed body (the transport's checks already passed)."""
-        if version_header is not None and version_header.strip() not in SUPPORTED_VERSIONS:
-            return refused(400, INVALID_REQUEST,
-                           "This server speaks MCP revisions %s; the MCP-Protocol-Version "
-                           "header names %s." % (_versions_sentence(), _revision(version_header)))
+                    version_header: Optional[str] = None, method_header: Optional[str] = None,
+                    name_header: Optional[str] = None, repeated: str = "") -> Outcome:
+        """Answer one POSTed body (the transport's checks already passed). ``method_header``
+        and ``name_header`` are Mcp-Method and Mcp-Name; ``repeated`` names a routing header
+        the request sent more than once (both matter to 2026-07-28 only)."""
         try:
             message = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
             # RecursionError: thousands of nested brackets, JSON that no client sends.
             return refused(400, PARSE_ERROR, "The body is not valid JSON.")
+        version = version_header.strip() if version_header is not None else None
+        if version is not None and version not in SUPPORTED_VERSIONS:
+            return modern.unsupported(version, safe_id(message))
+        if kind(message) == "request" and message.get("method") == "initialize":
+            return self._initialize(message)
+        if version in MODERN_VERSIONS:
+            return self._modern(message, version, method_header, name_header, repeated)
+        if version is None and not session_id and modern.envelope(message) is not None:
+            return modern.header_missing(message)
         if isinstance(message, list):
             return self._batch(message, session_id)
-        if _kind(message) == "request" and message.get("method") == "initialize":
-            return self._initialize(message)
         client = self.sessions.get(session_id) if session_id else None
         if client is None:
             return self._no_session(session_id)
-        problem = _invalid(message)
+        problem = invalid(message)
         if problem:
-            return Outcome(400, error_body(INVALID_REQUEST, problem, _safe_id(message)))
+            return Outcome(400, error_body(INVALID_REQUEST, problem, safe_id(message)))
         answer = self._dispatch(client, message)
         return Outcome(202) if answer is None else Outcome(200, answer)
 
-    def end_session(self, session_id: Optional[str]) -> Outcome:
-        """DELETE: the client is done with its session."""
+    def _modern(self, message: Any, version: str, method_header: Optional[str],
+                name_header: Optional[str], repeated: str) -> Outcome:
+        """One message of a stateless revision (modern.py has its rules)."""
+        if isinstance(message, list):
+            return refused(400, INVALID_REQUEST, "MCP revision %s has no batches; send one "
+                                                 "message per request." % version)
+        problem = invalid(message)
+        if problem:
+            return refused(400, INVALID_REQUEST, problem, safe_id(message))
+        found = kind(message)
+        if found == "notification":
+            return Outcome(202)         # none is defined for a server to act on over HTTP
+        if found == "response":
+            return refused(400, INVALID_REQUEST, "In MCP revision %s a client sends no "
+                                                 "responses: this server asks nothing." % version)
+        refusal = modern.check(message, version, method_header, name_header, repeated)
+        if refusal is not None:
+            return refusal
+        method = message["method"]
+        if method not in modern.METHODS:
+            return modern.not_here(method, version, message["id"])
+        client = modern.client_of(message, version)
+        if method == modern.DISCOVER:
+            log.info("mcp: %r discovered the server", client)
+            answer = {"jsonrpc": "2.0", "id": message["id"], "result": modern.discover_result(
+                CAPABILITIES, self.backend.instructions)}
+        else:
+            answer = self._dispatch(client, message)
+        return modern.outcome(method, answer, SERVER_INFO)
+
+    def end_session(self, session_id: Optional[str],
+                    version_header: Optional[str] = None) -> Outcome:
+        """DELETE: the client is done with its session. 405 when it names 2026-07-28 and no
+        session: that revision has none (the transport adds the Allow header)."""
+        if not session_id and (version_header or "").strip() in MODERN_VERSIONS:
+            return refused(405, INVALID_REQUEST, "MCP revision %s has no sessions to end; "
+                                                 "POST each request." % version_header.strip())
         if not session_id:
             return refused(400, INVALID_REQUEST, "The Mcp-Session-Id header is missing.")
         client = self.sessions.end(session_id)
@@ -171,11 +177,11 @@ class Protocol:
             return refused(400, INVALID_REQUEST, "The batch is empty.")
         answers = []
         for message in messages:
-            problem = _invalid(message)
+            problem = invalid(message)
             if not problem and message.get("method") == "initialize":
                 problem = "initialize cannot be part of a batch."
             if problem:
-                answers.append(error_body(INVALID_REQUEST, problem, _safe_id(message)))
+                answers.append(error_body(INVALID_REQUEST, problem, safe_id(message)))
                 continue
             answer = self._dispatch(client, message)
             if answer is not None:
@@ -186,22 +192,24 @@ class Protocol:
 
     def _initialize(self, message: Dict) -> Outcome:
         request_id = message.get("id")
-        problem = _invalid(message)
+        problem = invalid(message)
         if problem:
-            return Outcome(400, error_body(INVALID_REQUEST, problem, _safe_id(message)))
+            return Outcome(400, error_body(INVALID_REQUEST, problem, safe_id(message)))
         params = message.get("params")
         asked = params.get("protocolVersion") if isinstance(params, dict) else None
         if not isinstance(asked, str):
             return Outcome(200, error_body(INVALID_PARAMS, "initialize needs params with a "
                                            "protocolVersion string.", request_id))
-        agreed = asked if asked in SUPPORTED_VERSIONS else LATEST_VERSION
+        # 2026-07-28 has no handshake: a client asking initialize for it gets the newest
+        # handshake revision, as for any other revision not among them.
+        agreed = asked if asked in HANDSHAKE_VERSIONS else LATEST_HANDSHAKE_VERSION
         info = params.get("clientInfo")
         info = info if isinstance(info, dict) else {}
-        client, evicted = self.sessions.open(_text(info.get("name")), _text(info.get("title")),
-                                             _text(info.get("version")), agreed)
+        client, evicted = self.sessions.open(text(info.get("name")), text(info.get("title")),
+                                             text(info.get("version")), agreed)
         for old in evicted:
             self._ended(old)
-        log.info("mcp: %r began a session (asked for %s)", client, _revision(asked))
+        log.info("mcp: %r began a session (asked for %s)", client, modern.revision(asked))
         try:
             self.backend.session_started(client)
         except Exception:
@@ -215,8 +223,7 @@ class Protocol:
 
     def _dispatch(self, client: Client, message: Dict) -> Optional[Dict]:
         """The response to one valid message, None for notifications and responses."""
-        kind = _kind(message)
-        if kind != "request":
+        if kind(message) != "request":
             return None        # notifications/initialized, cancelled...; we never ask anything
         request_id = message["id"]
         method = message["method"]
@@ -293,47 +300,3 @@ class Protocol:
             self.backend.session_ended(client)
         except Exception:
             log.exception("mcp: the backend failed to note an ended session")
-
-
-# ---------------------------------------------------------------------- JSON-RPC shapes
-
-def _kind(message: Any) -> str:
-    if not isinstance(message, dict):
-        return "invalid"
-    if "method" in message:
-        return "request" if "id" in message else "notification"
-    if "result" in message or "error" in message:
-        return "response"
-    return "invalid"
-
-
-def _invalid(message: Any) -> str:
-    """Why ``message`` is not a JSON-RPC 2.0 message, or "" when it is one."""
-    if not isinstance(message, dict):
-        return "A JSON-RPC message must be an object."
-    if message.get("jsonrpc") != "2.0":
-        return 'A JSON-RPC message needs "jsonrpc": "2.0".'
-    kind = _kind(message)
-    if kind == "invalid":
-        return "The message is neither a request, a notification nor a response."
-    if kind != "response" and not isinstance(message["method"], str):
-        return "The method must be a string."
-    if kind == "request" and not _valid_id(message["id"]):
-        return "A request id must be a string or an integer."
-    return ""
-
-
-def _valid_id(value: Any) -> bool:
-    # MCP forbids null ids; bool is an int to Python but not to JSON.
-    return isinstance(value, str) or (isinstance(value, int) and not isinstance(value, bool))
-
-
-def _safe_id(message: Any) -> Any:
-    """The id to answer an invalid message with: its own when usable, else null."""
-    if isinstance(message, dict) and _valid_id(message.get("id")):
-        return message["id"]
-    return None
-
-
-def _text(value: Any) -> str:
-    return value[:200] if isinstance(value, str) else ""

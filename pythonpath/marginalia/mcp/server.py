@@ -1,9 +1,10 @@
-"""The MCP Streamable HTTP transport (revision 2025-11-25) on loopback, one endpoint: /mcp.
+"""The MCP Streamable HTTP transport on loopback, one endpoint, /mcp, for both eras.
 
 POST carries one JSON-RPC message and is answered with JSON (the spec lets a server choose
-JSON or an event stream per request; every client must accept JSON). DELETE ends a session.
-GET, which would open a stream of server-initiated messages, is 405: this server never
-initiates anything.
+JSON or an event stream per request; every client must accept JSON); its MCP headers go to
+protocol.py, which tells the eras apart. DELETE ends a handshake session (405 for 2026-07-28,
+which has none). GET, a stream of server-initiated messages that 2026-07-28 removed, is 405:
+this server never initiates anything.
 
 Who gets in (guard.py): a loopback Host, a loopback Origin when there is one, then the bearer
 token, in that order, so a web page is refused before its guess at a token is even looked at.
@@ -43,6 +44,7 @@ from marginalia.errors import UNEXPECTED, MarginaliaError
 from marginalia.mcp import DEFAULT_PORT, ENDPOINT_PATH
 from marginalia.mcp import guard
 from marginalia.mcp.backend import Backend
+from marginalia.mcp.modern import METHOD_HEADER, NAME_HEADER, ROUTING_HEADERS
 from marginalia.mcp.protocol import (INTERNAL_ERROR, INVALID_REQUEST, Outcome, Protocol,
                                      error_body)
 
@@ -311,13 +313,17 @@ class _Handler(BaseHTTPRequestHandler):
         if len(body) < length:
             self.close_connection = True
             return
+        repeated = [name for name in ROUTING_HEADERS if len(self.headers.get_all(name, ())) > 1]
         outcome = self.server.owner.protocol.handle_post(
-            body, self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER))
+            body, self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER),
+            self.headers.get(METHOD_HEADER), self.headers.get(NAME_HEADER), "".join(repeated[:1]))
         self._answer(outcome)
 
     def do_DELETE(self) -> None:
         if self._admitted():
-            self._answer(self.server.owner.protocol.end_session(self.headers.get(SESSION_HEADER)))
+            outcome = self.server.owner.protocol.end_session(
+                self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER))
+            self._answer(outcome, {"Allow": "POST, DELETE"} if outcome.status == 405 else None)
 
     def do_GET(self) -> None:
         if self._admitted():
@@ -364,7 +370,7 @@ class _Handler(BaseHTTPRequestHandler):
             level = (logging.WARNING if outcome.status in (401, 403, 413) else
                      logging.DEBUG if outcome.status == 405 else logging.INFO)
             log.log(level, "mcp: refused %s from %s with %d: %s", self.command,
-                    self.client_address[0], outcome.status, _message(outcome.body))
+                    self.client_address[0], outcome.status, _reason(outcome.body))
         data = _encode(outcome.body)
         self.send_response(outcome.status)
         if data:
@@ -433,7 +439,11 @@ def _encode(body: Any) -> bytes:
         return json.dumps(error_body(INTERNAL_ERROR, UNEXPECTED, request_id)).encode("utf-8")
 
 
-def _message(body: Any) -> str:
-    if isinstance(body, dict) and isinstance(body.get("error"), dict):
+def _reason(body: Any) -> str:
+    """A refusal's sentence (ours alone), or only the code of an error answering a request
+    (2026-07-28 sends them with 4xx): its sentence may quote the client's method or tool."""
+    if not isinstance(body, dict) or not isinstance(body.get("error"), dict):
+        return ""
+    if body.get("id") is None:
         return str(body["error"].get("message", ""))[:200]
-    return ""
+    return "error %s" % body["error"].get("code")
