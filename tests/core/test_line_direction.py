@@ -3,7 +3,7 @@
 An English answer in an Arabic interface showed ".explain it" because the pane lays out
 every paragraph right to left. The panel's renderer starts each line with a FIRST STRONG
 ISOLATE (ui.softwrap.ISOLATE) and isolates the user's message from its "You:" label.
-What LibreOffice's bidi then does with those lines is tests/office/test_line_direction.py's.
+What LibreOffice's bidi then does with those lines is tests/office/test_bidi_layout.py's.
 """
 
 import random
