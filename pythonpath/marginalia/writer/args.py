@@ -74,21 +74,21 @@ def plain_replacement(search: str, replacement: str, rewrite: bool = False) -> s
     edit block, else format_text)."""
     if replacement == search:
         raise unfit("The replacement is the same text as the search, so nothing would "
-                        "change. To fix words give the corrected text as replacement; to "
-                        "format them, %s." % (_WRITE_INSTEAD if rewrite else
-                                             "call format_text"))
+                    "change. To fix words give the corrected text as replacement; to "
+                    "format them, %s." % (_WRITE_INSTEAD if rewrite else
+                                         "call format_text"))
     found = _EMPHASIS.search(replacement)
     if found is not None and not _EMPHASIS.search(search):
         marks, words = found.group(1), found.group(2)
         looks = {1: "italic=true", 2: "bold=true"}.get(len(marks), "bold=true, italic=true")
         kind = "asterisks" if marks[0] == "*" else "underscores"
         raise unfit(_WRITTEN % (kind, _WRITE_INSTEAD) if rewrite else
-                        _FORMAT_INSTEAD % (kind, _quoted(words), looks))
+                    _FORMAT_INSTEAD % (kind, _quoted(words), looks))
     tagged = _TAGS.search(replacement)
     if tagged is not None and not _TAGS.search(search):
         raise unfit(_WRITTEN % ("HTML tags", _WRITE_INSTEAD) if rewrite else
-                        _FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
-                                           _TAG_LOOKS[tagged.group(1).lower()]))
+                    _FORMAT_INSTEAD % ("HTML tags", _quoted(tagged.group(2)),
+                                       _TAG_LOOKS[tagged.group(1).lower()]))
     return replacement
 
 
@@ -116,10 +116,10 @@ def block_range(start: Any, end: Any, count: int) -> Tuple[int, int]:
         end = count
     if not 1 <= start <= count:
         raise unfit("start %d is out of range: the document has paragraphs 1 to %d."
-                        % (start, count))
+                    % (start, count))
     if not start <= end <= count:
         raise unfit("end %d is out of range: it must be between %d and %d."
-                        % (end, start, count))
+                    % (end, start, count))
     return start, end
 
 
@@ -136,7 +136,7 @@ def parse_color(value: Any, name: str) -> Optional[int]:
     if m:
         return int(m.group(1), 16)
     raise unfit("%s must be a colour like \"#FF0000\" or a name like red, not %r."
-                    % (name, value))
+                % (name, value))
 
 
 def parse_blocks(markdown: Any) -> List[md.Block]:

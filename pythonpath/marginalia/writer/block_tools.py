@@ -194,7 +194,7 @@ def _after_index(loc, value):
     count = loc.bound(after)
     if not 0 <= after <= count:
         raise unfit("after_paragraph %d is out of range: use 0 for the start, -1 for the "
-                        "end, or a paragraph number from 1 to %d." % (after, count))
+                    "end, or a paragraph number from 1 to %d." % (after, count))
     return after
 
 
@@ -335,7 +335,7 @@ def replace_selection(doc: Any, markdown: str, plan: Optional[Plan] = None) -> T
                           {"paragraphs": [sel.start, sel.start]})
     if sel.in_table:
         raise unfit("Inside a table cell the selection can only be replaced by plain "
-                        "text or one paragraph.")
+                    "text or one paragraph.")
     from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
     loc = locate.for_doc(doc)
     follow = Follow(loc, sel.end + 1)
@@ -380,7 +380,7 @@ def set_paragraph_style(doc: Any, start: int, end: int, style: str,
     spans, styled = runs(loc, start, end)
     if not styled:
         raise unfit("Paragraphs %d\u2013%d are tables; a paragraph style applies to text "
-                        "paragraphs." % (start, end))
+                    "paragraphs." % (start, end))
     view_edit.apply_paragraph_style(doc, spans, name)
     return ToolOutput({"styled": styled, "style": name,
                        "numbering": "Paragraph numbers did not change."},
@@ -407,9 +407,9 @@ def _style_name(doc, wanted):
     if lowered.rstrip("s") in _CHARACTER_LOOKS:
         # Small models ask for style "bold": the refusal names the tool that does it.
         raise unfit("%r is character formatting, not a paragraph style; nothing was "
-                        "changed. To make words %s, call format_text with search=\"the "
-                        "words\" and %s=true." % (wanted, lowered, _CHARACTER_LOOKS[
-                            lowered.rstrip("s")]))
+                    "changed. To make words %s, call format_text with search=\"the "
+                    "words\" and %s=true." % (wanted, lowered, _CHARACTER_LOOKS[
+                        lowered.rstrip("s")]))
     common = [n for n in names if n.startswith("Heading ") and len(n) <= 9] + \
         [n for n in ("Standard", "Text body", "Title", "Subtitle", "Quotations") if n in names]
     raise ToolError("The document has no paragraph style %r. Some of its styles: %s."
@@ -421,7 +421,7 @@ def insert_table(doc: Any, after_paragraph: int, rows: List[List[str]], header: 
                  plan: Optional[Plan] = None) -> ToolOutput:
     if not isinstance(rows, list) or not rows or not all(isinstance(r, list) and r for r in rows):
         raise unfit("rows must be a non-empty list of rows, each a non-empty list of "
-                        "cell strings.")
+                    "cell strings.")
     cells = [[md.parse_inline("" if c is None else str(c)) for c in row] for row in rows]
     width = max(len(r) for r in cells)
     if width * len(cells) > MAX_TABLE_CELLS:

@@ -350,7 +350,7 @@ def format_text(doc: Any, search: str, bold: Optional[bool] = None,
         values["CharBackColor"] = bg
     if not values:
         raise unfit("Give at least one of bold, italic, underline, strikethrough, color "
-                        "or highlight.")
+                    "or highlight.")
     ranges = find_forgiving(doc, search)
     if not ranges:
         raise no_match(search)
