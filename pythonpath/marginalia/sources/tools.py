@@ -22,6 +22,9 @@ from marginalia.sources.model import Passage
 
 DEFAULT_BUDGET = 8000     # characters one answer may hold when the window leaves more
 MAX_LIMIT = 10
+# What each tool does, as the user's "Couldn't …" line finishes it (msgids; ui.tool_words
+# reads them too).
+ACTIONS = {"search_sources": N_("search the sources"), "read_source": N_("read the source")}
 NO_ROOM = "No room is left in this chat for a passage; answer with what you have."
 
 SEARCH_DESCRIPTION = (
@@ -184,6 +187,6 @@ def register(registry: Any, library: Library, budget: int = DEFAULT_BUDGET) -> N
         return read_source(library, source, passage, neighbours, sized(budget))
 
     registry.register("search_sources", SEARCH_DESCRIPTION, SEARCH_SCHEMA, search, sized=True,
-                      action=N_("search the sources"))
+                      action=ACTIONS["search_sources"])
     registry.register("read_source", READ_DESCRIPTION, READ_SCHEMA, read, sized=True,
-                      action=N_("read the source"))
+                      action=ACTIONS["read_source"])

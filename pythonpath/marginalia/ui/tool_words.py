@@ -15,17 +15,19 @@ from marginalia.document import tool_lines
 from marginalia.document.tool_specs import SPECS
 from marginalia.i18n import phrase
 from marginalia.i18n.catalog import N_, tr
+from marginalia.sources import tools as source_tools
 
 # What each tool does, as "Couldn't ..." would finish it; its line when done; the
 # status line while it runs (the loop says "Running replace_text…"): its declaration's words.
 ACTIONS = {spec.name: spec.words.action for spec in SPECS}
 DONE = {spec.name: spec.words.done for spec in SPECS}
 RUNNING = {spec.name: spec.words.running for spec in SPECS}
-# The chat's source tools (marginalia.sources.tools) are no document tools: their words here.
+# The chat's source tools are no document tools: their actions are sources.tools' own (its
+# registration fills refusals with them), their other words here.
 # All in English here, translated where a line is written. A refusal comes with its
 # phrase (document.tool_lines, the registry fills its action); only a refusal without
 # one (a tool's rarer ones, a chat kept before phrases) is read from its English.
-ACTIONS.update(search_sources=N_("search the sources"), read_source=N_("read the source"))
+ACTIONS.update(source_tools.ACTIONS)
 DONE.update(search_sources=N_("Searched the sources"), read_source=N_("Read a source passage"))
 RUNNING.update(search_sources=N_("Searching the sources\u2026"),
                read_source=N_("Reading a source passage\u2026"))
