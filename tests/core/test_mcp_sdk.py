@@ -41,12 +41,12 @@ def wiretap(server):
     handle_post = server.protocol.handle_post
 
     def recording(body, session_id=None, version_header=None, method_header=None,
-                  name_header=None, repeated=""):
+                  name_header=None, repeated="", grant=None):
         import json
         message = json.loads(body.decode("utf-8"))
         seen.append((message.get("method"), version_header, session_id, method_header))
         return handle_post(body, session_id, version_header, method_header, name_header,
-                           repeated)
+                           repeated, grant)
     server.protocol.handle_post = recording
     return seen
 

@@ -227,6 +227,9 @@ def parse_args(argv: List[str]) -> argparse.Namespace:
     policy.add_argument("--allow-outside-agents", action="store_true",
                         help="serve outside agents (MCP) although --local-only or "
                              "--allow-endpoint is given")
+    policy.add_argument("--agents", choices=("off", "read", "comment", "suggest", "edit"),
+                        help="the most an outside agent's token may do (off: no outside "
+                             "agents at all)")
     policy.add_argument("--key-env", metavar="NAME",
                         help="the API key comes from this environment variable")
     policy.add_argument("--key-file", metavar="PATH",
@@ -250,7 +253,7 @@ def policy_values(args: argparse.Namespace) -> Dict[str, str]:
         if flag:
             out[name] = value
     for given, name in ((args.chat_days, "chat_days"), (args.key_env, "api_key_env"),
-                        (args.key_file, "api_key_file")):
+                        (args.key_file, "api_key_file"), (args.agents, "agents_scope")):
         if given is not None:
             out[name] = str(given)
     return out

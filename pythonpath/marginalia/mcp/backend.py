@@ -16,6 +16,7 @@ the trace goes to the log and the agent gets one plain sentence, never the excep
 from typing import Any, Dict, List, Optional
 
 from marginalia.errors import MarginaliaError
+from marginalia.mcp.scopes import ANYTHING, Grant
 
 JsonDict = Dict[str, Any]
 
@@ -34,17 +35,26 @@ class Client:
 
     ``name`` and ``title`` come from the clientInfo (``title`` is the display name newer
     clients send); ``label`` is what a user should read: "Claude Code", never empty.
+    ``grant`` is the token's (scopes.Grant): what this request may do, set by the server
+    from the token it carried, never from what the agent wrote.
     """
 
-    __slots__ = ("session_id", "name", "title", "version", "protocol_version")
+    __slots__ = ("session_id", "name", "title", "version", "protocol_version", "grant")
 
     def __init__(self, session_id: str, name: str = "", title: str = "", version: str = "",
-                 protocol_version: str = "") -> None:
+                 protocol_version: str = "", grant: Grant = ANYTHING) -> None:
         self.session_id = session_id
         self.name = name
         self.title = title
         self.version = version
         self.protocol_version = protocol_version
+        self.grant = grant
+
+    def acting(self, grant: Grant) -> "Client":
+        """This client for one request made with ``grant`` (a copy: a session's requests
+        run on several threads at once)."""
+        return Client(self.session_id, self.name, self.title, self.version,
+                      self.protocol_version, grant)
 
     @property
     def label(self) -> str:
@@ -105,6 +115,12 @@ class Backend:
     def get_prompt(self, client: Client, name: str, arguments: Dict[str, str]) -> JsonDict:
         """A GetPromptResult: {"description"?, "messages": [{"role", "content": {...}}]}."""
         raise UnknownName("There is no prompt named %s." % name)
+
+    def note_call(self, client: Client, tool: str, arguments: JsonDict, outcome: str) -> None:
+        """A tools/call (``tool``) or resources/read (``tool`` "", ``arguments`` {"uri"})
+        ended: ``outcome`` is "done", "failed" (the tool reported an error) or "refused"
+        (by the grant's scope, or the backend). For the user's log of agents' calls; must
+        be quick and never raise."""
 
     def session_started(self, client: Client) -> None:
         """A new agent session (after initialize): nothing to do by default. A stateless

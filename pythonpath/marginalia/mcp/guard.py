@@ -11,7 +11,7 @@ import hmac
 import logging
 import secrets
 import traceback
-from typing import Callable, Optional
+from typing import Any, Callable, Iterable, Optional
 from urllib.parse import urlsplit
 
 LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
@@ -87,25 +87,37 @@ def redact(text: str, token: str) -> str:
 
 class Redactor(logging.Filter):
     """The last net under the server's rule that no log line holds what a client sent as
-    sent: a record that holds the token anyway (a client that put it where its name goes,
+    sent: a record that holds a token anyway (a client that put it where its name goes,
     say) is rewritten before any handler, the debug log's too, writes it."""
 
-    def __init__(self, token: Callable[[], str]) -> None:
+    def __init__(self, tokens: Callable[[], Iterable[str]]) -> None:
         super().__init__()
-        self._token = token                   # read at each record: a new token counts at once
+        self._tokens = tokens                 # read at each record: a new token counts at once
 
     def filter(self, record: logging.LogRecord) -> bool:
-        token = self._token()
+        tokens = [token for token in self._tokens() if token]
+        if not tokens:
+            return True
         try:
             message = record.getMessage()
         except Exception:                     # a bad format is logging's to report, not ours
             return True
-        if token and redact(message, token) != message:
-            record.msg, record.args = redact(message, token), ()
+        cleaned = message
+        for token in tokens:
+            cleaned = redact(cleaned, token)
+        if cleaned != message:
+            record.msg, record.args = cleaned, ()
         error = record.exc_info[1] if record.exc_info else None
-        if token and error is not None and token[:_KNOWN] in "".join(
-                traceback.format_exception(type(error), error, error.__traceback__)):
-            # The debug log writes an exception's message: this one would hold the token.
-            record.exc_info, record.exc_text = None, None
-            record.msg = "%s (its traceback left out: it held the token)" % record.msg
+        if error is not None:
+            trace = "".join(traceback.format_exception(type(error), error, error.__traceback__))
+            if any(token[:_KNOWN] in trace for token in tokens):
+                # The debug log writes an exception's message: this one would hold a token.
+                record.exc_info, record.exc_text = None, None
+                record.msg = "%s (its traceback left out: it held the token)" % record.msg
         return True
+
+
+def logged_method(command: Any) -> str:
+    """A request's method as logged: a known one, else a placeholder (it is client text)."""
+    return command if command in ("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS",
+                                  "HEAD") else "(a method)"

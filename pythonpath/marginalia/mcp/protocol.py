@@ -28,6 +28,12 @@ The handshake revisions (2025-03-26, 2025-06-18, 2025-11-25):
 
 In both eras a backend's refusal goes to the agent as its sentence; any other exception is
 logged with its trace and the agent reads one plain sentence (errors.UNEXPECTED).
+
+Every request acts with the grant of the token it carried (scopes.Grant, from the
+transport): a session answers only requests with the token that opened it, tools/list
+lists only the tools the grant's scope may call, and a call of another is refused as the
+tool's result (scopes.READ_ONLY), before the backend sees it. The backend hears of each
+tools/call and resources/read as it ends (Backend.note_call), refusals included.
 """
 
 import json
@@ -38,11 +44,12 @@ import marginalia
 from marginalia.errors import UNEXPECTED
 from marginalia.mcp import (BATCH_VERSIONS, HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION,
                             MODERN_VERSIONS, SUPPORTED_VERSIONS)
-from marginalia.mcp import modern
+from marginalia.mcp import modern, scopes
 from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, refusal_text
 from marginalia.mcp.rpc import (INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,  # noqa: F401
                                 METHOD_NOT_FOUND, PARSE_ERROR, Outcome, RpcError, error_body,
                                 invalid, kind, refused, safe_id, text)
+from marginalia.mcp.scopes import ANYTHING, Grant
 from marginalia.mcp.sessions import Sessions
 
 log = logging.getLogger("marginalia.mcp")
@@ -68,7 +75,7 @@ class Protocol:
         self.sessions = sessions if sessions is not None else Sessions()
         self._methods = {
             "ping": lambda client, params: {},
-            "tools/list": lambda client, params: {"tools": self.backend.tools()},
+            "tools/list": lambda client, params: {"tools": self._tools(client)},
             "tools/call": self._call_tool,
             "resources/list": lambda client, params: {"resources": self.backend.resources()},
             "resources/templates/list": lambda client, params: {"resourceTemplates": []},
@@ -81,10 +88,12 @@ class Protocol:
 
     def handle_post(self, body: bytes, session_id: Optional[str] = None,
                     version_header: Optional[str] = None, method_header: Optional[str] = None,
-                    name_header: Optional[str] = None, repeated: str = "") -> Outcome:
+                    name_header: Optional[str] = None, repeated: str = "",
+                    grant: Grant = ANYTHING) -> Outcome:
         """Answer one POSTed body (the transport's checks already passed). ``method_header``
         and ``name_header`` are Mcp-Method and Mcp-Name; ``repeated`` names a routing header
-        the request sent more than once (both matter to 2026-07-28 only)."""
+        the request sent more than once (both matter to 2026-07-28 only); ``grant`` is what
+        the request's token allows."""
         try:
             message = json.loads(body.decode("utf-8"))
         except (UnicodeDecodeError, ValueError, RecursionError):
@@ -94,14 +103,14 @@ class Protocol:
         if version is not None and version not in SUPPORTED_VERSIONS:
             return modern.unsupported(version, safe_id(message))
         if kind(message) == "request" and message.get("method") == "initialize":
-            return self._initialize(message)
+            return self._initialize(message, grant)
         if version in MODERN_VERSIONS:
-            return self._modern(message, version, method_header, name_header, repeated)
+            return self._modern(message, version, method_header, name_header, repeated, grant)
         if version is None and not session_id and modern.envelope(message) is not None:
             return modern.header_missing(message)
         if isinstance(message, list):
-            return self._batch(message, session_id)
-        client = self.sessions.get(session_id) if session_id else None
+            return self._batch(message, session_id, grant)
+        client = self.sessions.get(session_id, grant) if session_id else None
         if client is None:
             return self._no_session(session_id)
         problem = invalid(message)
@@ -111,7 +120,7 @@ class Protocol:
         return Outcome(202) if answer is None else Outcome(200, answer)
 
     def _modern(self, message: Any, version: str, method_header: Optional[str],
-                name_header: Optional[str], repeated: str) -> Outcome:
+                name_header: Optional[str], repeated: str, grant: Grant) -> Outcome:
         """One message of a stateless revision (modern.py has its rules)."""
         if isinstance(message, list):
             return refused(400, INVALID_REQUEST, "MCP revision %s has no batches; send one "
@@ -131,7 +140,7 @@ class Protocol:
         method = message["method"]
         if method not in modern.METHODS:
             return modern.not_here(method, version, message["id"])
-        client = modern.client_of(message, version)
+        client = modern.client_of(message, version).acting(grant)
         if method == modern.DISCOVER:
             log.info("mcp: %r discovered the server", client)
             answer = {"jsonrpc": "2.0", "id": message["id"], "result": modern.discover_result(
@@ -140,8 +149,8 @@ class Protocol:
             answer = self._dispatch(client, message)
         return modern.outcome(method, answer, SERVER_INFO)
 
-    def end_session(self, session_id: Optional[str],
-                    version_header: Optional[str] = None) -> Outcome:
+    def end_session(self, session_id: Optional[str], version_header: Optional[str] = None,
+                    grant: Grant = ANYTHING) -> Outcome:
         """DELETE: the client is done with its session. 405 when it names 2026-07-28 and no
         session: that revision has none (the transport adds the Allow header)."""
         if not session_id and (version_header or "").strip() in MODERN_VERSIONS:
@@ -149,7 +158,7 @@ class Protocol:
                                                  "POST each request." % version_header.strip())
         if not session_id:
             return refused(400, INVALID_REQUEST, "The Mcp-Session-Id header is missing.")
-        client = self.sessions.end(session_id)
+        client = self.sessions.end(session_id, grant)
         if client is None:
             return refused(404, INVALID_REQUEST, "There is no such session; it may have ended.")
         self._ended(client)
@@ -166,8 +175,8 @@ class Protocol:
                                                  "send initialize first.")
         return refused(404, INVALID_REQUEST, "There is no such session; send initialize again.")
 
-    def _batch(self, messages: List[Any], session_id: Optional[str]) -> Outcome:
-        client = self.sessions.get(session_id) if session_id else None
+    def _batch(self, messages: List[Any], session_id: Optional[str], grant: Grant) -> Outcome:
+        client = self.sessions.get(session_id, grant) if session_id else None
         if client is None:
             return self._no_session(session_id)
         if client.protocol_version not in BATCH_VERSIONS:
@@ -190,7 +199,7 @@ class Protocol:
 
     # ------------------------------------------------------------------ messages
 
-    def _initialize(self, message: Dict) -> Outcome:
+    def _initialize(self, message: Dict, grant: Grant) -> Outcome:
         request_id = message.get("id")
         problem = invalid(message)
         if problem:
@@ -206,7 +215,7 @@ class Protocol:
         info = params.get("clientInfo")
         info = info if isinstance(info, dict) else {}
         client, evicted = self.sessions.open(text(info.get("name")), text(info.get("title")),
-                                             text(info.get("version")), agreed)
+                                             text(info.get("version")), agreed, grant)
         for old in evicted:
             self._ended(old)
         log.info("mcp: %r began a session (asked for %s)", client, modern.revision(asked))
@@ -257,34 +266,66 @@ class Protocol:
             arguments = {}
         if not isinstance(name, str) or not isinstance(arguments, dict):
             raise RpcError(INVALID_PARAMS, "tools/call needs a tool name and an arguments object.")
-        if name not in {tool.get("name") for tool in self.backend.tools()}:
+        tool = next((t for t in self.backend.tools() if t.get("name") == name), None)
+        if tool is None:
             raise RpcError(INVALID_PARAMS, "Unknown tool: %s." % name[:80])
+        outcome = "refused"
         try:
-            result = self.backend.call_tool(client, name, arguments)
-        except UnknownName:
-            raise
-        except McpRefusal as exc:
-            # The model reads a tool's refusal as the tool's result, and can tell the user.
-            return {"content": [{"type": "text", "text": refusal_text(exc) or UNEXPECTED}],
-                    "isError": True}
+            if not scopes.may_call(client.grant.scope, scopes.read_only(tool)):
+                # The model reads a tool's refusal as the tool's result, and can tell the user.
+                return _error_result(scopes.READ_ONLY)
+            try:
+                result = self.backend.call_tool(client, name, arguments)
+            except UnknownName:
+                raise
+            except McpRefusal as exc:
+                return _error_result(refusal_text(exc) or UNEXPECTED)
+            except Exception:
+                log.exception("mcp: the tool %s for %r failed", name, client)
+                outcome = "failed"
+                return _error_result(UNEXPECTED)
+            if not isinstance(result, dict) or not isinstance(result.get("content"), list):
+                log.error("mcp: the tool %s returned %s, not a CallToolResult", name,
+                          type(result).__name__)
+                outcome = "failed"
+                return _error_result(UNEXPECTED)
+            result.setdefault("isError", False)
+            outcome = "failed" if result["isError"] else "done"
+            return result
+        finally:
+            self._note(client, name, arguments, outcome)
+
+    def _tools(self, client: Client) -> List[Dict]:
+        """The tools this request's grant may call (a read-only one: those that change
+        nothing), as the backend declares them."""
+        scope = client.grant.scope
+        return [tool for tool in self.backend.tools()
+                if scopes.may_call(scope, scopes.read_only(tool))]
+
+    def _note(self, client: Client, tool: str, arguments: Dict, outcome: str) -> None:
+        try:
+            self.backend.note_call(client, tool, arguments, outcome)
         except Exception:
-            log.exception("mcp: the tool %s for %r failed", name, client)
-            return {"content": [{"type": "text", "text": UNEXPECTED}], "isError": True}
-        if not isinstance(result, dict) or not isinstance(result.get("content"), list):
-            log.error("mcp: the tool %s returned %s, not a CallToolResult", name,
-                      type(result).__name__)
-            return {"content": [{"type": "text", "text": UNEXPECTED}], "isError": True}
-        result.setdefault("isError", False)
-        return result
+            log.exception("mcp: the backend failed to note a call")
 
     def _read_resource(self, client: Client, params: Dict) -> Dict:
         uri = params.get("uri")
         if not isinstance(uri, str):
             raise RpcError(INVALID_PARAMS, "resources/read needs a uri string.")
+        outcome = "refused"
         try:
-            return self.backend.read_resource(client, uri)
+            answer = self.backend.read_resource(client, uri)
+            outcome = "done"
+            return answer
         except UnknownName as exc:
             raise RpcError(RESOURCE_NOT_FOUND, str(exc), {"uri": uri})
+        except McpRefusal:
+            raise
+        except Exception:
+            outcome = "failed"
+            raise
+        finally:
+            self._note(client, "", {"uri": uri}, outcome)
 
     def _get_prompt(self, client: Client, params: Dict) -> Dict:
         name = params.get("name")
@@ -300,3 +341,8 @@ class Protocol:
             self.backend.session_ended(client)
         except Exception:
             log.exception("mcp: the backend failed to note an ended session")
+
+
+def _error_result(sentence: str) -> Dict:
+    """A CallToolResult that is an error the model reads."""
+    return {"content": [{"type": "text", "text": sentence}], "isError": True}

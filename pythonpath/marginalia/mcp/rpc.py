@@ -94,3 +94,11 @@ def safe_id(message: Any) -> Any:
 def text(value: Any, limit: int = 200) -> str:
     """A client's string as kept (names, versions): cut to ``limit``; anything else is ""."""
     return value[:limit] if isinstance(value, str) else ""
+
+
+def accepts_json(accept: Optional[str]) -> bool:
+    """Lenient: no Accept at all, or one allowing JSON (the spec's clients list both types)."""
+    if not accept:
+        return True
+    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
+    return any(kind in ("application/json", "application/*", "*/*") for kind in kinds)

@@ -11,8 +11,9 @@ token, in that order, so a web page is refused before its guess at a token is ev
 Refusals are JSON-RPC error bodies with the HTTP status the spec names, logged to
 "marginalia.mcp" with the peer and the reason only. Nothing a client sent is logged as sent
 (not a header, the query, nor a malformed request line): a token can be in any of them.
-As a last net, while the server runs, any "marginalia.mcp" record holding its token has the
-token replaced (guard.Redactor): a client may put it where its name or a version goes.
+As a last net, while the server runs, any "marginalia.mcp" record holding one of its tokens
+has it replaced (guard.Redactor): a client may put it where its name or a version goes.
+The tokens are a scopes.Keyring: the request's token gives the Grant the protocol acts with.
 
 Slots: every connection holds a thread, so at most MAX_CONNECTIONS are open. Until one of its
 requests passes the guard, a connection is a stranger: it must send its request's head
@@ -36,7 +37,7 @@ import socketserver
 import threading
 import time
 from http.server import BaseHTTPRequestHandler, HTTPServer
-from typing import Any, Dict, List, Optional, Tuple
+from typing import Any, Dict, List, Optional, Tuple, Union
 from urllib.parse import urlsplit
 
 from marginalia import threads
@@ -47,6 +48,8 @@ from marginalia.mcp.backend import Backend
 from marginalia.mcp.modern import METHOD_HEADER, NAME_HEADER, ROUTING_HEADERS
 from marginalia.mcp.protocol import (INTERNAL_ERROR, INVALID_REQUEST, Outcome, Protocol,
                                      error_body)
+from marginalia.mcp.rpc import accepts_json
+from marginalia.mcp.scopes import Grant, Keyring
 
 log = logging.getLogger("marginalia.mcp")
 
@@ -64,15 +67,17 @@ class ServerStartError(MarginaliaError):
 
 
 class McpServer:
-    """The MCP endpoint for one Backend, guarded by one bearer token."""
+    """The MCP endpoint for one Backend, guarded by bearer tokens (a Keyring, or one token
+    that may do everything)."""
 
-    def __init__(self, backend: Backend, token: str, port: int = DEFAULT_PORT,
+    def __init__(self, backend: Backend, token: Union[str, Keyring], port: int = DEFAULT_PORT,
                  ipv6: bool = True, max_body: int = MAX_BODY,
                  max_connections: int = MAX_CONNECTIONS) -> None:
         self.protocol = Protocol(backend)
         self.max_body = max_body
         self.max_connections = max_connections
-        self._token = token
+        self._keyring = Keyring()
+        self.set_token(token)
         self._wanted_port = port
         self._ipv6 = ipv6
         self._listeners = []          # type: List[_Listener]
@@ -83,7 +88,7 @@ class McpServer:
         self._lock = threading.Lock()
         self._stopping = threading.Event()
         self._wake = None             # type: Optional[Tuple[socket.socket, socket.socket]]
-        self._redactor = guard.Redactor(lambda: self._token)
+        self._redactor = guard.Redactor(lambda: self._keyring.secrets())
         self.port = 0
 
     # ------------------------------------------------------------------ life
@@ -147,12 +152,12 @@ class McpServer:
     def url(self) -> str:
         return "http://127.0.0.1:%d%s" % (self.port, ENDPOINT_PATH)
 
-    def set_token(self, token: str) -> None:
-        """A new token takes effect at the next request; requests with the old one get 401."""
-        self._token = token
+    def set_token(self, token: Union[str, Keyring]) -> None:
+        """New tokens take effect at the next request; requests with an old one get 401."""
+        self._keyring = token if isinstance(token, Keyring) else Keyring.single(token)
 
-    def token_matches(self, authorization: Optional[str]) -> bool:
-        return guard.token_matches(authorization, self._token)
+    def grant_for(self, authorization: Optional[str]) -> Optional[Grant]:
+        return self._keyring.match(authorization)
 
     def _serve(self, listeners: List["_Listener"]) -> None:
         """Accept on every listener until stop() writes to the wake-up pair."""
@@ -282,6 +287,7 @@ class _Handler(BaseHTTPRequestHandler):
     # waits for the client's delayed ACK, 40 ms per request on Linux (measured).
     disable_nagle_algorithm = True
     server = None  # type: _Listener
+    grant = None  # type: Optional[Grant]     # the token's, once a request is let in
 
     def handle_one_request(self) -> None:
         # A connection let in may idle between requests; a stranger must be quick.
@@ -297,7 +303,7 @@ class _Handler(BaseHTTPRequestHandler):
         content_type = (self.headers.get("Content-Type") or "").split(";")[0].strip().lower()
         if content_type != "application/json":
             return self._refuse(415, "The body must be JSON (Content-Type: application/json).")
-        if not _accepts_json(self.headers.get("Accept")):
+        if not accepts_json(self.headers.get("Accept")):
             return self._refuse(406, "This server answers with application/json; the Accept "
                                      "header must allow it.")
         if self.headers.get("Transfer-Encoding"):
@@ -316,13 +322,14 @@ class _Handler(BaseHTTPRequestHandler):
         repeated = [name for name in ROUTING_HEADERS if len(self.headers.get_all(name, ())) > 1]
         outcome = self.server.owner.protocol.handle_post(
             body, self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER),
-            self.headers.get(METHOD_HEADER), self.headers.get(NAME_HEADER), "".join(repeated[:1]))
+            self.headers.get(METHOD_HEADER), self.headers.get(NAME_HEADER), "".join(repeated[:1]),
+            self.grant)
         self._answer(outcome)
 
     def do_DELETE(self) -> None:
         if self._admitted():
             outcome = self.server.owner.protocol.end_session(
-                self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER))
+                self.headers.get(SESSION_HEADER), self.headers.get(VERSION_HEADER), self.grant)
             self._answer(outcome, {"Allow": "POST, DELETE"} if outcome.status == 405 else None)
 
     def do_GET(self) -> None:
@@ -345,7 +352,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._refuse(403, "Requests must be addressed to 127.0.0.1, localhost or [::1].")
         elif not guard.origin_allowed(self.headers.get("Origin")):
             self._refuse(403, "Requests from web pages of other sites are refused.")
-        elif not owner.token_matches(self.headers.get("Authorization")):
+        elif not self._granted(owner.grant_for(self.headers.get("Authorization"))):
             bad = "invalid_token" if self.headers.get("Authorization") else "invalid_request"
             self._refuse(401, "A valid Authorization: Bearer token is needed; copy it from "
                               "Tools > Options > Marginalia.",
@@ -355,6 +362,10 @@ class _Handler(BaseHTTPRequestHandler):
             self.connection.settimeout(IDLE_SECONDS)     # its body may take its time
             return True
         return False
+
+    def _granted(self, grant: Optional[Grant]) -> bool:
+        self.grant = grant        # the protocol acts with it, whatever the request says
+        return grant is not None
 
     def _refuse(self, status: int, message: str, headers: Optional[dict] = None) -> None:
         # The body was not read: the connection cannot carry another request.
@@ -395,7 +406,7 @@ class _Handler(BaseHTTPRequestHandler):
         # path only when it is the endpoint's (a path is the client's to fill too).
         path = getattr(self, "path", "")          # none on a malformed request line
         path = urlsplit(path).path if isinstance(path, str) else ""
-        log.debug("mcp: %s %s from %s: %s", _word(getattr(self, "command", None)),
+        log.debug("mcp: %s %s from %s: %s", guard.logged_method(getattr(self, "command", None)),
                   path if path == ENDPOINT_PATH else "(another path)",
                   self.client_address[0], code)
 
@@ -411,20 +422,6 @@ class _Handler(BaseHTTPRequestHandler):
             return
         code = args[0] if args and isinstance(args[0], int) else "?"
         log.info("mcp: refused a malformed request from %s (%s)", self.client_address[0], code)
-
-
-def _word(command: Any) -> str:
-    """A request's method as logged: a known one, else a placeholder (it is client text)."""
-    return command if command in ("GET", "POST", "DELETE", "PUT", "PATCH", "OPTIONS",
-                                  "HEAD") else "(a method)"
-
-
-def _accepts_json(accept: Optional[str]) -> bool:
-    """Lenient: no Accept at all, or one allowing JSON (the spec's clients list both types)."""
-    if not accept:
-        return True
-    kinds = [part.split(";")[0].strip().lower() for part in accept.split(",")]
-    return any(kind in ("application/json", "application/*", "*/*") for kind in kinds)
 
 
 def _encode(body: Any) -> bytes:

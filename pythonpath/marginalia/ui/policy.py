@@ -43,6 +43,7 @@ SELECTION_NOTE = ("Your administrator allows the assistant to see only the selec
 # document text may go, unless the administrator allows it: an agent is a program the
 # user runs, which sends what it reads to servers the administrator never saw.
 OUTSIDE_AGENTS_OFF = N_("Your administrator does not allow outside agents.")
+AGENTS_OFF = "off"           # agents_scope: no outside agent at all
 
 SELECT_FIRST = N_("Your administrator allows the assistant to see only the selected text: "
                   "select the text first.")
@@ -58,6 +59,9 @@ class Policy(NamedTuple):
     api_key_file: str = ""
     # Outside agents (MCP) although local_only or allowed_endpoints limit the servers.
     allow_outside_agents: bool = False
+    # The most an outside agent's token may do (mcp.scopes: read, comment, suggest, edit),
+    # "off" for no outside agents at all; "": as each token says.
+    agents_scope: str = ""
 
     @property
     def key_from_admin(self) -> bool:
@@ -169,6 +173,8 @@ def offers(policy: Policy, name: str) -> bool:
 def outside_agents_refusal(policy: Policy) -> str:
     """Why outside agents may not be served (office.mcp_host stays off), or "": the policy
     limits the model servers document text may reach and does not allow them."""
+    if policy.agents_scope == AGENTS_OFF:
+        return tr(OUTSIDE_AGENTS_OFF)
     if (policy.local_only or policy.allowed_endpoints) and not policy.allow_outside_agents:
         return tr(OUTSIDE_AGENTS_OFF)
     return ""
