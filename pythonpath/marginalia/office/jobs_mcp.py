@@ -8,7 +8,10 @@ Stop and its undoing; ``mcp.new_token``; ``mcp.settle`` closes the open agent
 turns at once; ``mcp.max_turn`` sets how long one agent turn may last
 (office.mcp_turns.MAX_TURN); ``mcp.probe`` times the main thread's answer to a
 posted call and ``mcp.longest`` gives the longest main-thread call since the
-last ask (bench/bench_mcp_load.py).
+last ask (bench/bench_mcp_load.py). ``mcp.add_token`` (name, scope) makes a
+named token and hands back its id and secret (tests only), ``mcp.tokens`` lists
+the tokens without their secrets, ``mcp.revoke`` forgets one (office.mcp_token);
+the running server takes each change at once.
 """
 
 import time
@@ -42,6 +45,24 @@ def _enabled(ctx):
     return settings_store.load(ctx, with_key=False).mcp_enabled
 
 
+def _add_token(ctx, payload):
+    def add():
+        token = mcp_token.add_token(ctx, payload["name"], payload["scope"])
+        mcp_host.tokens_changed(ctx)
+        return {"id": token.id, "secret": token.secret}
+    return mainthread.run_sync(ctx, add)
+
+
+def _tokens(ctx):
+    return [{"id": t.id, "name": t.name, "scope": t.scope}
+            for t in mcp_token.read_tokens(ctx)]
+
+
+def _revoke(ctx, token_id):
+    mcp_token.revoke(ctx, token_id)
+    mcp_host.tokens_changed(ctx)
+
+
 def _probe(ctx, payload):
     """How long a call posted to the main thread waited to run (seconds)."""
     posted = time.perf_counter()
@@ -63,6 +84,10 @@ COMMANDS = {
     "mcp.resume_agent": lambda ctx, payload: mcp_turns.resume_agent(payload["name"]),
     "mcp.new_token": lambda ctx, payload: bool(
         mainthread.run_sync(ctx, lambda: mcp_host.new_token(ctx))),
+    "mcp.add_token": _add_token,
+    "mcp.tokens": lambda ctx, payload: mainthread.run_sync(ctx, lambda: _tokens(ctx)),
+    "mcp.revoke": lambda ctx, payload: mainthread.run_sync(
+        ctx, lambda: _revoke(ctx, payload["id"])),
     "mcp.probe": _probe,
     "mcp.longest": lambda ctx, payload: mainthread.longest_stretch(),
     # Tests: a turn's longest length (office.mcp_turns.MAX_TURN); answers the old one.

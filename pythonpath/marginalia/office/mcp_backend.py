@@ -7,8 +7,14 @@ RuntimeUID, stable while it is open). It may be left out while exactly one
 Writer document is open. Each call runs through office.mcp_turns: a
 WriterToolbox on the main thread, the agent's calls within a few seconds one
 turn (one undo step, its name as the tracked changes' author), the apply mode
-from the mcp_apply_mode setting, keep-out marks refused by the toolbox as for
-the panel.
+the stricter of the mcp_apply_mode setting and the scope of the agent's token
+(mcp.scopes.apply_mode: comment-only edits become comment proposals), keep-out
+marks refused by the toolbox as for the panel. Each tool is declared with MCP's
+readOnlyHint, which the protocol reads to keep a read-only token to the reading
+tools; a call reaching here under that scope anyway is refused again.
+
+Each tools/call and resources/read is recorded as it ends (note_call, office.agent_calls):
+the agent, its token's name, the tool, the document's title, the outcome; no text.
 
 Resources: each open document's text as read_document shows it
 (marginalia://document/<id>), read outside any agent turn. Prompts: the prompt library (office.prompt_store).
@@ -20,10 +26,12 @@ isError, as the model in the panel reads it.
 """
 
 import logging
+import threading
 from typing import Any, Dict, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.document import tool_specs
+from marginalia.mcp import scopes
 from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, text_result
 from marginalia.office import mainthread, mcp_turns
 
@@ -56,6 +64,14 @@ def _with_document(schema):
     return out
 
 
+def _turn_session(client: Client) -> str:
+    """What tells one agent's turn from another's besides its name: its MCP session, which
+    only the token that opened it can use; for a stateless agent (2026-07-28), its token and
+    name. Two agents of one name with tokens of different scopes never share a turn, whose
+    toolbox was made for the first one's scope."""
+    return client.session_id or "%s@%s" % (client.grant.id, client.label)
+
+
 class OfficeBackend(Backend):
     """The document tools, resources and prompts of one office process."""
 
@@ -74,19 +90,23 @@ class OfficeBackend(Backend):
         # id -> model of the documents seen open: a call naming one skips the look-up (a
         # main-thread round trip); the toolbox finds out itself when it was closed since.
         self._seen = {}
+        self._names = {}        # id -> title of the documents seen open, for the call log
+        self._here = threading.local()      # the title of the document this thread's call is on
 
     def _declare(self):
         tools = [{"name": LIST_DOCUMENTS,
                   "description": ("The Writer documents open in LibreOffice: their ids (the "
                                   "document argument of the other tools) and titles."),
-                  "inputSchema": {"type": "object", "properties": {}}}]
+                  "inputSchema": {"type": "object", "properties": {}},
+                  "annotations": {"readOnlyHint": True}}]
         from marginalia.ui import policy
         # The full tool set: agents are large models that drive the tools themselves.
         for spec in tool_specs.offered(tool_specs.TOOLS):
             if self.rules is not None and not policy.offers(self.rules, spec.name):
                 continue
             tools.append({"name": spec.name, "description": spec.description,
-                          "inputSchema": _with_document(spec.parameters)})
+                          "inputSchema": _with_document(spec.parameters),
+                          "annotations": {"readOnlyHint": not spec.edits}})
         return tools
 
     def refusal(self, client: Client) -> Optional[str]:
@@ -106,11 +126,16 @@ class OfficeBackend(Backend):
             return text_result(self._list())
         if name not in set(t["name"] for t in self._tools):
             raise UnknownName("There is no tool named %s." % name)
+        spec = tool_specs.spec(name)
+        if spec is not None and spec.edits and client.grant.scope == scopes.READ:
+            raise McpRefusal(scopes.READ_ONLY)
         arguments = dict(arguments or {})
         key, doc = self._document(arguments.pop("document", None))
+        self._here.title = self._names.get(key, "")
         try:
-            result = mcp_turns.call(self.ctx, client.label, client.session_id, key, doc,
-                                    name, arguments, lambda agent: self._toolbox(doc, agent))
+            result = mcp_turns.call(self.ctx, client.label, _turn_session(client), key, doc,
+                                    name, arguments,
+                                    lambda agent: self._toolbox(doc, agent, client.grant.scope))
         except mcp_turns.DocumentClosed as exc:
             self._seen.pop(key, None)
             raise McpRefusal(str(exc))
@@ -120,11 +145,24 @@ class OfficeBackend(Backend):
 
     def _list(self) -> str:
         import json
-        docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
-        self._seen = dict((key, doc) for key, _title, doc in docs)
+        docs = self._open_documents()
         return json.dumps({"documents": [{"id": key, "title": title} for key, title
                                          in zip([d[0] for d in docs], self._titles(docs))]},
                           ensure_ascii=False)
+
+    def _open_documents(self):
+        docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+        self._seen = dict((key, doc) for key, _title, doc in docs)
+        self._names = dict((key, title) for key, title, _doc in docs)
+        return docs
+
+    def note_call(self, client: Client, tool: str, arguments: Dict[str, Any],
+                  outcome: str) -> None:
+        from marginalia.office import agent_calls
+        title, self._here.title = getattr(self._here, "title", ""), ""
+        # A call refused before it reached call_tool (the token's scope) names its document.
+        title = title or self._names.get(str((arguments or {}).get("document", "")), "")
+        agent_calls.record(client.label, client.grant.name, tool, title, outcome)
 
     def _titles(self, docs):
         """The titles agents are told: none under the administrator's selection only."""
@@ -137,8 +175,7 @@ class OfficeBackend(Backend):
         known = self._seen.get(str(wanted)) if wanted not in (None, "") else None
         if known is not None:
             return str(wanted), known
-        docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
-        self._seen = dict((key, doc) for key, _title, doc in docs)
+        docs = self._open_documents()
         if wanted in (None, ""):
             if not docs:
                 raise McpRefusal(NO_DOCUMENT)
@@ -150,16 +187,17 @@ class OfficeBackend(Backend):
                 return key, doc
         raise McpRefusal(UNKNOWN_DOCUMENT % str(wanted)[:80])
 
-    def _toolbox(self, doc, agent):
-        """A WriterToolbox for an agent's turn: the outside agents' apply mode, the
-        administrator's policy, the agent's author name."""
+    def _toolbox(self, doc, agent, scope=scopes.READ):
+        """A WriterToolbox for an agent's turn: the stricter of the outside agents' apply
+        mode and the token's ``scope``, the administrator's policy, the agent's author
+        name. A read-only scope's toolbox makes no edit: its mode is Comment only."""
         from marginalia.office import settings_store
         from marginalia.writer.toolbox import WriterToolbox
         from marginalia.writer.turn import agent_author
 
         def settings():
             saved = settings_store.load(self.ctx, with_key=False)
-            mode = saved.mcp_apply_mode if saved.mcp_apply_mode in cl.MODES else cl.TRACKED
+            mode = scopes.apply_mode(scope, saved.mcp_apply_mode) or cl.COMMENTS
             # Agents get the tools protocol's full set (what tools() lists), whatever the
             # chat's own edit protocol is.
             return saved.copy(edit_protocol=tool_specs.TOOLS, **cl.mode_fields(mode)), \
@@ -190,6 +228,7 @@ class OfficeBackend(Backend):
         if mcp_turns.is_stopped(client.label, client.session_id):
             raise McpRefusal(mcp_turns.STOPPED)
         key, doc = self._document(uri[len(RESOURCE_PREFIX):])
+        self._here.title = self._names.get(key, "")
         try:
             result = self._toolbox(doc, client.label).registry.call("read_document", {})
         except Cancelled:

@@ -1,7 +1,9 @@
 """The MCP server's life in the office: one per office process, on while the setting says so.
 
 The server (marginalia.mcp.server.McpServer) serves office.mcp_backend with the
-profile's token (office.mcp_token, made at the first start). It starts when
+profile's tokens (office.mcp_token, the first made at the first start), each with its
+scope capped by the administrator's policy (agents_scope): ``keyring``. When the user
+adds, renews or revokes a token, ``tokens_changed`` gives the running server the new set. It starts when
 the mcp_enabled setting is on: at the office's first Writer view (the ViewJob
 calls ``at_view``) and whenever the Mcp settings change (a registry listener),
 and stops when the setting goes off; a changed port restarts it. It logs the
@@ -64,6 +66,17 @@ def _refusal(ctx) -> str:
     return policy.outside_agents_refusal(settings_store.load_policy(ctx))
 
 
+def keyring(ctx, tokens=None):
+    """The tokens the server accepts, each with its grant under the administrator's cap;
+    main thread (the password store)."""
+    from marginalia.mcp import scopes
+    from marginalia.office import settings_store
+    cap = settings_store.load_policy(ctx).agents_scope
+    tokens = mcp_token.ensure_tokens(ctx) if tokens is None else tokens
+    return scopes.Keyring((t.secret, t.grant._replace(scope=scopes.capped(t.scope, cap)))
+                          for t in tokens)
+
+
 def start(ctx, port: int, by_setting: bool = False) -> int:
     """Serve on ``port`` (0: a free one); the bound port. Main thread (the token's store).
 
@@ -86,10 +99,12 @@ def start(ctx, port: int, by_setting: bool = False) -> int:
             _server[0] = None
         server.stop()
     try:
-        token = mcp_token.ensure_token(ctx)
+        keys = keyring(ctx)
         mcp_turns.watch_panel()
+        from marginalia.office import agent_calls
+        agent_calls.opened(ctx)          # agents' calls are recorded from the first
         from marginalia.office import settings_store
-        server = McpServer(OfficeBackend(ctx, settings_store.load_policy(ctx)), token, port)
+        server = McpServer(OfficeBackend(ctx, settings_store.load_policy(ctx)), keys, port)
         bound = server.start()
     except Exception as exc:
         last_problem[0] = user_sentence(exc)
@@ -115,12 +130,18 @@ def stop() -> None:
 
 
 def new_token(ctx) -> str:
-    """A new token for the profile; the running server takes it at once. Main thread."""
+    """A new secret for the first token; the running server takes it at once. Main thread."""
     token = mcp_token.new_token(ctx)
+    tokens_changed(ctx)
+    return token
+
+
+def tokens_changed(ctx) -> None:
+    """A token was added, renewed or revoked: the running server takes the stored set at
+    its next request. Main thread."""
     server = _server[0]
     if server is not None:
-        server.set_token(token)
-    return token
+        server.set_token(keyring(ctx, mcp_token.read_tokens(ctx)))
 
 
 def apply_settings(ctx) -> None:

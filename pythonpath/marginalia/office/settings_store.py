@@ -68,12 +68,12 @@ def _config(ctx, path, update=False):
     return provider.createInstanceWithArguments(service, (_prop("nodepath", path),))
 
 
-def _interaction_handler(ctx):
+def interaction_handler(ctx):
     return ctx.ServiceManager.createInstanceWithContext(
         "com.sun.star.task.InteractionHandler", ctx)
 
 
-def _password_container(ctx):
+def password_container(ctx):
     return ctx.ServiceManager.createInstanceWithContext(
         "com.sun.star.task.PasswordContainer", ctx)
 
@@ -274,7 +274,7 @@ def save_key(ctx, endpoint: str, key: str) -> bool:
 def find_secret(ctx, url: str, user: str) -> str:
     """The secret kept for exactly ``url`` and ``user``, or "" when there is none; raises
     when the container will not give it (a cancelled master-password prompt)."""
-    record = _password_container(ctx).findForName(url, user, _interaction_handler(ctx))
+    record = password_container(ctx).findForName(url, user, interaction_handler(ctx))
     # find* strips path segments until something matches: insist on our exact URL.
     if record is None or record.Url != url:
         return ""
@@ -295,8 +295,8 @@ def store_secret(ctx, url: str, user: str, secret: str) -> bool:
     still fails (prompt cancelled), the secret is kept for this session only.
     Returns True when it was stored persistently (or, empty, forgotten).
     """
-    container = _password_container(ctx)
-    handler = _interaction_handler(ctx)
+    container = password_container(ctx)
+    handler = interaction_handler(ctx)
     # Always drop the old value first: an empty secret means "forget it".
     for remove in (container.remove, container.removePersistent):
         try:
