@@ -22,6 +22,7 @@ OPTIONS_HANDLER = "org.marginalia.OptionsHandler"
 JOB = "org.marginalia.Job"
 PROMPTS_HANDLER = "org.marginalia.PromptsHandler"
 AGENTS_HANDLER = "org.marginalia.AgentsHandler"
+AGENT_CALLS_HANDLER = "org.marginalia.AgentCallsHandler"
 LANGUAGE_HANDLER = "org.marginalia.LanguageHandler"
 COMMANDS = "org.marginalia.Commands"
 VIEW_JOB = "org.marginalia.ViewJob"
@@ -146,6 +147,23 @@ class AgentsHandler(OptionsHandler):
                 return agents_page.handle(self.ctx, window, event_object, method)
         except Exception:
             log.exception("agents page %s failed", method)
+            return False
+
+
+class AgentCallsHandler(OptionsHandler):
+    """Tools > Options > Marginalia > Agents' calls page events (the agents' call log)."""
+
+    IMPL = AGENT_CALLS_HANDLER
+    SERVICES = (AGENT_CALLS_HANDLER,)
+
+    def callHandlerMethod(self, window, event_object, method):
+        try:
+            from marginalia.office import mainthread
+            from marginalia.office import agent_calls_page
+            with mainthread.called_by_office():
+                return agent_calls_page.handle(self.ctx, window, event_object, method)
+        except Exception:
+            log.exception("agents' calls page %s failed", method)
             return False
 
 
@@ -290,6 +308,8 @@ g_ImplementationHelper.addImplementation(Job, JOB, Job.SERVICES)
 g_ImplementationHelper.addImplementation(PromptsHandler, PROMPTS_HANDLER,
                                          PromptsHandler.SERVICES)
 g_ImplementationHelper.addImplementation(AgentsHandler, AGENTS_HANDLER, AgentsHandler.SERVICES)
+g_ImplementationHelper.addImplementation(AgentCallsHandler, AGENT_CALLS_HANDLER,
+                                         AgentCallsHandler.SERVICES)
 g_ImplementationHelper.addImplementation(LanguageHandler, LANGUAGE_HANDLER,
                                          LanguageHandler.SERVICES)
 g_ImplementationHelper.addImplementation(Commands, COMMANDS, Commands.SERVICES)

@@ -1,4 +1,5 @@
-"""Tools > Options > Marginalia > Other agents in a real window: on, port, mode, token, Stop.
+"""Tools > Options > Marginalia > Other agents and Agents' calls in a real window: on, port,
+mode, tokens, the agents editing now with Stop, the calls.
 
 The page is made from the installed .xdl with its registered handler, as the Options
 dialog does (tests/gui/test_quick_prompts_page.py); buttons are pressed through
@@ -31,11 +32,16 @@ def _items(window):
     return list(window.getControl("ActiveList").getItems())
 
 
+def _open_calls(office):
+    return open_page(office, "AgentCallsPage.xdl", "org.marginalia.AgentCallsHandler")
+
+
 def test_the_page_turns_the_server_on_shows_the_agent_and_stops_it(gui_office, gui_doc):
     office = gui_office
     office.job("mcp.stop")
     office.job("settings.save", mcp_enabled=False, mcp_port=8765, mcp_apply_mode="tracked")
     window, handler, parent = _open(office)
+    calls, _calls_handler, calls_parent = _open_calls(office)
     port = _free_port()
     try:
         assert window.getControl("EnabledCheck").getState() == 0
@@ -57,22 +63,24 @@ def test_the_page_turns_the_server_on_shows_the_agent_and_stops_it(gui_office, g
         saved = office.job("settings.load")
         assert (saved["mcp_enabled"], saved["mcp_port"]) == (True, port)
         wait_for(lambda: office.job("mcp.state")["port"] == port, what="the server")
+        assert "Serving agents" in _text(window, "AgentsStatus")
         url = "http://127.0.0.1:%d/mcp" % port
         uid = gui_doc.RuntimeUID
 
         async def steps(a):
             first = await a.call("get_document_info", document=uid)
-            # The page's list follows the agents' turns (office.mcp_turns listeners).
-            wait_for(lambda: any("Claude" in i for i in _items(window)), what="the agent")
-            screenshot(office, "agents_page.png")
-            _press(window, "Stop agent")
+            # The calls page's list follows the agents' turns (office.mcp_turns listeners).
+            wait_for(lambda: any("Claude" in i for i in _items(calls)), what="the agent")
+            screenshot(office, "agents_editing_now.png")
+            _press(calls, "Stop agent")
             wait_for(lambda: office.job("mcp.state")["stopped"] == ["Claude"],
                      what="the Stop")
             after = await a.call("get_document_info", document=uid)
             return first, after
         first, after = agent(url, token, "Claude", steps)
         assert not first[0] and after[0] and "stopped" in after[1], (first, after)
-        assert "Claude is stopped" in _text(window, "AgentsStatus")
+        wait_for(lambda: "Claude is stopped" in calls.getControl("CallsStatus").getText(),
+                 what="the Stop's note")
 
         _press(window, "New token")
         wait_for(lambda: _text(window, "TokenField") not in ("", token), what="a new token")
@@ -82,7 +90,8 @@ def test_the_page_turns_the_server_on_shows_the_agent_and_stops_it(gui_office, g
         office.job("settings.save", mcp_enabled=False, mcp_port=8765)
         office.job("mcp.apply")
         office.job("mcp.stop")
-        on_main(office, lambda: (window.dispose(), parent.dispose()))
+        on_main(office, lambda: (window.dispose(), parent.dispose(), calls.dispose(),
+                                 calls_parent.dispose()))
 
 
 def test_ok_on_the_agents_page_keeps_the_api_key(gui_office):
@@ -110,3 +119,80 @@ def test_ok_on_the_agents_page_keeps_the_api_key(gui_office):
         on_main(office, lambda: (window.dispose(), parent.dispose()))
     assert kept is True
     assert saved["api_key"] is True and saved["mcp_enabled"] is True
+
+
+def test_tokens_are_named_scoped_copied_and_revoked_and_the_calls_are_listed(gui_office,
+                                                                             gui_doc):
+    from tests.support.mcp_fake import Http, rpc
+    office = gui_office
+    office.job("mcp.stop")
+    started = office.job("mcp.start", port=0, fresh=True)
+    window, handler, parent = _open(office)
+    calls = None
+    try:
+        first = window.getControl("TokenList").getItems()
+        assert len(first) >= 1
+        # A new token: its name, then what it may do (Read only first: the safe default).
+        scope_items = list(window.getControl("ScopeList").getItems())
+        assert scope_items == ["Read only", "Comment only", "Suggest (tracked changes)", "Edit"]
+        assert window.getControl("ScopeList").getSelectedItemPos() == 0
+        # A press through accessibility is handled on the main thread's next turn: wait.
+        _press(window, "Add token")
+        wait_for(lambda: "name first" in _text(window, "AgentsStatus"),
+                 what="the note asking for a name")              # no name: nothing made
+        assert len(window.getControl("TokenList").getItems()) == len(first)
+
+        def name_it():
+            window.getControl("NameField").setText("Reviewer")
+            window.getControl("ScopeList").selectItemPos(1, True)
+        on_main(office, name_it)
+        _press(window, "Add token")
+        wait_for(lambda: "Reviewer \u00b7 Comment only" in window.getControl(
+            "TokenList").getItems(), what="the new token's row")
+        chosen = window.getControl("TokenList").getSelectedItem()
+        assert chosen == "Reviewer \u00b7 Comment only"      # the new token is the chosen one
+        secret = _text(window, "TokenField")
+        assert len(secret) >= 32 and secret not in first
+
+        # The token works, with its scope: it lists the editing tools (its edits become
+        # comments), and the calls go to the log the other page shows.
+        reviewer = Http(started["port"], secret)
+        reviewer.initialize(name="Claude")
+        status, _h, body = reviewer.post(rpc("tools/list"))
+        names = [t["name"] for t in body["result"]["tools"]]
+        assert "replace_text" in names
+        uid = gui_doc.RuntimeUID
+        status, _h, body = reviewer.post(rpc("tools/call", {
+            "name": "get_document_info", "arguments": {"document": uid}}))
+        assert body["result"]["isError"] is False, body
+        office.job("mcp.settle")
+        screenshot(office, "agents_page_tokens.png")
+
+        calls, _calls_handler, calls_parent = _open_calls(office)
+        lines = wait_for(lambda: [line for line in calls.getControl("CallsList").getItems()
+                                  if "Claude (Reviewer)" in line], what="the call's line")
+        assert "get_document_info" in lines[0] and lines[0].endswith("done"), lines
+        assert gui_doc.getTitle() in lines[0]
+        screenshot(office, "agent_calls_page.png")
+        _press(calls, "Clear")
+        wait_for(lambda: list(calls.getControl("CallsList").getItems()) == [],
+                 what="the cleared list")
+        assert "cleared" in calls.getControl("CallsStatus").getText()
+
+        # Revoke: the token goes from the list, and its agent is refused at once.
+        _press(window, "Revoke")
+        wait_for(lambda: "revoked" in _text(window, "AgentsStatus"), what="the revoke")
+        rows = list(window.getControl("TokenList").getItems())
+        assert not any(row.startswith("Reviewer") for row in rows), rows
+        assert "Reviewer" in _text(window, "AgentsStatus")
+        status, _h, _body = reviewer.post(rpc("tools/list"))
+        assert status == 401
+    finally:
+        for token in office.job("mcp.tokens"):
+            if token["name"] == "Reviewer":
+                office.job("mcp.revoke", id=token["id"])
+        office.job("mcp.settle")
+        office.job("mcp.stop")
+        on_main(office, lambda: (window.dispose(), parent.dispose()))
+        if calls is not None:
+            on_main(office, lambda: (calls.dispose(), calls_parent.dispose()))

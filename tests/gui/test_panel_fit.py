@@ -265,7 +265,8 @@ def test_the_first_run_card_fits(fit_office, fit_doc):
 
 PAGES = (("OptionsPage", "org.marginalia.OptionsHandler"),
          ("PromptsPage", "org.marginalia.PromptsHandler"),
-         ("AgentsPage", "org.marginalia.AgentsHandler"))
+         ("AgentsPage", "org.marginalia.AgentsHandler"),
+         ("AgentCallsPage", "org.marginalia.AgentCallsHandler"))
 
 
 LOCALES = Path(__file__).resolve().parents[2] / "extension" / "locale"

@@ -2,20 +2,22 @@
 
 The page turns the server on or off (mcp_enabled, with a note saying what that
 allows), sets its port and how outside agents' edits apply (mcp_apply_mode),
-shows the token with Copy and New token (office.mcp_token), says whether the
-server runs, and lists the agents editing now (office.mcp_turns.active) with a
-Stop that refuses the chosen agent's further calls for this office session.
-"ok" saves the settings and applies them (office.mcp_host); "back" (Reset)
-shows the saved ones again. Copy and New token act at once: a token is no
-setting to confirm. Main thread.
+lists the tokens (office.mcp_token), each with its name and what it lets an agent
+do (mcp.scopes), with Copy, New token (a new secret) and Revoke for the chosen one
+and Add token for a new one; and says whether the server runs (the agents editing
+now and their calls are on the Agents' calls page, office.agent_calls_page). "ok"
+saves the settings and applies them (office.mcp_host); "back" (Reset) shows the
+saved ones again. The token buttons
+act at once: a token is no setting to confirm, and the running server takes the
+change at its next request. Main thread.
 """
 
 import logging
 from typing import Optional
 
 from marginalia.i18n.catalog import N_, tr
-from marginalia.office import (dialog_words, mcp_host, mcp_token, mcp_turns,
-                               page_fit, settings_store)
+from marginalia.mcp import scopes
+from marginalia.office import dialog_words, mcp_host, mcp_token, page_fit, settings_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
 from marginalia.ui import options_form
@@ -29,8 +31,11 @@ NO_TOKEN = N_("A token is made when you turn this on (or press Copy).")
 NEW_TOKEN = N_("A new token is in use: agents with the old one are refused until you give "
                "them this one.")
 COPIED = N_("The token is on the clipboard.")
-NOBODY = N_("No agent is editing now.")
-STOPPED = N_("%s is stopped: its calls are refused until LibreOffice restarts.")
+ADDED = N_("A new token, %s: Copy it into that agent's settings.")
+REVOKED = N_("The token %s is revoked: agents with it are refused.")
+NAME_FIRST = N_("Give the new token a name first, such as the agent it is for.")
+CAPPED = N_("Your administrator allows agents at most: %s.")
+TOKEN_ROW = N_("%(name)s · %(scope)s")
 FIELDS = (("mcp_enabled", ("EnabledCheck",)), ("mcp_port", ("PortField",)),
           ("mcp_apply_mode", ("ApplyModeList",)))
 
@@ -49,7 +54,9 @@ class _Page:
     def __init__(self, ctx, window):
         self.ctx = ctx
         self.window = window
-        self.shown = []         # the agent turns the list shows, in its order
+        self.tokens = []        # the tokens the token list shows, in its order
+        self.chosen = ""        # the id of the token chosen in it
+        self.cap = ""           # the administrator's cap on every token's scope
         self.note = ""
 
     def control(self, name):
@@ -65,47 +72,76 @@ class _Page:
         ids = [mode for mode, _label in options_form.APPLY_MODES]
         mode = settings.mcp_apply_mode if settings.mcp_apply_mode in ids else "tracked"
         modes.selectItemPos(ids.index(mode), True)
-        try:
-            self.control("TokenField").setText(mcp_token.read_token(self.ctx))
-        except mcp_token.TokenUnavailable as exc:
-            self.note = str(exc)
+        self.cap = settings_store.load_policy(self.ctx).agents_scope
+        offered = self.offered_scopes()
+        names = self.control("ScopeList")
+        names.removeItems(0, names.getItemCount())
+        names.addItems(tuple(tr(scopes.LABELS[scope]) for scope in offered), 0)
+        names.selectItemPos(0, True)            # reading only, unless the user says more
+        self.show_tokens()
         locked = settings_store.locked(self.ctx)
         for name, controls in FIELDS:
             for control in controls:
                 self.control(control).getModel().Enabled = name not in locked
         self.refresh()
 
-    def refresh(self, state=None) -> None:
-        """The status line and the agents list from the host's state now."""
-        state = state if state is not None else mcp_host.state()
-        self.control("UrlText").setText(state["url"])
-        token = self.control("TokenField").getText()
-        lines = [_status(state)] + ([self.note] if self.note else []) + (
-            [] if token else [tr(NO_TOKEN)])
-        self.control("AgentsStatus").setText(" ".join(lines))
-        self.show_active(state["active"])
+    def offered_scopes(self):
+        """The scopes a new token may be given: up to the administrator's cap."""
+        top = scopes.capped(scopes.EDIT, self.cap if self.cap in scopes.SCOPES else "")
+        return scopes.SCOPES[:scopes.SCOPES.index(top) + 1]
 
-    def show_active(self, active) -> None:
-        box = self.control("ActiveList")
+    def show_tokens(self, tokens=None) -> None:
+        """The token list from the store, the chosen one (or the first) selected."""
+        if tokens is None:
+            try:
+                tokens = mcp_token.read_tokens(self.ctx)
+            except mcp_token.TokenUnavailable as exc:
+                self.note, tokens = str(exc), []
+        self.tokens = list(tokens)
+        box = self.control("TokenList")
         box.removeItems(0, box.getItemCount())
-        self.shown = list(active)
-        if not self.shown:
-            box.addItems((tr(NOBODY),), 0)
-        else:
-            box.addItems(tuple(tr("%(agent)s in %(document)s")
-                               % {"agent": t["agent"], "document": t["title"]}
-                               for t in self.shown), 0)
-        self.control("StopButton").getModel().Enabled = bool(self.shown)
+        box.addItems(tuple(tr(TOKEN_ROW) % {
+            "name": t.name, "scope": tr(scopes.LABELS[scopes.capped(t.scope, self.cap)])}
+            for t in self.tokens), 0)
+        ids = [t.id for t in self.tokens]
+        pos = ids.index(self.chosen) if self.chosen in ids else 0
+        if self.tokens:
+            box.selectItemPos(pos, True)
+        self.chose(pos)
+
+    def chose(self, pos=None) -> None:
+        """The token list's choice changed: the masked field and the buttons follow."""
+        if pos is None:
+            pos = self.control("TokenList").getSelectedItemPos()
+        token = self.tokens[pos] if 0 <= pos < len(self.tokens) else None
+        self.chosen = token.id if token else ""
+        self.control("TokenField").setText(token.secret if token else "")
+        for name in ("NewTokenButton", "RevokeButton"):
+            self.control(name).getModel().Enabled = token is not None
+
+    def refresh(self) -> None:
+        """The status line from the host's state now."""
+        state = mcp_host.state()
+        self.control("UrlText").setText(state["url"])
+        lines = [_status(state)] + ([self.note] if self.note else []) + (
+            [] if self.tokens else [tr(NO_TOKEN)])
+        if self.cap in scopes.SCOPES and self.cap != scopes.EDIT:
+            lines.append(tr(CAPPED) % tr(scopes.LABELS[self.cap]))
+        self.control("AgentsStatus").setText(" ".join(lines))
 
     def copy(self) -> None:
         from marginalia.office.panel_actions import PlainText
         try:
-            token = mcp_token.ensure_token(self.ctx)
+            if not self.tokens:
+                self.show_tokens(mcp_token.ensure_tokens(self.ctx))
+                mcp_host.tokens_changed(self.ctx)
         except mcp_token.TokenUnavailable as exc:
             self.note = str(exc)
             self.refresh()
             return
-        self.control("TokenField").setText(token)
+        token = self.control("TokenField").getText()
+        if not token:
+            return
         clipboard = self.ctx.ServiceManager.createInstanceWithContext(
             "com.sun.star.datatransfer.clipboard.SystemClipboard", self.ctx)
         clipboard.setContents(PlainText(token), None)
@@ -113,19 +149,40 @@ class _Page:
         self.refresh()
 
     def new_token(self) -> None:
-        self.control("TokenField").setText(mcp_host.new_token(self.ctx))
+        if not self.chosen:
+            return
+        mcp_token.renew(self.ctx, self.chosen)
+        mcp_host.tokens_changed(self.ctx)
+        self.show_tokens()
         self.note = tr(NEW_TOKEN)
         self.refresh()
 
-    def stop(self) -> None:
-        pos = self.control("ActiveList").getSelectedItemPos()
-        if len(self.shown) == 1 and pos < 0:
-            pos = 0             # the only agent: no need to choose it first
-        if not 0 <= pos < len(self.shown):
+    def revoke(self) -> None:
+        gone = next((t for t in self.tokens if t.id == self.chosen), None)
+        if gone is None:
             return
-        agent = self.shown[pos]["agent"]
-        mcp_turns.stop_agent(agent)
-        self.note = tr(STOPPED) % agent
+        mcp_token.revoke(self.ctx, gone.id)
+        mcp_host.tokens_changed(self.ctx)
+        self.chosen = ""
+        self.show_tokens()
+        self.note = tr(REVOKED) % gone.name
+        self.refresh()
+
+    def add(self) -> None:
+        name = mcp_token.clean_name(self.control("NameField").getText())
+        if not name:
+            self.note = tr(NAME_FIRST)
+            self.refresh()
+            return
+        offered = self.offered_scopes()
+        pos = self.control("ScopeList").getSelectedItemPos()
+        scope = offered[pos] if 0 <= pos < len(offered) else scopes.READ
+        token = mcp_token.add_token(self.ctx, name, scope)
+        mcp_host.tokens_changed(self.ctx)
+        self.chosen = token.id
+        self.control("NameField").setText("")
+        self.show_tokens()
+        self.note = tr(ADDED) % token.name
         self.refresh()
 
     def save(self) -> None:
@@ -145,6 +202,7 @@ class _Page:
         # The settings listener does the same once a Writer view has opened; the page
         # may be opened from the Start Center before any.
         mcp_host.apply_settings(self.ctx)
+        self.refresh()
 
 
 def _port(text: str) -> Optional[int]:
@@ -157,19 +215,9 @@ def _port(text: str) -> Optional[int]:
 
 def _attach(page: _Page) -> None:
     for name, fn in (("CopyButton", page.copy), ("NewTokenButton", page.new_token),
-                     ("StopButton", page.stop)):
+                     ("RevokeButton", page.revoke), ("AddButton", page.add)):
         page.control(name).addActionListener(Call(fn, WHAT))
-
-    def changed(_state):
-        # Posted by mcp_turns on the main thread; the page may be gone by then.
-        if not _pages.showing(page):
-            mcp_turns.remove_listener(changed)
-            return
-        try:
-            page.refresh()
-        except Exception:
-            mcp_turns.remove_listener(changed)
-    mcp_turns.add_listener(changed)
+    page.control("TokenList").addItemListener(Call(page.chose, WHAT))
 
 
 def page_for(window) -> Optional[_Page]:
@@ -183,7 +231,6 @@ def handle(ctx, window, event_object: str, method: str) -> bool:
     if event_object == "initialize":
         dialog_words.translate_quietly(window)     # the .xdl's labels, before any is set
         page = _pages.start(window, _Page(ctx, window))
-        mcp_turns.know_ctx(ctx)
         page.fill()
         _attach(page)
         page_fit.fit(window)         # longer words (a translation) get their room
