@@ -310,6 +310,9 @@ def test_a_document_closed_mid_turn_gives_a_plain_error_and_nothing_else_changes
     assert not other[0] and "Mike stays open" in other[1]
     office.job("mcp.settle")
     assert office.job("mcp.state")["active"] == []
+    # The closed document's lock went with it; the open one's stays.
+    locked = office.job("mcp.locked_documents")
+    assert gone_id not in locked and stays_id in locked
     assert texts(stays) == ["Mike stays open"] and _titles(stays) == []
 
 

@@ -88,6 +88,8 @@ COMMANDS = {
     "mcp.tokens": lambda ctx, payload: mainthread.run_sync(ctx, lambda: _tokens(ctx)),
     "mcp.revoke": lambda ctx, payload: mainthread.run_sync(
         ctx, lambda: _revoke(ctx, payload["id"])),
+    # The documents whose one-call-at-a-time lock is kept (closed ones must go).
+    "mcp.locked_documents": lambda ctx, payload: sorted(mcp_turns._doc_locks),
     "mcp.probe": _probe,
     "mcp.longest": lambda ctx, payload: mainthread.longest_stretch(),
     # Tests: a turn's longest length (office.mcp_turns.MAX_TURN); answers the old one.

@@ -226,6 +226,22 @@ def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
     _ctx[0] = ctx
     if is_stopped(agent, session):
         raise Stopped(STOPPED)
+    try:
+        return _call(agent, session, key, doc, name, arguments, make_toolbox)
+    except DocumentClosed:
+        _forget(key)
+        raise
+
+
+def _forget(key) -> None:
+    """A closed document's lock goes: its id (a RuntimeUID) never comes back, and an office
+    that agents keep busy for days would otherwise keep one lock per document it had open."""
+    with _lock:
+        if key not in _open:
+            _doc_locks.pop(key, None)
+
+
+def _call(agent, session, key, doc, name, arguments, make_toolbox):
     with _doc_lock(key):
         if is_stopped(agent, session):      # stopped while this call waited
             raise Stopped(STOPPED)
