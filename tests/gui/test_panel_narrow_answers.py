@@ -1,6 +1,6 @@
 """Answers at the sidebar's default width, in a real window (issue 24, item 4).
 
-The conversation pane is a plain multi-line Edit (bench/bench_answer_controls.py),
+The conversation pane is a plain multi-line Edit (docs/ARCHITECTURE.md "The panel"),
 so an answer's layout is made of characters laid out to the pane's width in
 characters, which the panel measures with the pane's own font: a table too wide
 for it reads as stacked "header: value" records, a heading's underline stays on

@@ -1,6 +1,6 @@
 """An answer's markdown shown as readable plain text while it streams (pure).
 
-The conversation pane is a plain multi-line Edit (bench/bench_answer_controls.py:
+The conversation pane is a plain multi-line Edit (docs/ARCHITECTURE.md "The panel":
 the rich-text control costs 2.3-3.2x per formatted update at 200 KB, 3-13x once
 it holds a chat drawn formatted, and 10x to fill), so formatting is made of
 characters: headings underlined, bullets, numbered items and quotes indented,

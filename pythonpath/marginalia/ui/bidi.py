@@ -1,9 +1,9 @@
 """Which way the panel's panes run: left to right, or right to left (pure).
 
 A pane is one VCL edit control, and its alignment is the whole pane's, not a
-paragraph's (office.panel_panes; bench/bench_message_list.py and
-bench_answer_controls.py measured the controls that could do it per message, and
-neither can: no mouse wheel, or seconds to fill). So the conversation runs the
+paragraph's (office.panel_panes; the controls that could do it per message were
+measured, docs/ARCHITECTURE.md "The panel", and neither can: no mouse wheel, or
+seconds to fill). So the conversation runs the
 way the user writes: the direction of the user's last message, and only when a
 message has no letters (``2 + 2?``), of its answer's first letters. An answer in
 another script (a translation into Arabic asked in English) then keeps the earlier
