@@ -336,3 +336,20 @@ def test_numbered_lines_run_together_on_one_line_are_split_where_the_numbers_fol
     # A number out of that order is text: "3: 1" after line 5 is a score.
     assert rv.read("5: It ended 3: 1 after extra time.") == [
         rv.Line(5, "It ended 3: 1 after extra time.")]
+
+
+def test_a_copy_of_the_lines_is_empty_and_its_refusal_says_how_changes_are_written():
+    # Small models copy the lines they were asked to change; the refusal (made by the edit
+    # tool on an empty plan) names the forms a change takes, in the view's own markup.
+    plan = run(PLAN_DOC, "2: Costs\n3: Costs stay under budget.\n4: Risks")
+    assert plan.empty
+    sentence = rv.UNCHANGED_SENTENCE
+    assert sentence.startswith("Nothing was changed")
+    for form in ("'## '", "'# '", "**words**", "*words*", "spelled right"):
+        assert form in sentence
+    # Written as the refusal says, the same lines are an edit.
+    made = run(PLAN_DOC, "2: ## Costs\n4: ## Risks")
+    assert kinds(made) == [("restyle", 4, 4), ("restyle", 2, 2)]
+
+
+PLAN_DOC = doc("# Plan", "Costs", "Costs stay under budget.", "Risks", "The main risk is delay.")

@@ -342,6 +342,14 @@ def _insertions(lines: List[Line], where: List[Optional[int]], count: int) -> Li
     return out
 
 
+# An edit whose every line already reads so (``plan`` returns no ops): a small model copies
+# the lines it was asked to change. Told only that, Qwen2.5-Coder 1.5B sent the same copy
+# again; told how each kind of change is written, it made the change (issue 36).
+UNCHANGED_SENTENCE = ("Nothing was changed: every line you wrote already reads so in the "
+                      "document. Write the lines again with the user's change made in them. "
+                      "Spelling: the word spelled right. Heading: '## ' (heading 2) or '# ' "
+                      "(heading 1) before the line. Bold: **words**. Italic: *words*.")
+
 UNPLACED_SENTENCE = ("Nothing was changed: the new text has no paragraph number, so it is not "
                      "clear where it goes. Start each changed line with its number as the "
                      "document shows it (3: ...); put new paragraphs after the numbered line "

@@ -215,9 +215,7 @@ class LinesEdit:
             return cache[number]
         found = revision.plan(text, self.seen.lines, current, count, self._finder(reader))
         if found.empty:
-            raise ToolError("That is how the document already reads, so nothing was changed. "
-                            "Give the lines with your changes in them.",
-                            tool_lines.reads_so_already())
+            raise ToolError(revision.UNCHANGED_SENTENCE, tool_lines.reads_so_already())
         calls = _calls(self.doc, loc, found.ops)
         # Every call planned and checked first: a refusal changes nothing. A line in a
         # passage the user keeps Marginalia out of is left out, the rest made, and the
