@@ -8,6 +8,9 @@ accessibility. The agent is the official MCP SDK (tests/support/mcp_client.py).
 
 import socket
 
+# com.sun.star.accessibility.AccessibleRole
+COMBO_BOX, LIST, PASSWORD_TEXT, TEXT = 7, 32, 42, 60
+
 from tests.gui.test_panel_options import _press, on_main
 from tests.gui.test_quick_prompts_page import open_page
 from tests.support.mcp_client import agent
@@ -196,3 +199,24 @@ def test_tokens_are_named_scoped_copied_and_revoked_and_the_calls_are_listed(gui
         on_main(office, lambda: (window.dispose(), parent.dispose()))
         if calls is not None:
             on_main(office, lambda: (calls.dispose(), calls_parent.dispose()))
+
+
+def test_a_screen_reader_names_each_list_and_field_after_its_own_label(gui_office):
+    """VCL names a field after the label just before it: the scope list once took the
+    name field's "Name:", and the calls list the long note above it."""
+    from tests.support.panel_driver import accessible_tree
+    office = gui_office
+    named = {}
+    pages = (_open(office), _open_calls(office))
+    try:
+        for window, _handler, _parent in pages:
+            for node, _above in accessible_tree(window.getAccessibleContext(), depth=3):
+                if node.getAccessibleRole() in (COMBO_BOX, LIST, PASSWORD_TEXT, TEXT):
+                    named.setdefault(node.getAccessibleRole(), []).append(
+                        node.getAccessibleName())
+    finally:
+        on_main(office, lambda: [(w.dispose(), p.dispose()) for w, _h, p in pages])
+    assert "Access:" in named[COMBO_BOX] and "Name:" in named[TEXT]
+    assert named[COMBO_BOX].count("Name:") == 0, named
+    assert "Tokens" in named[LIST] and "Tokens" in named[PASSWORD_TEXT]
+    assert {"Agents editing now", "Recent calls of outside agents"} <= set(named[LIST]), named

@@ -147,9 +147,11 @@ def test_the_page_is_registered_under_marginalia_in_tools_options(gui_office, gu
         cancel = [n for n, _above in accessible_tree(opened, 9)
                   if n.getAccessibleName() == "Cancel"] if opened is not None else []
         closed = bool(cancel) and cancel[0].doAccessibleAction(0)
-    # Other agents: the MCP server's page (tests/gui/test_agents_page.py); Language: the
-    # answers' language (tests/gui/test_language_page.py).
-    assert leaves == ["Model and connection", "Prompts", "Other agents", "Language"]
+    # Other agents: the MCP server's page, Agents' calls: what they do (both in
+    # tests/gui/test_agents_page.py); Language: the answers' language
+    # (tests/gui/test_language_page.py).
+    assert leaves == ["Model and connection", "Prompts", "Other agents", "Agents' calls",
+                      "Language"]
     assert closed
     opener.join(20)
     assert not opener.is_alive()
