@@ -2,12 +2,12 @@
 
 The server listens on loopback only, but that alone does not keep a web page out: a page
 can make the browser POST to 127.0.0.1, and a rebinding DNS name can point its own host at
-127.0.0.1. So every request must carry the profile's token (which no page knows), name a
-loopback ``Host`` (a rebound name sends its own), and, when a browser adds an ``Origin``,
-that origin must be loopback too. Nothing here logs or returns the token.
+127.0.0.1. So every request must carry one of the profile's tokens (which no page knows;
+scopes.Keyring compares them), name a loopback ``Host`` (a rebound name sends its own),
+and, when a browser adds an ``Origin``, that origin must be loopback too. Nothing here logs
+or returns a token.
 """
 
-import hmac
 import logging
 import secrets
 import traceback
@@ -20,16 +20,6 @@ LOOPBACK_HOSTS = ("127.0.0.1", "localhost", "::1")
 def new_token() -> str:
     """A fresh bearer token: 32 random bytes, URL-safe (43 characters)."""
     return secrets.token_urlsafe(32)
-
-
-def token_matches(authorization: Optional[str], token: str) -> bool:
-    """Whether an Authorization header is ``Bearer <token>``, compared in constant time."""
-    if not token or not authorization:
-        return False
-    scheme, _, given = authorization.strip().partition(" ")
-    if scheme.lower() != "bearer":
-        return False
-    return hmac.compare_digest(given.strip().encode("utf-8"), token.encode("utf-8"))
 
 
 def _split(netloc: str):

@@ -210,7 +210,7 @@ class OfficeBackend(Backend):
     # -- resources ------------------------------------------------------------------
     def resources(self) -> List[Dict[str, Any]]:
         try:
-            docs = mainthread.run_sync(self.ctx, lambda: open_documents(self.ctx))
+            docs = self._open_documents()
         except Exception:
             log.exception("could not list the documents")
             return []
