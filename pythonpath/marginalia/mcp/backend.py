@@ -13,7 +13,7 @@ protocol answers it with the JSON-RPC error the spec names). Any other exception
 the trace goes to the log and the agent gets one plain sentence, never the exception's text.
 """
 
-from typing import Any, Dict, List, Optional
+from typing import Any, Dict, List, Optional, Tuple
 
 from marginalia.errors import MarginaliaError
 from marginalia.mcp.scopes import ANYTHING, Grant
@@ -36,25 +36,33 @@ class Client:
     ``name`` and ``title`` come from the clientInfo (``title`` is the display name newer
     clients send); ``label`` is what a user should read: "Claude Code", never empty.
     ``grant`` is the token's (scopes.Grant): what this request may do, set by the server
-    from the token it carried, never from what the agent wrote.
+    from the token it carried, never from what the agent wrote. ``forms``: the client shows
+    elicitation forms the revision's way (2026-07-28's input_required results); ``reply``:
+    a retried tools/call's ``(requestState, inputResponses)``, as the agent sent them.
     """
 
-    __slots__ = ("session_id", "name", "title", "version", "protocol_version", "grant")
+    __slots__ = ("session_id", "name", "title", "version", "protocol_version", "grant",
+                 "forms", "reply")
 
     def __init__(self, session_id: str, name: str = "", title: str = "", version: str = "",
-                 protocol_version: str = "", grant: Grant = ANYTHING) -> None:
+                 protocol_version: str = "", grant: Grant = ANYTHING,
+                 forms: bool = False) -> None:
         self.session_id = session_id
         self.name = name
         self.title = title
         self.version = version
         self.protocol_version = protocol_version
         self.grant = grant
+        self.forms = forms
+        self.reply = (None, None)       # type: Tuple[Any, Any]
 
-    def acting(self, grant: Grant) -> "Client":
+    def acting(self, grant: Grant, reply: Tuple[Any, Any] = (None, None)) -> "Client":
         """This client for one request made with ``grant`` (a copy: a session's requests
         run on several threads at once)."""
-        return Client(self.session_id, self.name, self.title, self.version,
-                      self.protocol_version, grant)
+        out = Client(self.session_id, self.name, self.title, self.version,
+                     self.protocol_version, grant, self.forms)
+        out.reply = reply
+        return out
 
     @property
     def label(self) -> str:
@@ -97,7 +105,9 @@ class Backend:
     def call_tool(self, client: Client, name: str, arguments: JsonDict) -> JsonDict:
         """Run a tool: a CallToolResult {"content": [{"type": "text", "text": ...}],
         "isError": bool}. A tool's own failure (bad arguments, nothing found) is a result
-        with isError, so the model can read it and try again."""
+        with isError, so the model can read it and try again. For a client with ``forms``
+        it may instead be an InputRequiredResult (``resultType: "input_required"``,
+        mcp.questions): the client asks its user and calls again with ``reply``."""
         raise UnknownName("There is no tool named %s." % name)
 
     def resources(self) -> List[JsonDict]:

@@ -2,8 +2,9 @@
 
 After each ``tools/call`` and ``resources/read`` the office records one ``Call``: when, which
 agent (its label) with which access token (the token's name), which tool, which document (its
-title), and how it ended: done, failed (the tool ran and reported an error) or refused (by
-scope, a stopped agent, keep-out, a closed document), with a short reason code.
+title), and how it ended: done, failed (the tool ran and reported an error), refused (by
+scope, a stopped agent, keep-out, a closed document), with a short reason code, or asked
+(the call waits for the user's answer, mcp.questions; the agent calls again).
 
 What is not kept is the point: no document text, no arguments, no results, no tokens. A
 ``Call`` has these fields and no others, so nothing else can be handed in; the reason is a
@@ -35,10 +36,12 @@ log = logging.getLogger("marginalia.mcp")
 DONE = "done"
 FAILED = "failed"
 REFUSED = "refused"
-OUTCOMES = (DONE, FAILED, REFUSED)
+ASKED = "asked"
+OUTCOMES = (DONE, FAILED, REFUSED, ASKED)
 
 # The words for them on the options page, translated when the line is built.
-OUTCOME_WORDS = {DONE: N_("done"), FAILED: N_("failed"), REFUSED: N_("refused")}
+OUTCOME_WORDS = {DONE: N_("done"), FAILED: N_("failed"), REFUSED: N_("refused"),
+                 ASKED: N_("asked the user")}
 
 # The tool of a resources/read, where a call names a tool. No tool name holds a space, so
 # it cannot be mistaken for one; it is stored in English and translated when shown.

@@ -20,8 +20,11 @@ them for every request whose MCP-Protocol-Version header names a modern revision
   200 for the others. An unknown resource is -32602 (the revision retired -32002); a
   backend's refusal is REFUSED, outside JSON-RPC's reserved range as the revision asks of
   codes it does not define.
-- Every result carries ``resultType: "complete"`` and the server's identity in ``_meta``;
-  cacheable ones (discover, the lists, resources/read) ``ttlMs: 0, cacheScope: "private"``:
+- Every result carries ``resultType: "complete"``, but a tools/call that needs the user's
+  answer first (mcp.questions): ``"input_required"``, with an ``elicitation/create`` form in
+  ``inputRequests`` and ``requestState``; the client calls again with ``inputResponses`` and
+  the state echoed, a new request in its own right. Every result carries the server's
+  identity in ``_meta``; cacheable ones (discover, the lists, resources/read) ``ttlMs: 0, cacheScope: "private"``:
   the lists change as documents open and agents are stopped, and they are this user's.
 - Its methods here: server/discover, tools/list, tools/call, resources/list,
   resources/templates/list, resources/read, prompts/list, prompts/get. ping, initialize,
@@ -33,7 +36,7 @@ import binascii
 import re
 from typing import Any, Dict, Optional
 
-from marginalia.mcp import HANDSHAKE_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS
+from marginalia.mcp import HANDSHAKE_VERSIONS, MODERN_VERSIONS, SUPPORTED_VERSIONS, questions
 from marginalia.mcp.backend import Client
 from marginalia.mcp.rpc import (INVALID_PARAMS, INVALID_REQUEST, METHOD_NOT_FOUND,
                                 PARSE_ERROR, Outcome, error_body, refused, safe_id, text)
@@ -139,10 +142,12 @@ def check(message: Dict, version: str, method_header: Optional[str],
 
 def client_of(message: Dict, version: str) -> Client:
     """The agent one request names in its clientInfo (no session: the id is empty)."""
-    info = (envelope(message) or {}).get(META_CLIENT)
+    meta = envelope(message) or {}
+    info = meta.get(META_CLIENT)
     info = info if isinstance(info, dict) else {}
     return Client("", text(info.get("name")), text(info.get("title")),
-                  text(info.get("version")), version)
+                  text(info.get("version")), version,
+                  forms=questions.can_show_forms(meta.get(META_CAPABILITIES)))
 
 
 def discover_result(capabilities: Dict, instructions: str) -> Dict:
@@ -161,7 +166,9 @@ def outcome(method: str, answer: Dict, server_info: Dict) -> Outcome:
         code = LEGACY_CODES.get(error.get("code"), error.get("code"))
         body = error_body(code, error.get("message", ""), answer.get("id"), error.get("data"))
         return Outcome(STATUS.get(code, 200), body)
-    result = dict(answer["result"], resultType="complete")
+    # A tools/call answered with a question for the user keeps its own resultType.
+    result = dict(answer["result"])
+    result.setdefault("resultType", "complete")
     if method in CACHEABLE:
         result.update(ttlMs=0, cacheScope="private")
     meta = result.get("_meta")

@@ -133,7 +133,8 @@ class Protocol:
             return Outcome(202)         # none is defined for a server to act on over HTTP
         if found == "response":
             return refused(400, INVALID_REQUEST, "In MCP revision %s a client sends no "
-                                                 "responses: this server asks nothing." % version)
+                                                 "responses: this server asks through "
+                                                 "input_required results." % version)
         refusal = modern.check(message, version, method_header, name_header, repeated)
         if refusal is not None:
             return refusal
@@ -270,6 +271,9 @@ class Protocol:
         if tool is None:
             raise RpcError(INVALID_PARAMS, "Unknown tool: %s." % name[:80])
         outcome = "refused"
+        # A retried call (2026-07-28) brings the user's answer and the state it was asked with.
+        client = client.acting(client.grant, (params.get("requestState"),
+                                              params.get("inputResponses")))
         try:
             if not scopes.may_call(client.grant.scope, scopes.read_only(tool)):
                 # The model reads a tool's refusal as the tool's result, and can tell the user.
@@ -284,6 +288,10 @@ class Protocol:
                 log.exception("mcp: the tool %s for %r failed", name, client)
                 outcome = "failed"
                 return _error_result(UNEXPECTED)
+            if client.forms and isinstance(result, dict) and \
+                    result.get("resultType") == "input_required":
+                outcome = "asked"
+                return result
             if not isinstance(result, dict) or not isinstance(result.get("content"), list):
                 log.error("mcp: the tool %s returned %s, not a CallToolResult", name,
                           type(result).__name__)

@@ -3,10 +3,12 @@
 office.mcp_turns lists the open agent turns (``active()``: dicts with "agent",
 "session", "document", ...); a panel shows only those on its own document (the
 document's RuntimeUID). While one agent edits, the row says "Claude is editing
-this document." with a Stop button; after the user's Stop it says the agent was
-stopped for this LibreOffice session, for a few seconds (office.agent_banner),
-then hides. Which words, and where they go at the sidebar's width, is decided
-here; office.agent_banner only shows it.
+this document." with a Stop button; while an agent waits on the user's answer
+about one of its edits (mcp.questions), the row asks it, with Allow once and
+Refuse; after the user's Stop it says the agent was stopped for this LibreOffice
+session, for a few seconds (office.agent_banner), then hides. Which words, and
+where they go at the sidebar's width, is decided here; office.agent_banner only
+shows it.
 """
 
 from typing import Any, Dict, Iterable, List, NamedTuple, Sequence, Tuple
@@ -27,6 +29,13 @@ STOPPED_MANY = N_("%s were stopped: their calls are refused until LibreOffice re
 STOP_LABEL = N_("Stop")
 STOP_NAME = N_("Stop %s")
 ROW_NAME = N_("Outside agent: %s")    # the row's accessible name: what it is, then its words
+# An agent's edit the user is asked about (mcp.questions): the question, Allow once, Refuse.
+ASK_KEPT = N_("%(agent)s asks to change %(where)s, which you keep Marginalia out of. "
+              "Allow it this once?")
+ALLOW_LABEL = N_("Allow once")
+REFUSE_LABEL = N_("Refuse")
+ALLOW_NAME = N_("Allow %s this one change")
+REFUSE_NAME = N_("Refuse %s this change")
 
 
 class Banner(NamedTuple):
@@ -35,6 +44,9 @@ class Banner(NamedTuple):
     name: str = ""                    # the row's accessible name
     stop: Tuple[str, ...] = ()        # the agents Stop stops; empty: no Stop button
     stop_name: str = ""               # the Stop button's accessible name and tooltip
+    question: str = ""                # the question Allow once and Refuse answer ("" none)
+    allow_name: str = ""              # their accessible names and tooltips
+    refuse_name: str = ""
 
 
 HIDDEN = Banner(False)
@@ -67,14 +79,39 @@ def _both(names: List[str]) -> str:
                                            "last": shown[-1]}
 
 
+def asking(asked: Iterable[Dict[str, Any]], document: str) -> Banner:
+    """The row asking about the oldest open question on ``document`` (mcp.questions'
+    ``Question.state()``s), or HIDDEN when there is none."""
+    mine = [q for q in asked if str(q.get("document")) == str(document)]
+    if not mine:
+        return HIDDEN
+    question = min(mine, key=lambda q: q.get("created") or 0)
+    agent = short(question.get("agent") or "")
+    place = question.get("place")
+    where = place.words() if place is not None else ""     # a Phrase: the user's language
+    if question.get("kind") == "large_deletion":
+        count = int(question.get("words") or 0)
+        text = trn("%(agent)s asks to delete %(n)d word at once (%(where)s). Allow it this "
+                   "once?", "%(agent)s asks to delete %(n)d words at once (%(where)s). Allow "
+                   "it this once?", count) % {"agent": agent, "n": count, "where": where}
+    else:
+        text = tr(ASK_KEPT) % {"agent": agent, "where": where}
+    return Banner(True, text, tr(ROW_NAME) % text, question=str(question.get("id")),
+                  allow_name=tr(ALLOW_NAME) % agent, refuse_name=tr(REFUSE_NAME) % agent)
+
+
 def banner(turns: Iterable[Dict[str, Any]], document: str, stopped: Sequence[str] = (),
-           just_stopped: Sequence[str] = ()) -> Banner:
+           just_stopped: Sequence[str] = (), asked: Iterable[Dict[str, Any]] = ()) -> Banner:
     """What the row shows for this panel's ``document``.
 
     ``stopped``: every agent or session refused (office.mcp_turns.stopped());
     ``just_stopped``: the agents this panel's Stop stopped a moment ago, whose note
-    shows while no other agent edits here.
+    shows while no other agent edits here; ``asked``: the open questions about agents'
+    edits (office.agent_questions), which come first: an agent waits on the answer.
     """
+    question = asking(asked, document)
+    if question.visible:
+        return question
     names = editing(turns, document, stopped)
     if names:
         if len(names) == 1:
@@ -104,16 +141,31 @@ STOP_W = 52           # "Stop" whole, with the gen plugin's padding
 SLACK = 6             # px the estimate keeps spare, so a wider font wraps instead of cutting
 
 
-def layout(width: int, y: int, shown: Banner,
-           need: int = 0) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
-    """(height, {"text", "stop": (x, y, w, h)}) of the row at ``y``; hidden controls get
-    no box. The sentence wraps beside Stop, at the right. ``need``: the width Stop's
-    label needs in this toolkit (office.button_width)."""
+def layout(width: int, y: int, shown: Banner, need: int = 0,
+           answer_needs: Tuple[int, int] = (0, 0)
+           ) -> Tuple[int, Dict[str, Tuple[int, int, int, int]]]:
+    """(height, {"text", "stop", "allow", "refuse": (x, y, w, h)}) of the row at ``y``;
+    hidden controls get no box. The sentence wraps beside Stop, at the right; a question
+    takes the whole width, its two answers below it, side by side where both fit whole,
+    else one above the other. ``need`` and ``answer_needs``: the widths the buttons'
+    labels need in this toolkit (office.button_width)."""
     if not shown.visible:
         return 0, {}
     inner = max(width - 2 * MARGIN, 120)
     top = y + MARGIN
     boxes = {}
+    if shown.question:
+        text_h = text_lines(shown.text, inner - SLACK) * LINE_H + 4
+        boxes["text"] = (MARGIN, top, inner, text_h)
+        row = top + text_h + GAP
+        allow_w, refuse_w = (max(STOP_W, n) for n in answer_needs)
+        if allow_w + GAP + refuse_w <= inner:
+            boxes["allow"] = (MARGIN, row, allow_w, ROW)
+            boxes["refuse"] = (MARGIN + allow_w + GAP, row, refuse_w, ROW)
+            return MARGIN + text_h + GAP + ROW, boxes
+        boxes["allow"] = (MARGIN, row, min(inner, allow_w), ROW)
+        boxes["refuse"] = (MARGIN, row + ROW + GAP, min(inner, refuse_w), ROW)
+        return MARGIN + text_h + 2 * (GAP + ROW), boxes
     text_w = inner
     if shown.stop:
         stop_w = max(STOP_W, need)
