@@ -7,7 +7,7 @@ screen reader finds it; a hidden control is not among the panel's children.
 """
 
 from tests.support.mcp_client import agent, sleep
-from tests.support.panel_driver import PanelDriver, screenshot, wait_for
+from tests.support.panel_driver import PanelDriver, screenshot, set_paragraphs, wait_for
 
 ROW = "Outside agent: "
 IDLE = 3.0                  # office.mcp_turns.IDLE
@@ -96,3 +96,63 @@ def test_the_editing_agent_shows_in_its_documents_panel_and_stop_refuses_it(gui_
         office.job("mcp.stop")
         office.close(doc_a)
         office.close(doc_b)
+
+
+def test_an_agents_question_shows_in_its_panel_and_allow_once_lets_the_call_through(
+        gui_office, chat_server):
+    """Issue 41, item 4: a kept-out passage an agent asks to change is asked in the row of
+    that document's panel, at the sidebar's default width: the question, Allow once and
+    Refuse, each whole and named for a screen reader; Allow once lets the waiting call on."""
+    import threading
+    from tests.support.writer import select
+    office = gui_office
+    doc = office.new_writer()
+    started = office.job("mcp.start", port=0, fresh=True)
+    url, token = "http://127.0.0.1:%d/mcp" % started["port"], started["token"]
+    old_wait = office.job("mcp.ask_wait", seconds=60)
+    office.job("settings.save", mcp_apply_mode="direct")
+    done = {}
+    try:
+        set_paragraphs(doc, "Golf alpha", "Hotel secret words", "India gamma")
+        select(doc, "Hotel")
+        assert office.job("review.keepout", document=doc, action="toggle")["sentence"]
+        panel = PanelDriver(office, doc)
+
+        async def claude(a):
+            return await a.call("replace_text", document=doc.RuntimeUID, search="secret",
+                                replacement="public")
+
+        def run():
+            done["result"] = agent(url, token, "Claude", claude)
+        caller = threading.Thread(target=run)
+        caller.start()
+        asked = wait_for(lambda: "asks" in (_row(panel) or "") and _row(panel),
+                         what="the question in the agent's row")
+        assert asked == ("Claude asks to change paragraph 2, which you keep Marginalia out "
+                         "of. Allow it this once?")
+        allow = panel.control_now(("Allow Claude this one change",))
+        refuse = panel.control_now(("Refuse Claude this change",))
+        row = panel.control_now((ROW + asked,))
+        for button in (allow, refuse):
+            place, size = button.getLocation(), button.getSize()
+            assert size.Width >= 40 and size.Height >= 20
+            # Whole inside the panel, and below the question it answers.
+            assert place.Y >= row.getLocation().Y + row.getSize().Height - 2
+        screenshot(office, "panel_agent_question.png")
+        assert "Hotel secret words" in doc.Text.getString()
+        assert allow.doAccessibleAction(0)
+        caller.join(30)
+        assert not caller.is_alive()
+        error, text = done["result"]
+        assert not error, text
+        wait_for(lambda: "asks" not in (_row(panel) or ""), what="the question to go")
+        office.job("mcp.settle")
+        assert "Hotel public words" in doc.Text.getString()
+    finally:
+        office.job("mcp.ask_wait", seconds=old_wait)
+        office.job("settings.save", mcp_apply_mode="tracked")
+        for question in office.job("mcp.questions"):
+            office.job("mcp.answer", id=question["id"], allow=False)
+        office.job("mcp.settle")
+        office.job("mcp.stop")
+        office.close(doc)

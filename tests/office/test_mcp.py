@@ -4,8 +4,9 @@ The server runs inside the headless office (mcp.start: a free port, the profile'
 token); the agent is the SDK's ClientSession over Streamable HTTP
 (tests/support/mcp_client.py). What must hold: the document tools with a document
 argument, edits as tracked changes by "<agent> via Marginalia", one undo step per
-agent turn (calls within office.mcp_turns.IDLE), keep-out marks refused, documents
-addressed by id, a closed document a plain error, Stop refusing an agent's calls.
+agent turn (calls within office.mcp_turns.IDLE), keep-out marks kept unless the user
+allows the one edit, documents addressed by id, a closed document a plain error, Stop
+refusing an agent's calls.
 """
 
 import json
@@ -247,7 +248,7 @@ def test_the_outside_agents_apply_mode_setting_holds_for_their_turns(office, ser
     assert [c for _a, c, _t in annotations(doc) if "changes" in c], annotations(doc)
 
 
-def test_a_kept_out_passage_is_refused_and_left_as_it_is(office, server, docs):
+def test_a_kept_out_passage_is_left_as_it_is_until_the_user_allows_it(office, server, docs):
     doc = docs("Golf alpha", "Hotel secret words", "India gamma")
     select(doc, "Hotel")
     assert office.job("review.keepout", document=doc, action="toggle")["sentence"]
@@ -256,8 +257,15 @@ def test_a_kept_out_passage_is_refused_and_left_as_it_is(office, server, docs):
     async def steps(a):
         return await a.call("replace_text", document=uid, search="secret",
                             replacement="public")
-    error, text = agent(*server, "Claude", steps)
-    assert error and "Keep Marginalia out" in text, text
+    # The user is asked (tests/office/test_agent_questions.py); unanswered, nothing changes.
+    old = office.job("mcp.ask_wait", seconds=1.0)
+    try:
+        error, text = agent(*server, "Claude", steps)
+    finally:
+        office.job("mcp.ask_wait", seconds=old)
+        for question in office.job("mcp.questions"):
+            office.job("mcp.answer", id=question["id"], allow=False)
+    assert error and "kept out of Marginalia" in text and "Nothing was changed" in text, text
     office.job("mcp.settle")
     assert texts(doc)[1] == "Hotel secret words" and redlines(doc) == []
     assert CLAUDE not in _titles(doc)

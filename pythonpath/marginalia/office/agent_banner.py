@@ -1,5 +1,6 @@
 """The panel's top row while an outside agent edits its document: "Claude is editing this
-document." with Stop (ui.agent_banner decides the words and the boxes).
+document." with Stop, or the question an agent's edit waits on, with Allow once and Refuse
+(office.agent_questions; ui.agent_banner decides the words and the boxes).
 
 One per panel, in the panel's own container; it follows office.mcp_turns'
 listeners (posted on the main thread) and shows only the turns on its panel's
@@ -15,7 +16,7 @@ import time
 
 from marginalia import threads
 from marginalia.i18n.catalog import tr
-from marginalia.office import button_width, mainthread, mcp_turns
+from marginalia.office import agent_questions, button_width, mainthread, mcp_turns
 from marginalia.office.boxes import place as place_boxes
 from marginalia.office.control_events import Call
 from marginalia.ui import agent_banner as wording
@@ -50,7 +51,9 @@ class AgentBanner:
         self.controls = {}
         for name, kind, props in (
                 ("text", "FixedText", {"Label": "", "NoLabel": True, "MultiLine": True}),
-                ("stop", "Button", {"Label": tr(wording.STOP_LABEL)})):
+                ("stop", "Button", {"Label": tr(wording.STOP_LABEL)}),
+                ("allow", "Button", {"Label": tr(wording.ALLOW_LABEL)}),
+                ("refuse", "Button", {"Label": tr(wording.REFUSE_LABEL)})):
             model = smgr.createInstanceWithContext("com.sun.star.awt.UnoControl%sModel" % kind,
                                                    ctx)
             for prop, value in props.items():
@@ -60,11 +63,16 @@ class AgentBanner:
             panel.view.container.addControl("agent_" + name, control)
             control.setVisible(False)
             self.controls[name] = control
-        self._stop = Call(self.on_stop, "agent banner stop")
-        self.controls["stop"].addActionListener(self._stop)
+        self._calls = {"stop": Call(self.on_stop, "agent banner stop"),
+                       "allow": Call(lambda: self.on_answer(True), "agent banner allow"),
+                       "refuse": Call(lambda: self.on_answer(False), "agent banner refuse")}
+        for name, call in self._calls.items():
+            self.controls[name].addActionListener(call)
+        self._asked = agent_questions.QUESTIONS.open()
         panel.view.banner = self
         mcp_turns.know_ctx(ctx)
         mcp_turns.add_listener(self.changed)
+        self._heard = agent_questions.listen(ctx, self.asked)
         self.changed(mcp_turns.active())
 
     # -- state -> row ----------------------------------------------------------
@@ -77,10 +85,15 @@ class AgentBanner:
         except Exception:
             log.exception("could not show the outside agent's row")
 
+    def asked(self, questions) -> None:
+        """agent_questions' listener (main thread): the open questions changed."""
+        self._asked = questions
+        self.changed(mcp_turns.active())
+
     def _show(self, turns) -> None:
         if self._note and time.monotonic() >= self._note_until:
             self._note = ()
-        shown = wording.banner(turns, self.key, mcp_turns.stopped(), self._note)
+        shown = wording.banner(turns, self.key, mcp_turns.stopped(), self._note, self._asked)
         if shown.stop:
             self._note = ()               # an agent edits here again: the note gives way
         if shown == self.shown:
@@ -90,17 +103,32 @@ class AgentBanner:
         text.getModel().Label = shown.text
         # A screen reader names the row by what it is and says; Stop by whom it stops.
         text.getPeer().setProperty("AccessibleName", shown.name)
-        if shown.stop:
-            stop.getModel().HelpText = shown.stop_name
-            stop.getPeer().setProperty("AccessibleName", shown.stop_name)
+        for name, said in (("stop", shown.stop_name), ("allow", shown.allow_name),
+                           ("refuse", shown.refuse_name)):
+            if said:
+                self.controls[name].getModel().HelpText = said
+                self.controls[name].getPeer().setProperty("AccessibleName", said)
         self.panel.view.relayout()
 
     def place(self, x: int, y: int, width: int) -> int:
         """Lay the row out at ``y``; its height (0 while hidden)."""
         need = button_width.widest_need((self.controls["stop"],)) if self.shown.stop else 0
-        height, boxes = wording.layout(width, y, self.shown, need)
+        answers = (0, 0)
+        if self.shown.question:
+            answers = tuple(button_width.widest_need((self.controls[name],))
+                            for name in ("allow", "refuse"))
+        height, boxes = wording.layout(width, y, self.shown, need, answers)
         place_boxes(self.controls, boxes, x)
         return height
+
+    # -- Allow once / Refuse -----------------------------------------------------
+    def on_answer(self, allow: bool) -> None:
+        """The user's answer to the question shown; the agent's call waiting on it goes on."""
+        question = self.shown.question
+        if self._disposed or not question:
+            return
+        agent_questions.answer(question, allow)
+        self.asked(agent_questions.QUESTIONS.open())
 
     # -- Stop --------------------------------------------------------------------
     def on_stop(self) -> None:
@@ -119,7 +147,9 @@ class AgentBanner:
     def dispose(self) -> None:
         self._disposed = True
         mcp_turns.remove_listener(self.changed)
-        try:
-            self.controls["stop"].removeActionListener(self._stop)
-        except Exception:
-            pass  # the panel's window is already gone: nothing left to detach
+        agent_questions.forget(self._heard)
+        for name, call in self._calls.items():
+            try:
+                self.controls[name].removeActionListener(call)
+            except Exception:
+                pass  # the panel's window is already gone: nothing left to detach

@@ -11,13 +11,16 @@ posted call and ``mcp.longest`` gives the longest main-thread call since the
 last ask (bench/bench_mcp_load.py). ``mcp.add_token`` (name, scope) makes a
 named token and hands back its id and secret (tests only), ``mcp.tokens`` lists
 the tokens without their secrets, ``mcp.revoke`` forgets one (office.mcp_token);
-the running server takes each change at once.
+the running server takes each change at once. ``mcp.questions`` lists the questions
+about agents' edits waiting for the user, ``mcp.answer`` answers one as the panel's
+Allow once / Refuse do, ``mcp.ask_wait`` sets how long a call waits for that answer
+(office.agent_questions); ``mcp.calls`` gives the call log's lines.
 """
 
 import time
 from typing import Any
 
-from marginalia.office import mainthread, mcp_host, mcp_token, mcp_turns
+from marginalia.office import agent_questions, mainthread, mcp_host, mcp_token, mcp_turns
 
 
 def _start(ctx, payload):
@@ -96,7 +99,35 @@ COMMANDS = {
     "mcp.max_turn": lambda ctx, payload: _max_turn(float(payload["seconds"])),
     # Close the agents' open turns now instead of after the idle window (tests).
     "mcp.settle": lambda ctx, payload: mcp_turns.close_all(),
+    # Tests: how long a call waits on the panel's answer (office.agent_questions); the old.
+    "mcp.ask_wait": lambda ctx, payload: _ask_wait(float(payload["seconds"])),
+    "mcp.questions": lambda ctx, payload: _questions(),
+    # The call log's lines as Options > Agents' calls shows them, newest first.
+    "mcp.calls": lambda ctx, payload: mainthread.run_sync(ctx, lambda: _calls(ctx)),
+    # The panel's answer, as Allow once / Refuse give it.
+    "mcp.answer": lambda ctx, payload: mainthread.run_sync(ctx, lambda: agent_questions.answer(
+        payload["id"], bool(payload["allow"]))),
 }
+
+
+def _ask_wait(seconds):
+    old, agent_questions.wait_seconds[0] = agent_questions.wait_seconds[0], seconds
+    return old
+
+
+def _calls(ctx):
+    from marginalia.mcp import call_log
+    from marginalia.office import agent_calls
+    return [call_log.line(call) for call in agent_calls.recent(ctx)]
+
+
+def _questions():
+    """The open questions as data (the place in English: the panel's Phrase is not JSON)."""
+    out = []
+    for question in agent_questions.QUESTIONS.open():
+        place = question.pop("place", None)
+        out.append(dict(question, where=place.english() if place is not None else ""))
+    return out
 
 
 def handle(ctx, command: str, document, payload: dict) -> Any:

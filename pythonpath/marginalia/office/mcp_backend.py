@@ -9,7 +9,9 @@ WriterToolbox on the main thread, the agent's calls within a few seconds one
 turn (one undo step, its name as the tracked changes' author), the apply mode
 the stricter of the mcp_apply_mode setting and the scope of the agent's token
 (mcp.scopes.apply_mode: comment-only edits become comment proposals), keep-out
-marks refused by the toolbox as for the panel. Each tool is declared with MCP's
+marks refused by the toolbox as for the panel, unless the user allows the one call when
+asked (writer.consent says what to ask, mcp.questions how; the panel shows the question,
+office.agent_banner, and a client that shows forms gets it too). Each tool is declared with MCP's
 readOnlyHint, which the protocol reads to keep a read-only token to the reading
 tools; a call reaching here under that scope anyway is refused again.
 
@@ -31,9 +33,10 @@ from typing import Any, Dict, List, Optional
 
 from marginalia.document import change_log as cl
 from marginalia.document import tool_specs
-from marginalia.mcp import scopes
+from marginalia.mcp import questions, scopes
 from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, text_result
-from marginalia.office import mainthread, mcp_turns
+from marginalia.office import agent_questions, mainthread, mcp_turns
+from marginalia.office.agent_questions import QUESTIONS
 
 log = logging.getLogger("marginalia.mcp")
 
@@ -50,6 +53,8 @@ WHICH = ("%d Writer documents are open: give the document argument (its id from 
 UNKNOWN_DOCUMENT = ("No open Writer document has the id %r (it may have been closed); call "
                     "list_documents to see the open documents.")
 FAULT = "Writer could not do that; nothing was changed."
+# Questions one call may raise in a row (a kept-out passage, then a large deletion).
+ROUNDS = 3
 
 
 def open_documents(ctx) -> List[Any]:
@@ -130,18 +135,55 @@ class OfficeBackend(Backend):
         if spec is not None and spec.edits and client.grant.scope == scopes.READ:
             raise McpRefusal(scopes.READ_ONLY)
         arguments = dict(arguments or {})
+        call_key = questions.call_key(client.grant.id, name, arguments)
         key, doc = self._document(arguments.pop("document", None))
         self._here.title = self._names.get(key, "")
+        state, responses = client.reply
+        question = QUESTIONS.find(call_key, state)
+        allowed = questions.NOTHING
+        for _round in range(ROUNDS):
+            if question is not None:
+                answer = self._answer(client, question, responses)
+                if answer is None:
+                    self._here.asked = True         # the call log says: asked the user
+                    if client.forms and not question.elicited:
+                        question.elicited = True
+                        return questions.input_required(question)
+                    return text_result(questions.PENDING % question.ask.reason(), True)
+                if not answer:      # kept, so the same call made again is not asked again
+                    return text_result(questions.REFUSED % question.ask.reason(), True)
+                QUESTIONS.use(question)
+                allowed, responses = question.allowed.plus(question.ask), None
+            result, asked = self._turn_call(client, name, key, doc, arguments, allowed)
+            if asked is None:
+                return text_result(result.content, is_error=not result.ok)
+            question = QUESTIONS.ask(call_key, asked, client.label, key,
+                                     self._names.get(key, ""), allowed)
+        return text_result(result.content, is_error=True)
+
+    def _answer(self, client: Client, question, responses) -> Optional[bool]:
+        """The user's answer to ``question``: given already, in the retried call's form, or
+        in the panel within agent_questions.wait_seconds (None: not yet). A client that
+        shows forms is sent the form first (the caller does), without waiting."""
+        if question.answer is None and client.forms and question.elicited:
+            said = questions.answer_of(responses)
+            if said is not None:
+                QUESTIONS.answer(question.id, said, agent_questions.CLIENT)
+        if question.answer is None and not (client.forms and not question.elicited):
+            QUESTIONS.wait(question, agent_questions.wait_seconds[0])
+        return question.answer
+
+    def _turn_call(self, client, name, key, doc, arguments, allowed):
         try:
-            result = mcp_turns.call(self.ctx, client.label, _turn_session(client), key, doc,
-                                    name, arguments,
-                                    lambda agent: self._toolbox(doc, agent, client.grant.scope))
+            return mcp_turns.call(self.ctx, client.label, _turn_session(client), key, doc,
+                                  name, arguments,
+                                  lambda agent: self._toolbox(doc, agent, client.grant.scope),
+                                  allowed)
         except mcp_turns.DocumentClosed as exc:
             self._seen.pop(key, None)
             raise McpRefusal(str(exc))
         except (mcp_turns.Stopped, mcp_turns.PanelBusy) as exc:
             raise McpRefusal(str(exc))
-        return text_result(result.content, is_error=not result.ok)
 
     def _list(self) -> str:
         import json
@@ -158,8 +200,11 @@ class OfficeBackend(Backend):
 
     def note_call(self, client: Client, tool: str, arguments: Dict[str, Any],
                   outcome: str) -> None:
+        from marginalia.mcp import call_log
         from marginalia.office import agent_calls
         title, self._here.title = getattr(self._here, "title", ""), ""
+        if getattr(self._here, "asked", False):
+            self._here.asked, outcome = False, call_log.ASKED
         # A call refused before it reached call_tool (the token's scope) names its document.
         title = title or self._names.get(str((arguments or {}).get("document", "")), "")
         agent_calls.record(client.label, client.grant.name, tool, title, outcome)

@@ -40,6 +40,7 @@ from typing import Any, Callable, Dict, List, Optional
 
 from marginalia import threads
 from marginalia.errors import Cancelled
+from marginalia.mcp import questions
 from marginalia.office import mainthread
 
 log = logging.getLogger("marginalia.mcp")
@@ -217,17 +218,20 @@ def _changed():
 
 
 def call(ctx, agent: str, session: Optional[str], key: str, doc: Any, name: str,
-         arguments: Dict[str, Any], make_toolbox: Callable[[str], Any]):
-    """Run one tool call in the agent's turn on the document; its chat.tools.ToolResult.
+         arguments: Dict[str, Any], make_toolbox: Callable[[str], Any],
+         allowed: questions.Allowance = questions.NOTHING):
+    """Run one tool call in the agent's turn on the document: (its chat.tools.ToolResult,
+    what the user could be asked to let it through or None: mcp.questions.Ask).
 
     ``make_toolbox(agent)``: a new WriterToolbox for the document, made when the
-    call opens a turn. Raises Stopped, or DocumentClosed (the turn is then closed).
+    call opens a turn; ``allowed``: what the user allowed this call (writer.consent).
+    Raises Stopped, or DocumentClosed (the turn is then closed).
     """
     _ctx[0] = ctx
     if is_stopped(agent, session):
         raise Stopped(STOPPED)
     try:
-        return _call(agent, session, key, doc, name, arguments, make_toolbox)
+        return _call(agent, session, key, doc, name, arguments, make_toolbox, allowed)
     except DocumentClosed:
         _forget(key)
         raise
@@ -241,7 +245,7 @@ def _forget(key) -> None:
             _doc_locks.pop(key, None)
 
 
-def _call(agent, session, key, doc, name, arguments, make_toolbox):
+def _call(agent, session, key, doc, name, arguments, make_toolbox, allowed):
     with _doc_lock(key):
         if is_stopped(agent, session):      # stopped while this call waited
             raise Stopped(STOPPED)
@@ -258,15 +262,19 @@ def _call(agent, session, key, doc, name, arguments, make_toolbox):
             turn = None
         if turn is None:
             turn = _begin(agent, session, key, doc, make_toolbox)
+        box = turn.toolbox
+        box.allowed, box.asked = allowed, None
         try:
-            result = turn.toolbox.registry.call(name, arguments)
+            result = box.registry.call(name, arguments)
         except Cancelled:
             _close(turn)
             raise DocumentClosed(CLOSED)
+        finally:
+            asked, box.allowed, box.asked = box.asked, questions.NOTHING, None
         turn.last = time.monotonic()
         if _panel_busy(key):
             _close(turn)            # the panel started a turn during this call
-        return result
+        return result, (None if result.ok else asked)
 
 
 def _panel_busy(key) -> bool:

@@ -134,28 +134,31 @@ class KeptOut(ToolError):
     edit tool leaves such a line out and makes the rest, writer.edit_lines); ``span``
     names the passage ("paragraph 3")."""
 
-    def __init__(self, sentence: str, span: str, where: Any = None) -> None:
+    def __init__(self, sentence: str, span: str, where: Any = None, name: str = "") -> None:
         super().__init__(sentence, tool_lines.kept_out(where or tool_lines.place(None)))
         self.span = span
+        self.where = where or tool_lines.place(None)
+        self.name = name            # the mark's name: what the user may let in once
 
 
-def refuse(doc: Any, anchor: Any) -> None:
-    """Raise the refusal for an edit that would touch ``anchor``'s passage."""
+def refuse(doc: Any, anchor: Any, name: str = "") -> None:
+    """Raise the refusal for an edit that would touch ``anchor``'s passage (mark ``name``)."""
     try:
         numbers = _paragraph_numbers(doc, anchor)
     except Exception:
         numbers = (None, None)
     span = _span(*numbers)
-    raise KeptOut(REFUSED % (span[0].upper() + span[1:]), span, tool_lines.place(*numbers))
+    raise KeptOut(REFUSED % (span[0].upper() + span[1:]), span, tool_lines.place(*numbers),
+                  name)
 
 
 def check_ranges(doc: Any, ranges: List[Any], found: Optional[List] = None) -> None:
     """Refuse when one of ``ranges`` overlaps a mark (``found``: the marks, if known)."""
     found = marks(doc) if found is None else found
     for rng in ranges:
-        for _name, anchor in found:
+        for name, anchor in found:
             if overlaps(doc, rng, anchor):
-                refuse(doc, anchor)
+                refuse(doc, anchor, name)
 
 
 def strictly_inside(text: Any, point: Any, rng: Any) -> bool:
@@ -170,9 +173,9 @@ def strictly_inside(text: Any, point: Any, rng: Any) -> bool:
 def check_point(doc: Any, point: Any, found: List) -> None:
     """Refuse an insertion at ``point`` strictly inside a marked passage."""
     text = doc.getText()
-    for _name, anchor in found:
+    for name, anchor in found:
         if strictly_inside(text, point, anchor):
-            refuse(doc, anchor)
+            refuse(doc, anchor, name)
 
 
 def note(doc: Any) -> str:

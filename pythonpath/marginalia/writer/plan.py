@@ -278,7 +278,8 @@ def _every_range(doc, plan, query=None):
     return _find_all(doc, search, regex, case)
 
 
-def _targets(doc, plan):
+def targets(doc: Any, plan: Plan) -> List[Any]:
+    """The ranges a call changes (every match of an all=true one), tables included."""
     if plan.every:
         return _every_range(doc, plan)
     found = [plan.anchor] if plan.anchor is not None else []
@@ -293,7 +294,7 @@ def check_keep_out(doc: Any, plan: Plan, marks: List[Any]) -> None:
     if plan.problem:
         raise ToolError(UNSURE, tool_lines.unsure())
     try:
-        ranges = _targets(doc, plan)
+        ranges = targets(doc, plan)
     except Exception:
         log.exception("could not find every target of %s", plan.spec.name)
         raise ToolError(UNSURE, tool_lines.unsure())
@@ -332,7 +333,7 @@ def check_tracked(doc: Any, plan: Plan, own: Set[str]) -> None:
             return
         if plan.problem:
             raise ToolError(UNSURE, tool_lines.unsure())
-        ranges = _targets(doc, plan)
+        ranges = targets(doc, plan)
         for rng in ranges:
             for span in spans:
                 if keepout.overlaps(doc, rng, span):

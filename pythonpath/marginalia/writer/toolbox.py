@@ -1,21 +1,19 @@
 """WriterToolbox: the document tools of one Writer document, for the turn loop.
 
-Threading: every public method may be called from a worker thread; each
-routes its work through ``runner(fn)``, which runs fn on LibreOffice's main
-thread and returns its result (office.mainthread.run_sync in the extension).
+Threading: every public method may be called from a worker thread; each routes its work
+through ``runner(fn)``, which runs fn on LibreOffice's main thread and returns its result
+(office.mainthread.run_sync in the extension).
 
-Safety: edit tools run inside the turn's undo step, with the controllers
-locked, and (when recording) under the AI author name; see writer.turn.
-Tools validate before changing anything, so a ToolError always means the
-document is unchanged.
+Safety: edit tools run inside the turn's undo step, with the controllers locked, and (when
+recording) under the AI author name (writer.turn). Tools validate before changing anything
+(writer.consent among them), so a ToolError always means the document is unchanged.
 
-Someone else's changes: the document's change counter (writer.changes) is
-read before and after every call, so a change between two calls of a turn is
-not the toolbox's own: the user typed (or undid) while the model thought.
-From then until the model reads again, the edits that address paragraphs by
-number are refused unless ``expect`` ties them to the text they mean, since
-the numbers the model holds may point elsewhere now; the tools that find
-their text (replace_text, format_text, add_comment) go on working.
+Someone else's changes: the document's change counter (writer.changes) is read before and
+after every call, so a change between two calls of a turn is not the toolbox's own: the user
+typed (or undid) while the model thought. From then until the model reads again, the edits
+that address paragraphs by number are refused unless ``expect`` ties them to the text they
+mean, since the numbers the model holds may point elsewhere now; the tools that find their
+text (replace_text, format_text, add_comment) go on working.
 """
 
 import inspect
@@ -27,11 +25,12 @@ from marginalia.document import tool_lines, tool_specs
 from marginalia.document.seen import Seen
 # The tool modules bind their functions to the declarations as they are imported.
 from marginalia.writer import block_tools, revise, text_tools  # noqa: F401
-from marginalia.writer import (binding, bodymap, context, edit_lines, guard, keepout, ledger,
-                               mark_keeper, plan, proposals, read)
+from marginalia.writer import (binding, bodymap, consent, context, edit_lines, guard, keepout,
+                               ledger, mark_keeper, plan, proposals, read)
 from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
+from marginalia.mcp import questions
 from marginalia.ui import policy
 
 log = logging.getLogger("marginalia.writer")
@@ -50,11 +49,10 @@ BARE = ("LibreOffice cannot work on this document safely: its body is only a tab
 PARTLY = ("Writer could not %s here, and part of it may have been made; Undo takes back "
           "this turn's edits.")
 
-# The reading map (see WriterToolbox._with_map) is built before a call in
-# main-thread slices of about SLICE seconds: short enough for Writer to stay
-# responsive, long enough that the wait for the next slice (a main-thread
-# round trip, milliseconds to tens of them on a busy machine) is paid rarely;
-# 300 pages take one or two.
+# The reading map (see WriterToolbox._with_map) is built before a call in main-thread slices
+# of about SLICE seconds: short enough for Writer to stay responsive, long enough that the
+# wait for the next slice (a main-thread round trip, milliseconds to tens of them on a busy
+# machine) is paid rarely; 300 pages take one or two.
 SLICE = 0.1
 # A document edited between every slice stops being waited for after this
 # many; the tool then builds what it needs in one go.
@@ -116,6 +114,8 @@ class WriterToolbox:
         self._moved = False
         # What the model was shown (the rewrite protocol): the chat's, kept by its session.
         self.seen = seen if seen is not None else Seen()
+        # An agent's turn says what the user could be asked, and runs what they allowed.
+        self.asking, self.allowed, self.asked = author != AI_AUTHOR, questions.NOTHING, None
         # Selection-only leaves the selection's tools, which only the tools protocol has.
         self.protocol = tool_specs.TOOLS if self.rules.selection_only else (
             getattr(settings, "edit_protocol", "") or tool_specs.REWRITE)
@@ -365,7 +365,7 @@ class WriterToolbox:
         return kept
 
     def _plan(self, spec, kwargs, find=True, target=None):
-        """The call's plan, after the keep-out check (which refuses before any change)."""
+        """The call's plan, after the checks that refuse before any change."""
         if self.turn_log is None:
             self.ledger = ledger.ledger_for(self.doc)
             self.turn_log = self.ledger.new_turn(self.mode)
@@ -376,7 +376,7 @@ class WriterToolbox:
             self._walker = ledger.Walker(self.doc)
         call = plan.make(self.doc, self._walker, spec, kwargs) if find else \
             plan.Plan(spec, dict(kwargs), anchor=target)
-        plan.check_keep_out(self.doc, call, keepout.marks(self.doc))
+        consent.check(self, call)
         own = set()
         for change in self.turn_log.changes:
             own.update(change.handle.get("redlines") or ())
