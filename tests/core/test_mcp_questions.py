@@ -76,10 +76,13 @@ def test_a_question_is_found_by_its_call_and_reused_while_open():
     one = reg.ask("k1", kept(), "Claude", "doc", "Report")
     assert reg.ask("k1", kept(), "Claude", "doc", "Report") is one
     assert reg.find("k1") is one and reg.find("k2") is None
-    # The state finds it only for its own call: another call's state is not a way in.
-    assert reg.find("k2", one.id) is None
+    # A state names its question only for its own call: another call's is not a way in,
+    # nor is one made up.
+    assert reg.issued(one.id, "k1") is one
+    assert reg.issued(one.id, "k2") is None and reg.issued("made-up", "k1") is None
+    assert reg.issued(None, "k1") is None and reg.issued({"id": one.id}, "k1") is None
     other = reg.ask("k1", large(), "Claude", "doc", "Report")
-    assert other is not one and reg.find("k1", one.id) is one
+    assert other is not one and reg.find("k1") is other and reg.issued(one.id, "k1") is one
     assert [s["id"] for s in reg.open()] == [one.id, other.id]
 
 
@@ -217,6 +220,28 @@ def test_the_protocol_passes_a_question_through_to_a_modern_client_that_shows_fo
     # A client without forms is never sent one.
     plain = _modern_call(proto, {"text": "x"}, {})
     assert plain.body["result"]["resultType"] == "complete" and backend.seen[0] is False
+
+
+class StateCheckingBackend(FakeBackend):
+    """Refuses any requestState it did not issue, as the office's backend does."""
+
+    def call_tool(self, client, name, arguments):
+        from marginalia.mcp.backend import BadRequestState
+        if client.reply[0] is not None:
+            raise BadRequestState(q.BAD_STATE)
+        return text_result("fresh")
+
+
+def test_a_state_the_server_did_not_issue_is_refused_with_invalid_params():
+    proto = Protocol(StateCheckingBackend())
+    answer = _modern_call(proto, {"text": "x"}, {"elicitation": {}}, requestState="forged",
+                          inputResponses={q.FORM_KEY: {"action": "accept",
+                                                       "content": {"allow": True}}})
+    assert answer.status == 400
+    assert answer.body["error"]["code"] == -32602
+    assert answer.body["error"]["message"] == q.BAD_STATE
+    assert _modern_call(proto, {"text": "x"}, {}).body["result"]["content"][0]["text"] == \
+        "fresh"
 
 
 def test_a_handshake_client_never_gets_an_input_required_result():

@@ -20,7 +20,7 @@ from tests.support.writer import build, redlines, select, texts
 
 try:
     import anyio
-    from mcp import Client
+    from mcp import Client, MCPError
     from mcp.client.streamable_http import streamable_http_client
     from mcp.shared._httpx_utils import create_mcp_http_client
     from mcp.types import ElicitResult, Implementation
@@ -204,6 +204,27 @@ def test_a_modern_client_asks_its_user_with_the_revisions_form(office, server, d
     # Allowed once, the passage stays kept out: the mark is still on its paragraph.
     marks = office.job("review.keepout", document=document, action="marks")["marks"]
     assert len(marks) == 1 and "Quebec" in marks[0]["text"], marks
+
+
+def test_a_made_up_request_state_is_refused_and_changes_nothing(office, server, doc):
+    document = doc(["Sierra open", "Tango locked words", "Uniform open"], keep="Tango")
+    uid = document.RuntimeUID
+    url, token = server
+
+    async def steps(client):
+        try:
+            await client.call_tool("replace_text", {
+                "document": uid, "search": "locked", "replacement": "free"},
+                request_state="made-up", input_responses={"marginalia_confirm": {
+                    "action": "accept", "content": {"allow": True}}})
+        except MCPError as exc:
+            return exc.error.code, exc.error.message
+        return None
+    refused, forms = modern(url, token, steps, lambda message: None)
+    assert refused is not None and refused[0] == -32602, refused
+    assert "requestState" in refused[1] and forms == []
+    office.job("mcp.settle")
+    assert texts(document)[1] == "Tango locked words"
 
 
 def test_a_large_deletion_applied_directly_is_asked_and_a_small_one_is_not(office, server,

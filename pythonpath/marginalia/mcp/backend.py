@@ -29,6 +29,11 @@ class UnknownName(McpRefusal):
     """No tool, resource or prompt of that name (or URI)."""
 
 
+class BadRequestState(McpRefusal):
+    """A retried call's requestState is none this server issued for that call (made up,
+    another call's, or expired): -32602, and the client starts the call afresh."""
+
+
 class Client:
     """Who the agent says it is and its revision: one MCP session (``initialize``), or one
     request of revision 2026-07-28, whose ``session_id`` is "" (there are no sessions).

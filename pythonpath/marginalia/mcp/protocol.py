@@ -45,7 +45,8 @@ from marginalia.errors import UNEXPECTED
 from marginalia.mcp import (BATCH_VERSIONS, HANDSHAKE_VERSIONS, LATEST_HANDSHAKE_VERSION,
                             MODERN_VERSIONS, SUPPORTED_VERSIONS)
 from marginalia.mcp import modern, scopes
-from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, refusal_text
+from marginalia.mcp.backend import (Backend, BadRequestState, Client, McpRefusal, UnknownName,
+                                    refusal_text)
 from marginalia.mcp.rpc import (INTERNAL_ERROR, INVALID_PARAMS, INVALID_REQUEST,  # noqa: F401
                                 METHOD_NOT_FOUND, PARSE_ERROR, Outcome, RpcError, error_body,
                                 invalid, kind, refused, safe_id, text)
@@ -251,7 +252,7 @@ class Protocol:
             result = handler(client, params)
         except RpcError as exc:
             return error_body(exc.code, str(exc), request_id, exc.data)
-        except UnknownName as exc:
+        except (UnknownName, BadRequestState) as exc:
             return error_body(INVALID_PARAMS, str(exc), request_id)
         except McpRefusal as exc:
             return error_body(REFUSED, refusal_text(exc) or UNEXPECTED, request_id)
@@ -280,7 +281,7 @@ class Protocol:
                 return _error_result(scopes.READ_ONLY)
             try:
                 result = self.backend.call_tool(client, name, arguments)
-            except UnknownName:
+            except (UnknownName, BadRequestState):
                 raise
             except McpRefusal as exc:
                 return _error_result(refusal_text(exc) or UNEXPECTED)

@@ -17,8 +17,10 @@ again, gets the answer once given. Either answer decides; the first one given co
 
 A question belongs to one call: its ``key`` is the token's grant id, the tool and its
 arguments (``call_key``), so an answer never lets through a call it was not given for, and
-``requestState`` is only where to look, never a permission. An allowed question is used up
-by the call it allowed (``Questions.use``): the next such edit asks again.
+``requestState`` is only where to look, never a permission: a state this server did not
+issue for the very call it comes back with is refused (-32602, ``BAD_STATE``), as the
+revision asks of an echo that could steer what the server does. An allowed question is
+used up by the call it allowed (``Questions.use``): the next such edit asks again.
 """
 
 import hashlib
@@ -52,6 +54,8 @@ FORM_KEPT = ("%(agent)s asks to change %(where)s of \u201c%(title)s\u201d, which
              "out of Marginalia. Allow this change once?")
 FORM_LARGE = ("%(agent)s asks to delete %(words)d words (%(where)s) of \u201c%(title)s\u201d "
               "at once. Allow this deletion once?")
+BAD_STATE = ("The requestState is not one this server issued for this call, or it expired; "
+             "call the tool again without it.")
 ALLOW_FIELD = "allow"
 # The inputRequests key of the one form a question sends.
 FORM_KEY = "marginalia_confirm"
@@ -157,16 +161,22 @@ class Questions:
             return [q.state() for q in sorted(self._all.values(), key=lambda q: q.created)
                     if q.answer is None]
 
-    def find(self, key: str, state: Optional[str] = None) -> Optional[Question]:
-        """The question of this call: by ``state`` (requestState) when it names one of
-        this call's, else the newest for the call's key."""
+    def find(self, key: str) -> Optional[Question]:
+        """The newest question of this call (its key), answered or not."""
+        with self._cond:
+            self._prune()
+            mine = [q for q in self._all.values() if q.key == key]
+            # Sorted stably: of two asked in the same instant, the later one is newer.
+            return sorted(mine, key=lambda q: q.created)[-1] if mine else None
+
+    def issued(self, state: Any, key: str) -> Optional[Question]:
+        """The question a retried call's ``state`` (requestState) names, if this server
+        issued it for this very call and it is still open to answers; else None, and
+        the state is refused (BAD_STATE): the client's echo is the client's input."""
         with self._cond:
             self._prune()
             named = self._all.get(state) if isinstance(state, str) else None
-            if named is not None and named.key == key:
-                return named
-            mine = [q for q in self._all.values() if q.key == key]
-            return max(mine, key=lambda q: q.created) if mine else None
+            return named if named is not None and named.key == key else None
 
     def ask(self, key: str, ask: Ask, agent: str, document: str, title: str,
             allowed: Allowance = NOTHING) -> Question:

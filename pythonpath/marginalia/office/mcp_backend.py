@@ -34,7 +34,8 @@ from typing import Any, Dict, List, Optional
 from marginalia.document import change_log as cl
 from marginalia.document import tool_specs
 from marginalia.mcp import questions, scopes
-from marginalia.mcp.backend import Backend, Client, McpRefusal, UnknownName, text_result
+from marginalia.mcp.backend import (Backend, BadRequestState, Client, McpRefusal, UnknownName,
+                                    text_result)
 from marginalia.office import agent_questions, mainthread, mcp_turns
 from marginalia.office.agent_questions import QUESTIONS
 
@@ -139,7 +140,12 @@ class OfficeBackend(Backend):
         key, doc = self._document(arguments.pop("document", None))
         self._here.title = self._names.get(key, "")
         state, responses = client.reply
-        question = QUESTIONS.find(call_key, state)
+        if state is None:
+            question = QUESTIONS.find(call_key)
+        else:
+            question = QUESTIONS.issued(state, call_key)
+            if question is None:
+                raise BadRequestState(questions.BAD_STATE)
         allowed = questions.NOTHING
         for _round in range(ROUNDS):
             if question is not None:
