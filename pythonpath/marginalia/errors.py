@@ -50,7 +50,7 @@ class ConfigError(MarginaliaError):
 
 
 class PolicyError(ConfigError):
-    """The administrator's policy refuses it (ui.policy); nothing was sent."""
+    """The administrator's policy refuses it (policy); nothing was sent."""
 
 
 class ToolError(MarginaliaError):

@@ -5,7 +5,8 @@ from xml.etree import ElementTree
 
 from marginalia import config
 from marginalia.cli import admin_config
-from marginalia.ui import admin_locks, policy
+from marginalia import policy
+from marginalia.ui import admin_locks
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 DLG = "{http://openoffice.org/2000/dialog}"
@@ -47,7 +48,7 @@ def test_every_locked_control_is_on_the_page_and_every_page_setting_can_be_locke
     with open(os.path.join(ROOT, "extension", "registry", "Marginalia.xcs")) as fh:
         stored = set(f.name for f in admin_config.schema_fields(fh.read()))
     assert shown <= stored
-    # Not on the page, so nothing to grey: the timeouts and the policy (ui.policy greys
+    # Not on the page, so nothing to grey: the timeouts and the policy (policy greys
     # what it rules out). The key is not a registry value.
     # The MCP server's settings have no Options controls yet (issue 27: the panel's part).
     mcp = {"mcp_enabled", "mcp_port", "mcp_apply_mode"}

@@ -2,7 +2,8 @@
 
 Pure modules (the shared vocabulary, chat/, document/, ui/) never import `uno`,
 `unohelper`, `com.sun.star` or a module of office/, writer/ or cli/, directly or
-through another module: they must import on any Python, LibreOffice or not.
+through another module: they must import on any Python, LibreOffice or not. The
+document tools (writer/) never reach office/, ui/ or cli/: the layers above them.
 And no two modules import each other, directly or round a loop: a cycle makes
 the import order matter and hides which module owns what.
 
@@ -23,7 +24,7 @@ SOURCE_ROOTS = (os.path.join(ROOT, "pythonpath"), os.path.join(ROOT, "vendor"))
 
 # "name" is that module, "name.*" every module below it.
 PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.config",
-        "marginalia.threads",
+        "marginalia.threads", "marginalia.policy", "marginalia.prompt_library",
         "marginalia.chat", "marginalia.chat.*", "marginalia.document", "marginalia.document.*",
         "marginalia.ui", "marginalia.ui.*", "marginalia.eval", "marginalia.eval.*",
         "marginalia.mcp", "marginalia.mcp.*", "marginalia.sources", "marginalia.sources.*",
@@ -31,6 +32,12 @@ PURE = ("marginalia", "marginalia.events", "marginalia.errors", "marginalia.conf
 UNO_SIDE = ("uno", "unohelper", "com.sun.star", "com.sun.star.*",
             "marginalia.office", "marginalia.office.*", "marginalia.writer",
             "marginalia.writer.*", "marginalia.cli", "marginalia.cli.*")
+# The document tools (writer/) sit under what drives them: the office glue (the panel,
+# the pages, the agents' host, the jobs), the panel's words and layout (ui/) and the
+# runners outside the office never come into them, directly or through another module.
+WRITER = ("marginalia.writer", "marginalia.writer.*")
+ABOVE_WRITER = ("marginalia.office", "marginalia.office.*", "marginalia.ui", "marginalia.ui.*",
+                "marginalia.cli", "marginalia.cli.*")
 
 
 class Graph:
@@ -207,6 +214,11 @@ def test_the_graph_sees_the_package_and_its_imports():
 def test_pure_modules_never_reach_uno_or_the_office_side():
     paths = forbidden_paths(build_graph())
     assert paths == [], "pure modules reaching the office side:\n  " + "\n  ".join(paths)
+
+
+def test_the_document_tools_never_reach_the_office_glue_the_ui_or_the_runners():
+    paths = forbidden_paths(build_graph(), WRITER, ABOVE_WRITER)
+    assert paths == [], "writer/ reaching what is above it:\n  " + "\n  ".join(paths)
 
 
 def test_no_import_cycles():

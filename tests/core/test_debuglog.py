@@ -6,9 +6,9 @@ import os
 
 import pytest
 
-from marginalia import debuglog
+from marginalia import debuglog, policy
 from marginalia.office import logfile
-from marginalia.ui import policy
+from marginalia.ui import admin_locks
 
 SECRET = "The lighthouse keeper counted eleven herons at dawn."
 
@@ -110,5 +110,5 @@ def test_the_debug_log_has_a_file_of_its_own_that_the_next_start_deletes(real_lo
 
 
 def test_the_options_page_says_while_the_debug_log_is_on():
-    assert policy.page_note([], policy.Policy(), debug_log=True) == debuglog.NOTE
+    assert admin_locks.options_note([], policy.Policy(), debug_log=True) == debuglog.NOTE
     assert "until LibreOffice closes" in debuglog.NOTE

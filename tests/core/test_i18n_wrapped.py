@@ -17,8 +17,8 @@ from marginalia.errors import UNEXPECTED, ToolError, user_sentence
 from marginalia.i18n import catalog, po
 from marginalia.i18n.catalog import N_, tr
 from marginalia.i18n.pseudo import pseudo
-from marginalia.ui import (chat_export, history_menu, policy, prompts, quick_menu,
-                           sources_menu, tool_words)
+from marginalia import policy, prompt_library as prompts
+from marginalia.ui import chat_export, history_menu, quick_menu, sources_menu, tool_words
 
 GERMAN = '''msgid ""
 msgstr ""

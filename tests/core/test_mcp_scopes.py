@@ -221,7 +221,7 @@ def test_the_protocol_alone_acts_with_the_grant_it_is_given():
 
 def test_the_administrator_can_cap_every_token_or_turn_agents_off():
     from marginalia.cli import admin_config
-    from marginalia.ui import policy
+    from marginalia import policy
     assert policy.outside_agents_refusal(policy.Policy(agents_scope="off")) == \
         policy.OUTSIDE_AGENTS_OFF
     for cap in ("", "read", "comment", "suggest", "edit"):

@@ -1,9 +1,10 @@
-"""The administrator's policy decisions (ui.policy), pure."""
+"""The administrator's policy decisions (policy), pure."""
 
 import pytest
 
-from marginalia.ui import policy
-from marginalia.ui.policy import Policy
+from marginalia import policy
+from marginalia.policy import Policy
+from marginalia.ui import admin_locks
 
 ALLOWED = Policy(allowed_endpoints=("https://llm.example.org/v1", "gpu01:8000",
                                     "ollama.corp"))
@@ -160,14 +161,14 @@ def test_a_missing_key_is_one_sentence_naming_where_the_administrator_put_it():
 
 def test_the_options_page_greys_what_the_policy_rules_out_and_says_why():
     rules = Policy(api_key_file="/k", chat_days=0, allow_test_connection=False)
-    greyed = dict(policy.greyed(["model"], rules))
+    greyed = dict(admin_locks.greyed(["model"], rules))
     assert greyed["ModelCombo"] == "Set by your administrator"
     assert set(greyed) == {"ModelCombo", "ApiKeyField", "KeepChatsCheck", "TestButton"}
-    assert policy.page_note(["model"], rules) == (
+    assert admin_locks.options_note(["model"], rules) == (
         "Set by your administrator: Model. The API key is provided by your administrator. "
         "Your administrator turned off keeping chats. Your administrator has turned off "
         "Test connection.")
-    assert policy.greyed([], Policy()) == [] and policy.page_note([], Policy()) == ""
+    assert admin_locks.greyed([], Policy()) == [] and admin_locks.options_note([], Policy()) == ""
 
 
 @pytest.mark.parametrize("rules,endpoint,locked,applies", [

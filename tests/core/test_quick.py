@@ -10,7 +10,7 @@ import time
 import pytest
 
 from marginalia.document import answer_fit
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 from marginalia.ui import quick_menu as qm
 from marginalia.ui import slash
 

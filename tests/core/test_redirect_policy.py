@@ -1,12 +1,12 @@
 """A redirect is checked by the administrator's policy before anything is re-sent
-(chat.transport with ui.policy): the body must not reach a server the policy refuses."""
+(chat.transport with policy): the body must not reach a server the policy refuses."""
 
 import pytest
 
 from marginalia.config import Settings
 from marginalia.errors import PolicyError
 from marginalia.chat.transport import ChatClient
-from marginalia.ui import policy
+from marginalia import policy
 from tests.support.sse_server import ScriptedServer, text_response
 
 BODY = {"model": "test-model", "messages": [{"role": "user", "content": "secret text"}],

@@ -10,8 +10,8 @@ import os
 
 import pytest
 
-from marginalia import debuglog
-from marginalia.ui import policy
+from marginalia import debuglog, policy
+from marginalia.ui import admin_locks
 from tests.gui.test_panel_options import _open_page, on_main
 from tests.support.panel_driver import PanelDriver, wait_for
 from tests.support.shared_install import admin_office
@@ -80,7 +80,7 @@ def test_the_page_greys_what_the_policy_rules_out_and_says_why(policy_office):
             # The administrator's key is in use but never shown.
             assert policy_office.job("settings.load")["api_key"] is True
             assert window.getControl("ApiKeyField").getText() == ""
-            assert _note(window) == policy.page_note([], rules)
+            assert _note(window) == admin_locks.options_note([], rules)
             assert window.getControl("TestButton").getModel().HelpText.startswith(
                 "Your administrator has turned off Test connection")
 

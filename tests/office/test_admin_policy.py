@@ -12,7 +12,7 @@ import tempfile
 
 import pytest
 
-from marginalia.ui import policy
+from marginalia import policy
 from tests.support.shared_install import OXT, with_admin_settings
 from tests.support.sse_server import ScriptedServer, text_response, tool_calls_response
 from tests.support.writer import build, chat_turn, one, select

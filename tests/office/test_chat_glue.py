@@ -14,7 +14,7 @@ from marginalia import config
 from marginalia.office import chat_session
 from marginalia.office import mainthread
 from marginalia.office import settings_store
-from marginalia.ui import policy as admin_policy
+from marginalia import policy as admin_policy
 from marginalia.errors import Cancelled, ConfigError
 from marginalia.chat.transport import CancelToken
 

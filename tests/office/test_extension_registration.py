@@ -144,7 +144,7 @@ def _menu_items(node):
 
 
 def test_tools_marginalia_offers_translate_to_and_keep_out_like_the_context_menu(office):
-    from marginalia.ui import prompts as pl
+    from marginalia import prompt_library as pl
     from marginalia.ui import quick_menu as qm
     tools = _node(office, "/org.openoffice.Office.Addons/AddonUI/OfficeMenuBarMerging"
                           "/org.marginalia.writer/ToolsMarginalia/MenuItems/marginalia")

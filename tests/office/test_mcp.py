@@ -520,7 +520,7 @@ def test_the_setting_starts_and_stops_the_server_with_a_token_kept_per_profile(o
 
 def _set_policy(office, **values):
     """The administrator's policy, written in the profile (an administrator's layer
-    finalizes it; ui.policy decides the same either way)."""
+    finalizes it; policy decides the same either way)."""
     from tests.support.writer import prop
     provider = office.create("com.sun.star.configuration.ConfigurationProvider")
     access = provider.createInstanceWithArguments(
@@ -537,7 +537,7 @@ def _set_policy(office, **values):
 
 def test_a_policy_limiting_the_model_servers_keeps_outside_agents_off_unless_it_allows_them(
         office, docs):
-    from marginalia.ui import policy
+    from marginalia import policy
     office.job("mcp.stop")
     docs("Victor opens a view")
     port = _free_port()

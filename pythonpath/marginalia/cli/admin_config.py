@@ -83,7 +83,7 @@ def check_value(field: Field, text: str) -> str:
 
 
 # An allowed-endpoints entry without a scheme is a host, optionally with a port: that is
-# all ui.policy._matches compares it with (a path there would never match).
+# all policy._matches compares it with (a path there would never match).
 _HOST_ENTRY = re.compile(r"^[A-Za-z0-9_]([A-Za-z0-9_.-]*)(:[0-9]{1,5})?$")
 
 
@@ -261,7 +261,7 @@ def policy_values(args: argparse.Namespace) -> Dict[str, str]:
 
 def key_problem(values: Dict[str, str], locks: Iterable[str]) -> str:
     """Why the administrator's key may not be given, or "": Marginalia gives that key only
-    to the administrator's server (ui.policy.admin_key_applies), so one must be named, by
+    to the administrator's server (policy.admin_key_applies), so one must be named, by
     the locked endpoint or an allowed-endpoints list."""
     if not (values.get("api_key_env") or values.get("api_key_file") or "").strip():
         return ""

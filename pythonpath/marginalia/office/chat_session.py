@@ -256,7 +256,7 @@ class ChatSession:
     # -- kept chats (main thread) ------------------------------------------------
     def _keeping(self) -> bool:
         from marginalia.office import settings_store
-        from marginalia.ui import policy
+        from marginalia import policy
         override = self.settings_override or {}
         user_keeps = (override["keep_chats"] if "keep_chats" in override
                       else settings_store.load(self.ctx, with_key=False).keep_chats)
@@ -265,7 +265,7 @@ class ChatSession:
 
     def _expired(self, updated: float) -> bool:
         from marginalia.office import settings_store
-        from marginalia.ui import policy
+        from marginalia import policy
         return policy.expired(settings_store.load_policy(self.ctx), updated)
 
     def restore(self) -> None:
@@ -399,7 +399,8 @@ class ChatSession:
                 settings = settings.copy(track_changes=True)
             runner = lambda fn: mainthread.run_sync(self.ctx, fn)  # noqa: E731
             toolbox = WriterToolbox(self.ctx, self.doc, settings, runner, rules,
-                                    seen=self.conversation.seen)
+                                    seen=self.conversation.seen,
+                                    post=lambda fn: mainthread.post(self.ctx, fn))
             # The toolbox titles the turn's undo step after the request.
             toolbox.begin_turn(action.title if action is not None else text)
             # Asked of the server (cached); a probe that fails falls back quietly.

@@ -20,7 +20,6 @@ import os
 import threading
 from typing import Any, Callable, List, Optional
 
-import uno
 import unohelper
 from com.sun.star.document import XDocumentEventListener
 
@@ -35,10 +34,8 @@ REMOVABLE = 128          # com.sun.star.beans.PropertyAttribute.REMOVABLE
 
 def default_chats_dir(ctx) -> str:
     """``<profile>/user/marginalia/chats`` as a system path."""
-    subst = ctx.ServiceManager.createInstanceWithContext(
-        "com.sun.star.util.PathSubstitution", ctx)
-    user_dir = uno.fileUrlToSystemPath(subst.substituteVariables("$(user)", True))
-    return os.path.join(user_dir, "marginalia", "chats")
+    from marginalia.writer import profile
+    return os.path.join(profile.folder(ctx), "chats")
 
 
 def _user_properties(doc):
@@ -87,7 +84,7 @@ class DocChats:
         self.ctx = ctx
         self.doc = doc
         self.enabled = enabled
-        # The administrator's kept days (ui.policy.expired): older chats are removed
+        # The administrator's kept days (policy.expired): older chats are removed
         # whenever the document's chats are read.
         self.expired = expired
         self.chats_dir = None          # set on first use, or by the headless runner

@@ -8,7 +8,7 @@ collected for ``chat.poll`` as a typed message's are.
 from typing import Any, Dict
 
 from marginalia.office import jobs_chat, mainthread, prompt_store
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 from marginalia.ui import quick_menu
 from marginalia.writer import finder
 

@@ -161,7 +161,7 @@ def _edit_between_slices(ctx, document, payload):
     """get_document_info built in the smallest slices, a heading inserted at the start
     after the first slice (tests): does the answer show the heading?"""
     from marginalia.config import Settings
-    from marginalia.office.mainthread import run_sync
+    from marginalia.office.mainthread import post, run_sync
     from marginalia.writer import read
     from marginalia.writer.toolbox import WriterToolbox
     from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK
@@ -182,7 +182,8 @@ def _edit_between_slices(ctx, document, payload):
             run_sync(ctx, edit)
         return run_sync(ctx, fn)
     run_sync(ctx, read.invalidate)
-    box = WriterToolbox(ctx, document, Settings(edit_protocol="tools"), runner)
+    box = WriterToolbox(ctx, document, Settings(edit_protocol="tools"), runner,
+                        post=lambda fn: post(ctx, fn))
     box.slice = 0.0
     result = box.registry.call("get_document_info", {})
     return {"ok": result.ok, "content": result.content, "runner_calls": len(calls)}

@@ -16,7 +16,7 @@ from marginalia.writer.toolbox import WriterToolbox
 def toolbox_for(ctx: Any, document: Any, payload: Dict[str, Any]) -> WriterToolbox:
     """The toolbox a job command runs a turn with: the mode from ``apply`` (or track_changes),
     the protocol from ``protocol`` (the tools protocol unless it says "rewrite")."""
-    from marginalia.office.mainthread import run_sync
+    from marginalia.office.mainthread import post, run_sync
     if document is None:
         raise ValueError("this command needs a Document")
     from marginalia.document import change_log as cl
@@ -25,7 +25,8 @@ def toolbox_for(ctx: Any, document: Any, payload: Dict[str, Any]) -> WriterToolb
     settings = Settings(edit_protocol=payload.get("protocol") or "tools", **cl.mode_fields(mode))
     # The administrator's policy holds for the runners' turns as for the panel's.
     return WriterToolbox(ctx, document, settings, lambda fn: run_sync(ctx, fn),
-                         run_sync(ctx, lambda: settings_store.load_policy(ctx)))
+                         run_sync(ctx, lambda: settings_store.load_policy(ctx)),
+                         post=lambda fn: post(ctx, fn))
 
 
 def _call_tools(ctx, document, payload):
@@ -78,7 +79,7 @@ def _user_types(ctx, document, line):
     It runs on the main thread outside the toolbox, as a keystroke would, with
     its own undo action.
     """
-    from marginalia.office.mainthread import run_sync
+    from marginalia.office.mainthread import post, run_sync
 
     def type_line():
         from com.sun.star.text.ControlCharacter import PARAGRAPH_BREAK

@@ -29,11 +29,8 @@ class _KeptFormatter(debuglog.SafeFormatter):
 
 def log_path(ctx) -> str:
     """``<profile>/user/marginalia/marginalia.log`` as a system path."""
-    import uno      # here, not at the top: start() is used without an office (tests)
-    subst = ctx.ServiceManager.createInstanceWithContext(
-        "com.sun.star.util.PathSubstitution", ctx)
-    user_dir = uno.fileUrlToSystemPath(subst.substituteVariables("$(user)", True))
-    return os.path.join(user_dir, "marginalia", "marginalia.log")
+    from marginalia.writer import profile   # here: start() is used without an office (tests)
+    return os.path.join(profile.folder(ctx), "marginalia.log")
 
 
 def debug_path(path: str) -> str:

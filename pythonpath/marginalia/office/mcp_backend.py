@@ -90,7 +90,7 @@ class OfficeBackend(Backend):
 
     def __init__(self, ctx, rules=None) -> None:
         self.ctx = ctx
-        # The administrator's policy (ui.policy): selection only leaves the selection's tools.
+        # The administrator's policy (policy): selection only leaves the selection's tools.
         self.rules = rules
         self._tools = self._declare()
         # id -> model of the documents seen open: a call naming one skips the look-up (a
@@ -105,7 +105,7 @@ class OfficeBackend(Backend):
                                   "document argument of the other tools) and titles."),
                   "inputSchema": {"type": "object", "properties": {}},
                   "annotations": {"readOnlyHint": True}}]
-        from marginalia.ui import policy
+        from marginalia import policy
         # The full tool set: agents are large models that drive the tools themselves.
         for spec in tool_specs.offered(tool_specs.TOOLS):
             if self.rules is not None and not policy.offers(self.rules, spec.name):
@@ -217,7 +217,7 @@ class OfficeBackend(Backend):
 
     def _titles(self, docs):
         """The titles agents are told: none under the administrator's selection only."""
-        from marginalia.ui import policy
+        from marginalia import policy
         titles = [title for _key, title, _doc in docs]
         return titles if self.rules is None else policy.document_titles(self.rules, titles)
 
@@ -256,7 +256,8 @@ class OfficeBackend(Backend):
         values, rules = mainthread.run_sync(self.ctx, settings)
         return WriterToolbox(self.ctx, doc, values,
                              lambda fn: mainthread.run_sync(self.ctx, fn), rules,
-                             author=agent_author(agent))
+                             author=agent_author(agent),
+                             post=lambda fn: mainthread.post(self.ctx, fn))
 
     # -- resources ------------------------------------------------------------------
     def resources(self) -> List[Dict[str, Any]]:
@@ -292,7 +293,7 @@ class OfficeBackend(Backend):
     # -- prompts --------------------------------------------------------------------
     def _library(self):
         from marginalia.office import prompt_store
-        from marginalia.ui import prompts as pl
+        from marginalia import prompt_library as pl
         return pl.visible(mainthread.run_sync(self.ctx, lambda: prompt_store.load(self.ctx)))
 
     def prompts(self) -> List[Dict[str, Any]]:

@@ -11,7 +11,7 @@ port, never the token. Nothing here raises into the office: a port in use is
 logged and told through ``last_problem`` for the Options page to show. Under an
 administrator's policy limiting the model servers (local_only, allowed_endpoints)
 it never starts unless the policy's allow_outside_agents says so
-(ui.policy.outside_agents_refusal); ``last_problem`` then says "Your administrator
+(policy.outside_agents_refusal); ``last_problem`` then says "Your administrator
 does not allow outside agents."
 
 Threads: the settings and the token are read on the main thread; the server's
@@ -56,13 +56,13 @@ def state() -> Dict[str, Any]:
 
 
 class NotAllowed(Exception):
-    """The administrator's policy does not allow outside agents (ui.policy)."""
+    """The administrator's policy does not allow outside agents (policy)."""
 
 
 def _refusal(ctx) -> str:
-    """ui.policy.outside_agents_refusal of the administrator's policy; main thread."""
+    """policy.outside_agents_refusal of the administrator's policy; main thread."""
     from marginalia.office import settings_store
-    from marginalia.ui import policy
+    from marginalia import policy
     return policy.outside_agents_refusal(settings_store.load_policy(ctx))
 
 

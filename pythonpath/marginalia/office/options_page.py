@@ -21,7 +21,8 @@ from marginalia import debuglog
 from marginalia.i18n.catalog import N_, tr, trn
 from marginalia.office import dialog_words, page_fit, server_look, settings_store
 from marginalia.office.control_events import Call
-from marginalia.ui import admin_locks, check_report, options_form, policy
+from marginalia import policy
+from marginalia.ui import admin_locks, check_report, options_form
 
 log = logging.getLogger("marginalia.options")
 WHAT = "options page action"   # how a failing control action is named in the log
@@ -112,14 +113,14 @@ def lock(window, locked, rules) -> None:
     so in their tooltips and in a line on the page, which a screen reader reads as text
     (on 7.4 a tooltip is not a control's accessible description: the page's descriptions
     are all empty)."""
-    for name, why in policy.greyed(locked, rules):
+    for name, why in admin_locks.greyed(locked, rules):
         model = window.getControl(name).getModel()
         model.Enabled = False
         model.HelpText = admin_locks.help_text(model.HelpText, why)
     if rules.key_from_admin:
         window.getControl("ApiKeyField").setText("")   # never shown, never saved
     # The field-problem line shows it whenever no field is typed wrong (_validate).
-    window.getControl("FieldProblem").getModel().Tag = policy.page_note(
+    window.getControl("FieldProblem").getModel().Tag = admin_locks.options_note(
         locked, rules, debuglog.is_on())
     _validate(window)
 

@@ -2,7 +2,7 @@
 
 ``/org.marginalia.Settings/Prompts`` is a set of ``Prompt`` groups (registry/
 Marginalia.xcs) named by the prompt's id, in ``Position`` order; a built-in is
-kept there only by id with its mode and hidden flag (ui.prompts.merge adds
+kept there only by id with its mode and hidden flag (prompt_library.merge adds
 the shipped text). Saving rewrites the whole set in one commit. Main thread.
 
 Reading the set costs tens of milliseconds (a registry access per node), too
@@ -15,7 +15,7 @@ from typing import List
 
 from marginalia.i18n.catalog import tr
 from marginalia.office import ui_language
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 from marginalia.ui import quick_menu
 
 log = logging.getLogger("marginalia.prompts")

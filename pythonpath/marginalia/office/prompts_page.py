@@ -18,7 +18,7 @@ from marginalia.i18n.catalog import tr, trn
 from marginalia.office import dialog_words, page_fit, prompt_store
 from marginalia.office.control_events import Call
 from marginalia.office.modal_pages import ModalPages
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 
 log = logging.getLogger("marginalia.options")
 WHAT = "prompts page action"   # how a failing control action is named in the log

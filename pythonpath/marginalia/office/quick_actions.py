@@ -16,8 +16,9 @@ from marginalia.errors import ToolError
 from marginalia.i18n.catalog import tr
 from marginalia.i18n.phrase import Phrase
 from marginalia.office import chat_session, prompt_store, settings_store
-from marginalia.ui import prompts as pl
-from marginalia.ui import policy, quick_menu, tool_words
+from marginalia import prompt_library as pl
+from marginalia import policy
+from marginalia.ui import quick_menu, tool_words
 from marginalia.ui.status import STILL_ANSWERING
 from marginalia.writer import action_output
 

@@ -20,7 +20,8 @@ from marginalia import config
 from marginalia.chat.endpoint import default_port
 from marginalia.errors import ConfigError, PolicyError
 from marginalia.i18n.catalog import tr
-from marginalia.ui import admin_locks, policy as admin_policy
+from marginalia import policy as admin_policy
+from marginalia.ui import admin_locks
 
 log = logging.getLogger("marginalia.settings")
 
@@ -105,7 +106,7 @@ def load(ctx, with_key: bool = True) -> config.Settings:
 
 
 def key_for(ctx, endpoint: str, rules=None) -> str:
-    """The administrator's key when it is for ``endpoint`` (ui.policy.admin_key_applies),
+    """The administrator's key when it is for ``endpoint`` (policy.admin_key_applies),
     else "": it never goes to a server the user chose."""
     rules = rules if rules is not None else load_policy(ctx)
     if not admin_policy.admin_key_applies(rules, endpoint, "endpoint" in locked(ctx)):

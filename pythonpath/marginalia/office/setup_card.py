@@ -17,7 +17,8 @@ from marginalia.i18n.catalog import N_, tr
 from marginalia.office import (button_width, control_names, mainthread, server_look,
                                settings_store, text_fit)
 from marginalia.office.control_events import Call
-from marginalia.ui import admin_locks, first_run, policy, theme
+from marginalia import policy
+from marginalia.ui import admin_locks, first_run, theme
 
 log = logging.getLogger("marginalia.card")
 WHAT = "first-run card action"   # how a failing control action is named in the log

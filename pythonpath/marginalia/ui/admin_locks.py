@@ -1,14 +1,16 @@
-"""Settings an administrator locked, and what the Options page shows for them (pure).
+"""Settings an administrator locked or ruled out, and what the Options page shows (pure).
 
 An administrator's configuration layer can set a Marginalia value with
 ``oor:finalized="true"``; LibreOffice then refuses every write to it from the
 user's layer (office.settings_store finds which values are locked). This module
 decides the rest: which stored values a lock also holds, which page controls
-go grey, and the words the page shows and speaks for them.
+go grey, and the words the page shows and speaks for them; the same for what the
+administrator's policy (marginalia.policy) rules out.
 """
 
 from typing import FrozenSet, Iterable, List, Optional, Tuple
 
+from marginalia import debuglog, policy
 from marginalia.i18n.catalog import N_, tr
 
 NOTE = N_("Set by your administrator")
@@ -79,3 +81,33 @@ def key_endpoint(endpoint: str, held: Iterable[str], in_effect: str) -> Optional
     if "endpoint" not in held:
         return endpoint
     return in_effect if (endpoint or "").strip() == (in_effect or "").strip() else None
+
+
+# -- the administrator's policy on the page (marginalia.policy) --------------------
+
+def greyed(locked: Iterable[str], rules: policy.Policy) -> List[Tuple[str, str]]:
+    """The Options page controls to grey, each with the note saying why: the locked
+    values' first, then those the policy rules out. The notes are in English:
+    help_text translates them where they are shown."""
+    out = [(name, NOTE) for name in locked_controls(locked)]
+    return out + _policy_controls(rules)
+
+
+def options_note(locked: Iterable[str], rules: policy.Policy, debug_log: bool = False) -> str:
+    """The page's visible line: what is locked, what the policy rules out, and whether the
+    debug log is on (marginalia.debuglog: the page says so while it is)."""
+    lines = [page_note(locked)] + [tr(why) + "." for _n, why in _policy_controls(rules)]
+    if debug_log:
+        lines.append(tr(debuglog.NOTE))
+    return " ".join(line for line in lines if line)
+
+
+def _policy_controls(rules: policy.Policy) -> List[Tuple[str, str]]:
+    out = []
+    if rules.key_from_admin:
+        out.append(("ApiKeyField", N_("The API key is provided by your administrator")))
+    if rules.chat_days == 0:
+        out.append(("KeepChatsCheck", N_("Your administrator turned off keeping chats")))
+    if not rules.allow_test_connection:
+        out.append(("TestButton", policy.TEST_OFF_NOTE))
+    return out

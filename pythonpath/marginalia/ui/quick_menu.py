@@ -11,7 +11,7 @@ from urllib.parse import parse_qsl, urlencode
 
 from marginalia.document import docview
 from marginalia.i18n.catalog import N_, tr
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 
 PROTOCOL = "org.marginalia.cmd:"
 RUN = "Run"

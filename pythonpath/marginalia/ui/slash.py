@@ -8,7 +8,7 @@ text starting with "/" that names no prompt is an ordinary message.
 
 from typing import Iterable, List, NamedTuple, Optional
 
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 
 MAX_SHOWN = 12
 

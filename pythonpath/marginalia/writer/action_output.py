@@ -24,7 +24,7 @@ from marginalia.document import answer_fit
 from marginalia.document import markdown as md
 from marginalia.errors import ToolError
 from marginalia.i18n.catalog import N_, tr, trn
-from marginalia.ui import prompts as pl
+from marginalia import prompt_library as pl
 from marginalia.writer import answer, read, rewrite
 from marginalia.writer.bodymap import start_cursor
 from marginalia.writer.block_tools import forward, replace_selection

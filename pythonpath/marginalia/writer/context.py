@@ -16,7 +16,7 @@ from marginalia.chat.attach import Attachments
 from marginalia.document import change_log as cl
 from marginalia.document import docview, relevant, revision
 from marginalia.i18n.languages import english_name
-from marginalia.ui import policy
+from marginalia import policy
 from marginalia.writer import edit_lines, keepout, proposals, read
 
 

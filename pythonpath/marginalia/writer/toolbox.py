@@ -31,7 +31,7 @@ from marginalia.errors import Cancelled, ToolError
 from marginalia.writer.turn import AI_AUTHOR, Turn
 from marginalia.chat.tools import ToolRegistry
 from marginalia.mcp import questions
-from marginalia.ui import policy
+from marginalia import policy
 
 log = logging.getLogger("marginalia.writer")
 
@@ -89,14 +89,17 @@ class WriterToolbox:
 
     def __init__(self, ctx: Any, doc: Any, settings: Any,
                  runner: Callable[[Callable[[], Any]], Any], rules: Any = None,
-                 author: str = AI_AUTHOR, seen: Optional[Seen] = None):
+                 author: str = AI_AUTHOR, seen: Optional[Seen] = None,
+                 post: Callable[[Callable[[], None]], None] = lambda fn: None):
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
-        # The administrator's policy (ui.policy): selection only leaves the selection's tools.
+        # The administrator's policy (policy): selection only leaves the selection's tools.
         self.rules = rules if rules is not None else policy.Policy()
         self.document_language = None      # a tag, once context() has read it
-        self._runner = runner
+        # ``runner(fn)`` runs fn on the main thread and waits; ``post(fn)`` runs it there
+        # later (office.mainthread in the extension; without it, guard.Known re-reads).
+        self._runner, self._later = runner, post
         self.slice = SLICE
         # Edit directly, Suggest (tracked changes) or Comment only: the whole turn.
         self.mode = cl.apply_mode(settings)
@@ -137,10 +140,6 @@ class WriterToolbox:
     @property
     def turn(self) -> Turn:
         return self._turn
-
-    def _later(self, fn):
-        from marginalia.office import mainthread
-        mainthread.post(self.ctx, fn)
 
     def _bind(self, spec):
         """The registered callable: the bound function with the document given and the

@@ -111,8 +111,8 @@ class AuthorSwap:
 
 
 def _rescue_path(ctx):
-    from marginalia.office import logfile
-    return os.path.join(os.path.dirname(logfile.log_path(ctx)), "author-rescue.json")
+    from marginalia.writer import profile
+    return os.path.join(profile.folder(ctx), "author-rescue.json")
 
 
 def _read_rescue(ctx):

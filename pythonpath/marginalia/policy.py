@@ -13,11 +13,9 @@ import time
 from typing import Callable, Iterable, List, Mapping, NamedTuple, Optional, Tuple
 from urllib.parse import urlsplit
 
-from marginalia import debuglog
 from marginalia.chat.endpoint import Endpoint
 from marginalia.errors import ConfigError
 from marginalia.i18n.catalog import N_, tr
-from marginalia.ui import admin_locks
 
 # chat_days: kept as the user chooses (the Keep chats setting), without a limit.
 USER_CHOOSES = -1
@@ -245,32 +243,3 @@ def admin_key(policy: Policy, environ: Mapping[str, str],
                             "could not be read; ask your administrator.")
                          % policy.api_key_file)
     return key
-
-
-def greyed(locked: Iterable[str], policy: Policy) -> List[Tuple[str, str]]:
-    """The Options page controls to grey, each with the note saying why: the locked
-    values' (ui.admin_locks) first, then those the policy rules out. The notes are in
-    English: admin_locks.help_text translates them where they are shown."""
-    out = [(name, admin_locks.NOTE) for name in admin_locks.locked_controls(locked)]
-    return out + _policy_controls(policy)
-
-
-def page_note(locked: Iterable[str], policy: Policy, debug_log: bool = False) -> str:
-    """The page's visible line: what is locked, what the policy rules out, and whether the
-    debug log is on (marginalia.debuglog: the page says so while it is)."""
-    lines = [admin_locks.page_note(locked)] + [tr(why) + "." for _n, why in
-                                               _policy_controls(policy)]
-    if debug_log:
-        lines.append(tr(debuglog.NOTE))
-    return " ".join(line for line in lines if line)
-
-
-def _policy_controls(policy: Policy) -> List[Tuple[str, str]]:
-    out = []
-    if policy.key_from_admin:
-        out.append(("ApiKeyField", N_("The API key is provided by your administrator")))
-    if policy.chat_days == 0:
-        out.append(("KeepChatsCheck", N_("Your administrator turned off keeping chats")))
-    if not policy.allow_test_connection:
-        out.append(("TestButton", TEST_OFF_NOTE))
-    return out
