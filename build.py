@@ -12,7 +12,8 @@
                                 (docs/ADMIN.md)
     python3 build.py test [-- pytest args]
                                 prepare what the tests need (.venv with pytest over the
-                                Python that has LibreOffice's uno) and run the whole suite
+                                Python that has LibreOffice's uno, dist/marginalia-tests.oxt
+                                with the tests' own job commands) and run the whole suite
     python3 build.py pot        write extension/locale/marginalia.pot, every string a user sees,
                                 and bring each language's .po in step with it
     python3 build.py check-corpus [DIR] [-- options]
@@ -39,6 +40,9 @@ from xml.etree import ElementTree
 ROOT = os.path.dirname(os.path.abspath(__file__))
 DIST = os.path.join(ROOT, "dist")
 OXT = os.path.join(DIST, "marginalia.oxt")
+# The test-only extension: the job commands only tests and bench/ use (tests/extension).
+TEST_OXT = os.path.join(DIST, "marginalia-tests.oxt")
+TEST_EXTENSION = os.path.join(ROOT, "tests", "extension")
 VENV = os.path.join(ROOT, ".venv")
 MANIFEST_NS = "{http://openoffice.org/2001/manifest}"
 # A fixed date keeps the archive byte-for-byte reproducible.
@@ -193,20 +197,24 @@ def _package_files():
              ("extension/scripts", "scripts"),
              ("pythonpath", "pythonpath"))
     for src_dir, arc_dir in walks:
-        base = os.path.join(ROOT, src_dir)
-        for dirpath, dirnames, filenames in os.walk(base):
-            dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
-            for name in sorted(filenames):
-                if name.endswith((".pyc", ".pyo")) or name.startswith("."):
-                    continue
-                path = os.path.join(dirpath, name)
-                rel = os.path.relpath(path, base).replace(os.sep, "/")
-                files.append((arc_dir + "/" + rel, os.path.relpath(path, ROOT)))
+        for path, rel in _walk(os.path.join(ROOT, src_dir)):
+            files.append((arc_dir + "/" + rel, os.path.relpath(path, ROOT)))
     # vendor/ modules sit beside the package so `import deltamerge` works in the office.
     for name in sorted(os.listdir(os.path.join(ROOT, "vendor"))):
         if name.endswith(".py"):
             files.append(("pythonpath/" + name, os.path.join("vendor", name)))
     return files
+
+
+def _walk(base):
+    """(path, archive-style path below ``base``) of each file to package, in a stable order;
+    no caches, no hidden files."""
+    for dirpath, dirnames, filenames in os.walk(base):
+        dirnames[:] = sorted(d for d in dirnames if d != "__pycache__")
+        for name in sorted(filenames):
+            if not (name.endswith((".pyc", ".pyo")) or name.startswith(".")):
+                path = os.path.join(dirpath, name)
+                yield path, os.path.relpath(path, base).replace(os.sep, "/")
 
 
 def _check(files):
@@ -271,6 +279,23 @@ def build():
     say("built %s (%d files, %d bytes)" % (os.path.relpath(OXT, ROOT), len(blobs),
                                             os.path.getsize(OXT)))
     return OXT
+
+
+def build_tests():
+    """dist/marginalia-tests.oxt from tests/extension: installed beside the product's .oxt
+    in the tests' profiles only (tests/support/office.py), never by ``install``."""
+    os.makedirs(DIST, exist_ok=True)
+    tmp = TEST_OXT + ".tmp"
+    count = 0
+    with zipfile.ZipFile(tmp, "w", zipfile.ZIP_DEFLATED) as zf:
+        for path, rel in _walk(TEST_EXTENSION):
+            with open(path, "rb") as fh:
+                _add(zf, rel, fh.read())
+            count += 1
+    os.replace(tmp, TEST_OXT)
+    say("built %s (%d files, %d bytes)" % (os.path.relpath(TEST_OXT, ROOT), count,
+                                            os.path.getsize(TEST_OXT)))
+    return TEST_OXT
 
 
 def find_uno_python() -> Optional[str]:
@@ -382,6 +407,7 @@ def test(pytest_args):
             fail("%s is missing; the office and window tests need it (on Debian: "
                  "apt-get install %s)" % (tool, hint))
     build()
+    build_tests()
     venv_python = _prepare_venv()
     env = _test_env()
     # Tells tests/conftest.py to count any skipped test as a failure.

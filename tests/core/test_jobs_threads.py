@@ -1,12 +1,16 @@
-"""The Job service's settings and log commands make their UNO calls on the main thread
-(office.jobs runs on a socket thread): each goes through mainthread.run_sync."""
+"""The job settings and log commands make their UNO calls on the main thread (a job runs on
+a socket thread): each goes through mainthread.run_sync. They are the tests' commands, in
+the test-only extension (tests/extension), whose package is imported from its folder."""
 
+import os
 import sys
 import types
 
 import pytest
 
-from marginalia.office import jobs
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))),
+                                "extension", "pythonpath"))
+import marginalia_testjobs as jobs  # noqa: E402
 
 
 @pytest.fixture

@@ -48,8 +48,13 @@ def _deployed(office, repository):
         repository, em.createAbortChannel(), None))
 
 
+# The shared layer the tests make: Marginalia, the admin's settings, and the tests' own job
+# commands (tests/extension), which a real deployment never has.
+SHARED = ["org.marginalia.admin", "org.marginalia.tests", "org.marginalia.writer"]
+
+
 def test_marginalia_and_the_admin_settings_come_from_the_shared_layer(user_office):
-    assert _deployed(user_office, "shared") == ["org.marginalia.admin", "org.marginalia.writer"]
+    assert _deployed(user_office, "shared") == SHARED
     assert _deployed(user_office, "user") == []
     assert user_office.job("ping")["version"]
 
@@ -115,7 +120,7 @@ def test_a_second_user_gets_the_same_install_and_keeps_their_own_data(layer, adm
     second = layer.office(OXT)
     try:
         assert second.profile_dir != user_office.profile_dir
-        assert _deployed(second, "shared") == ["org.marginalia.admin", "org.marginalia.writer"]
+        assert _deployed(second, "shared") == SHARED
         loaded = second.job("settings.load")
         assert (loaded["endpoint"], loaded["model"]) == (admin_server.url, ADMIN_MODEL)
         assert loaded["max_rounds"] == 9

@@ -1,8 +1,10 @@
 """Test harness: a real LibreOffice (headless or in an Xvfb window) with the built .oxt.
 
 Each harness owns a private soffice process and a throwaway profile, installs
-dist/marginalia.oxt through the ExtensionManager API, and reaches the
-extension's own code in process through the ``org.marginalia.Job`` service.
+dist/marginalia.oxt through the ExtensionManager API, with dist/marginalia-tests.oxt beside
+it (tests/extension: the job commands only tests use, never in the product's .oxt), and
+reaches the extension's code in process through that one's ``org.marginalia.TestJob``
+service, which hands the product's own commands to the product's ``org.marginalia.Job``.
 """
 
 import os
@@ -13,6 +15,23 @@ ARTIFACTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file_
 
 # props is re-exported for the tests.
 from marginalia.cli.office_process import JobFailed, Office, OfficeError, props  # noqa: F401
+
+
+TEST_JOB = "org.marginalia.TestJob"
+_built = []
+
+
+def test_extension():
+    """dist/marginalia-tests.oxt, built from tests/extension once per process (a small zip);
+    MARGINALIA_TEST_OXT names one built already."""
+    if not _built:
+        named = os.environ.get("MARGINALIA_TEST_OXT")
+        if named:
+            _built.append(named)
+        else:
+            import build
+            _built.append(build.build_tests())
+    return _built[0]
 
 
 class JobError(AssertionError):
@@ -123,11 +142,13 @@ class OfficeHarness(object):
         self.output_path = os.path.join(ARTIFACTS, "soffice-%s-%d.log"
                                         % ("window" if self.gui else "headless", os.getpid()))
         self.office = Office(headless=not self.gui, env=env, output_path=self.output_path)
+        self.office.job_service = TEST_JOB
         try:
             self.office.start()
             if self.language:
                 self._set_language(self.language)
             started = time.time()
+            self.office.install(test_extension())
             self.office.install_and_restart(self.oxt)
             self.install_seconds = time.time() - started
             self.job("ping")
@@ -185,6 +206,7 @@ class OfficeHarness(object):
         # with an empty one and installs the extension again.
         self.office.kill()
         self.office.start()
+        self.office.install(test_extension())
         self.office.install_and_restart(self.oxt)
         self.job("ping")
 

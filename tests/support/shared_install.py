@@ -19,7 +19,7 @@ import uno
 
 from marginalia.cli import admin_config
 from marginalia.cli.office_process import Office, find_soffice, office_env
-from tests.support.office import ARTIFACTS, OfficeHarness, Xvfb
+from tests.support.office import ARTIFACTS, TEST_JOB, OfficeHarness, Xvfb, test_extension
 
 
 ROOT = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -76,6 +76,7 @@ class SharedLayer(object):
                 env.pop("DBUS_SESSION_BUS_ADDRESS", None)   # as OfficeHarness.start
             harness.office = Office(headless=not gui, env=env, extra_args=self.args(),
                                     output_path=harness.output_path)
+            harness.office.job_service = TEST_JOB
             harness.office.start()
             harness.job("ping")
         except Exception:
@@ -95,7 +96,7 @@ def with_admin_settings(values, locked):
     with open(admin_oxt, "wb") as fh:
         fh.write(admin_config.admin_extension(admin_config.admin_xcu(fields, values, locked)))
     try:
-        shared.add(os.environ.get("MARGINALIA_OXT") or OXT, admin_oxt)
+        shared.add(os.environ.get("MARGINALIA_OXT") or OXT, admin_oxt, test_extension())
     except Exception:
         shared.remove()
         raise

@@ -391,8 +391,7 @@ class ChatSession:
         finish = "error"
         toolbox = None
         try:
-            # On the main thread: the password container may prompt for the
-            # master password, and pyuno fails creating it from two threads at once.
+            # Main thread: the key store may ask for the master password (not two threads).
             settings = mainthread.run_sync(self.ctx, self._settings)
             rules = mainthread.run_sync(self.ctx, lambda: settings_store.load_policy(self.ctx))
             if action is not None and action.track_changes:

@@ -1,112 +1,27 @@
-"""Commands the ``org.marginalia.Job`` service runs inside the office.
+"""Commands the ``org.marginalia.Job`` service runs inside the office: the headless runner's.
 
-The test harness and the headless runner reach the extension's own code this
-way: one JSON payload in, one JSON-able result out. ``execute`` runs on a UNO
-socket thread, so anything touching documents goes through mainthread. The
-commands that exist only for tests and bench/ live apart, in office.jobs_testing.
+The runners outside the office (cli.headless, cli.eval) reach the extension's own code this
+way: one JSON payload in, one JSON-able result out. ``execute`` runs on a UNO socket thread,
+so anything touching documents goes through mainthread. Only what the product's runners
+use is here (chat.*, quick.run and the prompt library, sources.*); the commands that exist
+for tests and bench/ live in the test-only extension (tests/extension), which build.py
+test builds and installs beside this one and which never reaches a user's office.
 """
 
 import importlib
 from typing import Any
 
-from marginalia import __version__
-
 # Command prefix -> module with handle(ctx, command, document, payload).
 _PREFIXES = {
-    "writer.": "marginalia.office.jobs_writer",
     "chat.": "marginalia.office.jobs_chat",
     "quick.": "marginalia.office.jobs_quick",
     "prompts.": "marginalia.office.jobs_quick",
-    "review.": "marginalia.office.jobs_review",
-    "mcp.": "marginalia.office.jobs_mcp",
     "sources.": "marginalia.office.jobs_sources",
-}
-
-
-def _ping(ctx, document, payload):
-    return {"version": __version__}
-
-
-def _settings_load(ctx, document, payload):
-    from marginalia.office import mainthread
-    from marginalia.office import settings_store
-    # Jobs run on a socket thread; the password container belongs on the main thread.
-    settings = mainthread.run_sync(ctx, lambda: settings_store.load(ctx))
-    out = dict((name, getattr(settings, name)) for name, _ in settings.FIELDS)
-    # Tests check the key reached the container; never hand the key itself back.
-    out["api_key"] = bool(out["api_key"])
-    return out
-
-
-def _settings_save(ctx, document, payload):
-    from marginalia.office import mainthread
-    from marginalia.office import settings_store
-
-    def save():
-        current = settings_store.load(ctx)
-        settings_store.save(ctx, current.copy(**payload))
-    mainthread.run_sync(ctx, save)
-    return True
-
-
-def _settings_locked(ctx, document, payload):
-    from marginalia.office import mainthread, settings_store
-    # The registry read is a UNO call: on the main thread, as every command's here.
-    return mainthread.run_sync(ctx, lambda: sorted(settings_store.locked(ctx)))
-
-
-def _settings_test(ctx, document, payload):
-    """Test connection as the panel and the Options page run it, with ``payload`` over
-    the saved settings: {"sentence"} when it failed or was refused, else {"reached"}."""
-    import threading
-    from marginalia.office import mainthread, server_look, settings_store
-    done, out = threading.Event(), []
-
-    def show(result):
-        out.append(result)
-        done.set()
-
-    def start():
-        settings = settings_store.load(ctx).copy(**payload)
-        server_look.check_later(ctx, settings, show, server_look.Latest())
-    mainthread.run_sync(ctx, start)
-    if not done.wait(120):
-        raise TimeoutError("Test connection gave no answer")
-    if isinstance(out[0], Exception):
-        return {"sentence": server_look.sentence(out[0])}
-    return {"reached": bool(out[0].reached)}
-
-
-def _log(ctx, document, payload):
-    """The log files' paths; with on=true, the debug log turned on as ``/debuglog`` does."""
-    from marginalia.office import logfile, mainthread
-
-    def run():
-        # log_path asks the office for the profile (a UNO call): on the main thread.
-        if payload.get("on"):
-            logfile.debug_on()
-        path = logfile.log_path(ctx)
-        return {"path": path, "debug_path": logfile.debug_path(path)}
-    return mainthread.run_sync(ctx, run)
-
-
-_COMMANDS = {
-    "settings.test": _settings_test,
-    "log": _log,
-    "settings.locked": _settings_locked,
-    "ping": _ping,
-    "settings.load": _settings_load,
-    "settings.save": _settings_save,
 }
 
 
 def execute(ctx, command: str, document, payload: dict) -> Any:
     """Run one command; raises for an unknown one."""
-    from marginalia.office import jobs_testing
-    # Test-only commands first: some share a product prefix (writer.generate).
-    handler = _COMMANDS.get(command) or jobs_testing.COMMANDS.get(command)
-    if handler is not None:
-        return handler(ctx, document, payload)
     for prefix, module_name in _PREFIXES.items():
         if command.startswith(prefix):
             module = importlib.import_module(module_name)

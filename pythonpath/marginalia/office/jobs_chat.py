@@ -1,31 +1,31 @@
-"""Job commands that drive a document's ChatSession (the headless runner, tests).
+"""Job commands that drive a document's ChatSession: the headless runner's.
 
 ``chat.start`` begins a turn with optional settings overrides; ``chat.poll``
 returns the entries delivered since the last poll and whether the turn still
-runs. Entries pass through the main thread like the panel's, so the runner
-sees exactly what the sidebar would. The kept-chat commands (chat.history,
-.state, .open, .delete, .forget, .continue, .transcript) act as the panel's
-History menu does.
+runs; ``chat.stop``; ``chat.continue`` (--continue: the document's last kept chat)
+and ``chat.transcript`` (--transcript). Entries pass through the main thread like
+the panel's, so the runner sees exactly what the sidebar would. The History menu's
+commands tests drive (chat.history, .state, .open, ...) are in tests/extension.
 """
 
 import threading
 from typing import Any
 
 from marginalia.events import Entry
-from marginalia.office import chat_session, chat_store, mainthread
+from marginalia.office import chat_session, mainthread
 
 _queues = {}
 _lock = threading.Lock()
 
 
-def _entry_dict(entry):
+def entry_dict(entry):
     return Entry(*entry).to_dict()
 
 
 def _collector(key):
     def collect(batch):
         with _lock:
-            _queues.setdefault(key, []).extend(_entry_dict(e) for e in batch)
+            _queues.setdefault(key, []).extend(entry_dict(e) for e in batch)
     return collect
 
 
@@ -39,6 +39,8 @@ def watch(session) -> None:
 
 def handle(ctx, command: str, document, payload: dict) -> Any:
     """Run one chat.* command for the document's session."""
+    if command not in ("chat.start", "chat.poll", "chat.stop") and command not in _KEPT:
+        raise ValueError("unknown command %r" % (command,))
     if document is None:
         raise ValueError("%s needs a Document" % command)
     session = chat_session.session_for(ctx, document)
@@ -56,32 +58,9 @@ def handle(ctx, command: str, document, payload: dict) -> Any:
     if command == "chat.stop":
         session.stop()
         return True
-    if command == "chat.new":
-        session.new_chat()
-        return True
-    handler = _KEPT.get(command)
-    if handler is None:
-        raise ValueError("unknown command %r" % (command,))
+    handler = _KEPT[command]
     # Kept chats read the document's properties: main thread.
     return mainthread.run_sync(ctx, lambda: handler(session, payload))
-
-
-def _history(session, payload):
-    kept = session.kept
-    chats = kept.summaries()
-    notes, kept.notes = kept.notes, []
-    return {"doc_id": chat_store.doc_id(session.doc), "current": kept.chat.chat_id,
-            "chats": [{"id": c.chat_id, "title": c.title, "updated": c.updated}
-                      for c in chats],
-            "folder": kept.folder(), "notes": notes}
-
-
-def _state(session, payload):
-    kept = session.kept
-    kept.flush()
-    return {"messages": session.conversation.messages, "log": [
-        _entry_dict(e) for e in session.log], "current": kept.chat.chat_id,
-        "notes": list(kept.notes)}
 
 
 def _continue(session, payload):
@@ -109,18 +88,6 @@ def _transcript(session, payload):
 
 
 _KEPT = {
-    "chat.history": _history,
-    "chat.state": _state,
     "chat.continue": _continue,
     "chat.transcript": _transcript,
-    "chat.open": lambda session, payload: session.open_chat(payload["id"]),
-    "chat.delete": lambda session, payload: session.delete_chat(payload["id"]),
-    "chat.forget": lambda session, payload: session.forget_chats(),
-    "chat.restore": lambda session, payload: _restore(session, payload),
 }
-
-
-def _restore(session, payload):
-    """Restore to before the user message at log ``index`` (the panel's Restore…)."""
-    from marginalia.office.restore import restore_to
-    return restore_to(session, int(payload["index"]), bool(payload.get("confirmed")))

@@ -1,6 +1,6 @@
 """``writer.*`` job commands: the Writer tools driven in process, for tests and bench.
 
-office.jobs.execute hands these over on a UNO socket thread; the toolbox routes
+org.marginalia.TestJob hands these over on a UNO socket thread; the toolbox routes
 all document work to the main thread through office.mainthread.run_sync, just as
 the sidebar's worker thread does.
 """

@@ -1,6 +1,6 @@
 """Job commands only the test suite and bench/ use, never the product (a generator, map
 checks, Writer's floors, timings), under the names tests and bench/ know (``writer.generate``,
-``bench.*``): office.jobs looks them up here before it routes a prefix to the product's."""
+``bench.*``): marginalia_testjobs looks them up here before it routes a prefix."""
 
 import os
 import threading
@@ -310,7 +310,7 @@ def _failing_edit(ctx, document, payload):
     """An edit of a turn that fails inside the office after changing the document (tests):
     what the model would be told, with the turn's first edit first when ``after_edit``."""
     from marginalia.errors import ToolError
-    from marginalia.office.jobs_writer import toolbox_for
+    from marginalia_testjobs.writer_jobs import toolbox_for
 
     def half_then_fail():
         text = document.getText()
