@@ -50,7 +50,7 @@ class ConfigError(MarginaliaError):
 
 
 class PolicyError(ConfigError):
-    """The administrator's policy refuses it (policy); nothing was sent."""
+    """The administrator's policy refuses it (marginalia.policy); nothing was sent."""
 
 
 class ToolError(MarginaliaError):

@@ -24,8 +24,9 @@ them for every request whose MCP-Protocol-Version header names a modern revision
   answer first (mcp.questions): ``"input_required"``, with an ``elicitation/create`` form in
   ``inputRequests`` and ``requestState``; the client calls again with ``inputResponses`` and
   the state echoed, a new request in its own right. Every result carries the server's
-  identity in ``_meta``; cacheable ones (discover, the lists, resources/read) ``ttlMs: 0, cacheScope: "private"``:
-  the lists change as documents open and agents are stopped, and they are this user's.
+  identity in ``_meta``; cacheable ones (discover, the lists, resources/read)
+  ``ttlMs: 0, cacheScope: "private"``: the lists change as documents open and agents are
+  stopped, and they are this user's.
 - Its methods here: server/discover, tools/list, tools/call, resources/list,
   resources/templates/list, resources/read, prompts/list, prompts/get. ping, initialize,
   logging and subscriptions are not part of it (-32601).

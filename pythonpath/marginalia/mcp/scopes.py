@@ -1,8 +1,8 @@
 """What an agent may do, by the token it sent: read, comment, suggest or edit (pure).
 
 The user gives each agent a named token with a scope (office.mcp_token keeps them); an
-administrator may cap every scope (policy). The server finds the request's token in a
-``Keyring`` and acts with its ``Grant`` whatever the request says: the protocol lists and
+administrator may cap every scope (marginalia.policy). The server finds the request's token
+in a ``Keyring`` and acts with its ``Grant`` whatever the request says: the protocol lists and
 runs only the tools the grant's scope may call (``may_call``: a read-only grant gets the
 tools declared ``readOnlyHint``), and the backend makes the edits in the apply mode the
 scope allows (``apply_mode``: comment-only turns every edit into a comment proposal,

@@ -11,9 +11,9 @@ the stricter of the mcp_apply_mode setting and the scope of the agent's token
 (mcp.scopes.apply_mode: comment-only edits become comment proposals), keep-out
 marks refused by the toolbox as for the panel, unless the user allows the one call when
 asked (writer.consent says what to ask, mcp.questions how; the panel shows the question,
-office.agent_banner, and a client that shows forms gets it too). Each tool is declared with MCP's
-readOnlyHint, which the protocol reads to keep a read-only token to the reading
-tools; a call reaching here under that scope anyway is refused again.
+office.agent_banner, and a client that shows forms gets it too). Each tool is declared
+with MCP's readOnlyHint, which the protocol reads to keep a read-only token to the
+reading tools; a call reaching here under that scope anyway is refused again.
 
 Each tools/call and resources/read is recorded as it ends (note_call, office.agent_calls):
 the agent, its token's name, the tool, the document's title, the outcome; no text.
@@ -90,7 +90,8 @@ class OfficeBackend(Backend):
 
     def __init__(self, ctx, rules=None) -> None:
         self.ctx = ctx
-        # The administrator's policy (policy): selection only leaves the selection's tools.
+        # The administrator's policy (marginalia.policy): selection only leaves the
+        # selection's tools.
         self.rules = rules
         self._tools = self._declare()
         # id -> model of the documents seen open: a call naming one skips the look-up (a

@@ -56,7 +56,7 @@ def state() -> Dict[str, Any]:
 
 
 class NotAllowed(Exception):
-    """The administrator's policy does not allow outside agents (policy)."""
+    """The administrator's policy does not allow outside agents (marginalia.policy)."""
 
 
 def _refusal(ctx) -> str:

@@ -94,7 +94,7 @@ class WriterToolbox:
         self.ctx = ctx
         self.doc = doc
         self.settings = settings
-        # The administrator's policy (policy): selection only leaves the selection's tools.
+        # The administrator's policy: selection only leaves the selection's tools.
         self.rules = rules if rules is not None else policy.Policy()
         self.document_language = None      # a tag, once context() has read it
         # ``runner(fn)`` runs fn on the main thread and waits; ``post(fn)`` runs it there
