@@ -1,4 +1,4 @@
-"""The administrator's policy decisions (policy), pure."""
+"""The administrator's policy decisions (marginalia.policy), pure."""
 
 import pytest
 
