@@ -381,6 +381,8 @@ def _test_env():
     env["PYTHONPATH"] = os.pathsep.join([os.path.join(ROOT, "pythonpath"),
                                          os.path.join(ROOT, "vendor")])
     env["MARGINALIA_OXT"] = OXT
+    # Built beside it by the caller; the harness builds its own only when run without this.
+    env["MARGINALIA_TEST_OXT"] = TEST_OXT
     return env
 
 
@@ -394,6 +396,7 @@ def check_corpus(folder: str, options: List[str]) -> int:
         fail("the folder %s is not there, so there are no documents to check" % folder)
     ensure_packages(INSTALL_NEEDS + ("python3-venv",), "`build.py check-corpus`")
     build()
+    build_tests()
     venv_python = _prepare_venv()
     return subprocess.call([venv_python, "-m", "tests.support.corpus_check", folder] + options,
                            cwd=ROOT, env=_test_env())

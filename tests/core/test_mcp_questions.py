@@ -44,7 +44,14 @@ def large(words=212):
     (25, q.SMALL_DOC - 1, False),           # a very short document: only the count counts
 ])
 def test_a_large_deletion_is_many_words_or_most_of_a_document(removed, total, expected):
-    assert q.is_large(removed, total) is expected
+    assert q.is_large(removed, lambda: total) is expected
+
+
+def test_the_document_is_read_only_when_the_count_alone_does_not_decide():
+    def unread():
+        raise AssertionError("the whole document was read")
+    assert q.is_large(q.LARGE_WORDS, unread) is True
+    assert q.is_large(q.SMALL_DOC // 2 - 1, unread) is False
 
 
 def test_a_call_key_is_the_token_the_tool_and_the_arguments():

@@ -25,10 +25,13 @@ used up by the call it allowed (``Questions.use``): the next such edit asks agai
 
 import hashlib
 import json
+import logging
 import secrets
 import threading
 import time
 from typing import Any, Callable, Dict, List, Optional, Tuple
+
+log = logging.getLogger("marginalia.mcp")
 
 KEPT_OUT = "kept_out"
 LARGE = "large_deletion"
@@ -96,10 +99,15 @@ class Allowance:
 NOTHING = Allowance()
 
 
-def is_large(removed: int, total: int) -> bool:
-    """Whether deleting ``removed`` words of a document of ``total`` is a large deletion."""
-    return removed >= LARGE_WORDS or (total >= SMALL_DOC and removed >= SMALL_DOC // 2
-                                      and removed * 2 >= total)
+def is_large(removed: int, total: Callable[[], int]) -> bool:
+    """Whether deleting ``removed`` words is a large deletion. ``total()``, the document's
+    words (reading them all costs), is asked only when the count alone does not decide."""
+    if removed >= LARGE_WORDS:
+        return True
+    if removed < SMALL_DOC // 2:
+        return False
+    words = total()
+    return words >= SMALL_DOC and removed * 2 >= words
 
 
 def call_key(grant_id: str, tool: str, arguments: Any) -> str:
@@ -234,8 +242,7 @@ class Questions:
             try:
                 fn(shown)
             except Exception:       # a listener's failure must not cost the agent's call
-                import logging
-                logging.getLogger("marginalia.mcp").exception("a question listener failed")
+                log.exception("a question listener failed")
 
 
 # -- the revision's way: a form in the agent's client -------------------------------

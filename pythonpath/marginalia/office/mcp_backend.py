@@ -164,8 +164,8 @@ class OfficeBackend(Backend):
             result, asked = self._turn_call(client, name, key, doc, arguments, allowed)
             if asked is None:
                 return text_result(result.content, is_error=not result.ok)
-            question = QUESTIONS.ask(call_key, asked, client.label, key,
-                                     self._names.get(key, ""), allowed)
+            question = QUESTIONS.ask(call_key, asked, client.label, key, self._here.title,
+                                     allowed)
         return text_result(result.content, is_error=True)
 
     def _answer(self, client: Client, question, responses) -> Optional[bool]:

@@ -61,9 +61,7 @@ def check(box: Any, call: Any) -> None:
     except Exception:       # a target Writer cannot read out: the edit is not held up for it
         log.exception("could not count the words %s would delete", call.spec.name)
         return
-    if removed < questions.SMALL_DOC // 2:
-        return
-    if not questions.is_large(removed, words(box.doc.getText().getString())):
+    if not questions.is_large(removed, lambda: words(box.doc.getText().getString())):
         return
     where = tool_lines.place(call.first, call.last) if call.first else \
         phrase("several places")
